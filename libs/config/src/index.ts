@@ -1,0 +1,49 @@
+import { z } from 'zod';
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/**
+ * Parses an environment against a zod schema once and freezes the result.
+ * Every problem is listed at once so a misconfigured process fails fast with the whole picture.
+ */
+export function loadConfig<S extends z.ZodType>(
+  schema: S,
+  env: Record<string, string | undefined>,
+): Readonly<z.infer<S>> {
+  const result = schema.safeParse(env);
+  if (!result.success) {
+    throw new ConfigError(
+      result.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`),
+    );
+  }
+  return Object.freeze(result.data);
+}
+
+/** Reusable pieces of the per-process schemas. */
+export const env = {
+  port: (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback),
+  host: () => z.string().min(1).default('127.0.0.1'),
+  logLevel: () => z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  nodeEnv: () => z.enum(['development', 'production', 'test']).default('development'),
+  url: (protocols: string[]) =>
+    z
+      .string()
+      .min(1)
+      .refine((value) => protocols.some((p) => value.startsWith(`${p}://`)), {
+        message: `must be a URL starting with ${protocols.map((p) => `${p}://`).join(' or ')}`,
+      }),
+  /** A PEM value; `\n` escapes are accepted so keys fit in one-line environment variables. */
+  pem: () =>
+    z
+      .string()
+      .min(1)
+      .transform((value) => value.replace(/\\n/g, '\n'))
+      .refine((value) => value.includes('-----BEGIN'), { message: 'must be a PEM-encoded key' }),
+  secret: () => z.string().min(32, 'must be at least 32 characters'),
+  seconds: (fallback: number) => z.coerce.number().int().positive().default(fallback),
+};

@@ -1,0 +1,55 @@
+import { createHash } from 'node:crypto';
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Logger } from '@tolk/logger';
+import type { Db } from './db.js';
+
+const MIGRATION_FILE = /^\d{4}_[a-z0-9_]+\.sql$/;
+
+/**
+ * Applies a service's plain SQL migrations in file-name order, all in one transaction,
+ * under an advisory lock so that concurrent starts of the same service apply them once.
+ * A landed migration that was edited afterwards stops the start: migrations are append-only.
+ */
+export async function migrate(db: Db, directory: string, logger?: Logger): Promise<string[]> {
+  const files = (await readdir(directory)).filter((f) => MIGRATION_FILE.test(f)).sort();
+  const applied: string[] = [];
+  await db.transaction(async (tx) => {
+    // Transaction-scoped lock: released at commit, and held while every file is applied.
+    await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`tolk.migrate.${db.schema}`]);
+    await tx.query(`CREATE SCHEMA IF NOT EXISTS ${db.schema}`);
+    await tx.query(
+      `CREATE TABLE IF NOT EXISTS ${db.schema}.schema_migrations (
+         name text PRIMARY KEY,
+         checksum text NOT NULL,
+         applied_at timestamptz NOT NULL DEFAULT now()
+       )`,
+    );
+    const { rows } = await tx.query<{ name: string; checksum: string }>(
+      `SELECT name, checksum FROM ${db.schema}.schema_migrations`,
+    );
+    const done = new Map(rows.map((r) => [r.name, r.checksum]));
+    for (const file of files) {
+      const sql = await readFile(path.join(directory, file), 'utf8');
+      const checksum = createHash('sha256').update(sql).digest('hex');
+      const previous = done.get(file);
+      if (previous !== undefined) {
+        if (previous !== checksum) {
+          throw new Error(
+            `Migration ${db.schema}/${file} changed after it was applied; add a new migration instead`,
+          );
+        }
+        continue;
+      }
+      await tx.query(`SET LOCAL search_path TO ${db.schema}`);
+      await tx.query(sql);
+      await tx.query(`INSERT INTO ${db.schema}.schema_migrations (name, checksum) VALUES ($1, $2)`, [
+        file,
+        checksum,
+      ]);
+      applied.push(file);
+      logger?.info({ migration: file, schema: db.schema }, 'migration applied');
+    }
+  });
+  return applied;
+}

@@ -1,0 +1,72 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createTestDatabase } from '@tolk/testing';
+import { createPgDb, migrate, type Db } from '@tolk/db';
+
+describe('migrate', () => {
+  let database: Awaited<ReturnType<typeof createTestDatabase>>;
+  const dbs: Db[] = [];
+
+  beforeAll(async () => {
+    database = await createTestDatabase(inject('infrastructure').postgresUrl);
+  });
+  afterAll(async () => {
+    await Promise.all(dbs.map((db) => db.close()));
+    await database.drop();
+  });
+
+  async function migrationsDir(files: Record<string, string>): Promise<string> {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'tolk-migrations-'));
+    for (const [name, sql] of Object.entries(files)) await writeFile(path.join(dir, name), sql);
+    return dir;
+  }
+
+  function open(schema: string): Db {
+    const db = createPgDb({ url: database.url, schema });
+    dbs.push(db);
+    return db;
+  }
+
+  it('when several processes start at once, then each migration is applied exactly once', async () => {
+    const dir = await migrationsDir({
+      '0001_init.sql': 'CREATE TABLE widgets (id int PRIMARY KEY);',
+      '0002_more.sql': 'INSERT INTO widgets VALUES (1);',
+    });
+    const results = await Promise.all([1, 2, 3, 4].map(() => migrate(open('concurrent'), dir)));
+    expect(results.flat().sort()).toEqual(['0001_init.sql', '0002_more.sql']);
+    const { rows } = await open('concurrent').query<{ n: number }>('SELECT count(*)::int AS n FROM widgets');
+    expect(rows[0]?.n).toBe(1);
+  });
+
+  it('when a landed migration was edited, then the start stops with a message naming it', async () => {
+    const db = open('edited');
+    const dir = await migrationsDir({ '0001_init.sql': 'CREATE TABLE a (id int PRIMARY KEY);' });
+    await migrate(db, dir);
+    await writeFile(path.join(dir, '0001_init.sql'), 'CREATE TABLE a (id bigint PRIMARY KEY);');
+    await expect(migrate(db, dir)).rejects.toThrow(/edited\/0001_init.sql changed after it was applied/);
+  });
+
+  it('when a migration fails, then nothing of that run is kept', async () => {
+    const db = open('failing');
+    const dir = await migrationsDir({
+      '0001_ok.sql': 'CREATE TABLE ok (id int PRIMARY KEY);',
+      '0002_bad.sql': 'CREATE TABLE broken (id nonsense_type);',
+    });
+    await expect(migrate(db, dir)).rejects.toThrow();
+    const { rows } = await db.query(`SELECT to_regclass('failing.ok') AS t`);
+    expect(rows[0]).toEqual({ t: null });
+  });
+
+  it('binds unqualified names to the service schema only', async () => {
+    const a = open('schema_a');
+    const b = open('schema_b');
+    const dir = await migrationsDir({ '0001_init.sql': 'CREATE TABLE things (name text PRIMARY KEY);' });
+    await migrate(a, dir);
+    await migrate(b, dir);
+    await a.query(`INSERT INTO things VALUES ('only-in-a')`);
+    const { rows } = await b.query('SELECT * FROM things');
+    expect(rows).toEqual([]);
+  });
+});

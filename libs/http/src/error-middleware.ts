@@ -1,0 +1,58 @@
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import type { Logger } from '@tolk/logger';
+import { AppError, STATUS_BY_CODE, errorBody } from './errors.js';
+
+type BodyParserError = Error & { type?: string; status?: number; limit?: number };
+
+/** Translates errors thrown by express' own body parser into the error vocabulary. */
+function fromBodyParser(err: BodyParserError): AppError | undefined {
+  switch (err.type) {
+    case 'entity.parse.failed':
+      return new AppError('INVALID_JSON', `Request body is not valid JSON: ${err.message}`);
+    case 'entity.too.large':
+      return new AppError('PAYLOAD_TOO_LARGE', `Request body exceeds the limit of ${err.limit} bytes`);
+    case 'charset.unsupported':
+    case 'encoding.unsupported':
+      return new AppError('UNSUPPORTED_MEDIA_TYPE', err.message);
+    case 'request.aborted':
+      return new AppError('VALIDATION_ERROR', 'Request body was aborted by the client');
+    case 'request.size.invalid':
+      return new AppError('VALIDATION_ERROR', 'Request body length does not match Content-Length');
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * The one error middleware: maps every error to its status and the spec's envelope
+ * `{"error":{"code","message"}}`, nothing else in the body. Only 5xx are logged at error level.
+ */
+export function errorMiddleware(logger: Logger): ErrorRequestHandler {
+  return (err: unknown, req, res, next) => {
+    if (res.headersSent) {
+      next(err);
+      return;
+    }
+    const known =
+      err instanceof AppError
+        ? err
+        : err instanceof Error
+          ? fromBodyParser(err as BodyParserError)
+          : undefined;
+    const appError =
+      known ?? new AppError('INTERNAL_ERROR', 'Internal error; quote the request id when reporting it');
+    const status = STATUS_BY_CODE[appError.code] ?? 500;
+    if (status >= 500) {
+      logger.error({ err, method: req.method, path: req.path }, 'request failed');
+    } else {
+      logger.debug({ code: appError.code, method: req.method, path: req.path }, appError.message);
+    }
+    for (const [name, value] of Object.entries(appError.headers)) res.setHeader(name, value);
+    res.status(status).json(errorBody(appError.code, appError.message));
+  };
+}
+
+/** Terminal handler for routes nobody serves. */
+export const notFoundHandler: RequestHandler = (req, _res, next) => {
+  next(new AppError('NOT_FOUND', `No route for ${req.method} ${req.path}`));
+};

@@ -1,0 +1,68 @@
+import express, { type Express, type RequestHandler, type Router } from 'express';
+import type { Logger } from '@tolk/logger';
+import { AppError } from './errors.js';
+import { errorMiddleware, notFoundHandler } from './error-middleware.js';
+import { accessLogMiddleware, requestIdMiddleware } from './request-id.js';
+import { principalMiddleware } from './principal.js';
+
+export type ReadinessCheck = () => Promise<void>;
+
+const JSON_TYPE = /^application\/([\w.+-]+\+)?json\b/i;
+
+/** Bodies must be JSON; a request that sends any other body type gets 415. */
+const requireJsonBody: RequestHandler = (req, _res, next) => {
+  const hasBody =
+    req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+  if (hasBody && !JSON_TYPE.test(req.headers['content-type'] ?? '')) {
+    next(
+      new AppError('UNSUPPORTED_MEDIA_TYPE', 'Request body must be sent as Content-Type: application/json'),
+    );
+    return;
+  }
+  next();
+};
+
+/**
+ * The common frame of every service: request id, access log, JSON bodies, the internal
+ * principal, health endpoints, 404 and the one error middleware around the service's router.
+ */
+export function createServiceApp(options: {
+  logger: Logger;
+  router: Router;
+  internalSecret: string;
+  readiness?: ReadinessCheck[];
+  bodyLimitBytes?: number;
+}): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.get('/readyz', async (_req, res) => {
+    try {
+      await Promise.all((options.readiness ?? []).map((check) => check()));
+      res.json({ status: 'ready' });
+    } catch (err) {
+      options.logger.warn({ err }, 'not ready');
+      res
+        .status(503)
+        .json({ error: { code: 'SERVICE_UNAVAILABLE', message: 'A dependency is not reachable' } });
+    }
+  });
+  app.use(requestIdMiddleware());
+  app.use(accessLogMiddleware(options.logger));
+  app.use(requireJsonBody);
+  app.use(
+    express.json({
+      limit: options.bodyLimitBytes ?? 1024 * 1024,
+      strict: false,
+      type: (req) => JSON_TYPE.test(req.headers['content-type'] ?? ''),
+    }),
+  );
+  app.use(principalMiddleware(options.internalSecret));
+  app.use(options.router);
+  app.use(notFoundHandler);
+  app.use(errorMiddleware(options.logger));
+  return app;
+}

@@ -1,0 +1,61 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { pino, type Logger, type DestinationStream } from 'pino';
+
+export type { Logger } from 'pino';
+
+type RequestContext = { requestId: string };
+const requestContext = new AsyncLocalStorage<RequestContext>();
+
+/** Runs `fn` with a request id that every log line and published event inside it carries. */
+export function runWithRequestId<T>(requestId: string, fn: () => T): T {
+  return requestContext.run({ requestId }, fn);
+}
+
+export function currentRequestId(): string | undefined {
+  return requestContext.getStore()?.requestId;
+}
+
+/** Paths whose values must never reach a log line. */
+export const REDACT_PATHS = [
+  'password',
+  'newPassword',
+  'token',
+  'accessToken',
+  'refreshToken',
+  'deviceCode',
+  'apiKey',
+  'key',
+  'secret',
+  '*.password',
+  '*.token',
+  '*.accessToken',
+  '*.refreshToken',
+  '*.deviceCode',
+  '*.apiKey',
+  '*.secret',
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'req.headers["x-tolk-principal"]',
+  'headers.authorization',
+  'headers["x-tolk-principal"]',
+];
+
+export function createLogger(
+  options: { name: string; level?: string },
+  destination?: DestinationStream,
+): Logger {
+  return pino(
+    {
+      name: options.name,
+      level: options.level ?? 'info',
+      redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+      mixin() {
+        const requestId = currentRequestId();
+        return requestId ? { requestId } : {};
+      },
+      base: { service: options.name },
+      timestamp: pino.stdTimeFunctions.isoTime,
+    },
+    destination,
+  );
+}

@@ -1,0 +1,3 @@
+export * from './infrastructure.js';
+export * from './database.js';
+export * from './http.js';
