@@ -1,2 +1,3 @@
 export * from './events.js';
 export * from './principal.js';
+export * from './auth.js';
