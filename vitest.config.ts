@@ -17,5 +17,6 @@ export default defineConfig({
     globalSetup: ['./vitest.global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    reporters: ['default', './vitest.summary-reporter.ts'],
   },
 });
