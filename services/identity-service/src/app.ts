@@ -1,0 +1,83 @@
+import { fileURLToPath } from 'node:url';
+import type { Express } from 'express';
+import type { Db } from '@tolk/db';
+import { createServiceApp } from '@tolk/http';
+import type { Logger } from '@tolk/logger';
+import type { IdentityConfig } from './config.js';
+import { createDeviceCodesRepository } from './data-access/device-codes-repository.js';
+import { createRefreshTokensRepository } from './data-access/refresh-tokens-repository.js';
+import { createUsersRepository } from './data-access/users-repository.js';
+import { createAccessTokenIssuer } from './domain/access-tokens.js';
+import { createAccounts } from './domain/accounts.js';
+import { createDeviceLogin } from './domain/device-login.js';
+import { createSessions } from './domain/sessions.js';
+import { createIdentityRouter } from './entry-points/http/router.js';
+
+/** The one schema this service owns. */
+export const IDENTITY_SCHEMA = 'identity';
+/** Next to src/ and dist/ alike. */
+export const MIGRATIONS_DIR = fileURLToPath(new URL('../migrations', import.meta.url));
+
+export type IdentityAppConfig = Pick<
+  IdentityConfig,
+  | 'INTERNAL_JWT_SECRET'
+  | 'JWT_PRIVATE_KEY'
+  | 'PUBLIC_URL'
+  | 'ACCESS_TOKEN_TTL_SECONDS'
+  | 'REFRESH_TOKEN_TTL_SECONDS'
+  | 'DEVICE_CODE_TTL_SECONDS'
+  | 'DEVICE_POLL_INTERVAL_SECONDS'
+>;
+
+/**
+ * Composition root: wires repositories, use cases and routes into the service's express app.
+ * `db` must be bound to the identity schema and migrated. `now` is the clock every expiry and
+ * poll interval is measured with. Never listens.
+ */
+export function createIdentityApp(deps: {
+  config: IdentityAppConfig;
+  db: Db;
+  logger: Logger;
+  now?: () => number;
+}): Express {
+  const { config, db, logger } = deps;
+  const now = deps.now ?? Date.now;
+
+  const users = createUsersRepository(db);
+  const refreshTokens = createRefreshTokensRepository(db);
+  const deviceCodes = createDeviceCodesRepository(db);
+
+  const accessTokens = createAccessTokenIssuer({
+    privateKeyPem: config.JWT_PRIVATE_KEY,
+    ttlSeconds: config.ACCESS_TOKEN_TTL_SECONDS,
+    now,
+  });
+  const sessions = createSessions({
+    db,
+    users,
+    refreshTokens,
+    accessTokens,
+    refreshTokenTtlSeconds: config.REFRESH_TOKEN_TTL_SECONDS,
+    now,
+    logger,
+  });
+  const accounts = createAccounts({ db, users, sessions, now, logger });
+  const deviceLogin = createDeviceLogin({
+    db,
+    deviceCodes,
+    users,
+    accounts,
+    sessions,
+    publicUrl: config.PUBLIC_URL,
+    codeTtlSeconds: config.DEVICE_CODE_TTL_SECONDS,
+    pollIntervalSeconds: config.DEVICE_POLL_INTERVAL_SECONDS,
+    now,
+  });
+
+  return createServiceApp({
+    logger,
+    router: createIdentityRouter({ accounts, sessions, deviceLogin }),
+    internalSecret: config.INTERNAL_JWT_SECRET,
+    readiness: [() => db.ping()],
+  });
+}

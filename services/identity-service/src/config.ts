@@ -1,0 +1,52 @@
+import { createPrivateKey } from 'node:crypto';
+import { z } from 'zod';
+import { env, loadConfig } from '@tolk/config';
+import { SERVICE_PORTS } from '@tolk/contracts';
+
+const DAY_SECONDS = 24 * 60 * 60;
+
+/** True when the PEM holds a private key on the P-256 curve, the only kind ES256 can sign with. */
+function isP256PrivateKey(pem: string): boolean {
+  try {
+    const key = createPrivateKey(pem);
+    return key.asymmetricKeyType === 'ec' && key.asymmetricKeyDetails?.namedCurve === 'prime256v1';
+  } catch {
+    return false;
+  }
+}
+
+export const configSchema = z.object({
+  PORT: env.port(SERVICE_PORTS.identity),
+  HOST: env.host(),
+  DATABASE_URL: env.url(['postgres', 'postgresql']),
+  INTERNAL_JWT_SECRET: env.secret(),
+  JWT_PRIVATE_KEY: env
+    .pem()
+    .refine(isP256PrivateKey, { message: 'must be a PEM-encoded EC P-256 private key (ES256)' }),
+  // The dashboard's origin: the device login's verification page lives there.
+  PUBLIC_URL: env
+    .url(['http', 'https'])
+    .default('http://localhost:8080')
+    .transform((value) => value.replace(/\/+$/, '')),
+  ACCESS_TOKEN_TTL_SECONDS: env.seconds(15 * 60),
+  REFRESH_TOKEN_TTL_SECONDS: env.seconds(30 * DAY_SECONDS),
+  DEVICE_CODE_TTL_SECONDS: env.seconds(15 * 60),
+  DEVICE_POLL_INTERVAL_SECONDS: env.seconds(5),
+  LOG_LEVEL: env.logLevel(),
+});
+
+export type IdentityConfig = z.infer<typeof configSchema>;
+
+/** The whole configuration of the service, parsed once and frozen; every problem listed at once. */
+export function loadIdentityConfig(
+  source: Record<string, string | undefined> = process.env,
+): Readonly<IdentityConfig> {
+  return loadConfig(configSchema, source);
+}
+
+/** `npm run migrate` needs the database only, not the signing secrets. */
+export function loadMigrationConfig(
+  source: Record<string, string | undefined> = process.env,
+): Readonly<Pick<IdentityConfig, 'DATABASE_URL' | 'LOG_LEVEL'>> {
+  return loadConfig(configSchema.pick({ DATABASE_URL: true, LOG_LEVEL: true }), source);
+}

@@ -1,0 +1,116 @@
+import { generateKeyPairSync, randomUUID, type KeyObject } from 'node:crypto';
+import { expect, inject } from 'vitest';
+import { PRINCIPAL_HEADER, type Principal } from '@tolk/contracts';
+import { createPgDb, migrate, type Db } from '@tolk/db';
+import { createPrincipalSigner } from '@tolk/http';
+import { createLogger } from '@tolk/logger';
+import { createTestDatabase, listen, request } from '@tolk/testing';
+import { IDENTITY_SCHEMA, MIGRATIONS_DIR, createIdentityApp } from '../src/app.js';
+import { loadIdentityConfig } from '../src/config.js';
+
+export const INTERNAL_SECRET = 'test-internal-secret-that-is-long-enough';
+export const PUBLIC_URL = 'https://tolk.example';
+export const PASSWORD = 'correct horse battery staple';
+
+type Response = Awaited<ReturnType<typeof request>>;
+
+/**
+ * identity-service as it runs: a database of its own, migrated at start, the app listening on
+ * an ephemeral port, a fresh ES256 key pair and a clock the test can move forward.
+ */
+export async function startIdentityService() {
+  const database = await createTestDatabase(inject('infrastructure').postgresUrl);
+  const db: Db = createPgDb({ url: database.url, schema: IDENTITY_SCHEMA });
+  await migrate(db, MIGRATIONS_DIR);
+
+  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const config = loadIdentityConfig({
+    DATABASE_URL: database.url,
+    INTERNAL_JWT_SECRET: INTERNAL_SECRET,
+    JWT_PRIVATE_KEY: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+    PUBLIC_URL,
+  });
+
+  let offsetMs = 0;
+  const clock = {
+    now: () => Date.now() + offsetMs,
+    advanceSeconds(seconds: number) {
+      offsetMs += seconds * 1000;
+    },
+  };
+
+  // Every log line is kept so tests can show that no secret reaches the logs.
+  const logLines: string[] = [];
+  const logger = createLogger(
+    { name: 'identity-service', level: 'debug' },
+    { write: (line: string) => void logLines.push(line) },
+  );
+
+  const app = createIdentityApp({ config, db, logger, now: clock.now });
+  const server = await listen(app);
+  const signPrincipal = createPrincipalSigner(INTERNAL_SECRET);
+
+  async function principalHeaders(principal: Principal): Promise<Record<string, string>> {
+    return { [PRINCIPAL_HEADER]: await signPrincipal(principal) };
+  }
+
+  function post(path: string, body?: unknown, headers?: Record<string, string>): Promise<Response> {
+    return request(`${server.url}${path}`, { method: 'POST', body, headers });
+  }
+
+  return {
+    url: server.url,
+    db,
+    publicKey: publicKey as KeyObject,
+    clock,
+    logLines,
+    post,
+    get: (path: string, headers?: Record<string, string>) => request(`${server.url}${path}`, { headers }),
+    asUser: (userId: string) => principalHeaders({ kind: 'user', userId }),
+    asProjectToken: () =>
+      principalHeaders({
+        kind: 'project_token',
+        tokenId: 'tok_1',
+        projectId: 'prj_1',
+        permissions: 'read_write',
+      }),
+
+    /** Signs up a new user with a unique email; answers the 201 body. */
+    async signUp(overrides: { email?: string; password?: string; name?: string } = {}) {
+      const response = await post('/v1/auth/signup', {
+        email: overrides.email ?? uniqueEmail(),
+        password: overrides.password ?? PASSWORD,
+        ...(overrides.name === undefined ? {} : { name: overrides.name }),
+      });
+      expect(response.status).toBe(201);
+      return response.body as {
+        user: { userId: string; email: string; name: string | null; createdAt: number };
+        accessToken: string;
+        refreshToken: string;
+        expiresIn: number;
+      };
+    },
+
+    async close() {
+      await server.close();
+      await db.close();
+      await database.drop();
+    },
+  };
+}
+
+export type IdentityService = Awaited<ReturnType<typeof startIdentityService>>;
+
+export function uniqueEmail(): string {
+  return `user-${randomUUID()}@example.com`;
+}
+
+/** Exactly `{"error":{"code","message"}}`, with the request id in its header. */
+export function expectError(response: Response, status: number, code: string): void {
+  expect({ status: response.status, body: response.body }).toStrictEqual({
+    status,
+    body: { error: { code, message: expect.any(String) } },
+  });
+  expect(response.body.error.message.length).toBeGreaterThan(0);
+  expect(response.headers.get('x-request-id')).toMatch(/\S+/);
+}
