@@ -61,7 +61,7 @@ const processes = [
         JWT_PUBLIC_KEY: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
         IDENTITY_SERVICE_URL: `http://127.0.0.1:${identityPort}`,
         // The general per-principal limit is set out of the way: this measures proxying, not 429s.
-        RATE_LIMIT_PRINCIPAL_PER_MINUTE: '100000000',
+        RATE_LIMIT_PER_USER: '100000000',
       },
     },
     1,

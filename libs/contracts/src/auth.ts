@@ -14,3 +14,6 @@ export const SERVICE_PORTS = {
 } as const;
 export type ServiceName = keyof typeof SERVICE_PORTS;
 export const GATEWAY_PORT = 8080;
+
+/** Project API tokens (DESIGN §2) start with this prefix, which tells them apart from access tokens. */
+export const PROJECT_TOKEN_PREFIX = 'tolk_';

@@ -1,0 +1,48 @@
+import type { RequestHandler } from 'express';
+import { PRINCIPAL_HEADER, PROJECT_TOKEN_PREFIX, type Principal } from '@tolk/contracts';
+import { ForbiddenError, UnauthorizedError } from '@tolk/http';
+import type { Access } from '../routes.js';
+
+/** Turns a bearer token of one kind into the verified caller, or throws UnauthorizedError. */
+export type PrincipalResolver = (token: string) => Promise<Principal>;
+
+const BEARER = /^Bearer +([^\s]+) *$/i;
+// Far longer than any real token; bounds the work (and the cache key) a client can make us do.
+const MAX_TOKEN_LENGTH = 4096;
+
+function bearerToken(authorization: string | undefined): string {
+  if (!authorization) throw new UnauthorizedError('Authorization: Bearer <token> is required');
+  const token = BEARER.exec(authorization)?.[1];
+  if (!token || token.length > MAX_TOKEN_LENGTH) {
+    throw new UnauthorizedError('The Authorization header must be "Bearer <token>"');
+  }
+  return token;
+}
+
+/**
+ * Authenticates the caller of a route that needs a token and forwards who it is as the signed
+ * internal principal header (client-sent identity headers are gone by then).
+ */
+export function createAuthenticator(deps: {
+  verifyAccessToken: PrincipalResolver;
+  resolveProjectToken: PrincipalResolver;
+  signPrincipal: (principal: Principal) => Promise<string>;
+}) {
+  function resolve(token: string): Promise<Principal> {
+    return token.startsWith(PROJECT_TOKEN_PREFIX)
+      ? deps.resolveProjectToken(token)
+      : deps.verifyAccessToken(token);
+  }
+
+  return function requireAccess(access: Exclude<Access, 'public'>): RequestHandler {
+    return async (req, _res, next) => {
+      const principal = await resolve(bearerToken(req.headers.authorization));
+      if (access === 'user' && principal.kind !== 'user') {
+        throw new ForbiddenError('This route needs a user access token, not a project API token');
+      }
+      req.principal = principal;
+      req.headers[PRINCIPAL_HEADER] = await deps.signPrincipal(principal);
+      next();
+    };
+  };
+}

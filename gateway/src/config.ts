@@ -1,0 +1,134 @@
+import { createPublicKey } from 'node:crypto';
+import { z } from 'zod';
+import { env, loadConfig } from '@tolk/config';
+import { GATEWAY_PORT, SERVICE_PORTS, type ServiceName } from '@tolk/contracts';
+
+const SERVICE_NAMES = Object.keys(SERVICE_PORTS) as ServiceName[];
+const MIB = 1024 * 1024;
+
+/** An unset variable and an empty one (`REDIS_URL=` in a compose file) mean the same. */
+function optional<S extends z.ZodType>(schema: S) {
+  return z.preprocess((value) => (value === '' ? undefined : value), schema.optional());
+}
+
+function isP256PublicKey(pem: string): boolean {
+  try {
+    const key = createPublicKey(pem);
+    return key.asymmetricKeyType === 'ec' && key.asymmetricKeyDetails?.namedCurve === 'prime256v1';
+  } catch {
+    return false;
+  }
+}
+
+const serviceUrl = env.url(['http', 'https']).transform((value) => value.replace(/\/+$/, ''));
+
+/** `SERVICE_URLS` as a JSON object (`{"identity":"http://..."}`) or as `identity=http://...,source=...`. */
+const serviceUrlsSchema = z
+  .string()
+  .transform((value, ctx): unknown => {
+    const text = value.trim();
+    let parsed: unknown;
+    if (text.startsWith('{')) {
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'is not valid JSON' });
+        return z.NEVER;
+      }
+    } else {
+      const entries: [string, string][] = [];
+      for (const pair of text.split(',').filter((part) => part.trim() !== '')) {
+        const at = pair.indexOf('=');
+        if (at <= 0) {
+          ctx.addIssue({ code: 'custom', message: `"${pair.trim()}" is not name=url` });
+          return z.NEVER;
+        }
+        entries.push([pair.slice(0, at).trim(), pair.slice(at + 1).trim()]);
+      }
+      parsed = Object.fromEntries(entries);
+    }
+    const unknown = Object.keys(parsed ?? {}).filter((name) => !SERVICE_NAMES.includes(name as ServiceName));
+    if (unknown.length > 0) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `unknown service ${unknown.join(', ')}; the services are ${SERVICE_NAMES.join(', ')}`,
+      });
+      return z.NEVER;
+    }
+    return parsed;
+  })
+  .pipe(z.partialRecord(z.enum(SERVICE_NAMES), serviceUrl));
+
+/** `TRUST_PROXY` as express understands it: a boolean, a hop count, or addresses/subnets. */
+const trustProxySchema = z
+  .string()
+  .default('false')
+  .transform((value): boolean | number | string => {
+    const text = value.trim().toLowerCase();
+    if (text === '' || text === 'false') return false;
+    if (text === 'true') return true;
+    if (/^\d+$/.test(text)) return Number(text);
+    return value.trim();
+  });
+
+const count = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+export const configSchema = z
+  .object({
+    PORT: env.port(GATEWAY_PORT),
+    HOST: env.host(),
+    LOG_LEVEL: env.logLevel(),
+    JWT_PUBLIC_KEY: env
+      .pem()
+      .refine(isP256PublicKey, { message: 'must be a PEM-encoded EC P-256 public key (ES256)' }),
+    INTERNAL_JWT_SECRET: env.secret(),
+    REDIS_URL: optional(env.url(['redis', 'rediss'])),
+    REDIS_COMMAND_TIMEOUT_MS: count(250),
+    SERVICE_URLS: optional(serviceUrlsSchema),
+    IDENTITY_SERVICE_URL: optional(serviceUrl),
+    PROJECT_SERVICE_URL: optional(serviceUrl),
+    SOURCE_SERVICE_URL: optional(serviceUrl),
+    LOCALE_SERVICE_URL: optional(serviceUrl),
+    TOKEN_SERVICE_URL: optional(serviceUrl),
+    BYOK_SERVICE_URL: optional(serviceUrl),
+    // The source file limit (10 MiB) plus room for JSON framing around it.
+    MAX_BODY_BYTES: count(10 * MIB + 64 * 1024),
+    UPSTREAM_TIMEOUT_MS: count(30_000),
+    UPSTREAM_MAX_SOCKETS: count(512),
+    TRUST_PROXY: trustProxySchema,
+    ACCESS_TOKEN_CACHE_SIZE: z.coerce.number().int().nonnegative().default(10_000),
+    RATE_LIMIT_KEY_PREFIX: z.string().min(1).default('tolk:gateway'),
+    RATE_LIMIT_AUTH_PER_IP: count(20),
+    RATE_LIMIT_AUTH_PER_IP_WINDOW_SECONDS: count(60),
+    RATE_LIMIT_LOGIN_FAILURES_PER_EMAIL: count(10),
+    RATE_LIMIT_LOGIN_FAILURES_WINDOW_SECONDS: count(15 * 60),
+    RATE_LIMIT_PER_USER: count(1200),
+    RATE_LIMIT_PER_IP: count(600),
+    RATE_LIMIT_WINDOW_SECONDS: count(60),
+  })
+  .transform((config) => {
+    // One variable per service wins over the same service in SERVICE_URLS.
+    const upstreams: Partial<Record<ServiceName, string>> = { ...config.SERVICE_URLS };
+    const single: Record<ServiceName, string | undefined> = {
+      identity: config.IDENTITY_SERVICE_URL,
+      project: config.PROJECT_SERVICE_URL,
+      source: config.SOURCE_SERVICE_URL,
+      locale: config.LOCALE_SERVICE_URL,
+      token: config.TOKEN_SERVICE_URL,
+      byok: config.BYOK_SERVICE_URL,
+    };
+    for (const name of SERVICE_NAMES) {
+      const url = single[name];
+      if (url) upstreams[name] = url;
+    }
+    return { ...config, UPSTREAMS: upstreams };
+  });
+
+export type GatewayConfig = z.infer<typeof configSchema>;
+
+/** The whole configuration of the gateway, parsed once and frozen; every problem listed at once. */
+export function loadGatewayConfig(
+  source: Record<string, string | undefined> = process.env,
+): Readonly<GatewayConfig> {
+  return loadConfig(configSchema, source);
+}

@@ -1,0 +1,122 @@
+import http, { type ClientRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import https from 'node:https';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { createProxyMiddleware } from 'http-proxy-middleware';
+import type { ServiceName } from '@tolk/contracts';
+import { AppError } from '@tolk/http';
+import type { Logger } from '@tolk/logger';
+import { closeAfterRefusal, watchStreamedBody } from './body-limit.js';
+import { replayConsumedBody } from './consumed-body.js';
+import { removeUnforwardedHeaders } from './forwarded-headers.js';
+
+/** Destroys an upstream request that stayed silent too long; recognised to answer 504, not 503. */
+class UpstreamTimeoutError extends Error {
+  constructor(timeoutMs: number) {
+    super(`No answer within ${timeoutMs} ms`);
+    this.name = 'UpstreamTimeoutError';
+  }
+}
+
+function isServerResponse(value: unknown): value is ServerResponse {
+  return typeof (value as ServerResponse | undefined)?.writeHead === 'function';
+}
+
+/**
+ * Streams requests of one service's routes to it, bodies untouched, over a pool of kept-alive
+ * connections (without one, http-proxy opens a connection per request and collapses under load).
+ * Its failures reach the one error middleware: refused or unreachable is 503, silent for
+ * `timeoutMs` is 504, a chunked body past `maxBodyBytes` is 413.
+ */
+export function createUpstreamProxy(deps: {
+  service: ServiceName;
+  target: string;
+  timeoutMs: number;
+  maxSockets: number;
+  maxBodyBytes: number;
+  logger: Logger;
+}) {
+  const { service, timeoutMs, logger } = deps;
+  const Agent = deps.target.startsWith('https:') ? https.Agent : http.Agent;
+  // `timeout` covers connecting too, which the per-request timeout below does not.
+  const agent = new Agent({ keepAlive: true, maxSockets: deps.maxSockets, timeout: timeoutMs });
+
+  // Per in-flight request: where its errors go, its upstream request, whether it was refused.
+  const nextOf = new WeakMap<IncomingMessage, NextFunction>();
+  const upstreamRequestOf = new WeakMap<IncomingMessage, ClientRequest>();
+  const refused = new WeakSet<IncomingMessage>();
+
+  function fail(req: IncomingMessage, res: ServerResponse, error: AppError): void {
+    // Answered already, or the client has gone: nobody to tell.
+    if (res.writableEnded || req.socket.destroyed) return;
+    if (res.headersSent) {
+      // Too late for an envelope: cut the response so the client sees it is incomplete.
+      logger.warn({ err: error, upstream: service }, 'upstream failed mid-answer');
+      res.destroy();
+      return;
+    }
+    const next = nextOf.get(req);
+    if (next) next(error);
+  }
+
+  const proxy = createProxyMiddleware<Request, Response>({
+    target: deps.target,
+    changeOrigin: true,
+    agent,
+    plugins: [replayConsumedBody],
+    on: {
+      // Emitted right before the body is piped upstream, so the byte count misses no chunk.
+      start: (req, res) => {
+        watchStreamedBody(req, deps.maxBodyBytes, (error) => {
+          req.unpipe();
+          refused.add(req);
+          upstreamRequestOf.get(req)?.destroy();
+          closeAfterRefusal(res);
+          fail(req, res, error);
+        });
+      },
+      proxyReq: (proxyReq, req, res) => {
+        if (refused.has(req)) {
+          proxyReq.destroy();
+          return;
+        }
+        upstreamRequestOf.set(req, proxyReq);
+        proxyReq.setTimeout(timeoutMs, () => proxyReq.destroy(new UpstreamTimeoutError(timeoutMs)));
+        // A client that left needs no answer: free the service from working on it.
+        res.once('close', () => {
+          if (!res.writableFinished) proxyReq.destroy();
+        });
+      },
+      proxyRes: (proxyRes, _req, res) => {
+        // A service that dies mid-body must not leave the client waiting for the rest.
+        proxyRes.once('close', () => {
+          if (!proxyRes.complete) res.destroy();
+        });
+      },
+      error: (err, req, res) => {
+        if (!isServerResponse(res) || refused.has(req)) return;
+        const error =
+          err instanceof UpstreamTimeoutError
+            ? new AppError('GATEWAY_TIMEOUT', `The ${service} service did not answer in time`)
+            : new AppError('SERVICE_UNAVAILABLE', `The ${service} service is unavailable`);
+        // The cause (ECONNREFUSED, ...) goes to the log line, not to the client.
+        error.cause = err;
+        fail(req, res, error);
+      },
+    },
+  });
+
+  const handler: RequestHandler = (req, res, next) => {
+    removeUnforwardedHeaders(req);
+    nextOf.set(req, next);
+    return proxy(req, res, next);
+  };
+
+  return {
+    handler,
+    close(): void {
+      agent.destroy();
+    },
+  };
+}
+
+export type UpstreamProxy = ReturnType<typeof createUpstreamProxy>;

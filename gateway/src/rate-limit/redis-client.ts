@@ -1,0 +1,30 @@
+import { Redis } from 'ioredis';
+import type { Logger } from '@tolk/logger';
+
+/**
+ * The Redis connection of the rate limiters. Redis is a cache here (DESIGN §1), so it must never
+ * hold a request up: no offline queue (a command while disconnected fails at once), a short
+ * connect and command timeout, one retry, and reconnection in the background forever.
+ */
+export function createRedisClient(url: string, deps: { commandTimeoutMs: number; logger: Logger }): Redis {
+  const redis = new Redis(url, {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    connectTimeout: 1000,
+    commandTimeout: deps.commandTimeoutMs,
+    retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
+  });
+  // Logged when the state changes, not once per reconnection attempt.
+  let failing = false;
+  redis.on('error', (err: Error) => {
+    if (failing) return;
+    failing = true;
+    deps.logger.warn({ err }, 'Redis unavailable; rate limits fall back to this instance');
+  });
+  redis.on('ready', () => {
+    if (!failing) return;
+    failing = false;
+    deps.logger.info('Redis available again');
+  });
+  return redis;
+}

@@ -1,0 +1,38 @@
+import type { ServiceName } from '@tolk/contracts';
+
+/**
+ * Who may call a route. `public`: no token; `user`: a user's access token. Project API tokens
+ * get their own access level (per route and method) when token-service resolves them.
+ */
+export type Access = 'public' | 'user';
+
+/** Routes that need brute-force protection beyond the general limit. */
+export type AuthAttempt = 'signup' | 'login';
+
+export type GatewayRoute = {
+  /** An express 5 (path-to-regexp 8) pattern; the service serves the same path. */
+  path: string;
+  service: ServiceName;
+  access: Access;
+  authAttempt?: AuthAttempt;
+};
+
+/** Every route the gateway exposes. Methods are the service's business: it answers 405 itself. */
+export const ROUTES: readonly GatewayRoute[] = [
+  { path: '/v1/auth/signup', service: 'identity', access: 'public', authAttempt: 'signup' },
+  { path: '/v1/auth/login', service: 'identity', access: 'public', authAttempt: 'login' },
+  { path: '/v1/auth/refresh', service: 'identity', access: 'public' },
+  { path: '/v1/auth/logout', service: 'identity', access: 'public' },
+  { path: '/v1/auth/device', service: 'identity', access: 'public' },
+  { path: '/v1/auth/device/token', service: 'identity', access: 'public' },
+  { path: '/v1/auth/device/approve', service: 'identity', access: 'user' },
+  { path: '/v1/auth/device/deny', service: 'identity', access: 'user' },
+  { path: '/v1/user/me', service: 'identity', access: 'user' },
+  { path: '/v1/user/byok{/*rest}', service: 'byok', access: 'user' },
+  { path: '/v1/projects', service: 'project', access: 'user' },
+  { path: '/v1/projects/:projectId', service: 'project', access: 'user' },
+  { path: '/v1/projects/:projectId/members{/*rest}', service: 'project', access: 'user' },
+  { path: '/v1/projects/:projectId/source{/*rest}', service: 'source', access: 'user' },
+  { path: '/v1/projects/:projectId/locales{/*rest}', service: 'locale', access: 'user' },
+  { path: '/v1/projects/:projectId/tokens{/*rest}', service: 'token', access: 'user' },
+];

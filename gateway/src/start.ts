@@ -1,0 +1,40 @@
+import { once } from 'node:events';
+import { createLogger } from '@tolk/logger';
+import { createGatewayApp } from './app.js';
+import { loadGatewayConfig } from './config.js';
+
+const SHUTDOWN_GRACE_MS = 10_000;
+
+const config = loadGatewayConfig();
+const logger = createLogger({ name: 'gateway', level: config.LOG_LEVEL });
+const gateway = createGatewayApp({ config, logger });
+
+const server = gateway.app.listen(config.PORT, config.HOST);
+// Longer than the idle timeout of the load balancers in front (commonly 60 s), so they never
+// reuse a connection the gateway is closing.
+server.keepAliveTimeout = 65_000;
+server.headersTimeout = 66_000;
+await once(server, 'listening');
+logger.info(
+  { port: config.PORT, host: config.HOST, upstreams: config.UPSTREAMS, redis: Boolean(config.REDIS_URL) },
+  'gateway listening',
+);
+
+let stopping = false;
+async function shutdown(signal: string): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  logger.info({ signal }, 'shutting down');
+  // Stop accepting, let requests in flight finish, then cut whatever is left.
+  const closed = new Promise((resolve) => server.close(resolve));
+  server.closeIdleConnections();
+  const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
+  force.unref();
+  await closed;
+  await gateway.close();
+  logger.info('stopped');
+  process.exit(0);
+}
+
+process.once('SIGINT', () => void shutdown('SIGINT'));
+process.once('SIGTERM', () => void shutdown('SIGTERM'));

@@ -1,0 +1,205 @@
+import { createSecretKey, generateKeyPairSync, randomUUID, type KeyObject } from 'node:crypto';
+import http from 'node:http';
+import net from 'node:net';
+import { SignJWT } from 'jose';
+import { ACCESS_TOKEN_AUDIENCE, ACCESS_TOKEN_ISSUER } from '@tolk/contracts';
+import { createLogger } from '@tolk/logger';
+import { listen } from '@tolk/testing';
+import { createGatewayApp } from '../src/app.js';
+import { loadGatewayConfig } from '../src/config.js';
+
+export const INTERNAL_SECRET = 'gateway-test-internal-secret-0123456789';
+
+/** The identity-service key pair of the tests: the gateway gets the public half. */
+export function createKeyPair() {
+  const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  return { privateKey, publicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString() };
+}
+export const identityKeys = createKeyPair();
+
+export async function signAccessToken(
+  options: {
+    sub?: string;
+    issuer?: string;
+    audience?: string;
+    /** Seconds from now; negative for a token that has expired. */
+    expiresIn?: number;
+    key?: KeyObject;
+  } = {},
+): Promise<string> {
+  const now = Math.floor(Date.now() / 1000);
+  return new SignJWT({})
+    .setProtectedHeader({ alg: 'ES256' })
+    .setSubject(options.sub ?? 'user-1')
+    .setIssuer(options.issuer ?? ACCESS_TOKEN_ISSUER)
+    .setAudience(options.audience ?? ACCESS_TOKEN_AUDIENCE)
+    .setIssuedAt(now)
+    .setExpirationTime(now + (options.expiresIn ?? 900))
+    .sign(options.key ?? identityKeys.privateKey);
+}
+
+function base64url(value: object): string {
+  return Buffer.from(JSON.stringify(value)).toString('base64url');
+}
+
+function validClaims(sub: string) {
+  const now = Math.floor(Date.now() / 1000);
+  return { sub, iss: ACCESS_TOKEN_ISSUER, aud: ACCESS_TOKEN_AUDIENCE, iat: now, exp: now + 900 };
+}
+
+/** An unsigned token (`alg: none`) with otherwise valid claims. */
+export function unsignedToken(sub = 'user-1'): string {
+  return `${base64url({ alg: 'none', typ: 'JWT' })}.${base64url(validClaims(sub))}.`;
+}
+
+/** The classic key-confusion forgery: HS256 with the public key's PEM as the HMAC secret. */
+export async function hs256WithPublicKey(sub = 'user-1'): Promise<string> {
+  return new SignJWT(validClaims(sub))
+    .setProtectedHeader({ alg: 'HS256' })
+    .sign(createSecretKey(Buffer.from(identityKeys.publicKeyPem)));
+}
+
+export type Received = {
+  method: string;
+  url: string;
+  headers: http.IncomingHttpHeaders;
+  body: Buffer;
+};
+
+/**
+ * A stand-in service that records every complete request it receives (a request cut short never
+ * completes, so it is not recorded) and answers with `respond`, by default 200 `{"ok":true}`.
+ */
+export async function startUpstream(
+  respond: (received: Received, res: http.ServerResponse) => void = (_received, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+  },
+) {
+  const received: Received[] = [];
+  const server = await listen((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const request = {
+        method: req.method!,
+        url: req.url!,
+        headers: req.headers,
+        body: Buffer.concat(chunks),
+      };
+      if (req.url === '/healthz') {
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}');
+        return;
+      }
+      received.push(request);
+      respond(request, res);
+    });
+  });
+  return { ...server, received };
+}
+
+/**
+ * Where nothing listens, for "connection refused". Not a just-released ephemeral port: a test
+ * running in parallel may be given that port a moment later.
+ */
+export const REFUSING_URL = 'http://127.0.0.1:1';
+
+/** A port free right now, for a server this test starts itself. */
+export async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** A gateway built from an environment, as at start, on its own Redis key prefix; port 0. */
+export async function startGateway(
+  env: Record<string, string | undefined>,
+  deps: Pick<Parameters<typeof createGatewayApp>[0], 'resolveProjectToken'> = {},
+) {
+  const config = loadGatewayConfig({
+    JWT_PUBLIC_KEY: identityKeys.publicKeyPem,
+    INTERNAL_JWT_SECRET: INTERNAL_SECRET,
+    RATE_LIMIT_KEY_PREFIX: `tolk-test:${randomUUID()}`,
+    ...env,
+  });
+  const gateway = createGatewayApp({
+    ...deps,
+    config,
+    logger: createLogger({ name: 'gateway', level: 'silent' }),
+  });
+  const server = await listen(gateway.app);
+  return {
+    url: server.url,
+    port: server.port,
+    config,
+    close: async () => {
+      await server.close();
+      await gateway.close();
+    },
+  };
+}
+
+/** Resolves once the gateway reports its Redis connection up (it connects in the background). */
+export async function redisConnected(gatewayUrl: string): Promise<void> {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const response = await fetch(`${gatewayUrl}/readyz`);
+    const body = (await response.json()) as { redis?: string };
+    if (body.redis === 'up') return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error('the gateway did not connect to Redis');
+}
+
+/**
+ * A request written by hand: chunked bodies, exact bytes, headers fetch will not send. Resolves
+ * with the answer even when the gateway answers before the body is fully sent.
+ */
+export function rawRequest(
+  url: string,
+  options: {
+    method?: string;
+    headers?: Record<string, string>;
+    /** Written one by one; without Content-Length the body goes chunked. */
+    chunks?: Buffer[];
+  },
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string; body: any }> {
+  return new Promise((resolve, reject) => {
+    // Not through `new URL()`, which would normalise the path the test means to send.
+    const [, host, port, path] = /^http:\/\/([^:/]+):(\d+)(\/.*)$/.exec(url)!;
+    const req = http.request({
+      host,
+      port: Number(port),
+      path,
+      method: options.method ?? 'POST',
+      headers: options.headers,
+      agent: false,
+    });
+    req.on('response', (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        let body: unknown;
+        try {
+          body = JSON.parse(text);
+        } catch {
+          body = undefined;
+        }
+        resolve({ status: res.statusCode!, headers: res.headers, text, body });
+      });
+      res.on('error', reject);
+    });
+    // An early answer may close the connection while the body is still being written.
+    req.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EPIPE' && err.code !== 'ECONNRESET') reject(err);
+    });
+    void (async () => {
+      for (const chunk of options.chunks ?? []) {
+        if (req.destroyed) return;
+        await new Promise<void>((done) => req.write(chunk, () => done()));
+      }
+      req.end();
+    })();
+  });
+}
