@@ -1,0 +1,4 @@
+export * from './bus.js';
+export * from './rabbit-bus.js';
+export * from './outbox.js';
+export * from './idempotent.js';

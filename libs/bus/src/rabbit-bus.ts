@@ -1,0 +1,411 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import amqp, { type Channel, type ChannelModel, type ConfirmChannel, type ConsumeMessage } from 'amqplib';
+import { EVENTS_EXCHANGE, REQUEST_ID_HEADER, eventEnvelopeSchema, type EventEnvelope } from '@tolk/contracts';
+import { currentRequestId, runWithRequestId, type Logger } from '@tolk/logger';
+import type { Bus, SubscribeOptions } from './bus.js';
+
+/** Where a consumer's rejected messages go; each queue has its own `<queue>.dlq` bound here. */
+export const DEAD_LETTER_EXCHANGE = 'tolk.dlx';
+/** Header carrying how many times the handler has been tried (1 on the first delivery). */
+export const ATTEMPT_HEADER = 'x-attempt';
+
+const RECONNECT_INITIAL_DELAY_MS = 250;
+const RECONNECT_MAX_DELAY_MS = 5_000;
+const RETRY_INITIAL_DELAY_MS = 200;
+const RETRY_MAX_DELAY_MS = 5_000;
+const CONNECT_TIMEOUT_MS = 10_000;
+const CLOSE_GRACE_MS = 5_000;
+const DEFAULT_MAX_ATTEMPTS = 5;
+const DEFAULT_PREFETCH = 10;
+
+export type RabbitBusOptions = {
+  url: string;
+  logger: Logger;
+  /** The publishing service; sent as the message's appId and in the connection name. */
+  producer?: string;
+  /** Shown by the broker (`rabbitmqctl list_connections client_properties`). */
+  connectionName?: string;
+  /** How long publish() waits through an outage before it rejects. Default 30 s. */
+  publishTimeoutMs?: number;
+};
+
+type Subscription = Required<Pick<SubscribeOptions, 'maxAttempts' | 'prefetch'>> & SubscribeOptions;
+
+/** One live AMQP connection with the channels built on it; replaced wholesale on any failure. */
+type Connection = {
+  model: ChannelModel;
+  publisher: ConfirmChannel;
+  consumers: Map<Subscription, { channel: Channel; consumerTag: string }>;
+  lost: boolean;
+};
+
+type Waiter = { resolve: (connection: Connection) => void; reject: (err: Error) => void };
+
+/**
+ * RabbitMQ behind the Bus interface: a durable topic exchange keyed by event type, publisher
+ * confirms, one durable queue per consumer with bounded retries and a dead-letter queue, and
+ * reconnection that re-declares the topology and re-subscribes every consumer.
+ *
+ * It connects in the background: publish() and subscribe() wait for the connection, so a
+ * service can start while the broker is still coming up.
+ */
+export function createRabbitBus(options: RabbitBusOptions): Bus {
+  const { url, logger, producer } = options;
+  const publishTimeoutMs = options.publishTimeoutMs ?? 30_000;
+  const connectionName =
+    options.connectionName ??
+    `tolk:${producer ?? 'bus'}:${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+
+  const subscriptions: Subscription[] = [];
+  const waiters = new Set<Waiter>();
+  const inflight = new Set<Promise<void>>();
+  let current: Connection | undefined;
+  let connecting: Promise<void> | undefined;
+  let closed = false;
+  let interruptSleep: (() => void) | undefined;
+
+  async function openConnection(): Promise<Connection> {
+    const model = await amqp.connect(url, {
+      clientProperties: { connection_name: connectionName },
+      timeout: CONNECT_TIMEOUT_MS,
+    });
+    // Listeners go on at once: an 'error' emitted with none would crash the process.
+    const state = { lost: false, connection: undefined as Connection | undefined };
+    model.on('error', (err: Error) => logger.warn({ err }, 'amqp connection error'));
+    model.on('close', (err?: Error) => {
+      state.lost = true;
+      if (state.connection) lose(state.connection, err);
+    });
+    try {
+      const publisher = await model.createConfirmChannel();
+      publisher.on('error', (err: Error) => logger.warn({ err }, 'amqp publish channel error'));
+      const connection: Connection = { model, publisher, consumers: new Map(), lost: state.lost };
+      state.connection = connection;
+      publisher.on('close', () => lose(connection, new Error('publish channel closed')));
+      await publisher.assertExchange(EVENTS_EXCHANGE, 'topic', { durable: true });
+      await publisher.assertExchange(DEAD_LETTER_EXCHANGE, 'direct', { durable: true });
+      for (const subscription of subscriptions) await startConsumer(connection, subscription);
+      if (connection.lost) throw new Error('amqp connection lost during setup');
+      return connection;
+    } catch (err) {
+      await model.close().catch(() => undefined);
+      throw err;
+    }
+  }
+
+  async function connectUntilConnected(): Promise<void> {
+    let delay = RECONNECT_INITIAL_DELAY_MS;
+    while (!closed) {
+      try {
+        const connection = await openConnection();
+        if (closed) {
+          await connection.model.close().catch(() => undefined);
+          return;
+        }
+        current = connection;
+        logger.info({ connectionName, consumers: subscriptions.length }, 'amqp connected');
+        for (const waiter of waiters) waiter.resolve(connection);
+        waiters.clear();
+        return;
+      } catch (err) {
+        if (closed) return;
+        logger.warn({ err, retryInMs: delay }, 'amqp connect failed; retrying');
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, delay);
+          interruptSleep = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+        interruptSleep = undefined;
+        delay = Math.min(delay * 2, RECONNECT_MAX_DELAY_MS);
+      }
+    }
+  }
+
+  function ensureConnecting(): void {
+    if (closed || connecting) return;
+    connecting = connectUntilConnected().finally(() => {
+      connecting = undefined;
+    });
+  }
+
+  /** Any dropped channel or connection: discard the whole connection and build a new one. */
+  function lose(connection: Connection, reason?: Error): void {
+    if (connection.lost) return;
+    connection.lost = true;
+    if (current === connection) {
+      current = undefined;
+      logger.warn({ err: reason, connectionName }, 'amqp connection lost; reconnecting');
+    }
+    connection.model.close().catch(() => undefined);
+    ensureConnecting();
+  }
+
+  /** The live connection; waits for the next one during an outage (for at most `timeoutMs`). */
+  function waitForConnection(timeoutMs?: number): Promise<Connection> {
+    if (current && !current.lost) return Promise.resolve(current);
+    if (closed) return Promise.reject(new Error('bus is closed'));
+    return new Promise((resolve, reject) => {
+      let timer: NodeJS.Timeout | undefined;
+      const waiter: Waiter = {
+        resolve: (connection) => {
+          clearTimeout(timer);
+          resolve(connection);
+        },
+        reject: (err) => {
+          clearTimeout(timer);
+          reject(err);
+        },
+      };
+      if (timeoutMs !== undefined) {
+        timer = setTimeout(
+          () => {
+            waiters.delete(waiter);
+            reject(new Error(`broker unavailable for ${publishTimeoutMs} ms`));
+          },
+          Math.max(0, timeoutMs),
+        );
+      }
+      waiters.add(waiter);
+    });
+  }
+
+  async function startConsumer(connection: Connection, subscription: Subscription): Promise<void> {
+    if (connection.consumers.has(subscription)) return;
+    const { queue, eventTypes, prefetch } = subscription;
+    const deadLetterQueue = `${queue}.dlq`;
+    const channel = await connection.model.createChannel();
+    channel.on('error', (err: Error) => logger.warn({ err, queue }, 'amqp consumer channel error'));
+    try {
+      await channel.prefetch(prefetch);
+      await channel.assertExchange(EVENTS_EXCHANGE, 'topic', { durable: true });
+      await channel.assertExchange(DEAD_LETTER_EXCHANGE, 'direct', { durable: true });
+      await channel.assertQueue(deadLetterQueue, { durable: true });
+      await channel.bindQueue(deadLetterQueue, DEAD_LETTER_EXCHANGE, queue);
+      await channel.assertQueue(queue, {
+        durable: true,
+        deadLetterExchange: DEAD_LETTER_EXCHANGE,
+        deadLetterRoutingKey: queue,
+      });
+      for (const type of eventTypes) await channel.bindQueue(queue, EVENTS_EXCHANGE, type);
+      const { consumerTag } = await channel.consume(queue, (message) => {
+        if (message === null) {
+          lose(connection, new Error(`consumer of ${queue} cancelled by the broker`));
+          return;
+        }
+        const delivery = handleDelivery(connection, channel, subscription, message).catch((err: unknown) =>
+          logger.error({ err, queue }, 'message handling failed; the broker will redeliver it'),
+        );
+        inflight.add(delivery);
+        void delivery.finally(() => inflight.delete(delivery));
+      });
+      connection.consumers.set(subscription, { channel, consumerTag });
+      channel.on('close', () => lose(connection, new Error(`consumer channel of ${queue} closed`)));
+    } catch (err) {
+      await channel.close().catch(() => undefined);
+      throw err;
+    }
+  }
+
+  async function handleDelivery(
+    connection: Connection,
+    channel: Channel,
+    subscription: Subscription,
+    message: ConsumeMessage,
+  ): Promise<void> {
+    const { queue, maxAttempts } = subscription;
+    const headers: Record<string, unknown> = message.properties.headers ?? {};
+    const attempt = Math.max(1, Number(headers[ATTEMPT_HEADER]) || 1);
+    const messageId: unknown = message.properties.messageId;
+    // The channel may be gone by the time we settle; the broker then redelivers the message.
+    const settle = (action: () => void) => {
+      try {
+        action();
+      } catch (err) {
+        logger.warn({ err, queue, messageId }, 'could not settle message; the broker will redeliver it');
+      }
+    };
+
+    let envelope: EventEnvelope;
+    try {
+      envelope = eventEnvelopeSchema.parse(JSON.parse(message.content.toString('utf8')));
+    } catch (err) {
+      logger.error({ err, queue, messageId }, 'unreadable message sent to the dead-letter queue');
+      settle(() => channel.nack(message, false, false));
+      return;
+    }
+
+    const requestId = headers[REQUEST_ID_HEADER];
+    const run = () => subscription.handler(envelope, { redelivered: message.fields.redelivered, attempt });
+    const log = { queue, eventId: envelope.id, eventType: envelope.type, attempt, maxAttempts };
+    try {
+      await (typeof requestId === 'string' && requestId ? runWithRequestId(requestId, run) : run());
+      settle(() => channel.ack(message));
+      return;
+    } catch (err) {
+      if (attempt >= maxAttempts) {
+        logger.error(
+          { ...log, err },
+          'event handler failed for the last time; sent to the dead-letter queue',
+        );
+        settle(() => channel.nack(message, false, false));
+        return;
+      }
+      logger.warn({ ...log, err }, 'event handler failed; retrying');
+    }
+
+    await sleep(Math.min(RETRY_INITIAL_DELAY_MS * 2 ** (attempt - 1), RETRY_MAX_DELAY_MS));
+    if (connection.lost) return;
+    try {
+      // Back of the queue with the count raised, so later messages are not held up; ack the
+      // original only once the copy is confirmed, so a crash in between duplicates, never loses.
+      await confirmPublish(connection.publisher, '', queue, message.content, {
+        persistent: true,
+        contentType: message.properties.contentType,
+        messageId: message.properties.messageId,
+        appId: message.properties.appId,
+        type: message.properties.type,
+        headers: { ...headers, [ATTEMPT_HEADER]: attempt + 1 },
+      });
+      settle(() => channel.ack(message));
+    } catch (err) {
+      logger.warn({ ...log, err }, 'could not schedule the retry; requeueing');
+      settle(() => channel.nack(message, false, true));
+    }
+  }
+
+  ensureConnecting();
+
+  return {
+    async publish(envelope) {
+      const event = eventEnvelopeSchema.parse(envelope);
+      const content = Buffer.from(JSON.stringify(event));
+      const requestId = currentRequestId();
+      const publishOptions = {
+        persistent: true,
+        contentType: 'application/json',
+        messageId: event.id,
+        type: event.type,
+        ...(producer ? { appId: producer } : {}),
+        headers: requestId ? { [REQUEST_ID_HEADER]: requestId } : {},
+      };
+      const deadline = Date.now() + publishTimeoutMs;
+      for (;;) {
+        const connection = await waitForConnection(deadline - Date.now());
+        try {
+          await withTimeout(
+            confirmPublish(connection.publisher, EVENTS_EXCHANGE, event.type, content, publishOptions),
+            deadline - Date.now(),
+            `broker did not confirm ${event.type} ${event.id} within ${publishTimeoutMs} ms`,
+          );
+          return;
+        } catch (err) {
+          // A message too large for a frame and the like will never succeed: report it now.
+          if (closed || err instanceof RangeError || err instanceof TypeError || Date.now() >= deadline) {
+            throw err;
+          }
+          logger.debug({ err, eventId: event.id }, 'publish failed; retrying');
+          if (!connection.lost) await sleep(100);
+        }
+      }
+    },
+
+    async subscribe(options) {
+      if (closed) throw new Error('bus is closed');
+      if (!options.queue || options.eventTypes.length === 0) {
+        throw new Error('subscribe needs a queue and at least one event type');
+      }
+      const subscription: Subscription = {
+        ...options,
+        maxAttempts: Math.max(1, options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS),
+        prefetch: Math.max(1, options.prefetch ?? DEFAULT_PREFETCH),
+      };
+      for (;;) {
+        const connection = await waitForConnection();
+        try {
+          await startConsumer(connection, subscription);
+        } catch (err) {
+          if (connection.lost && !closed) continue;
+          // The broker refused this consumer (e.g. the queue exists with other arguments).
+          throw err;
+        }
+        // Only a consumer the broker accepted is set up again on every reconnection.
+        if (!subscriptions.includes(subscription)) subscriptions.push(subscription);
+        // Lost right after the setup: make sure the next connection has it too.
+        if (!connection.lost || closed) return;
+      }
+    },
+
+    async close() {
+      if (closed) return;
+      closed = true;
+      interruptSleep?.();
+      for (const waiter of waiters) waiter.reject(new Error('bus is closed'));
+      waiters.clear();
+      const connection = current;
+      current = undefined;
+      if (connection) {
+        connection.lost = true;
+        // Stop taking messages, let running handlers ack, then close.
+        await Promise.allSettled(
+          [...connection.consumers.values()].map(({ channel, consumerTag }) => channel.cancel(consumerTag)),
+        );
+        await withTimeout(Promise.allSettled([...inflight]), CLOSE_GRACE_MS, 'handlers still running').catch(
+          () => logger.warn({ running: inflight.size }, 'closing the bus with handlers still running'),
+        );
+        // Done when the socket goes away too; bounded, as a broker that stopped answering would
+        // never acknowledge the close.
+        const socketClosed = new Promise<void>((resolve) => connection.model.once('close', () => resolve()));
+        const closing = Promise.race([connection.model.close().catch(() => undefined), socketClosed]);
+        await withTimeout(closing, CLOSE_GRACE_MS, 'amqp close timed out').catch((err: unknown) =>
+          logger.warn({ err }, 'amqp connection did not close cleanly'),
+        );
+      }
+      await connecting;
+    },
+
+    isConnected() {
+      return current !== undefined && !current.lost;
+    },
+  };
+}
+
+function confirmPublish(
+  channel: ConfirmChannel,
+  exchange: string,
+  routingKey: string,
+  content: Buffer,
+  options: amqp.Options.Publish,
+): Promise<void> {
+  return new Promise((resolve, reject) => {
+    try {
+      channel.publish(exchange, routingKey, content, options, (err: unknown) =>
+        err ? reject(err instanceof Error ? err : new Error('message nacked by the broker')) : resolve(),
+      );
+    } catch (err) {
+      reject(err instanceof Error ? err : new Error(String(err)));
+    }
+  });
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(message)), Math.max(0, ms));
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (err: unknown) => {
+        clearTimeout(timer);
+        reject(err instanceof Error ? err : new Error(String(err)));
+      },
+    );
+  });
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,216 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createTestDatabase } from '@tolk/testing';
+import { createPgDb, migrate, type Db } from '@tolk/db';
+import { currentRequestId, runWithRequestId } from '@tolk/logger';
+import type { EventEnvelope } from '@tolk/contracts';
+import {
+  OUTBOX_MIGRATION_SQL,
+  createRabbitBus,
+  enqueueEvent,
+  startOutboxRelay,
+  type Bus,
+  type OutboxRelay,
+} from '@tolk/bus';
+import {
+  envelope,
+  memoryLogger,
+  openAdmin,
+  startTcpProxy,
+  uniqueEventType,
+  uniqueQueue,
+  waitFor,
+} from './support.js';
+
+describe('outbox relay', () => {
+  const { postgresUrl, amqpUrl } = inject('infrastructure');
+  const { logger } = memoryLogger();
+  let database: Awaited<ReturnType<typeof createTestDatabase>>;
+  let admin: Awaited<ReturnType<typeof openAdmin>>;
+  let consumerBus: Bus;
+  const dbs: Db[] = [];
+  const buses: Bus[] = [];
+  const relays: OutboxRelay[] = [];
+  const proxies: Array<Awaited<ReturnType<typeof startTcpProxy>>> = [];
+  let migrations: string;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(postgresUrl);
+    admin = await openAdmin(amqpUrl);
+    consumerBus = createRabbitBus({ url: amqpUrl, logger });
+    migrations = await mkdtemp(path.join(os.tmpdir(), 'tolk-outbox-'));
+    await writeFile(path.join(migrations, '0001_outbox.sql'), OUTBOX_MIGRATION_SQL);
+  });
+  afterAll(async () => {
+    await Promise.all(relays.map((relay) => relay.stop()));
+    await Promise.all([consumerBus, ...buses].map((bus) => bus.close()));
+    await Promise.all(proxies.map((proxy) => proxy.stop()));
+    await Promise.all(dbs.map((db) => db.close()));
+    await admin.close();
+    await database.drop();
+  });
+
+  /** A service schema with the outbox tables, as a service's migration would create it. */
+  async function serviceDb(schema: string): Promise<Db> {
+    const db = createPgDb({ url: database.url, schema });
+    dbs.push(db);
+    await migrate(db, migrations);
+    return db;
+  }
+
+  async function relay(options: { db: Db; bus?: Bus; pollIntervalMs?: number; batchSize?: number }) {
+    const started = await startOutboxRelay({ bus: consumerBus, logger, ...options });
+    relays.push(started);
+    return started;
+  }
+
+  async function consume(type: string) {
+    const received: Array<{ event: EventEnvelope; at: number; requestId: string | undefined }> = [];
+    const queue = uniqueQueue('outbox');
+    admin.track(queue);
+    await consumerBus.subscribe({
+      queue,
+      eventTypes: [type],
+      handler: async (event) => void received.push({ event, at: Date.now(), requestId: currentRequestId() }),
+    });
+    return received;
+  }
+
+  async function pending(db: Db): Promise<string[]> {
+    const { rows } = await db.query<{ id: string }>(
+      'SELECT id FROM outbox WHERE published_at IS NULL ORDER BY seq',
+    );
+    return rows.map((row) => row.id);
+  }
+
+  it('when the transaction commits, then the event is delivered by NOTIFY long before the poll', async () => {
+    const db = await serviceDb('notify_svc');
+    const type = uniqueEventType();
+    const received = await consume(type);
+    const outbox = await relay({ db, pollIntervalMs: 60_000 });
+    await outbox.flush();
+
+    const event = envelope(type, { n: 1 });
+    const committedAt = await runWithRequestId('req-outbox-1', () =>
+      db.transaction(async (tx) => {
+        await tx.query('SELECT 1'); // the state change would happen here
+        await enqueueEvent(tx, db.schema, event);
+        return Date.now();
+      }),
+    );
+
+    await waitFor(() => received.length === 1, { timeoutMs: 5000, what: 'delivery' });
+    expect(received[0]?.event).toEqual(event);
+    expect(received[0]?.requestId).toBe('req-outbox-1');
+    expect(received[0]!.at - committedAt).toBeLessThan(1000);
+    await waitFor(async () => (await pending(db)).length === 0, { what: 'row marked published' });
+  });
+
+  it('when the transaction rolls back, then no event is sent', async () => {
+    const db = await serviceDb('rollback_svc');
+    const type = uniqueEventType();
+    const received = await consume(type);
+    await relay({ db, pollIntervalMs: 60_000 });
+
+    const rolledBack = envelope(type, { n: 'rolled back' });
+    await expect(
+      db.transaction(async (tx) => {
+        await enqueueEvent(tx, db.schema, rolledBack);
+        throw new Error('the state change failed');
+      }),
+    ).rejects.toThrow(/state change failed/);
+    const committed = envelope(type, { n: 'committed' });
+    await db.transaction((tx) => enqueueEvent(tx, db.schema, committed));
+
+    // The relay works in commit order, so once the later event is here the earlier would be too.
+    await waitFor(() => received.length === 1, { timeoutMs: 5000, what: 'the committed event' });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(received.map((r) => r.event.id)).toEqual([committed.id]);
+    const { rows } = await db.query('SELECT id FROM outbox WHERE id = $1', [rolledBack.id]);
+    expect(rows).toEqual([]);
+  });
+
+  it('when the broker is unreachable, then rows stay pending and go out after it returns', async () => {
+    const db = await serviceDb('outage_svc');
+    const type = uniqueEventType();
+    const received = await consume(type);
+    const tcp = await startTcpProxy(amqpUrl);
+    proxies.push(tcp);
+    await tcp.stop();
+    const downBus = createRabbitBus({ url: tcp.url, logger, publishTimeoutMs: 500 });
+    buses.push(downBus);
+    const outbox = await relay({ db, bus: downBus, pollIntervalMs: 200 });
+
+    const event = envelope(type);
+    await db.transaction((tx) => enqueueEvent(tx, db.schema, event));
+    await outbox.flush();
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    expect(await pending(db)).toEqual([event.id]);
+    expect(await outbox.oldestPendingAgeMs()).toBeGreaterThanOrEqual(500);
+    expect(received).toEqual([]);
+
+    await tcp.start();
+    await waitFor(() => received.length === 1, { timeoutMs: 15_000, what: 'delivery after the outage' });
+    expect(received[0]?.event.id).toBe(event.id);
+    await waitFor(async () => (await pending(db)).length === 0, { what: 'row marked published' });
+    expect(await outbox.oldestPendingAgeMs()).toBe(0);
+  });
+
+  it('when several relays share an outbox, then each event is sent once', async () => {
+    const db = await serviceDb('shared_svc');
+    const type = uniqueEventType();
+    const received = await consume(type);
+    // A slower broker round trip keeps every relay's batch open long enough for them to collide.
+    const slowBus: Bus = {
+      ...consumerBus,
+      publish: async (event) => {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        await consumerBus.publish(event);
+      },
+    };
+    const relayDbs = await Promise.all([1, 2, 3].map(() => serviceDb('shared_svc')));
+    await Promise.all(
+      relayDbs.map((relayDb) => relay({ db: relayDb, bus: slowBus, pollIntervalMs: 60_000, batchSize: 10 })),
+    );
+
+    const events = Array.from({ length: 300 }, (_, n) => envelope(type, { n }));
+    for (let i = 0; i < events.length; i += 30) {
+      await db.transaction(async (tx) => {
+        for (const event of events.slice(i, i + 30)) await enqueueEvent(tx, db.schema, event);
+      });
+    }
+
+    await waitFor(() => received.length >= events.length, { timeoutMs: 15_000, what: 'all events' });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(received).toHaveLength(events.length);
+    expect(new Set(received.map((r) => r.event.id)).size).toBe(events.length);
+    expect(await pending(db)).toEqual([]);
+  });
+
+  it('when published rows are old enough, then cleanup deletes them and keeps pending ones', async () => {
+    const db = await serviceDb('cleanup_svc');
+    const type = uniqueEventType();
+    const outbox = await relay({ db, pollIntervalMs: 60_000 });
+    const published = envelope(type);
+    await db.transaction((tx) => enqueueEvent(tx, db.schema, published));
+    await waitFor(async () => (await pending(db)).length === 0, { what: 'row published' });
+    await outbox.stop();
+    const stillPending = envelope(type);
+    await db.transaction((tx) => enqueueEvent(tx, db.schema, stillPending));
+
+    expect(await outbox.deletePublishedOlderThan(60_000)).toBe(0);
+    expect(await outbox.deletePublishedOlderThan(0)).toBe(1);
+    const { rows } = await db.query<{ id: string }>('SELECT id FROM outbox');
+    expect(rows.map((row) => row.id)).toEqual([stillPending.id]);
+  });
+
+  it('when an envelope is invalid, then enqueueEvent throws and the transaction rolls back', async () => {
+    const db = await serviceDb('invalid_svc');
+    await expect(
+      db.transaction((tx) => enqueueEvent(tx, db.schema, { ...envelope('X'), occurredAt: -1 })),
+    ).rejects.toThrow();
+    expect(await pending(db)).toEqual([]);
+  });
+});
