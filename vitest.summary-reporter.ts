@@ -13,6 +13,8 @@ export default class SummaryReporter implements Reporter {
       }
       if (testModule.state() === 'failed' && !testModule.children.size) counts.failed += 1;
     }
-    process.stdout.write(`\ntests: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped\n`);
+    process.stdout.write(
+      `\ntests: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped\n`,
+    );
   }
 }

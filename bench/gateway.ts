@@ -10,7 +10,8 @@ import path from 'node:path';
 import pg from 'pg';
 import { createPrincipalSigner } from '@tolk/http';
 import { ROOT, supervise, waitForHealthy } from '../scripts/processes.js';
-import { measureFixedRate, measureThroughput } from './load.js';
+import { measureThroughput } from './load.js';
+import { measureFixedRateRaw as measureFixedRate } from './raw-load.js';
 import { benchConfig } from './config.js';
 import { inheritedEnvironment } from '../scripts/config.js';
 
@@ -83,7 +84,12 @@ try {
 
   const direct = {
     url: `http://127.0.0.1:${identityPort}/v1/user/me`,
-    headers: { 'x-tolk-principal': await createPrincipalSigner(internalSecret, 3600)({ kind: 'user', userId: user.userId }) },
+    headers: {
+      'x-tolk-principal': await createPrincipalSigner(
+        internalSecret,
+        3600,
+      )({ kind: 'user', userId: user.userId }),
+    },
   };
   const viaGateway = {
     url: `http://127.0.0.1:${gatewayPort}/v1/user/me`,
@@ -91,7 +97,8 @@ try {
   };
   for (const target of [direct, viaGateway]) {
     const check = await fetch(target.url, { headers: target.headers });
-    if (check.status !== 200) throw new Error(`${target.url} answered ${check.status}: ${await check.text()}`);
+    if (check.status !== 200)
+      throw new Error(`${target.url} answered ${check.status}: ${await check.text()}`);
   }
 
   console.log(`\nwarming up (${Math.min(3, seconds)} s each) ...`);

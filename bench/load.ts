@@ -1,7 +1,13 @@
 import http from 'node:http';
 import autocannon from 'autocannon';
 
-export type Throughput = { requestsPerSecond: number; errors: number; non2xx: number; p50: number; p99: number };
+export type Throughput = {
+  requestsPerSecond: number;
+  errors: number;
+  non2xx: number;
+  p50: number;
+  p99: number;
+};
 
 /** Closed-loop load: as many requests as `connections` keep in flight, for `seconds`. */
 export async function measureThroughput(options: {
@@ -25,7 +31,13 @@ export async function measureThroughput(options: {
   };
 }
 
-export type FixedRate = { offeredRate: number; achievedRate: number; errors: number; p50: number; p99: number };
+export type FixedRate = {
+  offeredRate: number;
+  achievedRate: number;
+  errors: number;
+  p50: number;
+  p99: number;
+};
 
 /**
  * Open-loop load at a fixed rate. Latency is measured from the moment each request was due, so a
@@ -78,7 +90,8 @@ export async function measureFixedRate(options: {
   const elapsed = (performance.now() - started) / 1000;
   agent.destroy();
   latencies.sort((a, b) => a - b);
-  const pick = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? NaN;
+  const pick = (q: number) =>
+    latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? NaN;
   return {
     offeredRate: options.rate,
     achievedRate: (latencies.length - errors) / elapsed,

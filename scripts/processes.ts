@@ -16,12 +16,23 @@ export type ProcessSpec = {
 /** The services of this checkout, in start order: only those whose code exists are run. */
 export function presentServices(): { service: ServiceName; dir: string; port: number }[] {
   return (Object.keys(SERVICE_PORTS) as ServiceName[])
-    .map((service) => ({ service, dir: path.join(ROOT, 'services', `${service}-service`), port: SERVICE_PORTS[service] }))
+    .map((service) => ({
+      service,
+      dir: path.join(ROOT, 'services', `${service}-service`),
+      port: SERVICE_PORTS[service],
+    }))
     .filter(({ dir }) => existsSync(path.join(dir, 'src', 'start.ts')));
 }
 
 const COLORS = [36, 35, 33, 32, 34, 91, 96];
-const LEVELS: Record<number, string> = { 10: 'trace', 20: 'debug', 30: 'info', 40: 'warn', 50: 'error', 60: 'fatal' };
+const LEVELS: Record<number, string> = {
+  10: 'trace',
+  20: 'debug',
+  30: 'info',
+  40: 'warn',
+  50: 'error',
+  60: 'fatal',
+};
 
 /** Prints a child's JSON log lines compactly, prefixed with its name. */
 function pipeOutput(child: ChildProcess, name: string, color: number): void {
@@ -40,7 +51,8 @@ function formatLine(line: string): string {
     const entry = JSON.parse(line) as Record<string, unknown>;
     const level = LEVELS[Number(entry['level'])] ?? 'info';
     const parts = [level, String(entry['msg'] ?? '')];
-    if (entry['msg'] === 'request') parts.push(`${entry['method']} ${entry['path']} ${entry['status']} ${entry['ms']}ms`);
+    if (entry['msg'] === 'request')
+      parts.push(`${entry['method']} ${entry['path']} ${entry['status']} ${entry['ms']}ms`);
     const err = entry['err'] as { message?: string } | undefined;
     if (err?.message) parts.push(err.message);
     return parts.join(' ');
@@ -53,7 +65,11 @@ function formatLine(line: string): string {
  * Runs a child process and restarts it when it crashes, loudly; after too many crashes in a
  * short time it gives up and reports through `onGiveUp`.
  */
-export function supervise(spec: ProcessSpec, index: number, onGiveUp: (name: string, code: number | null) => void) {
+export function supervise(
+  spec: ProcessSpec,
+  index: number,
+  onGiveUp: (name: string, code: number | null) => void,
+) {
   let child: ChildProcess | undefined;
   let stopping = false;
   const crashes: number[] = [];
@@ -77,7 +93,9 @@ export function supervise(spec: ProcessSpec, index: number, onGiveUp: (name: str
         return;
       }
       const delay = 500 * 2 ** (crashes.length - 1);
-      console.error(`!! restarting ${spec.name} in ${delay} ms (crash ${crashes.length} of at most 5 per minute)\n`);
+      console.error(
+        `!! restarting ${spec.name} in ${delay} ms (crash ${crashes.length} of at most 5 per minute)\n`,
+      );
       setTimeout(() => !stopping && start(), delay);
     });
   };

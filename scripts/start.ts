@@ -28,7 +28,9 @@ const dependencies = [
 const unreachable = [];
 for (const dependency of dependencies) {
   const ok = await isReachable(dependency.url, 1500);
-  console.log(`${ok ? 'ok  ' : 'DOWN'} ${dependency.name.padEnd(9)} ${redactUrl(dependency.url)} (${dependency.variable})`);
+  console.log(
+    `${ok ? 'ok  ' : 'DOWN'} ${dependency.name.padEnd(9)} ${redactUrl(dependency.url)} (${dependency.variable})`,
+  );
   if (!ok) unreachable.push(dependency);
 }
 if (unreachable.some((d) => d.name !== 'Redis')) {
@@ -40,7 +42,8 @@ if (unreachable.some((d) => d.name !== 'Redis')) {
 }
 if (unreachable.length > 0) console.warn('Redis is down: Tolk runs, with rate limits kept in memory.');
 
-if (await ensureDatabase(config.DATABASE_URL)) console.log(`created database ${new URL(config.DATABASE_URL).pathname.slice(1)}`);
+if (await ensureDatabase(config.DATABASE_URL))
+  console.log(`created database ${new URL(config.DATABASE_URL).pathname.slice(1)}`);
 
 const dataDir = path.resolve(ROOT, config.TOLK_DATA_DIR);
 const { secrets, generated } = await resolveSecrets({
@@ -100,7 +103,10 @@ try {
   await Promise.all(services.map(({ port }) => waitForHealthy(`http://127.0.0.1:${port}/healthz`, 60_000)));
 
   const serviceUrls = Object.fromEntries(
-    services.map(({ service }) => [`${service.toUpperCase()}_SERVICE_URL`, `http://127.0.0.1:${SERVICE_PORTS[service]}`]),
+    services.map(({ service }) => [
+      `${service.toUpperCase()}_SERVICE_URL`,
+      `http://127.0.0.1:${SERVICE_PORTS[service]}`,
+    ]),
   );
   running.push(
     supervise(

@@ -22,6 +22,7 @@ import { createUpstreamProxy, type UpstreamProxy } from './proxy/upstream-proxy.
 import { createRateLimiters } from './rate-limit/limiters.js';
 import { createRateLimitMiddleware } from './rate-limit/middleware.js';
 import { createRedisClient } from './rate-limit/redis-client.js';
+import { createRouteDispatcher } from './route-dispatch.js';
 import { ROUTES, type GatewayRoute } from './routes.js';
 
 /** Login and signup bodies are a few hundred bytes; only these are read by the gateway. */
@@ -113,7 +114,7 @@ export function createGatewayApp(deps: {
   app.set('etag', false);
   app.set('trust proxy', config.TRUST_PROXY);
 
-  app.use(requestIdMiddleware());
+  app.use(requestIdMiddleware({ scopeLogs: false }));
   app.use(stripClientIdentityHeaders);
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
@@ -135,10 +136,14 @@ export function createGatewayApp(deps: {
 
   app.use(accessLogMiddleware(logger));
   app.use(rejectDotSegments);
-  for (const route of ROUTES) {
-    const proxy = proxies.get(route.service);
-    if (proxy) app.all(route.path, ...guardsOf(route), proxy.handler);
-  }
+  app.use(
+    createRouteDispatcher(
+      ROUTES.flatMap((route) => {
+        const proxy = proxies.get(route.service);
+        return proxy ? [{ path: route.path, handlers: [...guardsOf(route), proxy.handler] }] : [];
+      }),
+    ),
+  );
   app.use(notFoundHandler);
   app.use(errorMiddleware(logger));
 

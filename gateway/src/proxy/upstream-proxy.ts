@@ -1,7 +1,12 @@
 import http, { type ClientRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import https from 'node:https';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { createProxyMiddleware } from 'http-proxy-middleware';
+import {
+  createProxyMiddleware,
+  debugProxyErrorsPlugin,
+  proxyEventsPlugin,
+  type Plugin,
+} from 'http-proxy-middleware';
 import type { ServiceName } from '@tolk/contracts';
 import { AppError } from '@tolk/http';
 import type { Logger } from '@tolk/logger';
@@ -50,7 +55,10 @@ export function createUpstreamProxy(deps: {
     if (res.writableEnded || req.socket.destroyed) return;
     if (res.headersSent) {
       // Too late for an envelope: cut the response so the client sees it is incomplete.
-      logger.warn({ err: error, upstream: service }, 'upstream failed mid-answer');
+      logger.warn(
+        { err: error, upstream: service, requestId: req.headers['x-request-id'] },
+        'upstream failed mid-answer',
+      );
       res.destroy();
       return;
     }
@@ -62,7 +70,15 @@ export function createUpstreamProxy(deps: {
     target: deps.target,
     changeOrigin: true,
     agent,
-    plugins: [replayConsumedBody],
+    // The default logger plugin builds a URL and a log string for every answer, and the default
+    // error answer is ours to give: keep only the event wiring and the error guards.
+    ejectPlugins: true,
+    plugins: [
+      // The library types its own plugins for plain node requests; express' extend them.
+      debugProxyErrorsPlugin as unknown as Plugin<Request, Response>,
+      proxyEventsPlugin as unknown as Plugin<Request, Response>,
+      replayConsumedBody,
+    ],
     on: {
       // Emitted right before the body is piped upstream, so the byte count misses no chunk.
       start: (req, res) => {

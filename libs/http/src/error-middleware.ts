@@ -1,5 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
-import type { Logger } from '@tolk/logger';
+import { currentRequestId, type Logger } from '@tolk/logger';
+import { REQUEST_ID_HEADER } from '@tolk/contracts';
 import { AppError, STATUS_BY_CODE, errorBody } from './errors.js';
 
 type BodyParserError = Error & { type?: string; status?: number; limit?: number };
@@ -42,10 +43,16 @@ export function errorMiddleware(logger: Logger): ErrorRequestHandler {
     const appError =
       known ?? new AppError('INTERNAL_ERROR', 'Internal error; quote the request id when reporting it');
     const status = STATUS_BY_CODE[appError.code] ?? 500;
+    // Where no async context carries the request id (the gateway), the line names it itself.
+    const context = {
+      method: req.method,
+      path: req.path,
+      ...(currentRequestId() ? {} : { requestId: req.headers[REQUEST_ID_HEADER] }),
+    };
     if (status >= 500) {
-      logger.error({ err, method: req.method, path: req.path }, 'request failed');
+      logger.error({ err, ...context }, 'request failed');
     } else {
-      logger.debug({ code: appError.code, method: req.method, path: req.path }, appError.message);
+      logger.debug({ code: appError.code, ...context }, appError.message);
     }
     for (const [name, value] of Object.entries(appError.headers)) res.setHeader(name, value);
     res.status(status).json(errorBody(appError.code, appError.message));

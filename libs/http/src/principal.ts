@@ -39,15 +39,29 @@ export function createPrincipalSigner(secret: string, ttlSeconds = 60) {
 /** The service's half: verifies the internal token; anything else is an anonymous request. */
 export function createPrincipalVerifier(secret: string) {
   const key = createSecretKey(Buffer.from(secret, 'utf8'));
+  // The gateway reuses each signed token for half its life: verify each one once, then remember
+  // it (by its exact string, never past its expiry).
+  const verified = new Map<string, { principal: Principal; expiresAt: number }>();
+  const MAX_REMEMBERED = 10_000;
+
   return async function verifyPrincipal(token: string): Promise<Principal | undefined> {
+    const remembered = verified.get(token);
+    if (remembered) {
+      if (remembered.expiresAt > Date.now()) return remembered.principal;
+      verified.delete(token);
+    }
     try {
       const { payload } = await jwtVerify(token, key, {
         algorithms: [ALGORITHM],
         issuer: ISSUER,
         audience: AUDIENCE,
+        requiredClaims: ['exp'],
       });
       const parsed = principalSchema.safeParse(payload['p']);
-      return parsed.success ? parsed.data : undefined;
+      if (!parsed.success) return undefined;
+      if (verified.size >= MAX_REMEMBERED) verified.clear();
+      verified.set(token, { principal: parsed.data, expiresAt: payload.exp! * 1000 });
+      return parsed.data;
     } catch {
       return undefined;
     }

@@ -5,20 +5,29 @@ import { REQUEST_ID_HEADER } from '@tolk/contracts';
 
 const ACCEPTABLE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-/** Takes a well-formed incoming request id or makes one, echoes it, and scopes logs to it. */
-export function requestIdMiddleware(): RequestHandler {
+/**
+ * Takes a well-formed incoming request id or makes one and echoes it. With `scopeLogs` (services)
+ * every log line and event inside the request carries it through AsyncLocalStorage; the gateway
+ * turns that off, since its only request-scoped log lines are the error middleware's, which name
+ * the id themselves, and async context tracking costs every proxied request.
+ */
+export function requestIdMiddleware(options: { scopeLogs?: boolean } = {}): RequestHandler {
+  const scopeLogs = options.scopeLogs ?? true;
   return (req, res, next) => {
     const incoming = req.headers[REQUEST_ID_HEADER];
     const requestId =
       typeof incoming === 'string' && ACCEPTABLE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
     req.headers[REQUEST_ID_HEADER] = requestId;
     res.setHeader('X-Request-Id', requestId);
-    runWithRequestId(requestId, next);
+    if (scopeLogs) runWithRequestId(requestId, next);
+    else next();
   };
 }
 
 /** One log line per finished request. */
 export function accessLogMiddleware(logger: Logger): RequestHandler {
+  // Below info level the line would be dropped anyway: spare every request the bookkeeping.
+  if (!logger.isLevelEnabled('info')) return (_req, _res, next) => next();
   return (req, res, next) => {
     const started = process.hrtime.bigint();
     res.on('finish', () => {
