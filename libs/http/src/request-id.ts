@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { RequestHandler } from 'express';
-import { runWithRequestId, type Logger } from '@tolk/logger';
+import { currentRequestId, runWithRequestId, type Logger } from '@tolk/logger';
 import { REQUEST_ID_HEADER } from '@tolk/contracts';
 
 const ACCEPTABLE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -38,6 +38,8 @@ export function accessLogMiddleware(logger: Logger): RequestHandler {
           path: req.originalUrl.split('?')[0],
           status: res.statusCode,
           ms: Math.round(ms * 10) / 10,
+          // Where no async context carries the request id (the gateway), the line names it itself.
+          ...(currentRequestId() ? {} : { requestId: req.headers[REQUEST_ID_HEADER] }),
         },
         'request',
       );
