@@ -1,4 +1,3 @@
-import { createPublicKey } from 'node:crypto';
 import { z } from 'zod';
 import { env, loadConfig } from '@tolk/config';
 import { GATEWAY_PORT, SERVICE_PORTS, type ServiceName } from '@tolk/contracts';
@@ -9,15 +8,6 @@ const MIB = 1024 * 1024;
 /** An unset variable and an empty one (`REDIS_URL=` in a compose file) mean the same. */
 function optional<S extends z.ZodType>(schema: S) {
   return z.preprocess((value) => (value === '' ? undefined : value), schema.optional());
-}
-
-function isP256PublicKey(pem: string): boolean {
-  try {
-    const key = createPublicKey(pem);
-    return key.asymmetricKeyType === 'ec' && key.asymmetricKeyDetails?.namedCurve === 'prime256v1';
-  } catch {
-    return false;
-  }
 }
 
 const serviceUrl = env.url(['http', 'https']).transform((value) => value.replace(/\/+$/, ''));
@@ -78,9 +68,7 @@ export const configSchema = z
     PORT: env.port(GATEWAY_PORT),
     HOST: env.host(),
     LOG_LEVEL: env.logLevel(),
-    JWT_PUBLIC_KEY: env
-      .pem()
-      .refine(isP256PublicKey, { message: 'must be a PEM-encoded EC P-256 public key (ES256)' }),
+    JWT_PUBLIC_KEY: env.es256Key('public'),
     INTERNAL_JWT_SECRET: env.secret(),
     REDIS_URL: optional(env.url(['redis', 'rediss'])),
     REDIS_COMMAND_TIMEOUT_MS: count(250),

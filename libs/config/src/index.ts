@@ -1,3 +1,4 @@
+import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
 import { z } from 'zod';
 
 export class ConfigError extends Error {
@@ -24,6 +25,15 @@ export function loadConfig<S extends z.ZodType>(
   return Object.freeze(result.data);
 }
 
+function isP256(pem: string, parse: (pem: string) => KeyObject): boolean {
+  try {
+    const key = parse(pem);
+    return key.asymmetricKeyType === 'ec' && key.asymmetricKeyDetails?.namedCurve === 'prime256v1';
+  } catch {
+    return false;
+  }
+}
+
 /** Reusable pieces of the per-process schemas. */
 export const env = {
   port: (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback),
@@ -45,5 +55,10 @@ export const env = {
       .transform((value) => value.replace(/\\n/g, '\n'))
       .refine((value) => value.includes('-----BEGIN'), { message: 'must be a PEM-encoded key' }),
   secret: () => z.string().min(32, 'must be at least 32 characters'),
+  /** A PEM key on the P-256 curve, the only kind ES256 signs (private) or verifies (public) with. */
+  es256Key: (kind: 'private' | 'public') =>
+    env.pem().refine((pem) => isP256(pem, kind === 'private' ? createPrivateKey : createPublicKey), {
+      message: `must be a PEM-encoded EC P-256 ${kind} key (ES256)`,
+    }),
   seconds: (fallback: number) => z.coerce.number().int().positive().default(fallback),
 };

@@ -1,28 +1,15 @@
-import { createPrivateKey } from 'node:crypto';
 import { z } from 'zod';
 import { env, loadConfig } from '@tolk/config';
 import { SERVICE_PORTS } from '@tolk/contracts';
 
 const DAY_SECONDS = 24 * 60 * 60;
 
-/** True when the PEM holds a private key on the P-256 curve, the only kind ES256 can sign with. */
-function isP256PrivateKey(pem: string): boolean {
-  try {
-    const key = createPrivateKey(pem);
-    return key.asymmetricKeyType === 'ec' && key.asymmetricKeyDetails?.namedCurve === 'prime256v1';
-  } catch {
-    return false;
-  }
-}
-
 export const configSchema = z.object({
   PORT: env.port(SERVICE_PORTS.identity),
   HOST: env.host(),
   DATABASE_URL: env.url(['postgres', 'postgresql']),
   INTERNAL_JWT_SECRET: env.secret(),
-  JWT_PRIVATE_KEY: env
-    .pem()
-    .refine(isP256PrivateKey, { message: 'must be a PEM-encoded EC P-256 private key (ES256)' }),
+  JWT_PRIVATE_KEY: env.es256Key('private'),
   // The dashboard's origin: the device login's verification page lives there.
   PUBLIC_URL: env
     .url(['http', 'https'])
