@@ -12,7 +12,16 @@ export async function measureFixedRateRaw(options: {
   rate: number;
   seconds: number;
   connections?: number;
-}): Promise<{ offeredRate: number; achievedRate: number; errors: number; p50: number; p99: number }> {
+}): Promise<{
+  offeredRate: number;
+  achievedRate: number;
+  errors: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  p999: number;
+  max: number;
+}> {
   const target = new URL(options.url);
   const head =
     `GET ${target.pathname}${target.search} HTTP/1.1\r\nHost: ${target.host}\r\n` +
@@ -28,7 +37,11 @@ export async function measureFixedRateRaw(options: {
   const queue: number[] = []; // due times of requests waiting for a free connection
 
   type Conn = { socket: net.Socket; busySince: number | undefined; buffer: Buffer };
+  // First in, first out: every connection is used every few milliseconds, so none sits idle long
+  // enough for the server's keep-alive timeout to close it under a request.
   const idle: Conn[] = [];
+  let lost = 0; // requests whose connection closed before the answer came
+  let running = true;
 
   const dispatch = (conn: Conn) => {
     const due = queue.shift();
@@ -57,19 +70,25 @@ export async function measureFixedRateRaw(options: {
     }
   };
 
-  const connections = await Promise.all(
-    Array.from({ length: options.connections ?? 64 }, () => {
-      return new Promise<Conn>((resolve, reject) => {
-        const socket = net.connect({ host: target.hostname, port: Number(target.port) }, () => {
-          socket.setNoDelay(true);
-          resolve(conn);
-        });
-        const conn: Conn = { socket, busySince: undefined, buffer: Buffer.alloc(0) };
-        socket.on('data', (chunk) => onData(conn, chunk));
-        socket.on('error', reject);
+  const open = (): Promise<Conn> =>
+    new Promise<Conn>((resolve, reject) => {
+      const socket = net.connect({ host: target.hostname, port: Number(target.port) }, () => {
+        socket.setNoDelay(true);
+        resolve(conn);
       });
-    }),
-  );
+      const conn: Conn = { socket, busySince: undefined, buffer: Buffer.alloc(0) };
+      socket.on('data', (chunk) => onData(conn, chunk));
+      socket.on('error', reject);
+      socket.on('close', () => {
+        const waiting = idle.indexOf(conn);
+        if (waiting >= 0) idle.splice(waiting, 1);
+        if (conn.busySince !== undefined) lost += 1;
+        conn.busySince = undefined;
+        if (running) void open().then(dispatch, () => undefined);
+      });
+    });
+
+  const connections = await Promise.all(Array.from({ length: options.connections ?? 64 }, open));
   idle.push(...connections);
 
   const started = performance.now();
@@ -80,10 +99,10 @@ export async function measureFixedRateRaw(options: {
       const due = Math.min(total, Math.floor(((now - started) / 1000) * options.rate) + 1);
       for (; sent < due; sent += 1) {
         queue.push(started + (sent / options.rate) * 1000);
-        const conn = idle.pop();
+        const conn = idle.shift();
         if (conn) dispatch(conn);
       }
-      if (completed + errors >= total || (sent >= total && now - started > options.seconds * 1000 + 10_000)) {
+      if (completed + lost >= total || (sent >= total && now - started > options.seconds * 1000 + 10_000)) {
         resolve();
         return;
       }
@@ -91,15 +110,20 @@ export async function measureFixedRateRaw(options: {
     };
     tick();
   });
+  running = false;
+  errors += total - completed; // lost, or never answered within the grace period
   const elapsed = (performance.now() - started) / 1000;
-  for (const conn of connections) conn.socket.destroy();
+  for (const conn of [...connections, ...idle]) conn.socket.destroy();
   const sorted = latencies.subarray(0, completed).sort();
   const pick = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
   return {
     offeredRate: options.rate,
-    achievedRate: (completed - errors) / elapsed,
+    achievedRate: (total - errors) / elapsed,
     errors,
     p50: pick(0.5),
+    p90: pick(0.9),
     p99: pick(0.99),
+    p999: pick(0.999),
+    max: sorted[sorted.length - 1] ?? NaN,
   };
 }

@@ -55,7 +55,12 @@ export function createUpstreamProxy(deps: {
   const { service, timeoutMs, logger } = deps;
   const Agent = deps.target.startsWith('https:') ? https.Agent : http.Agent;
   // `timeout` covers connecting too, which the per-request timeout below does not.
-  const agent = new Agent({ keepAlive: true, maxSockets: deps.maxSockets, timeout: timeoutMs });
+  const agent = new Agent({
+    keepAlive: true,
+    noDelay: true,
+    maxSockets: deps.maxSockets,
+    timeout: timeoutMs,
+  });
 
   // Per in-flight request: where its errors go, its upstream request, whether it was refused.
   // Kept on the request itself: WeakMap entries outlive their requests until a full GC, which at
