@@ -1,11 +1,20 @@
 import { once } from 'node:events';
+import { ConfigError } from '@tolk/config';
 import { createLogger } from '@tolk/logger';
 import { createGatewayApp } from './app.js';
 import { loadGatewayConfig } from './config.js';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
-const config = loadGatewayConfig();
+const config = (() => {
+  try {
+    return loadGatewayConfig();
+  } catch (err) {
+    // Every configuration problem, one per line; no logger exists yet.
+    console.error(err instanceof ConfigError ? err.message : err);
+    process.exit(1);
+  }
+})();
 const logger = createLogger({ name: 'gateway', level: config.LOG_LEVEL });
 const gateway = createGatewayApp({ config, logger });
 

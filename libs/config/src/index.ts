@@ -19,7 +19,11 @@ export function loadConfig<S extends z.ZodType>(
   const result = schema.safeParse(env);
   if (!result.success) {
     throw new ConfigError(
-      result.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`),
+      result.error.issues.map((issue) => {
+        const name = issue.path.join('.') || '(root)';
+        const unset = issue.code === 'invalid_type' && env[name] === undefined;
+        return `${name}: ${unset ? 'is required but not set' : issue.message}`;
+      }),
     );
   }
   return Object.freeze(result.data);
