@@ -1,0 +1,284 @@
+import { PayloadTooLargeError, ValidationError } from '@tolk/http';
+
+/**
+ * Reading an uploaded source locale file (DESIGN §4) into its flattened form.
+ *
+ * Rules, beyond those DESIGN §4 states:
+ * - Depth counts JSON nesting with the body itself as level 1, so with `maxDepth` 32 a key path
+ *   has at most 32 segments. Annotation and metadata values count towards the same limit, so
+ *   nothing deeper than the limit is ever stored (or serialised again).
+ * - An empty object or array below the top level is rejected: it holds no key, and a file that
+ *   silently loses part of its shape on the way back out is worse than a clear error. An empty
+ *   top-level object is a source with no keys and is accepted.
+ * - Only a literal sibling is annotated: `"@a.b"` at the top level annotates the top-level key
+ *   `"a.b"`, not `a: { b }`. An annotation may annotate a nested object or array as a whole (its
+ *   flattened path is then a group, not a key). Annotation contents are free-form (ARB has
+ *   `description`, `type`, `placeholders`, `maxLength`...), only their depth is limited.
+ * - `@@...` file metadata is allowed at the top level only, where ARB puts it.
+ * - A key may be both a value and the prefix of other keys (`"a.b"` and `"a.b.c"` in a flat
+ *   file): flat files do this and nothing is ambiguous because the layout is kept.
+ * - Key order is the order of the parsed object, which for integer-like property names
+ *   (`"10"`, `"2"`) is ascending numeric order first: JSON.parse already decided that.
+ * - Key path length is counted in UTF-16 code units (`String.prototype.length`).
+ */
+
+export type SourceLimits = { maxKeys: number; maxDepth: number; maxKeyLength: number };
+
+export const DEFAULT_SOURCE_LIMITS: Readonly<SourceLimits> = Object.freeze({
+  maxKeys: 200_000,
+  maxDepth: 32,
+  maxKeyLength: 1000,
+});
+
+/** ARB-style context for one key or group, e.g. `{ description, maxLength, placeholders }`. */
+export type Annotation = Record<string, unknown>;
+
+/**
+ * Codes of the document walk in `SourceLayout.steps`. A positive number n stands for the next n
+ * leaves (the next n entries of `keys`/`values`), so a flat file is the single step `[keyCount]`.
+ */
+export const LayoutStep = {
+  openObject: -1,
+  openArray: -2,
+  close: -3,
+  annotation: -4,
+  metadata: -5,
+} as const;
+
+/**
+ * What `rebuildDocument` needs, beyond keys and values, to give back the file's own shape: which
+ * dots were nesting and which were part of a property name, arrays versus objects, and where the
+ * annotations and metadata stood. Leaf, annotation and metadata names are not repeated here:
+ * they follow from `keys`, the annotation targets and the metadata names, taken in order.
+ * Plain arrays of numbers and strings, so it stores as JSON as it is.
+ */
+export type SourceLayout = {
+  steps: number[];
+  /** Property name (or array index) of every nested object and array, in the order they open. */
+  containerNames: string[];
+};
+
+/**
+ * Parallel arrays rather than an object per key: 200,000 keys cost two arrays of string
+ * references, which is also the form that is kept for comparing the next upload.
+ */
+export type ParsedSource = {
+  /** Flattened key paths (`home.title`, `steps.0`), in document order. */
+  keys: string[];
+  /** `values[i]` is the value of `keys[i]`. */
+  values: string[];
+  /** Flattened path of the annotated key (or group) → annotation, in document order. */
+  annotations: Map<string, Annotation>;
+  /** Top-level `@@name` → value, in document order, with the `@@` kept in the name. */
+  metadata: Map<string, unknown>;
+  layout: SourceLayout;
+};
+
+type Walk = {
+  limits: SourceLimits;
+  keys: string[];
+  values: string[];
+  annotations: Map<string, Annotation>;
+  metadata: Map<string, unknown>;
+  steps: number[];
+  containerNames: string[];
+  /** Leaves read since the last step that was not a leaf. */
+  pendingLeaves: number;
+  /**
+   * Two paths can flatten to the same key only when a property name has a dot in it and some
+   * object or array is nested: the names of one object are distinct.
+   */
+  sawDottedName: boolean;
+};
+
+const AT = 0x40;
+const SHOWN_PATH_LENGTH = 120;
+
+/**
+ * Validates and flattens the already JSON-parsed body of `PUT .../source`. Throws
+ * ValidationError (naming the key path) for any rule broken, PayloadTooLargeError for too many
+ * keys. The body is only read; annotation and metadata values are referenced, not copied.
+ */
+export function parseSourceDocument(
+  body: unknown,
+  limits: SourceLimits = DEFAULT_SOURCE_LIMITS,
+): ParsedSource {
+  if (!isJsonObject(body)) throw new ValidationError('body: must be a JSON object of translation keys');
+  const walk: Walk = {
+    limits,
+    keys: [],
+    values: [],
+    annotations: new Map(),
+    metadata: new Map(),
+    steps: [],
+    containerNames: [],
+    pendingLeaves: 0,
+    sawDottedName: false,
+  };
+  walkObject(walk, body, Object.keys(body), '', 1);
+  flushLeaves(walk);
+  if (walk.sawDottedName && walk.containerNames.length > 0) rejectDuplicateKeys(walk.keys);
+  return {
+    keys: walk.keys,
+    values: walk.values,
+    annotations: walk.annotations,
+    metadata: walk.metadata,
+    layout: { steps: walk.steps, containerNames: walk.containerNames },
+  };
+}
+
+/** `prefix` is the object's own path followed by a dot, or '' for the top level. */
+function walkObject(
+  walk: Walk,
+  object: Record<string, unknown>,
+  names: string[],
+  prefix: string,
+  depth: number,
+): void {
+  for (const name of names) {
+    const value = object[name];
+    if (name.charCodeAt(0) === AT) {
+      readAnnotationOrMetadata(walk, object, name, value, prefix, depth);
+      continue;
+    }
+    const path = prefix + name;
+    if (name === '') throw emptySegment(path);
+    if (name.includes('.')) {
+      if (name.startsWith('.') || name.endsWith('.') || name.includes('..')) throw emptySegment(path);
+      walk.sawDottedName = true;
+    }
+    readValue(walk, value, name, path, depth);
+  }
+}
+
+/** `depth` is the level of the object or array that holds the value. */
+function readValue(walk: Walk, value: unknown, name: string, path: string, depth: number): void {
+  const { maxDepth, maxKeyLength, maxKeys } = walk.limits;
+  if (path.length > maxKeyLength) {
+    throw new ValidationError(
+      `${shown(path)}: key path is ${path.length} characters long, over the limit of ${maxKeyLength}`,
+    );
+  }
+  if (typeof value === 'string') {
+    if (walk.keys.length >= maxKeys) throw new PayloadTooLargeError(`body: more than ${maxKeys} keys`);
+    walk.keys.push(path);
+    walk.values.push(value);
+    walk.pendingLeaves++;
+    return;
+  }
+  if (typeof value !== 'object' || value === null) {
+    throw new ValidationError(`${shown(path)}: must be a string, got ${jsonTypeOf(value)}`);
+  }
+  if (depth >= maxDepth) throw tooDeep(path, maxDepth);
+  if (Array.isArray(value)) {
+    if (value.length === 0) throw new ValidationError(`${shown(path)}: an empty array has no keys`);
+    openContainer(walk, LayoutStep.openArray, name);
+    const prefix = path + '.';
+    for (let index = 0; index < value.length; index++) {
+      readValue(walk, value[index], String(index), prefix + index, depth + 1);
+    }
+  } else {
+    const names = Object.keys(value);
+    if (names.length === 0) throw new ValidationError(`${shown(path)}: an empty object has no keys`);
+    openContainer(walk, LayoutStep.openObject, name);
+    walkObject(walk, value as Record<string, unknown>, names, path + '.', depth + 1);
+  }
+  addStep(walk, LayoutStep.close);
+}
+
+function readAnnotationOrMetadata(
+  walk: Walk,
+  object: Record<string, unknown>,
+  name: string,
+  value: unknown,
+  prefix: string,
+  depth: number,
+): void {
+  const path = prefix + name;
+  const { maxDepth } = walk.limits;
+  if (name.charCodeAt(1) === AT) {
+    if (depth !== 1) {
+      throw new ValidationError(`${shown(path)}: file metadata (@@) is only allowed at the top level`);
+    }
+    if (exceedsDepth(value, maxDepth - depth)) throw tooDeep(path, maxDepth);
+    walk.metadata.set(name, value);
+    addStep(walk, LayoutStep.metadata);
+    return;
+  }
+  const target = name.slice(1);
+  if (!Object.hasOwn(object, target)) {
+    throw new ValidationError(`${shown(path)}: annotates a key that does not exist`);
+  }
+  if (!isJsonObject(value)) {
+    throw new ValidationError(`${shown(path)}: an annotation must be an object, got ${jsonTypeOf(value)}`);
+  }
+  if (exceedsDepth(value, maxDepth - depth)) throw tooDeep(path, maxDepth);
+  const targetPath = prefix + target;
+  // Two annotated groups can share a path ({"a.b": {...}, "a": {"b": {...}}}) though no two keys can.
+  if (walk.annotations.has(targetPath)) throw new ValidationError(`${shown(targetPath)}: annotated twice`);
+  walk.annotations.set(targetPath, value);
+  addStep(walk, LayoutStep.annotation);
+}
+
+function openContainer(walk: Walk, step: number, name: string): void {
+  addStep(walk, step);
+  walk.containerNames.push(name);
+}
+
+function addStep(walk: Walk, step: number): void {
+  flushLeaves(walk);
+  walk.steps.push(step);
+}
+
+function flushLeaves(walk: Walk): void {
+  if (walk.pendingLeaves > 0) {
+    walk.steps.push(walk.pendingLeaves);
+    walk.pendingLeaves = 0;
+  }
+}
+
+/** The first key, in document order, that an earlier key already flattened to. */
+function rejectDuplicateKeys(keys: readonly string[]): void {
+  const seen = new Set<string>();
+  for (const key of keys) {
+    const size = seen.size;
+    seen.add(key);
+    if (seen.size === size) {
+      throw new ValidationError(`${shown(key)}: defined twice (as a flat key and as a nested path)`);
+    }
+  }
+}
+
+/** Whether `value` nests more objects or arrays than `levels` (itself included). */
+function exceedsDepth(value: unknown, levels: number): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  if (levels <= 0) return true;
+  for (const child of Object.values(value)) {
+    if (exceedsDepth(child, levels - 1)) return true;
+  }
+  return false;
+}
+
+function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function jsonTypeOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  return typeof value;
+}
+
+function emptySegment(path: string): ValidationError {
+  return new ValidationError(`${shown(path)}: empty key segment (keys are split on dots)`);
+}
+
+function tooDeep(path: string, maxDepth: number): ValidationError {
+  return new ValidationError(`${shown(path)}: nested deeper than ${maxDepth} levels`);
+}
+
+/** A key path as error messages show it: bounded, and visible even when empty. */
+function shown(path: string): string {
+  if (path === '') return '""';
+  return path.length > SHOWN_PATH_LENGTH ? `${path.slice(0, SHOWN_PATH_LENGTH)}…` : path;
+}
