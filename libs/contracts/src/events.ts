@@ -15,6 +15,7 @@ export const EVENT_TYPES = [
   'ProjectCreated',
   'ProjectUpdated',
   'ProjectDeleted',
+  'ProjectMembershipChanged',
   'TokenRevoked',
   'TranslationBaselineChanged',
 ] as const;

@@ -17,11 +17,17 @@ export type Principal = z.infer<typeof principalSchema>;
 
 /** Header that carries the internal principal token from the gateway to a service. */
 export const PRINCIPAL_HEADER = 'x-tolk-principal';
+/**
+ * Header that carries a service's own credential on calls to another service's `/internal/...`
+ * routes (no user behind them): a short-lived token signed with the internal secret.
+ */
+export const INTERNAL_CALLER_HEADER = 'x-tolk-internal-caller';
 /** Header that carries the request id through every hop and every event. */
 export const REQUEST_ID_HEADER = 'x-request-id';
 /** Client-sent headers the gateway strips before forwarding. */
 export const IDENTITY_HEADERS = [
   PRINCIPAL_HEADER,
+  INTERNAL_CALLER_HEADER,
   'x-user-id',
   'x-project-id',
   'x-principal',

@@ -24,6 +24,13 @@ function fromBodyParser(err: BodyParserError): AppError | undefined {
   }
 }
 
+/** The router's own refusal to decode a path parameter such as `%E0%A4%A`. */
+function fromPathDecoding(err: Error & { status?: number }): AppError | undefined {
+  return err instanceof URIError && err.status === 400
+    ? new AppError('VALIDATION_ERROR', 'Request path holds a malformed percent-encoding')
+    : undefined;
+}
+
 /**
  * The one error middleware: maps every error to its status and the spec's envelope
  * `{"error":{"code","message"}}`, nothing else in the body. Only 5xx are logged at error level.
@@ -38,7 +45,7 @@ export function errorMiddleware(logger: Logger): ErrorRequestHandler {
       err instanceof AppError
         ? err
         : err instanceof Error
-          ? fromBodyParser(err as BodyParserError)
+          ? (fromBodyParser(err as BodyParserError) ?? fromPathDecoding(err))
           : undefined;
     const appError =
       known ?? new AppError('INTERNAL_ERROR', 'Internal error; quote the request id when reporting it');

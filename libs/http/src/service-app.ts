@@ -4,6 +4,7 @@ import { AppError } from './errors.js';
 import { errorMiddleware, notFoundHandler } from './error-middleware.js';
 import { accessLogMiddleware, requestIdMiddleware } from './request-id.js';
 import { principalMiddleware } from './principal.js';
+import { requireInternalCaller } from './internal-caller.js';
 
 export type ReadinessCheck = () => Promise<void>;
 
@@ -25,6 +26,8 @@ const requireJsonBody: RequestHandler = (req, _res, next) => {
 /**
  * The common frame of every service: request id, access log, JSON bodies, the internal
  * principal, health endpoints, 404 and the one error middleware around the service's router.
+ * Every `/internal/...` path answers only calls carrying an internal caller token, so no
+ * service can expose one unguarded.
  */
 export function createServiceApp(options: {
   logger: Logger;
@@ -61,6 +64,7 @@ export function createServiceApp(options: {
     }),
   );
   app.use(principalMiddleware(options.internalSecret));
+  app.use('/internal', requireInternalCaller(options.internalSecret));
   app.use(options.router);
   app.use(notFoundHandler);
   app.use(errorMiddleware(options.logger));

@@ -1,8 +1,15 @@
 import { Router } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { PRINCIPAL_HEADER } from '@tolk/contracts';
-import { createPrincipalSigner, createServiceApp, parseInput, requireUser, route } from '@tolk/http';
+import { INTERNAL_CALLER_HEADER, PRINCIPAL_HEADER } from '@tolk/contracts';
+import {
+  createInternalCallerSigner,
+  createPrincipalSigner,
+  createServiceApp,
+  parseInput,
+  requireUser,
+  route,
+} from '@tolk/http';
 import { createLogger } from '@tolk/logger';
 import { listen, request } from '@tolk/testing';
 
@@ -19,7 +26,9 @@ describe('createServiceApp', () => {
         res.status(201).json(body);
       },
     });
+    route(router, '/v1/things/:thingId', { get: (req, res) => res.json({ thingId: req.params['thingId'] }) });
     route(router, '/v1/mine', { get: (req, res) => res.json(requireUser(req)) });
+    route(router, '/internal/whoami', { get: (req, res) => res.json({ caller: req.internalCaller }) });
     route(router, '/v1/boom', {
       get: () => {
         throw new Error('database password is hunter2');
@@ -81,6 +90,14 @@ describe('createServiceApp', () => {
     expectEnvelope(response.body, 'NOT_FOUND');
   });
 
+  it('when a path parameter is malformed percent-encoding, then 400 VALIDATION_ERROR, not a 500', async () => {
+    const response = await request(`${server.url}/v1/things/%E0%A4%A`);
+    expect(response.status).toBe(400);
+    expectEnvelope(response.body, 'VALIDATION_ERROR');
+    const fine = await request(`${server.url}/v1/things/caf%C3%A9`);
+    expect(fine.body).toEqual({ thingId: 'café' });
+  });
+
   it('when a handler fails, then 500 INTERNAL_ERROR without internals', async () => {
     const response = await request(`${server.url}/v1/boom`);
     expect(response.status).toBe(500);
@@ -112,5 +129,46 @@ describe('createServiceApp', () => {
     });
     const response = await request(`${server.url}/v1/mine`, { headers: { [PRINCIPAL_HEADER]: token } });
     expect(response.status).toBe(403);
+  });
+
+  describe('/internal routes', () => {
+    it('when the caller token is signed with the shared secret, then the route answers with the caller', async () => {
+      const token = await createInternalCallerSigner(SECRET, 'gateway')();
+      const response = await request(`${server.url}/internal/whoami`, {
+        headers: { [INTERNAL_CALLER_HEADER]: token },
+      });
+      expect(response.status).toBe(200);
+      expect(response.body).toEqual({ caller: 'gateway' });
+    });
+
+    it('when there is no caller token, then 401, also on unknown internal paths', async () => {
+      for (const path of ['/internal/whoami', '/internal/nothing-here', '/INTERNAL/whoami']) {
+        const response = await request(`${server.url}${path}`);
+        expect(response.status).toBe(401);
+        expectEnvelope(response.body, 'UNAUTHORIZED');
+      }
+    });
+
+    it('when the caller token is forged, malformed or a user principal token, then 401', async () => {
+      const forged = await createInternalCallerSigner('f'.repeat(40), 'gateway')();
+      const principal = await createPrincipalSigner(SECRET)({ kind: 'user', userId: 'usr_1' });
+      const cases: Record<string, string>[] = [
+        { [INTERNAL_CALLER_HEADER]: forged },
+        { [INTERNAL_CALLER_HEADER]: 'gateway' },
+        { [INTERNAL_CALLER_HEADER]: principal },
+        { [PRINCIPAL_HEADER]: principal },
+      ];
+      for (const headers of cases) {
+        const response = await request(`${server.url}/internal/whoami`, { headers });
+        expect(response.status).toBe(401);
+        expectEnvelope(response.body, 'UNAUTHORIZED');
+      }
+    });
+
+    it('when a caller token is sent as the principal, then it is no user', async () => {
+      const token = await createInternalCallerSigner(SECRET, 'gateway')();
+      const response = await request(`${server.url}/v1/mine`, { headers: { [PRINCIPAL_HEADER]: token } });
+      expect(response.status).toBe(401);
+    });
   });
 });

@@ -36,8 +36,10 @@ export const REDACT_PATHS = [
   'req.headers.authorization',
   'req.headers.cookie',
   'req.headers["x-tolk-principal"]',
+  'req.headers["x-tolk-internal-caller"]',
   'headers.authorization',
   'headers["x-tolk-principal"]',
+  'headers["x-tolk-internal-caller"]',
 ];
 
 export function createLogger(

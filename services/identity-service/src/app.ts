@@ -11,6 +11,7 @@ import { createAccessTokenIssuer } from './domain/access-tokens.js';
 import { createAccounts } from './domain/accounts.js';
 import { createDeviceLogin } from './domain/device-login.js';
 import { createSessions } from './domain/sessions.js';
+import { createUserDirectory } from './domain/user-directory.js';
 import { createIdentityRouter } from './entry-points/http/router.js';
 
 /** The one schema this service owns. */
@@ -76,7 +77,12 @@ export function createIdentityApp(deps: {
 
   return createServiceApp({
     logger,
-    router: createIdentityRouter({ accounts, sessions, deviceLogin }),
+    router: createIdentityRouter({
+      accounts,
+      sessions,
+      deviceLogin,
+      userDirectory: createUserDirectory({ users }),
+    }),
     internalSecret: config.INTERNAL_JWT_SECRET,
     readiness: [() => db.ping()],
   });

@@ -1,8 +1,8 @@
 import { generateKeyPairSync, randomUUID, type KeyObject } from 'node:crypto';
 import { expect, inject } from 'vitest';
-import { PRINCIPAL_HEADER, type Principal } from '@tolk/contracts';
+import { INTERNAL_CALLER_HEADER, PRINCIPAL_HEADER, type Principal } from '@tolk/contracts';
 import { createPgDb, migrate, type Db } from '@tolk/db';
-import { createPrincipalSigner } from '@tolk/http';
+import { createInternalCallerSigner, createPrincipalSigner } from '@tolk/http';
 import { createLogger } from '@tolk/logger';
 import { createTestDatabase, listen, request } from '@tolk/testing';
 import { IDENTITY_SCHEMA, MIGRATIONS_DIR, createIdentityApp } from '../src/app.js';
@@ -49,6 +49,7 @@ export async function startIdentityService() {
   const app = createIdentityApp({ config, db, logger, now: clock.now });
   const server = await listen(app);
   const signPrincipal = createPrincipalSigner(INTERNAL_SECRET);
+  const signInternalCaller = createInternalCallerSigner(INTERNAL_SECRET, 'identity-test');
 
   async function principalHeaders(principal: Principal): Promise<Record<string, string>> {
     return { [PRINCIPAL_HEADER]: await signPrincipal(principal) };
@@ -67,6 +68,10 @@ export async function startIdentityService() {
     post,
     get: (path: string, headers?: Record<string, string>) => request(`${server.url}${path}`, { headers }),
     asUser: (userId: string) => principalHeaders({ kind: 'user', userId }),
+    /** What another service sends on `/internal/...`. */
+    asInternalCaller: async (): Promise<Record<string, string>> => ({
+      [INTERNAL_CALLER_HEADER]: await signInternalCaller(),
+    }),
     asProjectToken: () =>
       principalHeaders({
         kind: 'project_token',

@@ -33,6 +33,24 @@ export function createUsersRepository(db: Db) {
       return rows[0] && toUser(rows[0]);
     },
 
+    /** `email` as stored: trimmed and lower-cased. */
+    async findByEmail(email: string, q: Queryable = db): Promise<User | undefined> {
+      const { rows } = await q.query<UserRow>(
+        `SELECT user_id, email, name, created_at FROM users WHERE email = $1`,
+        [email],
+      );
+      return rows[0] && toUser(rows[0]);
+    },
+
+    /** The users among `userIds` that exist, in no particular order. */
+    async findByIds(userIds: string[], q: Queryable = db): Promise<User[]> {
+      const { rows } = await q.query<UserRow>(
+        `SELECT user_id, email, name, created_at FROM users WHERE user_id = ANY($1::text[])`,
+        [userIds],
+      );
+      return rows.map(toUser);
+    },
+
     async findWithPasswordByEmail(
       email: string,
       q: Queryable = db,

@@ -4,20 +4,28 @@ import type { User } from '../../data-access/users-repository.js';
 import type { Accounts } from '../../domain/accounts.js';
 import type { DeviceLogin } from '../../domain/device-login.js';
 import type { Session, Sessions } from '../../domain/sessions.js';
+import type { UserDirectory } from '../../domain/user-directory.js';
 import {
   deviceAuthorizationRequestSchema,
   deviceTokenRequestSchema,
   loginRequestSchema,
   refreshTokenRequestSchema,
   signupRequestSchema,
+  userByEmailQuerySchema,
   userCodeRequestSchema,
+  usersLookupRequestSchema,
   type DeviceAuthorizationResponse,
+  type DirectoryUserResponse,
   type SessionResponse,
   type UserResponse,
 } from './schemas.js';
 
 function toUserResponse(user: User): UserResponse {
   return { userId: user.userId, email: user.email, name: user.name, createdAt: user.createdAt };
+}
+
+function toDirectoryUserResponse(user: User): DirectoryUserResponse {
+  return { userId: user.userId, email: user.email, name: user.name };
 }
 
 function toSessionResponse(session: Session): SessionResponse {
@@ -33,8 +41,9 @@ export function createIdentityRouter(deps: {
   accounts: Accounts;
   sessions: Sessions;
   deviceLogin: DeviceLogin;
+  userDirectory: UserDirectory;
 }) {
-  const { accounts, sessions, deviceLogin } = deps;
+  const { accounts, sessions, deviceLogin, userDirectory } = deps;
   const router = Router();
 
   // Tokens and personal data: no shared or browser cache may keep any answer (RFC 6749 §5.1).
@@ -109,6 +118,23 @@ export function createIdentityRouter(deps: {
     get: async (req, res) => {
       const { userId } = requireUser(req);
       res.json(toUserResponse(await accounts.getUser(userId)));
+    },
+  });
+
+  // ---- internal: the service frame lets only internal callers (other services) reach these ----
+
+  route(router, '/internal/users', {
+    get: async (req, res) => {
+      const { email } = parseInput(userByEmailQuerySchema, req.query, 'query');
+      res.json(toDirectoryUserResponse(await userDirectory.getByEmail(email)));
+    },
+  });
+
+  route(router, '/internal/users/lookup', {
+    post: async (req, res) => {
+      const { userIds } = parseInput(usersLookupRequestSchema, req.body);
+      const users = await userDirectory.findByIds(userIds);
+      res.json({ users: users.map(toDirectoryUserResponse) });
     },
   });
 

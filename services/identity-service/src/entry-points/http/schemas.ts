@@ -62,6 +62,25 @@ export const deviceTokenRequestSchema = body({ deviceCode: opaqueToken });
 
 export const userCodeRequestSchema = body({ userCode });
 
+// ---- internal requests (other services; the gateway never routes /internal) ----
+
+/** `GET /internal/users?email=`: the address as a user would type it. */
+export const userByEmailQuerySchema = z.object({ email }, { error: 'must be a query string' });
+
+/** Enough for any project's member list in one call. */
+export const MAX_LOOKUP_USER_IDS = 1000;
+
+export const usersLookupRequestSchema = body({
+  userIds: z
+    .array(
+      text().min(1, { error: 'must not be empty' }).max(200, { error: 'must be at most 200 characters' }),
+      {
+        error: (issue) => (issue.input === undefined ? 'is required' : 'must be an array of user ids'),
+      },
+    )
+    .max(MAX_LOOKUP_USER_IDS, { error: `must hold at most ${MAX_LOOKUP_USER_IDS} user ids` }),
+});
+
 // ---- responses ----
 
 export const userResponseSchema = z.strictObject({
@@ -87,6 +106,16 @@ export const deviceAuthorizationResponseSchema = z.strictObject({
   interval: z.number().int(),
 });
 
+/** What another service learns about a user: no timestamps, nothing secret. */
+export const directoryUserResponseSchema = z.strictObject({
+  userId: z.string(),
+  email: z.string(),
+  name: z.string().nullable(),
+});
+
+export const usersLookupResponseSchema = z.strictObject({ users: z.array(directoryUserResponseSchema) });
+
 export type UserResponse = z.infer<typeof userResponseSchema>;
+export type DirectoryUserResponse = z.infer<typeof directoryUserResponseSchema>;
 export type SessionResponse = z.infer<typeof sessionResponseSchema>;
 export type DeviceAuthorizationResponse = z.infer<typeof deviceAuthorizationResponseSchema>;

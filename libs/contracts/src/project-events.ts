@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import type { EventType } from './events.js';
+
+/**
+ * The `data` of the events project-service publishes. Consumers parse with these; unknown
+ * members are tolerated so that a producer can add fields without breaking older consumers.
+ */
+export const projectEventDataSchemas = {
+  ProjectCreated: z.object({
+    projectId: z.string().min(1),
+    name: z.string(),
+    /** Canonical (`pt-BR`). */
+    sourceLocale: z.string().min(1),
+    ownerId: z.string().min(1),
+  }),
+  /** The project's state after the change (name, source locale, CLI settings). */
+  ProjectUpdated: z.object({
+    projectId: z.string().min(1),
+    name: z.string(),
+    sourceLocale: z.string().min(1),
+    settings: z.object({
+      // A string, not the provider enum: a provider added later must not fail older consumers.
+      provider: z.string().nullable(),
+      model: z.string().nullable(),
+      instructions: z.string().nullable(),
+    }),
+  }),
+  /** Every service drops the project's data. */
+  ProjectDeleted: z.object({ projectId: z.string().min(1) }),
+  /** A member was added or removed: whoever caches memberships evicts (projectId, userId). */
+  ProjectMembershipChanged: z.object({ projectId: z.string().min(1), userId: z.string().min(1) }),
+} satisfies Partial<Record<EventType, z.ZodType>>;
+
+export type ProjectEventType = keyof typeof projectEventDataSchemas;
+export type ProjectEventData<T extends ProjectEventType> = z.infer<(typeof projectEventDataSchemas)[T]>;
+export const PROJECT_EVENT_TYPES = Object.keys(projectEventDataSchemas) as ProjectEventType[];

@@ -1,0 +1,73 @@
+import { fileURLToPath } from 'node:url';
+import type { Express } from 'express';
+import type { Bus } from '@tolk/bus';
+import type { Db } from '@tolk/db';
+import { createInternalCallerSigner, createServiceApp } from '@tolk/http';
+import type { Logger } from '@tolk/logger';
+import type { ProjectConfig } from './config.js';
+import { createIdentityClient } from './data-access/identity-client.js';
+import { createMembersRepository } from './data-access/members-repository.js';
+import { createProjectsRepository } from './data-access/projects-repository.js';
+import { createMembers } from './domain/members.js';
+import { createProjectAccess } from './domain/project-access.js';
+import { PRODUCER } from './domain/project-events.js';
+import { createProjects } from './domain/projects.js';
+import { createProjectRouter } from './entry-points/http/router.js';
+
+/** The one schema this service owns. */
+export const PROJECTS_SCHEMA = 'projects';
+/** Next to src/ and dist/ alike. */
+export const MIGRATIONS_DIR = fileURLToPath(new URL('../migrations', import.meta.url));
+
+export type ProjectAppConfig = Pick<
+  ProjectConfig,
+  'INTERNAL_JWT_SECRET' | 'IDENTITY_SERVICE_URL' | 'IDENTITY_SERVICE_TIMEOUT_MS'
+>;
+
+/**
+ * Composition root: wires repositories, use cases and routes into the service's express app.
+ * `db` must be bound to the projects schema and migrated. Events go to the outbox in `db`; the
+ * relay that sends them over `bus` is started by start.ts; the app only reports whether the bus
+ * is connected. Never listens.
+ */
+export function createProjectApp(deps: {
+  config: ProjectAppConfig;
+  db: Db;
+  bus: Pick<Bus, 'isConnected'>;
+  logger: Logger;
+  now?: () => number;
+}): Express {
+  const { config, db, bus, logger } = deps;
+  const now = deps.now ?? Date.now;
+
+  const projectsRepository = createProjectsRepository(db);
+  const membersRepository = createMembersRepository(db);
+  const identity = createIdentityClient({
+    baseUrl: config.IDENTITY_SERVICE_URL,
+    timeoutMs: config.IDENTITY_SERVICE_TIMEOUT_MS,
+    signInternalCaller: createInternalCallerSigner(config.INTERNAL_JWT_SECRET, PRODUCER),
+    logger,
+  });
+  const access = createProjectAccess({ projects: projectsRepository, members: membersRepository });
+  const projects = createProjects({
+    db,
+    projects: projectsRepository,
+    members: membersRepository,
+    access,
+    now,
+    logger,
+  });
+  const members = createMembers({ db, members: membersRepository, access, identity, now, logger });
+
+  return createServiceApp({
+    logger,
+    router: createProjectRouter({ projects, members }),
+    internalSecret: config.INTERNAL_JWT_SECRET,
+    readiness: [
+      () => db.ping(),
+      async () => {
+        if (!bus.isConnected()) throw new Error('not connected to RabbitMQ');
+      },
+    ],
+  });
+}

@@ -1,0 +1,136 @@
+import type { Db, Queryable } from '@tolk/db';
+
+/** The CLI's configuration of a project; null = not set (the CLI decides). */
+export type ProjectSettings = { provider: string | null; model: string | null; instructions: string | null };
+
+export type Project = {
+  projectId: string;
+  name: string;
+  /** Canonical (`pt-BR`). */
+  sourceLocale: string;
+  settings: ProjectSettings;
+  createdAt: number;
+  updatedAt: number;
+};
+
+export type Role = 'owner' | 'member';
+
+/** A project as one of its members sees it. */
+export type MemberProject = Project & { role: Role };
+
+type ProjectRow = {
+  project_id: string;
+  name: string;
+  source_locale: string;
+  provider: string | null;
+  model: string | null;
+  instructions: string | null;
+  created_at: Date;
+  updated_at: Date;
+};
+
+const PROJECT_COLUMNS = `p.project_id, p.name, p.source_locale, p.provider, p.model, p.instructions,
+       p.created_at, p.updated_at`;
+
+function toProject(row: ProjectRow): Project {
+  return {
+    projectId: row.project_id,
+    name: row.name,
+    sourceLocale: row.source_locale,
+    settings: { provider: row.provider, model: row.model, instructions: row.instructions },
+    createdAt: row.created_at.getTime(),
+    updatedAt: row.updated_at.getTime(),
+  };
+}
+
+function toMemberProject(row: ProjectRow & { role: Role }): MemberProject {
+  return { ...toProject(row), role: row.role };
+}
+
+export function createProjectsRepository(db: Db) {
+  return {
+    async insert(project: Project, q: Queryable = db): Promise<void> {
+      await q.query(
+        `INSERT INTO projects
+           (project_id, name, source_locale, provider, model, instructions, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+        [
+          project.projectId,
+          project.name,
+          project.sourceLocale,
+          project.settings.provider,
+          project.settings.model,
+          project.settings.instructions,
+          new Date(project.createdAt),
+          new Date(project.updatedAt),
+        ],
+      );
+    },
+
+    /**
+     * Locks the project's row until the transaction ends. Every change to a project or its
+     * members takes this lock first, so they apply one at a time per project.
+     */
+    async lock(projectId: string, tx: Queryable): Promise<Project | undefined> {
+      const { rows } = await tx.query<ProjectRow>(
+        `SELECT ${PROJECT_COLUMNS} FROM projects p WHERE p.project_id = $1 FOR UPDATE`,
+        [projectId],
+      );
+      return rows[0] && toProject(rows[0]);
+    },
+
+    /** The project with the user's role in it; undefined when either is missing. */
+    async findForMember(
+      projectId: string,
+      userId: string,
+      q: Queryable = db,
+    ): Promise<MemberProject | undefined> {
+      const { rows } = await q.query<ProjectRow & { role: Role }>(
+        `SELECT ${PROJECT_COLUMNS}, m.role
+           FROM projects p
+           JOIN project_members m ON m.project_id = p.project_id
+          WHERE p.project_id = $1 AND m.user_id = $2`,
+        [projectId, userId],
+      );
+      return rows[0] && toMemberProject(rows[0]);
+    },
+
+    /** The user's projects, newest first. */
+    async listForMember(userId: string, q: Queryable = db): Promise<MemberProject[]> {
+      const { rows } = await q.query<ProjectRow & { role: Role }>(
+        `SELECT ${PROJECT_COLUMNS}, m.role
+           FROM project_members m
+           JOIN projects p ON p.project_id = m.project_id
+          WHERE m.user_id = $1
+          ORDER BY p.created_at DESC, p.project_id DESC`,
+        [userId],
+      );
+      return rows.map(toMemberProject);
+    },
+
+    async update(project: Project, tx: Queryable): Promise<void> {
+      await tx.query(
+        `UPDATE projects
+            SET name = $2, source_locale = $3, provider = $4, model = $5, instructions = $6, updated_at = $7
+          WHERE project_id = $1`,
+        [
+          project.projectId,
+          project.name,
+          project.sourceLocale,
+          project.settings.provider,
+          project.settings.model,
+          project.settings.instructions,
+          new Date(project.updatedAt),
+        ],
+      );
+    },
+
+    /** Deletes the project and every membership in it. */
+    async delete(projectId: string, tx: Queryable): Promise<void> {
+      await tx.query(`DELETE FROM project_members WHERE project_id = $1`, [projectId]);
+      await tx.query(`DELETE FROM projects WHERE project_id = $1`, [projectId]);
+    },
+  };
+}
+
+export type ProjectsRepository = ReturnType<typeof createProjectsRepository>;

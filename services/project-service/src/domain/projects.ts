@@ -1,0 +1,129 @@
+import { enqueueEvent } from '@tolk/bus';
+import type { Db } from '@tolk/db';
+import type { Logger } from '@tolk/logger';
+import type { MembersRepository } from '../data-access/members-repository.js';
+import type {
+  MemberProject,
+  Project,
+  ProjectSettings,
+  ProjectsRepository,
+} from '../data-access/projects-repository.js';
+import { isPlausibleId, newProjectId } from './ids.js';
+import { projectNotFound, type ProjectAccess } from './project-access.js';
+import { projectEvent } from './project-events.js';
+
+export const DEFAULT_SETTINGS: ProjectSettings = { provider: null, model: null, instructions: null };
+
+/** Validated and normalised by the request schemas (trimmed name, canonical locale). */
+export type NewProject = { name: string; sourceLocale: string; settings?: Partial<ProjectSettings> };
+export type ProjectChanges = { name?: string; sourceLocale?: string; settings?: Partial<ProjectSettings> };
+
+/** `patch` over `settings`: a value given (null included) replaces; one left out stays. */
+function mergeSettings(settings: ProjectSettings, patch: Partial<ProjectSettings> = {}): ProjectSettings {
+  return {
+    provider: patch.provider !== undefined ? patch.provider : settings.provider,
+    model: patch.model !== undefined ? patch.model : settings.model,
+    instructions: patch.instructions !== undefined ? patch.instructions : settings.instructions,
+  };
+}
+
+function sameProject(a: Project, b: Project): boolean {
+  return (
+    a.name === b.name &&
+    a.sourceLocale === b.sourceLocale &&
+    a.settings.provider === b.settings.provider &&
+    a.settings.model === b.settings.model &&
+    a.settings.instructions === b.settings.instructions
+  );
+}
+
+/**
+ * Projects: create, list the caller's, read, change and delete. Every change writes its event
+ * to the outbox in the same transaction.
+ */
+export function createProjects(deps: {
+  db: Db;
+  projects: ProjectsRepository;
+  members: MembersRepository;
+  access: ProjectAccess;
+  now: () => number;
+  logger: Logger;
+}) {
+  const { db, projects, members, access, now, logger } = deps;
+
+  return {
+    /** The creator becomes the project's first owner. */
+    async create(ownerId: string, input: NewProject): Promise<MemberProject> {
+      const at = now();
+      const project: Project = {
+        projectId: newProjectId(),
+        name: input.name,
+        sourceLocale: input.sourceLocale,
+        settings: mergeSettings(DEFAULT_SETTINGS, input.settings),
+        createdAt: at,
+        updatedAt: at,
+      };
+      await db.transaction(async (tx) => {
+        await projects.insert(project, tx);
+        await members.insertUnlessMember(
+          { projectId: project.projectId, userId: ownerId, role: 'owner', addedAt: at },
+          tx,
+        );
+        const { projectId, name, sourceLocale } = project;
+        await enqueueEvent(
+          tx,
+          db.schema,
+          projectEvent('ProjectCreated', { projectId, name, sourceLocale, ownerId }, at),
+        );
+      });
+      logger.info({ projectId: project.projectId, userId: ownerId }, 'project created');
+      return { ...project, role: 'owner' };
+    },
+
+    /** The caller's projects, newest first. */
+    list(userId: string): Promise<MemberProject[]> {
+      return projects.listForMember(userId);
+    },
+
+    async get(userId: string, projectId: string): Promise<MemberProject> {
+      const project = isPlausibleId(projectId) ? await projects.findForMember(projectId, userId) : undefined;
+      if (!project) throw projectNotFound();
+      return project;
+    },
+
+    /** Owners only. `settings` is merged; a change that changes nothing writes nothing. */
+    async update(userId: string, projectId: string, changes: ProjectChanges): Promise<MemberProject> {
+      return db.transaction(async (tx) => {
+        const current = await access.lockAsOwner(projectId, userId, tx);
+        const next: Project = {
+          ...current,
+          name: changes.name ?? current.name,
+          sourceLocale: changes.sourceLocale ?? current.sourceLocale,
+          settings: mergeSettings(current.settings, changes.settings),
+        };
+        if (sameProject(current, next)) return { ...current, role: 'owner' };
+        next.updatedAt = Math.max(now(), current.updatedAt);
+        await projects.update(next, tx);
+        const { name, sourceLocale, settings } = next;
+        await enqueueEvent(
+          tx,
+          db.schema,
+          projectEvent('ProjectUpdated', { projectId, name, sourceLocale, settings }, next.updatedAt),
+        );
+        return { ...next, role: 'owner' };
+      });
+    },
+
+    /** Owners only. The project and every membership go, with ProjectDeleted, at once. */
+    async delete(userId: string, projectId: string): Promise<void> {
+      await db.transaction(async (tx) => {
+        await access.lockAsOwner(projectId, userId, tx);
+        await projects.delete(projectId, tx);
+        await enqueueEvent(tx, db.schema, projectEvent('ProjectDeleted', { projectId }, now()));
+      });
+      logger.info({ projectId, userId }, 'project deleted');
+    },
+  };
+}
+
+export type Projects = ReturnType<typeof createProjects>;

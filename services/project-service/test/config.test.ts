@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError } from '@tolk/config';
+import { loadMigrationConfig, loadProjectConfig } from '../src/config.js';
+
+const required = {
+  DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/tolk',
+  AMQP_URL: 'amqp://guest:guest@127.0.0.1:5672',
+  INTERNAL_JWT_SECRET: 'x'.repeat(32),
+};
+
+function problemsOf(env: Record<string, string | undefined>): string[] {
+  try {
+    loadProjectConfig(env);
+  } catch (err) {
+    if (err instanceof ConfigError) return err.problems;
+    throw err;
+  }
+  return [];
+}
+
+describe('project-service configuration', () => {
+  it('when only the required values are set, then every default applies', () => {
+    const config = loadProjectConfig(required);
+    expect(config).toEqual({
+      ...required,
+      PORT: 8082,
+      HOST: '127.0.0.1',
+      IDENTITY_SERVICE_URL: 'http://127.0.0.1:8081',
+      IDENTITY_SERVICE_TIMEOUT_MS: 5000,
+      LOG_LEVEL: 'info',
+    });
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it('when the identity-service URL ends in a slash, then the slash is dropped', () => {
+    const config = loadProjectConfig({ ...required, IDENTITY_SERVICE_URL: 'http://identity-service:8081/' });
+    expect(config.IDENTITY_SERVICE_URL).toBe('http://identity-service:8081');
+  });
+
+  it('when nothing is set, then every missing value is listed at once', () => {
+    expect(
+      problemsOf({})
+        .map((p) => p.split(':')[0])
+        .sort(),
+    ).toEqual(['AMQP_URL', 'DATABASE_URL', 'INTERNAL_JWT_SECRET']);
+  });
+
+  it('when values are malformed, then each is named', () => {
+    const problems = problemsOf({
+      DATABASE_URL: 'mysql://db',
+      AMQP_URL: 'http://rabbit',
+      INTERNAL_JWT_SECRET: 'short',
+      IDENTITY_SERVICE_URL: 'identity:8081',
+      IDENTITY_SERVICE_TIMEOUT_MS: '0',
+      PORT: 'eighty',
+    });
+    expect(problems.map((p) => p.split(':')[0]).sort()).toEqual([
+      'AMQP_URL',
+      'DATABASE_URL',
+      'IDENTITY_SERVICE_TIMEOUT_MS',
+      'IDENTITY_SERVICE_URL',
+      'INTERNAL_JWT_SECRET',
+      'PORT',
+    ]);
+  });
+
+  it('when migrating, then only DATABASE_URL is needed', () => {
+    expect(loadMigrationConfig({ DATABASE_URL: required.DATABASE_URL })).toEqual({
+      DATABASE_URL: required.DATABASE_URL,
+      LOG_LEVEL: 'info',
+    });
+  });
+});

@@ -1,0 +1,255 @@
+import { generateKeyPairSync, randomUUID } from 'node:crypto';
+import amqp from 'amqplib';
+import { expect, inject } from 'vitest';
+import { createRabbitBus, startOutboxRelay } from '@tolk/bus';
+import {
+  EVENTS_EXCHANGE,
+  INTERNAL_CALLER_HEADER,
+  PRINCIPAL_HEADER,
+  PROJECT_EVENT_TYPES,
+  eventEnvelopeSchema,
+  type EventEnvelope,
+  type Principal,
+} from '@tolk/contracts';
+import { createPgDb, migrate, type Db } from '@tolk/db';
+import { createInternalCallerSigner, createPrincipalSigner } from '@tolk/http';
+import { createLogger } from '@tolk/logger';
+import { createTestDatabase, listen, request } from '@tolk/testing';
+// Tests may compose services; production code never imports another service.
+import {
+  IDENTITY_SCHEMA,
+  MIGRATIONS_DIR as IDENTITY_MIGRATIONS_DIR,
+  createIdentityApp,
+} from '../../identity-service/src/app.js';
+import { loadIdentityConfig } from '../../identity-service/src/config.js';
+import { MIGRATIONS_DIR, PROJECTS_SCHEMA, createProjectApp } from '../src/app.js';
+import { loadProjectConfig } from '../src/config.js';
+import type { ProjectResponse } from '../src/entry-points/http/schemas.js';
+
+export const INTERNAL_SECRET = 'test-internal-secret-that-is-long-enough';
+
+export type Response = Awaited<ReturnType<typeof request>>;
+type Headers = Record<string, string>;
+
+/** An event as it arrived on a queue of the test's own, with the message properties that matter. */
+export type DeliveredEvent = {
+  envelope: EventEnvelope;
+  messageId: unknown;
+  appId: unknown;
+  persistent: boolean;
+  routingKey: string;
+};
+
+/**
+ * A Db whose next transaction fails at the first statement matching a pattern, after every
+ * statement before it ran: shows that a change and its outbox row commit together or not at all.
+ */
+function withInjectableFailure(db: Db) {
+  let failAt: RegExp | undefined;
+  const faulty: Db = {
+    ...db,
+    transaction(fn) {
+      const pattern = failAt;
+      failAt = undefined;
+      if (!pattern) return db.transaction(fn);
+      return db.transaction((tx) =>
+        fn({
+          async query(text, params) {
+            if (pattern.test(text)) throw new Error(`injected failure before: ${text.slice(0, 60)}`);
+            return tx.query(text, params);
+          },
+        }),
+      );
+    },
+  };
+  return {
+    db: faulty,
+    failNextTransactionAt(pattern: RegExp) {
+      failAt = pattern;
+    },
+  };
+}
+
+/**
+ * project-service as it runs, next to a real identity-service: one database with each service's
+ * schema, migrated at start; the outbox relayed to RabbitMQ; a queue of the test's own bound to
+ * every project event. `identityUrl` points project-service at another identity-service (e.g.
+ * one that is down).
+ */
+export async function startProjectService(
+  options: { identityUrl?: string; identityTimeoutMs?: number } = {},
+) {
+  const { postgresUrl, amqpUrl } = inject('infrastructure');
+  const database = await createTestDatabase(postgresUrl);
+  const logLines: string[] = [];
+  const logger = createLogger(
+    { name: 'project-service', level: 'debug' },
+    { write: (line: string) => void logLines.push(line) },
+  );
+
+  const identityDb = createPgDb({ url: database.url, schema: IDENTITY_SCHEMA });
+  await migrate(identityDb, IDENTITY_MIGRATIONS_DIR);
+  const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const identityConfig = loadIdentityConfig({
+    DATABASE_URL: database.url,
+    INTERNAL_JWT_SECRET: INTERNAL_SECRET,
+    JWT_PRIVATE_KEY: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+  });
+  const identityServer = await listen(
+    createIdentityApp({
+      config: identityConfig,
+      db: identityDb,
+      logger: createLogger({ name: 'identity-service', level: 'silent' }),
+    }),
+  );
+
+  const db = createPgDb({ url: database.url, schema: PROJECTS_SCHEMA });
+  await migrate(db, MIGRATIONS_DIR);
+  const faults = withInjectableFailure(db);
+  const bus = createRabbitBus({ url: amqpUrl, logger, producer: 'project-service' });
+  const relay = await startOutboxRelay({ db, bus, logger });
+
+  const config = loadProjectConfig({
+    DATABASE_URL: database.url,
+    AMQP_URL: amqpUrl,
+    INTERNAL_JWT_SECRET: INTERNAL_SECRET,
+    IDENTITY_SERVICE_URL: options.identityUrl ?? identityServer.url,
+    ...(options.identityTimeoutMs ? { IDENTITY_SERVICE_TIMEOUT_MS: String(options.identityTimeoutMs) } : {}),
+  });
+  const server = await listen(createProjectApp({ config, db: faults.db, bus, logger }));
+
+  // Other test files publish project events to the same exchange: look for your project's.
+  const amqpConnection = await amqp.connect(amqpUrl);
+  const channel = await amqpConnection.createChannel();
+  await channel.assertExchange(EVENTS_EXCHANGE, 'topic', { durable: true });
+  const { queue } = await channel.assertQueue('', { exclusive: true, autoDelete: true });
+  for (const type of PROJECT_EVENT_TYPES) await channel.bindQueue(queue, EVENTS_EXCHANGE, type);
+  const delivered: DeliveredEvent[] = [];
+  await channel.consume(queue, (message) => {
+    if (!message) return;
+    delivered.push({
+      envelope: eventEnvelopeSchema.parse(JSON.parse(message.content.toString('utf8'))),
+      messageId: message.properties.messageId,
+      appId: message.properties.appId,
+      persistent: message.properties.deliveryMode === 2,
+      routingKey: message.fields.routingKey,
+    });
+    channel.ack(message);
+  });
+
+  const signPrincipal = createPrincipalSigner(INTERNAL_SECRET);
+  const signInternalCaller = createInternalCallerSigner(INTERNAL_SECRET, 'gateway');
+
+  function call(
+    method: string,
+    path: string,
+    init: { as?: Headers; body?: unknown } = {},
+  ): Promise<Response> {
+    return request(`${server.url}${path}`, { method, headers: init.as, body: init.body });
+  }
+
+  async function as(userId: string): Promise<Headers> {
+    return { [PRINCIPAL_HEADER]: await signPrincipal({ kind: 'user', userId }) };
+  }
+
+  return {
+    url: server.url,
+    identityUrl: identityServer.url,
+    db,
+    logLines,
+    delivered,
+    relay,
+    call,
+    as,
+    failNextTransactionAt: faults.failNextTransactionAt,
+
+    async asProjectToken(projectId: string, permissions: 'read' | 'read_write' = 'read'): Promise<Headers> {
+      const principal: Principal = { kind: 'project_token', tokenId: 'tok_test', projectId, permissions };
+      return { [PRINCIPAL_HEADER]: await signPrincipal(principal) };
+    },
+
+    /** What the gateway sends on `/internal/...`. */
+    async asInternalCaller(): Promise<Headers> {
+      return { [INTERNAL_CALLER_HEADER]: await signInternalCaller() };
+    },
+
+    /** A new account in identity-service, through its own signup route. */
+    async signUp(): Promise<{ userId: string; email: string }> {
+      const email = uniqueEmail();
+      const response = await request(`${identityServer.url}/v1/auth/signup`, {
+        method: 'POST',
+        body: { email, password: 'correct horse battery staple' },
+      });
+      expect(response.status).toBe(201);
+      return { userId: response.body.user.userId as string, email };
+    },
+
+    async createProject(ownerId: string, body: Record<string, unknown> = {}): Promise<ProjectResponse> {
+      const response = await call('POST', '/v1/projects', {
+        as: await as(ownerId),
+        body: { name: 'Website', sourceLocale: 'en', ...body },
+      });
+      expect(response.status).toBe(201);
+      return response.body as ProjectResponse;
+    },
+
+    async addMember(ownerId: string, projectId: string, email: string, role: 'owner' | 'member' = 'member') {
+      const response = await call('POST', `/v1/projects/${projectId}/members`, {
+        as: await as(ownerId),
+        body: { email, role },
+      });
+      expect(response.status).toBe(201);
+    },
+
+    /** The outbox rows about one project, oldest first. */
+    async outboxRows(projectId: string) {
+      const { rows } = await db.query<{ id: string; type: string; payload: EventEnvelope }>(
+        `SELECT id, type, payload FROM outbox WHERE payload -> 'data' ->> 'projectId' = $1 ORDER BY seq`,
+        [projectId],
+      );
+      return rows;
+    },
+
+    async waitForEvent(type: string, projectId: string, timeoutMs = 10_000): Promise<DeliveredEvent[]> {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const found = delivered.filter(
+          (d) => d.envelope.type === type && d.envelope.data['projectId'] === projectId,
+        );
+        if (found.length > 0) return found;
+        if (Date.now() > deadline) throw new Error(`no ${type} for ${projectId} within ${timeoutMs} ms`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    },
+
+    /** Stops identity-service: project-service then finds it unreachable. */
+    stopIdentity: () => identityServer.close(),
+
+    async close() {
+      await amqpConnection.close().catch(() => undefined);
+      await server.close();
+      await identityServer.close().catch(() => undefined);
+      await relay.stop();
+      await bus.close();
+      await db.close();
+      await identityDb.close();
+      await database.drop();
+    },
+  };
+}
+
+export type ProjectService = Awaited<ReturnType<typeof startProjectService>>;
+
+export function uniqueEmail(): string {
+  return `user-${randomUUID()}@example.com`;
+}
+
+/** Exactly `{"error":{"code","message"}}`, with the request id in its header. */
+export function expectError(response: Response, status: number, code: string): void {
+  expect({ status: response.status, body: response.body }).toStrictEqual({
+    status,
+    body: { error: { code, message: expect.any(String) } },
+  });
+  expect(response.body.error.message.length).toBeGreaterThan(0);
+  expect(response.headers.get('x-request-id')).toMatch(/\S+/);
+}
