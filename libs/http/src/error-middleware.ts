@@ -32,6 +32,16 @@ function fromPathDecoding(err: Error & { status?: number }): AppError | undefine
 }
 
 /**
+ * Postgres cannot store the NUL character in text. Inputs are validated per field, but any NUL
+ * that slips through would otherwise surface as a 500; this keeps it a client error everywhere.
+ */
+function fromDatabase(err: Error & { code?: string }): AppError | undefined {
+  return err.code === '22021' || err.code === '22P05'
+    ? new AppError('VALIDATION_ERROR', 'Text must not contain the NUL character (\\u0000)')
+    : undefined;
+}
+
+/**
  * The one error middleware: maps every error to its status and the spec's envelope
  * `{"error":{"code","message"}}`, nothing else in the body. Only 5xx are logged at error level.
  */
@@ -45,7 +55,7 @@ export function errorMiddleware(logger: Logger): ErrorRequestHandler {
       err instanceof AppError
         ? err
         : err instanceof Error
-          ? (fromBodyParser(err as BodyParserError) ?? fromPathDecoding(err))
+          ? (fromBodyParser(err as BodyParserError) ?? fromPathDecoding(err) ?? fromDatabase(err))
           : undefined;
     const appError =
       known ?? new AppError('INTERNAL_ERROR', 'Internal error; quote the request id when reporting it');

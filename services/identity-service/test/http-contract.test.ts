@@ -128,3 +128,25 @@ describe('routes', () => {
     expect(ready.body).toEqual({ status: 'ready' });
   });
 });
+
+describe('NUL characters in text', () => {
+  let identity: Awaited<ReturnType<typeof startIdentityService>>;
+
+  beforeAll(async () => {
+    identity = await startIdentityService();
+  });
+  afterAll(async () => {
+    await identity.close();
+  });
+
+  it.each([
+    ['/v1/auth/login', { email: 'a\u0000b@example.com', password: 'correct horse battery' }],
+    ['/v1/auth/signup', { email: 'nul@example.com', password: 'correct horse battery', name: 'A\u0000' }],
+  ])('when %s gets a NUL character, then 400 VALIDATION_ERROR, never a 500', async (path, body) => {
+    const response = await identity.post(path, body);
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({
+      error: { code: 'VALIDATION_ERROR', message: expect.stringContaining('NUL') },
+    });
+  });
+});
