@@ -1,7 +1,9 @@
 import express, { type RequestHandler } from 'express';
+import { createRabbitBus } from '@tolk/bus';
 import type { ServiceName } from '@tolk/contracts';
 import {
   accessLogMiddleware,
+  createInternalCallerSigner,
   createPrincipalSigner,
   errorBody,
   errorMiddleware,
@@ -11,6 +13,12 @@ import {
 import type { Logger } from '@tolk/logger';
 import { createAccessTokenVerifier } from './auth/access-token-verifier.js';
 import { createAuthenticator, type PrincipalResolver } from './auth/authenticate.js';
+import { subscribeMembershipEvictions } from './auth/membership-events.js';
+import {
+  createMembershipCache,
+  createMembershipLookup,
+  requireProjectMember,
+} from './auth/project-membership.js';
 import { refuseProjectTokens } from './auth/project-token-resolver.js';
 import type { GatewayConfig } from './config.js';
 import { rejectDeclaredOversizedBody } from './proxy/body-limit.js';
@@ -31,7 +39,8 @@ const READINESS_TIMEOUT_MS = 2000;
 
 /**
  * The composition root of the gateway: builds every part from the configuration and returns the
- * express app (it never listens) and `close`, which releases Redis and the upstream connections.
+ * express app (it never listens), `startConsumers`, which starts the membership-cache evictions
+ * when AMQP_URL is set, and `close`, which releases Redis, RabbitMQ and the upstream connections.
  */
 export function createGatewayApp(deps: {
   config: GatewayConfig;
@@ -76,6 +85,31 @@ export function createGatewayApp(deps: {
     signPrincipal: createPrincipalSigner(config.INTERNAL_JWT_SECRET),
   });
 
+  // Project-scoped routes are authorised by project-service: without it they are not routed.
+  const projectServiceUrl = config.UPSTREAMS.project;
+  const membershipCache = projectServiceUrl
+    ? createMembershipCache({
+        redis,
+        keyPrefix: config.MEMBERSHIP_CACHE_KEY_PREFIX,
+        memberTtlSeconds: config.MEMBERSHIP_CACHE_TTL_SECONDS,
+        nonMemberTtlSeconds: config.MEMBERSHIP_CACHE_NEGATIVE_TTL_SECONDS,
+        lookup: createMembershipLookup({
+          projectServiceUrl,
+          signInternalCaller: createInternalCallerSigner(config.INTERNAL_JWT_SECRET, 'gateway'),
+          timeoutMs: config.MEMBERSHIP_LOOKUP_TIMEOUT_MS,
+        }),
+        logger,
+      })
+    : undefined;
+  const requireMember = membershipCache
+    ? requireProjectMember({ membershipOf: membershipCache.membershipOf })
+    : undefined;
+  // Evictions only matter where answers are cached.
+  const bus =
+    config.AMQP_URL && membershipCache && redis
+      ? createRabbitBus({ url: config.AMQP_URL, logger, producer: 'gateway' })
+      : undefined;
+
   const proxies = new Map<ServiceName, UpstreamProxy>();
   for (const [service, target] of Object.entries(config.UPSTREAMS) as [ServiceName, string][]) {
     proxies.set(
@@ -97,11 +131,13 @@ export function createGatewayApp(deps: {
 
   const bodyLimit = rejectDeclaredOversizedBody(config.MAX_BODY_BYTES);
 
-  /** What a route runs before its service's proxy: identity, limits, body checks. */
+  /** What a route runs before its service's proxy: identity, limits, membership, body checks. */
   function guardsOf(route: GatewayRoute): RequestHandler[] {
     const guards: RequestHandler[] = [];
     if (route.access !== 'public') guards.push(requireAccess(route.access));
-    guards.push(rateLimits.perCaller, bodyLimit);
+    guards.push(rateLimits.perCaller);
+    if (route.scope === 'project' && requireMember) guards.push(requireMember);
+    guards.push(bodyLimit);
     if (route.authAttempt) guards.push(rateLimits.authAttemptsPerIp);
     if (route.authAttempt === 'login') {
       guards.push(consumeSmallBody(MAX_AUTH_BODY_BYTES), rateLimits.failedLoginsPerEmail);
@@ -129,9 +165,11 @@ export function createGatewayApp(deps: {
       res.status(503).json(errorBody('SERVICE_UNAVAILABLE', `Not ready: ${down.join(', ')} not reachable`));
       return;
     }
-    // Redis is reported, not required: without it the limits fall back (see rate-limit/limiters.ts).
+    // Redis and RabbitMQ are reported, not required: without them the limits fall back (see
+    // rate-limit/limiters.ts) and memberships are asked for every time or expire by TTL.
     const redisState = !redis ? 'not configured' : redis.status === 'ready' ? 'up' : 'down';
-    res.json({ status: 'ready', upstreams, redis: redisState });
+    const events = !bus ? 'not configured' : bus.isConnected() ? 'up' : 'down';
+    res.json({ status: 'ready', upstreams, redis: redisState, events });
   });
 
   app.use(accessLogMiddleware(logger));
@@ -140,7 +178,8 @@ export function createGatewayApp(deps: {
     createRouteDispatcher(
       ROUTES.flatMap((route) => {
         const proxy = proxies.get(route.service);
-        return proxy ? [{ path: route.path, handlers: [...guardsOf(route), proxy.handler] }] : [];
+        if (!proxy || (route.scope === 'project' && !requireMember)) return [];
+        return [{ path: route.path, handlers: [...guardsOf(route), proxy.handler] }];
       }),
     ),
   );
@@ -149,8 +188,19 @@ export function createGatewayApp(deps: {
 
   return {
     app,
+    /** Resolves once the eviction consumer is bound (it waits for RabbitMQ); at once without it. */
+    async startConsumers(): Promise<void> {
+      if (!bus || !membershipCache) return;
+      await subscribeMembershipEvictions({
+        bus,
+        queue: config.MEMBERSHIP_EVENTS_QUEUE,
+        cache: membershipCache,
+        logger,
+      });
+    },
     async close(): Promise<void> {
       for (const proxy of proxies.values()) proxy.close();
+      await bus?.close();
       if (redis) await redis.quit().catch(() => redis.disconnect());
     },
   };

@@ -2,13 +2,14 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 
 /**
  * Compiles a route pattern of the table (`:param` for one segment, `{/*rest}` for any tail) into
- * one regular expression, matched like express: case-insensitive, trailing slash allowed.
+ * one regular expression, matched like express: case-insensitive, trailing slash allowed. Each
+ * `:param` is a named group holding the segment as sent (still percent-encoded).
  */
 export function compileRoutePath(pattern: string): RegExp {
   const source = pattern
     .replace(/[.+?^$()[\]\\|]/g, '\\$&')
     .replace(/\{\/\*\w+\}/g, '(?:/.*)?')
-    .replace(/:\w+/g, '[^/]+');
+    .replace(/:(\w+)/g, '(?<$1>[^/]+)');
   return new RegExp(`^${source}/?$`, 'i');
 }
 
@@ -44,12 +45,14 @@ function runChain(
  * One middleware for the whole route table: a request is matched against precompiled patterns
  * and runs its route's handlers directly. Express' router would instead walk a layer per route
  * and per guard on every request, which was the largest single cost of a proxied request.
+ * A route with `:params` gets them in `req.params` (raw segments); others pay nothing for it.
  */
 export function createRouteDispatcher(
   routes: { path: string; handlers: RequestHandler[] }[],
 ): RequestHandler {
   const compiled = routes.map((route) => ({
     pattern: compileRoutePath(route.path),
+    hasParams: /:\w/.test(route.path),
     handlers: route.handlers,
   }));
   return (req, res, next) => {
@@ -59,6 +62,7 @@ export function createRouteDispatcher(
       next();
       return;
     }
+    if (route.hasParams) req.params = { ...route.pattern.exec(path)?.groups };
     runChain(route.handlers, req, res, next);
   };
 }

@@ -9,11 +9,18 @@ export type Access = 'public' | 'user';
 /** Routes that need brute-force protection beyond the general limit. */
 export type AuthAttempt = 'signup' | 'login';
 
+/**
+ * `project`: the path names a project (`:projectId`) and only its members get through; anyone
+ * else gets 404 from the gateway, so the service never sees them.
+ */
+export type Scope = 'project';
+
 export type GatewayRoute = {
   /** An express 5 (path-to-regexp 8) pattern; the service serves the same path. */
   path: string;
   service: ServiceName;
   access: Access;
+  scope?: Scope;
   authAttempt?: AuthAttempt;
 };
 
@@ -30,9 +37,9 @@ export const ROUTES: readonly GatewayRoute[] = [
   { path: '/v1/user/me', service: 'identity', access: 'user' },
   { path: '/v1/user/byok{/*rest}', service: 'byok', access: 'user' },
   { path: '/v1/projects', service: 'project', access: 'user' },
-  { path: '/v1/projects/:projectId', service: 'project', access: 'user' },
-  { path: '/v1/projects/:projectId/members{/*rest}', service: 'project', access: 'user' },
-  { path: '/v1/projects/:projectId/source{/*rest}', service: 'source', access: 'user' },
-  { path: '/v1/projects/:projectId/locales{/*rest}', service: 'locale', access: 'user' },
-  { path: '/v1/projects/:projectId/tokens{/*rest}', service: 'token', access: 'user' },
+  { path: '/v1/projects/:projectId', service: 'project', access: 'user', scope: 'project' },
+  { path: '/v1/projects/:projectId/members{/*rest}', service: 'project', access: 'user', scope: 'project' },
+  { path: '/v1/projects/:projectId/source{/*rest}', service: 'source', access: 'user', scope: 'project' },
+  { path: '/v1/projects/:projectId/locales{/*rest}', service: 'locale', access: 'user', scope: 'project' },
+  { path: '/v1/projects/:projectId/tokens{/*rest}', service: 'token', access: 'user', scope: 'project' },
 ];

@@ -25,9 +25,19 @@ server.keepAliveTimeout = 65_000;
 server.headersTimeout = 66_000;
 await once(server, 'listening');
 logger.info(
-  { port: config.PORT, host: config.HOST, upstreams: config.UPSTREAMS, redis: Boolean(config.REDIS_URL) },
+  {
+    port: config.PORT,
+    host: config.HOST,
+    upstreams: config.UPSTREAMS,
+    redis: Boolean(config.REDIS_URL),
+    amqp: Boolean(config.AMQP_URL),
+  },
   'gateway listening',
 );
+// Not awaited: it waits for RabbitMQ, and until then cached memberships still expire by TTL.
+gateway.startConsumers().catch((err: unknown) => {
+  logger.error({ err }, 'membership-cache evictions could not start; cached answers expire by TTL only');
+});
 
 let stopping = false;
 async function shutdown(signal: string): Promise<void> {

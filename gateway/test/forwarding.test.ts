@@ -20,7 +20,9 @@ describe('gateway forwarding', () => {
 
   beforeAll(async () => {
     upstream = await startUpstream();
-    gateway = await startGateway({ SERVICE_URLS: `identity=${upstream.url},source=${upstream.url}` });
+    gateway = await startGateway({
+      SERVICE_URLS: `identity=${upstream.url},project=${upstream.url},source=${upstream.url}`,
+    });
     authorization = `Bearer ${await signAccessToken({ sub: 'user-7' })}`;
   });
   afterAll(async () => {
@@ -159,7 +161,7 @@ describe('gateway forwarding', () => {
         .writeHead(412, { 'content-type': 'application/json', etag: '"4"' })
         .end('{"error":{"code":"PRECONDITION_FAILED","message":"stale"}}');
     });
-    const other = await startGateway({ SOURCE_SERVICE_URL: conflict.url });
+    const other = await startGateway({ SOURCE_SERVICE_URL: conflict.url, PROJECT_SERVICE_URL: upstream.url });
     try {
       const response = await request(`${other.url}/v1/projects/p1/source`, { headers: { authorization } });
       expect(response.status).toBe(412);

@@ -12,7 +12,7 @@ describe('gateway body limits', () => {
   beforeAll(async () => {
     upstream = await startUpstream();
     gateway = await startGateway({
-      SERVICE_URLS: JSON.stringify({ identity: upstream.url, source: upstream.url }),
+      SERVICE_URLS: JSON.stringify({ identity: upstream.url, project: upstream.url, source: upstream.url }),
       MAX_BODY_BYTES: String(MAX_BODY_BYTES),
     });
     authorization = `Bearer ${await signAccessToken()}`;
@@ -85,8 +85,20 @@ describe('gateway body limits', () => {
 });
 
 describe('gateway upstream failures', () => {
+  // Answers the membership checks of the project-scoped routes these tests call.
+  let projectService: Awaited<ReturnType<typeof startUpstream>>;
+  beforeAll(async () => {
+    projectService = await startUpstream();
+  });
+  afterAll(async () => {
+    await projectService.close();
+  });
+
   it('when the service refuses connections, then 503 SERVICE_UNAVAILABLE', async () => {
-    const gateway = await startGateway({ SOURCE_SERVICE_URL: REFUSING_URL });
+    const gateway = await startGateway({
+      SOURCE_SERVICE_URL: REFUSING_URL,
+      PROJECT_SERVICE_URL: projectService.url,
+    });
     try {
       const response = await request(`${gateway.url}/v1/projects/p1/source`, {
         headers: { authorization: `Bearer ${await signAccessToken()}` },
@@ -106,7 +118,11 @@ describe('gateway upstream failures', () => {
     const slow = await startUpstream((_received, res) => {
       setTimeout(() => res.writeHead(200).end('{}'), 2000);
     });
-    const gateway = await startGateway({ SOURCE_SERVICE_URL: slow.url, UPSTREAM_TIMEOUT_MS: '200' });
+    const gateway = await startGateway({
+      SOURCE_SERVICE_URL: slow.url,
+      PROJECT_SERVICE_URL: projectService.url,
+      UPSTREAM_TIMEOUT_MS: '200',
+    });
     try {
       const started = Date.now();
       const response = await request(`${gateway.url}/v1/projects/p1/source`, {
@@ -129,7 +145,11 @@ describe('gateway upstream failures', () => {
     const slowish = await startUpstream((_received, res) => {
       setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end('{"late":true}'), 100);
     });
-    const gateway = await startGateway({ SOURCE_SERVICE_URL: slowish.url, UPSTREAM_TIMEOUT_MS: '1000' });
+    const gateway = await startGateway({
+      SOURCE_SERVICE_URL: slowish.url,
+      PROJECT_SERVICE_URL: projectService.url,
+      UPSTREAM_TIMEOUT_MS: '1000',
+    });
     try {
       const response = await request(`${gateway.url}/v1/projects/p1/source`, {
         headers: { authorization: `Bearer ${await signAccessToken()}` },
@@ -148,7 +168,10 @@ describe('gateway upstream failures', () => {
       res.write('{"partial":');
       setTimeout(() => res.socket?.destroy(), 20);
     });
-    const gateway = await startGateway({ SOURCE_SERVICE_URL: dying.url });
+    const gateway = await startGateway({
+      SOURCE_SERVICE_URL: dying.url,
+      PROJECT_SERVICE_URL: projectService.url,
+    });
     try {
       await expect(
         request(`${gateway.url}/v1/projects/p1/source`, {
@@ -168,7 +191,10 @@ describe('gateway upstream failures', () => {
       req.resume();
       req.socket.once('close', () => upstreamRequestClosed());
     });
-    const gateway = await startGateway({ SOURCE_SERVICE_URL: stalling.url });
+    const gateway = await startGateway({
+      SOURCE_SERVICE_URL: stalling.url,
+      PROJECT_SERVICE_URL: projectService.url,
+    });
     try {
       await expect(
         fetch(`${gateway.url}/v1/projects/p1/source`, {

@@ -1,39 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isReachable, request } from '@tolk/testing';
-import { freePort, redisConnected, signAccessToken, startGateway, startUpstream } from './support.js';
+import { request } from '@tolk/testing';
+import { redisConnected, signAccessToken, startGateway, startOwnRedis, startUpstream } from './support.js';
 
 type Closable = { close: () => Promise<void> };
-
-/** A Redis of this test's own: the shared one must keep running for everyone else's tests. */
-async function startOwnRedis(): Promise<{
-  url: string;
-  kill: () => Promise<void>;
-  signal: (signal: 'SIGSTOP' | 'SIGCONT') => void;
-}> {
-  const port = await freePort();
-  const child: ChildProcess = spawn(
-    '/usr/bin/redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-    { stdio: 'ignore' },
-  );
-  const url = `redis://127.0.0.1:${port}`;
-  for (let attempt = 0; !(await isReachable(url, 200)); attempt++) {
-    if (attempt > 50) throw new Error('redis-server did not start');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return {
-    url,
-    signal: (signal) => child.kill(signal),
-    kill: async () => {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      const exited = once(child, 'exit');
-      child.kill('SIGKILL');
-      await exited;
-    },
-  };
-}
 
 /** Identity-service stand-in where every login fails. */
 function identityService() {

@@ -1,10 +1,12 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createSecretKey, generateKeyPairSync, randomUUID, type KeyObject } from 'node:crypto';
+import { once } from 'node:events';
 import http from 'node:http';
 import net from 'node:net';
 import { SignJWT } from 'jose';
 import { ACCESS_TOKEN_AUDIENCE, ACCESS_TOKEN_ISSUER } from '@tolk/contracts';
 import { createLogger } from '@tolk/logger';
-import { listen } from '@tolk/testing';
+import { isReachable, listen } from '@tolk/testing';
 import { createGatewayApp } from '../src/app.js';
 import { loadGatewayConfig } from '../src/config.js';
 
@@ -66,16 +68,23 @@ export type Received = {
   body: Buffer;
 };
 
+const MEMBERSHIP_PATH = /^\/internal\/projects\/([^/]+)\/members\/([^/?]+)$/;
+
 /**
  * A stand-in service that records every complete request it receives (a request cut short never
  * completes, so it is not recorded) and answers with `respond`, by default 200 `{"ok":true}`.
+ * As a project-service it also answers the gateway's membership lookups, recorded apart in
+ * `lookups`: `roleOf` says the role (by default everyone is an owner) or null for a non-member.
  */
 export async function startUpstream(
   respond: (received: Received, res: http.ServerResponse) => void = (_received, res) => {
     res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
   },
+  options: { roleOf?: (projectId: string, userId: string) => string | null } = {},
 ) {
+  const roleOf = options.roleOf ?? (() => 'owner');
   const received: Received[] = [];
+  const lookups: Received[] = [];
   const server = await listen((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -90,11 +99,28 @@ export async function startUpstream(
         res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}');
         return;
       }
+      const membership = MEMBERSHIP_PATH.exec(req.url!);
+      if (membership) {
+        lookups.push(request);
+        const projectId = decodeURIComponent(membership[1]!);
+        const userId = decodeURIComponent(membership[2]!);
+        const role = roleOf(projectId, userId);
+        res
+          .writeHead(role ? 200 : 404, { 'content-type': 'application/json' })
+          .end(
+            JSON.stringify(
+              role
+                ? { projectId, userId, role }
+                : { error: { code: 'NOT_FOUND', message: 'Project not found' } },
+            ),
+          );
+        return;
+      }
       received.push(request);
       respond(request, res);
     });
   });
-  return { ...server, received };
+  return { ...server, received, lookups };
 }
 
 /**
@@ -112,6 +138,35 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
+/** A Redis of this test's own: the shared one must keep running for everyone else's tests. */
+export async function startOwnRedis(): Promise<{
+  url: string;
+  kill: () => Promise<void>;
+  signal: (signal: 'SIGSTOP' | 'SIGCONT') => void;
+}> {
+  const port = await freePort();
+  const child: ChildProcess = spawn(
+    '/usr/bin/redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    { stdio: 'ignore' },
+  );
+  const url = `redis://127.0.0.1:${port}`;
+  for (let attempt = 0; !(await isReachable(url, 200)); attempt++) {
+    if (attempt > 50) throw new Error('redis-server did not start');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return {
+    url,
+    signal: (signal) => child.kill(signal),
+    kill: async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = once(child, 'exit');
+      child.kill('SIGKILL');
+      await exited;
+    },
+  };
+}
+
 /** A gateway built from an environment, as at start, on its own Redis key prefix; port 0. */
 export async function startGateway(
   env: Record<string, string | undefined>,
@@ -121,6 +176,7 @@ export async function startGateway(
     JWT_PUBLIC_KEY: identityKeys.publicKeyPem,
     INTERNAL_JWT_SECRET: INTERNAL_SECRET,
     RATE_LIMIT_KEY_PREFIX: `tolk-test:${randomUUID()}`,
+    MEMBERSHIP_CACHE_KEY_PREFIX: `tolk-test:${randomUUID()}:membership`,
     ...env,
   });
   const gateway = createGatewayApp({
@@ -133,6 +189,7 @@ export async function startGateway(
     url: server.url,
     port: server.port,
     config,
+    startConsumers: gateway.startConsumers,
     close: async () => {
       await server.close();
       await gateway.close();
