@@ -4,3 +4,4 @@ export * from './auth.js';
 export * from './locale.js';
 export * from './providers.js';
 export * from './project-events.js';
+export * from './source-events.js';

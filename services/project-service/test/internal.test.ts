@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INTERNAL_CALLER_HEADER } from '@tolk/contracts';
 import { createInternalCallerSigner } from '@tolk/http';
-import { membershipResponseSchema } from '../src/entry-points/http/schemas.js';
+import { internalProjectResponseSchema, membershipResponseSchema } from '../src/entry-points/http/schemas.js';
 import { expectError, startProjectService, type ProjectService } from './project-harness.js';
 
 let service: ProjectService;
@@ -84,6 +84,75 @@ describe('GET /internal/projects/:projectId/members/:userId', () => {
 
   it('when the method is not GET, then 405 METHOD_NOT_ALLOWED', async () => {
     const response = await service.call('DELETE', '/internal/projects/prj_x/members/usr_x', {
+      as: await service.asInternalCaller(),
+    });
+    expectError(response, 405, 'METHOD_NOT_ALLOWED');
+    expect(response.headers.get('allow')).toBe('GET, HEAD');
+  });
+});
+
+describe('GET /internal/projects/:projectId', () => {
+  async function describeProject(projectId: string, as?: Record<string, string>) {
+    return service.call('GET', `/internal/projects/${projectId}`, {
+      as: as ?? (await service.asInternalCaller()),
+    });
+  }
+
+  it('when the project exists, then 200 with exactly its id, name, source locale and updatedAt', async () => {
+    const owner = await service.signUp();
+    const project = await service.createProject(owner.userId, { name: 'Shop', sourceLocale: 'pt-br' });
+
+    const response = await describeProject(project.projectId);
+    expect(response.status).toBe(200);
+    expect(internalProjectResponseSchema.parse(response.body)).toStrictEqual({
+      projectId: project.projectId,
+      name: 'Shop',
+      sourceLocale: 'pt-BR',
+      updatedAt: project.updatedAt,
+    });
+  });
+
+  it('when the source locale was changed, then the answer carries the new one and the new updatedAt', async () => {
+    const owner = await service.signUp();
+    const project = await service.createProject(owner.userId);
+    const patched = await service.call('PATCH', `/v1/projects/${project.projectId}`, {
+      as: await service.as(owner.userId),
+      body: { sourceLocale: 'de' },
+    });
+    expect(patched.status).toBe(200);
+
+    const response = await describeProject(project.projectId);
+    expect(response.body).toStrictEqual({
+      projectId: project.projectId,
+      name: project.name,
+      sourceLocale: 'de',
+      updatedAt: patched.body.updatedAt,
+    });
+  });
+
+  it('when the project does not exist, was deleted or the id is implausible, then 404 NOT_FOUND', async () => {
+    const owner = await service.signUp();
+    const project = await service.createProject(owner.userId);
+    await service.call('DELETE', `/v1/projects/${project.projectId}`, { as: await service.as(owner.userId) });
+
+    expectError(await describeProject(project.projectId), 404, 'NOT_FOUND');
+    expectError(await describeProject('prj_missing'), 404, 'NOT_FOUND');
+    expectError(await describeProject('%00'), 404, 'NOT_FOUND');
+  });
+
+  it('when no internal caller token is sent, only a user principal, then 401 UNAUTHORIZED', async () => {
+    const owner = await service.signUp();
+    const project = await service.createProject(owner.userId);
+    expectError(await describeProject(project.projectId, {}), 401, 'UNAUTHORIZED');
+    expectError(
+      await describeProject(project.projectId, await service.as(owner.userId)),
+      401,
+      'UNAUTHORIZED',
+    );
+  });
+
+  it('when the method is not GET, then 405 METHOD_NOT_ALLOWED', async () => {
+    const response = await service.call('DELETE', '/internal/projects/prj_x', {
       as: await service.asInternalCaller(),
     });
     expectError(response, 405, 'METHOD_NOT_ALLOWED');

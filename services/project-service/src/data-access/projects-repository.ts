@@ -79,6 +79,15 @@ export function createProjectsRepository(db: Db) {
       return rows[0] && toProject(rows[0]);
     },
 
+    /** The project, whoever asks; undefined when it does not exist. */
+    async find(projectId: string, q: Queryable = db): Promise<Project | undefined> {
+      const { rows } = await q.query<ProjectRow>(
+        `SELECT ${PROJECT_COLUMNS} FROM projects p WHERE p.project_id = $1`,
+        [projectId],
+      );
+      return rows[0] && toProject(rows[0]);
+    },
+
     /** The project with the user's role in it; undefined when either is missing. */
     async findForMember(
       projectId: string,

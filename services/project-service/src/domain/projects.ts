@@ -91,6 +91,13 @@ export function createProjects(deps: {
       return project;
     },
 
+    /** For other services (internal API): the project as it is, with no caller behind the ask. */
+    async describe(projectId: string): Promise<Project> {
+      const project = isPlausibleId(projectId) ? await projects.find(projectId) : undefined;
+      if (!project) throw projectNotFound();
+      return project;
+    },
+
     /** Owners only. `settings` is merged; a change that changes nothing writes nothing. */
     async update(userId: string, projectId: string, changes: ProjectChanges): Promise<MemberProject> {
       return db.transaction(async (tx) => {

@@ -7,6 +7,7 @@ import {
   addMemberRequestSchema,
   createProjectRequestSchema,
   updateProjectRequestSchema,
+  type InternalProjectResponse,
   type MemberResponse,
   type MembershipResponse,
   type ProjectResponse,
@@ -99,6 +100,19 @@ export function createProjectRouter(deps: { projects: Projects; members: Members
   });
 
   // ---- internal: the service frame lets only internal callers (the gateway) reach these ----
+
+  route(router, '/internal/projects/:projectId', {
+    get: async (req, res) => {
+      const project = await projects.describe(param(req, 'projectId'));
+      const answer: InternalProjectResponse = {
+        projectId: project.projectId,
+        name: project.name,
+        sourceLocale: project.sourceLocale,
+        updatedAt: project.updatedAt,
+      };
+      res.json(answer);
+    },
+  });
 
   route(router, '/internal/projects/:projectId/members/:userId', {
     get: async (req, res) => {

@@ -127,6 +127,18 @@ export const membershipResponseSchema = z.strictObject({
   role,
 });
 
+/**
+ * `GET /internal/projects/{projectId}`: what other services keep of a project (source-service:
+ * its source locale). `updatedAt` orders this answer against ProjectUpdated events.
+ */
+export const internalProjectResponseSchema = z.strictObject({
+  projectId: z.string(),
+  name: z.string(),
+  sourceLocale: z.string(),
+  updatedAt: z.number().int(),
+});
+
 export type ProjectResponse = z.infer<typeof projectResponseSchema>;
 export type MemberResponse = z.infer<typeof memberResponseSchema>;
 export type MembershipResponse = z.infer<typeof membershipResponseSchema>;
+export type InternalProjectResponse = z.infer<typeof internalProjectResponseSchema>;

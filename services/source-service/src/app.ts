@@ -1,0 +1,91 @@
+import { fileURLToPath } from 'node:url';
+import type { Express } from 'express';
+import type { Bus } from '@tolk/bus';
+import type { Db } from '@tolk/db';
+import { createInternalCallerSigner, createServiceApp } from '@tolk/http';
+import type { Logger } from '@tolk/logger';
+import type { SourceConfig } from './config.js';
+import { createBaselinesRepository } from './data-access/baselines-repository.js';
+import { createProjectClient } from './data-access/project-client.js';
+import { createProjectsRepository } from './data-access/projects-repository.js';
+import { createVersionsRepository } from './data-access/versions-repository.js';
+import { createProjectDirectory } from './domain/project-directory.js';
+import { createProjectSync, type ProjectSync } from './domain/project-sync.js';
+import { createSourceCache } from './domain/source-cache.js';
+import { PRODUCER } from './domain/source-events.js';
+import { createSources } from './domain/sources.js';
+import { createSourceRouter } from './entry-points/http/router.js';
+
+/** The one schema this service owns. */
+export const SOURCE_SCHEMA = 'source';
+/** Next to src/ and dist/ alike. */
+export const MIGRATIONS_DIR = fileURLToPath(new URL('../migrations', import.meta.url));
+
+export type SourceAppConfig = Pick<
+  SourceConfig,
+  | 'INTERNAL_JWT_SECRET'
+  | 'PROJECT_SERVICE_URL'
+  | 'PROJECT_SERVICE_TIMEOUT_MS'
+  | 'SOURCE_MAX_BODY_BYTES'
+  | 'SOURCE_MAX_KEYS'
+  | 'SOURCE_MAX_DEPTH'
+  | 'SOURCE_MAX_KEY_LENGTH'
+  | 'SOURCE_CACHE_MAX_KEYS'
+>;
+
+/**
+ * Composition root: wires repositories, use cases and routes into the service's express app,
+ * and the effects of consumed events (`sync`, for start.ts to subscribe with). `db` must be
+ * bound to the source schema and migrated. Events go to the outbox in `db`; the relay is started
+ * by start.ts. Never listens.
+ */
+export function createSourceService(deps: {
+  config: SourceAppConfig;
+  db: Db;
+  bus: Pick<Bus, 'isConnected'>;
+  logger: Logger;
+  now?: () => number;
+}): { app: Express; sync: ProjectSync } {
+  const { config, db, bus, logger } = deps;
+  const now = deps.now ?? Date.now;
+
+  const projects = createProjectsRepository(db);
+  const versions = createVersionsRepository(db);
+  const baselines = createBaselinesRepository(db);
+  const client = createProjectClient({
+    baseUrl: config.PROJECT_SERVICE_URL,
+    timeoutMs: config.PROJECT_SERVICE_TIMEOUT_MS,
+    signInternalCaller: createInternalCallerSigner(config.INTERNAL_JWT_SECRET, PRODUCER),
+    logger,
+  });
+  const cache = createSourceCache(config.SOURCE_CACHE_MAX_KEYS);
+  const sources = createSources({
+    db,
+    projects,
+    versions,
+    baselines,
+    directory: createProjectDirectory({ projects, client }),
+    cache,
+    limits: {
+      maxKeys: config.SOURCE_MAX_KEYS,
+      maxDepth: config.SOURCE_MAX_DEPTH,
+      maxKeyLength: config.SOURCE_MAX_KEY_LENGTH,
+    },
+    now,
+    logger,
+  });
+
+  const app = createServiceApp({
+    logger,
+    router: createSourceRouter({ sources }),
+    internalSecret: config.INTERNAL_JWT_SECRET,
+    bodyLimitBytes: config.SOURCE_MAX_BODY_BYTES,
+    readiness: [
+      () => db.ping(),
+      async () => {
+        if (!bus.isConnected()) throw new Error('not connected to RabbitMQ');
+      },
+    ],
+  });
+  return { app, sync: createProjectSync({ projects, baselines, cache, now }) };
+}

@@ -1,0 +1,38 @@
+import type { Queryable } from '@tolk/db';
+import { canonicalLocale } from '@tolk/contracts';
+import type { BaselinesRepository } from '../data-access/baselines-repository.js';
+import type { ProjectFacts, ProjectsRepository } from '../data-access/projects-repository.js';
+import type { SourceCache } from './source-cache.js';
+
+/**
+ * What source-service learns from other services' events, applied inside the consumer's
+ * transaction (the one that records the event as processed).
+ */
+export function createProjectSync(deps: {
+  projects: ProjectsRepository;
+  baselines: BaselinesRepository;
+  cache: SourceCache;
+  now: () => number;
+}) {
+  const { projects, baselines, cache, now } = deps;
+
+  return {
+    /** ProjectCreated / ProjectUpdated: the source locale; an older state never overwrites a newer one. */
+    async projectChanged(facts: ProjectFacts, tx: Queryable): Promise<void> {
+      await projects.remember({ ...facts, sourceLocale: canonicalLocale(facts.sourceLocale) }, tx);
+    },
+
+    /** ProjectDeleted: every row of the project goes; a tombstone keeps it from coming back. */
+    async projectDeleted(projectId: string, tx: Queryable): Promise<void> {
+      await projects.purge(projectId, now(), tx);
+      cache.evictProject(projectId);
+    },
+
+    /** TranslationBaselineChanged: the baseline with the highest sequence wins. */
+    async baselineChanged(projectId: string, baselineVersion: number, sequence: number, tx: Queryable) {
+      await baselines.apply(projectId, baselineVersion, sequence, tx);
+    },
+  };
+}
+
+export type ProjectSync = ReturnType<typeof createProjectSync>;

@@ -1,0 +1,55 @@
+import type { ParsedSource } from './parse-source.js';
+
+/**
+ * Parsed source versions kept in memory, least recently used first out, bounded by their total
+ * number of keys. Versions never change once written, so an entry is never stale; a version is
+ * only ever looked up by its number, which each instance reads from the database.
+ */
+export function createSourceCache(maxKeys: number) {
+  const entries = new Map<string, ParsedSource>();
+  let totalKeys = 0;
+
+  const cacheKey = (projectId: string, version: number) => `${version}:${projectId}`;
+  const weight = (source: ParsedSource) => source.keys.length + 1;
+
+  function remove(key: string): void {
+    const source = entries.get(key);
+    if (!source) return;
+    entries.delete(key);
+    totalKeys -= weight(source);
+  }
+
+  return {
+    get(projectId: string, version: number): ParsedSource | undefined {
+      const key = cacheKey(projectId, version);
+      const source = entries.get(key);
+      if (source) {
+        // Most recently used goes last.
+        entries.delete(key);
+        entries.set(key, source);
+      }
+      return source;
+    },
+
+    set(projectId: string, version: number, source: ParsedSource): void {
+      const key = cacheKey(projectId, version);
+      remove(key);
+      if (weight(source) > maxKeys) return;
+      entries.set(key, source);
+      totalKeys += weight(source);
+      for (const oldest of entries.keys()) {
+        if (totalKeys <= maxKeys) break;
+        remove(oldest);
+      }
+    },
+
+    evictProject(projectId: string): void {
+      const suffix = `:${projectId}`;
+      for (const key of [...entries.keys()]) {
+        if (key.endsWith(suffix) && /^\d+$/.test(key.slice(0, -suffix.length))) remove(key);
+      }
+    },
+  };
+}
+
+export type SourceCache = ReturnType<typeof createSourceCache>;

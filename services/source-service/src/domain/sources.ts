@@ -1,0 +1,276 @@
+import { enqueueEvent } from '@tolk/bus';
+import type { Principal } from '@tolk/contracts';
+import type { Db, Queryable } from '@tolk/db';
+import { NotFoundError, PreconditionFailedError } from '@tolk/http';
+import type { Logger } from '@tolk/logger';
+import type { BaselinesRepository } from '../data-access/baselines-repository.js';
+import type { ProjectsRepository } from '../data-access/projects-repository.js';
+import type { VersionSummary, VersionsRepository } from '../data-access/versions-repository.js';
+import { computeSourceDiff, sameContent, type SourceDiff } from './diff.js';
+import { parseSourceDocument, type ParsedSource, type SourceLimits } from './parse-source.js';
+import type { ProjectDirectory } from './project-directory.js';
+import { authorize, projectNotFound } from './source-access.js';
+import type { SourceCache } from './source-cache.js';
+import { EMPTY_SOURCE, decodeSource, encodeSource } from './source-codec.js';
+import { sourceChangedEvent } from './source-events.js';
+import { rebuildDocument } from './unflatten.js';
+
+/** `If-Match`: the versions the client expects to be current, or `*` (any version exists). */
+export type ExpectedVersion = number[] | 'any';
+
+export type UploadOptions = { expected?: ExpectedVersion; dryRun: boolean };
+
+export type UploadResult = { version: number; diff: SourceDiff; keyCount: number; needsTranslation: boolean };
+
+/** The spec's Source file object. */
+export type SourceFile = {
+  version: number;
+  locale: string;
+  keyCount: number;
+  content: string;
+  pendingDiff: SourceDiff;
+  updatedAt: number;
+};
+
+const EMPTY_DIFF: SourceDiff = Object.freeze({ added: [], modified: [], deleted: [] });
+
+function hasUntranslated(diff: SourceDiff): boolean {
+  return diff.added.length > 0 || diff.modified.length > 0;
+}
+
+function requireExpected(expected: ExpectedVersion | undefined, current: number): void {
+  if (expected === undefined) return;
+  const ok = expected === 'any' ? current > 0 : expected.includes(current);
+  if (!ok) {
+    throw new PreconditionFailedError(
+      `If-Match does not match: the source is at version ${current}` +
+        (current === 0 ? ' (nothing uploaded yet)' : ''),
+    );
+  }
+}
+
+function versionNotFound(version: number): NotFoundError {
+  return new NotFoundError(`Source version ${version} does not exist`);
+}
+
+/**
+ * Source files of a project (DESIGN §4): uploads create gapless versions with their diff and a
+ * SourceChanged event in the same transaction; reads rebuild the file with its own nesting.
+ */
+export function createSources(deps: {
+  db: Db;
+  projects: ProjectsRepository;
+  versions: VersionsRepository;
+  baselines: BaselinesRepository;
+  directory: ProjectDirectory;
+  cache: SourceCache;
+  limits: SourceLimits;
+  now: () => number;
+  logger: Logger;
+}) {
+  const { db, projects, versions, baselines, directory, cache, limits, now, logger } = deps;
+
+  /** The parsed content of a version; 0 is the empty source. Undefined when it does not exist. */
+  async function load(
+    projectId: string,
+    version: number,
+    q: Queryable = db,
+  ): Promise<ParsedSource | undefined> {
+    if (version === 0) return EMPTY_SOURCE;
+    const cached = cache.get(projectId, version);
+    if (cached) return cached;
+    const content = await versions.content(projectId, version, q);
+    if (!content) return undefined;
+    const source = await decodeSource(content);
+    cache.set(projectId, version, source);
+    return source;
+  }
+
+  /**
+   * What is not yet translated in `version`: the diff from the translation baseline to it.
+   * Empty when the baseline has reached the version. `known` is a diff already computed, reused
+   * when it starts at the baseline.
+   */
+  async function pendingDiff(
+    projectId: string,
+    version: number,
+    source: ParsedSource,
+    q: Queryable = db,
+    known?: { from: number; diff: SourceDiff },
+  ): Promise<SourceDiff> {
+    const baseline = await baselines.version(projectId, q);
+    if (baseline >= version) return EMPTY_DIFF;
+    if (known && known.from === baseline) return known.diff;
+    const base = (await load(projectId, baseline, q)) ?? EMPTY_SOURCE;
+    return computeSourceDiff(base, source);
+  }
+
+  async function sourceFile(
+    projectId: string,
+    locale: string,
+    version: number,
+    updatedAt: number,
+  ): Promise<SourceFile> {
+    const source = await load(projectId, version);
+    if (!source) throw versionNotFound(version);
+    return {
+      version,
+      locale,
+      keyCount: source.keys.length,
+      content: JSON.stringify(rebuildDocument(source)),
+      pendingDiff: await pendingDiff(projectId, version, source),
+      updatedAt,
+    };
+  }
+
+  async function unchanged(projectId: string, version: number, source: ParsedSource, q?: Queryable) {
+    const pending = await pendingDiff(projectId, version, source, q);
+    return {
+      version,
+      diff: EMPTY_DIFF,
+      keyCount: source.keys.length,
+      needsTranslation: hasUntranslated(pending),
+    };
+  }
+
+  return {
+    /**
+     * `PUT .../source`. Compared first with the current version read without a lock: an
+     * identical upload (the common CI case) answers at once. A change is compressed before the
+     * project's row is locked, so the lock is held only for the writes.
+     */
+    async upload(
+      principal: Principal | undefined,
+      projectId: string,
+      body: unknown,
+      options: UploadOptions,
+    ): Promise<UploadResult> {
+      authorize(principal, projectId, 'write');
+      const parsed = parseSourceDocument(body, limits);
+      const project = await directory.require(projectId);
+      requireExpected(options.expected, project.currentVersion);
+
+      const seen = project.currentVersion;
+      const previous = await load(projectId, seen);
+      if (!previous) throw new Error(`content of version ${seen} of ${projectId} is missing`);
+      // A first upload always creates version 1, even of an empty file.
+      if (seen > 0 && sameContent(previous, parsed)) return unchanged(projectId, seen, previous);
+      if (options.dryRun) {
+        const diff = computeSourceDiff(previous, parsed);
+        const pending = await pendingDiff(projectId, seen + 1, parsed, db, { from: seen, diff });
+        return {
+          version: seen + 1,
+          diff,
+          keyCount: parsed.keys.length,
+          needsTranslation: hasUntranslated(pending),
+        };
+      }
+
+      const encoded = await encodeSource(parsed);
+      const result = await db.transaction(async (tx) => {
+        const head = await projects.lock(projectId, tx);
+        if (!head) throw projectNotFound();
+        requireExpected(options.expected, head.currentVersion);
+        let base = previous;
+        if (head.currentVersion !== seen) {
+          // Another upload got in between: compare with what is current now.
+          base = (await load(projectId, head.currentVersion, tx)) ?? EMPTY_SOURCE;
+          if (head.currentVersion > 0 && sameContent(base, parsed)) {
+            return unchanged(projectId, head.currentVersion, base, tx);
+          }
+        }
+        const diff = computeSourceDiff(base, parsed);
+        const summary: VersionSummary = {
+          version: head.currentVersion + 1,
+          keyCount: parsed.keys.length,
+          added: diff.added.length,
+          modified: diff.modified.length,
+          deleted: diff.deleted.length,
+          createdAt: now(),
+        };
+        await versions.insert(projectId, summary, encoded, tx);
+        await projects.setCurrentVersion(projectId, summary.version, summary.createdAt, tx);
+        await enqueueEvent(
+          tx,
+          db.schema,
+          sourceChangedEvent(
+            {
+              projectId,
+              version: summary.version,
+              previousVersion: head.currentVersion,
+              keyCount: summary.keyCount,
+              added: summary.added,
+              modified: summary.modified,
+              deleted: summary.deleted,
+            },
+            summary.createdAt,
+          ),
+        );
+        const pending = await pendingDiff(projectId, summary.version, parsed, tx, {
+          from: head.currentVersion,
+          diff,
+        });
+        return {
+          version: summary.version,
+          diff,
+          keyCount: summary.keyCount,
+          needsTranslation: hasUntranslated(pending),
+        };
+      });
+      if (result.version > seen) {
+        cache.set(projectId, result.version, parsed);
+        logger.debug(
+          { projectId, version: result.version, keyCount: result.keyCount },
+          'source version created',
+        );
+      }
+      return result;
+    },
+
+    /** `GET .../source`: the current version; 404 before the first upload. */
+    async current(principal: Principal | undefined, projectId: string): Promise<SourceFile> {
+      authorize(principal, projectId, 'read');
+      const project = await directory.require(projectId);
+      if (project.currentVersion === 0 || project.sourceUpdatedAt === null) {
+        throw new NotFoundError('No source has been uploaded to this project yet');
+      }
+      return sourceFile(projectId, project.sourceLocale, project.currentVersion, project.sourceUpdatedAt);
+    },
+
+    /** `GET .../source/versions/{version}`: that version, its pendingDiff from the baseline to it. */
+    async version(principal: Principal | undefined, projectId: string, version: number): Promise<SourceFile> {
+      authorize(principal, projectId, 'read');
+      const project = await directory.require(projectId);
+      const summary = version > 0 ? await versions.find(projectId, version) : undefined;
+      if (!summary) throw versionNotFound(version);
+      return sourceFile(projectId, project.sourceLocale, version, summary.createdAt);
+    },
+
+    /** `GET .../source/versions`: newest first. */
+    async list(principal: Principal | undefined, projectId: string): Promise<VersionSummary[]> {
+      authorize(principal, projectId, 'read');
+      await directory.require(projectId);
+      return versions.list(projectId);
+    },
+
+    /** `GET .../source/diff?from&to`: between any two versions, 0 being the empty source. */
+    async diff(
+      principal: Principal | undefined,
+      projectId: string,
+      from: number,
+      to: number,
+    ): Promise<SourceDiff> {
+      authorize(principal, projectId, 'read');
+      const project = await directory.require(projectId);
+      const sources: ParsedSource[] = [];
+      for (const version of [from, to]) {
+        const source = version <= project.currentVersion ? await load(projectId, version) : undefined;
+        if (!source) throw versionNotFound(version);
+        sources.push(source);
+      }
+      return computeSourceDiff(sources[0], sources[1]!);
+    },
+  };
+}
+
+export type Sources = ReturnType<typeof createSources>;

@@ -1,0 +1,92 @@
+import { Router, type Request, type Response } from 'express';
+import { route } from '@tolk/http';
+import type { SourceFile, Sources } from '../../domain/sources.js';
+import {
+  parseDryRun,
+  parseIfMatch,
+  parseVersion,
+  type DiffResponse,
+  type SourceFileResponse,
+  type UploadResponse,
+  type VersionListResponse,
+} from './schemas.js';
+
+/** A named path segment; never a list, since these routes have no wildcards. */
+function param(req: Request, name: 'projectId' | 'version'): string {
+  const value = req.params[name];
+  return typeof value === 'string' ? value : '';
+}
+
+function sendSourceFile(res: Response, file: SourceFile): void {
+  const body: SourceFileResponse = {
+    version: file.version,
+    locale: file.locale,
+    keyCount: file.keyCount,
+    content: file.content,
+    pendingDiff: file.pendingDiff,
+    updatedAt: file.updatedAt,
+  };
+  res.setHeader('ETag', `"${file.version}"`);
+  res.json(body);
+}
+
+export function createSourceRouter(deps: { sources: Sources }) {
+  const { sources } = deps;
+  const router = Router();
+
+  // Answers depend on who asks and change with every upload: no shared cache may keep one.
+  router.use((_req, res, next) => {
+    res.setHeader('Cache-Control', 'no-store');
+    next();
+  });
+
+  route(router, '/v1/projects/:projectId/source', {
+    put: async (req, res) => {
+      const dryRun = parseDryRun(req.query['dryRun']);
+      const expected = parseIfMatch(req.headers['if-match']);
+      const result = await sources.upload(req.principal, param(req, 'projectId'), req.body, {
+        dryRun,
+        expected,
+      });
+      const body: UploadResponse = {
+        version: result.version,
+        diff: result.diff,
+        keyCount: result.keyCount,
+        needsTranslation: result.needsTranslation,
+      };
+      if (!dryRun) res.setHeader('ETag', `"${result.version}"`);
+      res.json(body);
+    },
+    get: async (req, res) => {
+      sendSourceFile(res, await sources.current(req.principal, param(req, 'projectId')));
+    },
+  });
+
+  route(router, '/v1/projects/:projectId/source/versions', {
+    get: async (req, res) => {
+      const body: VersionListResponse = {
+        versions: await sources.list(req.principal, param(req, 'projectId')),
+      };
+      res.json(body);
+    },
+  });
+
+  route(router, '/v1/projects/:projectId/source/versions/:version', {
+    get: async (req, res) => {
+      const version = parseVersion(param(req, 'version'), 'path.version');
+      sendSourceFile(res, await sources.version(req.principal, param(req, 'projectId'), version));
+    },
+  });
+
+  route(router, '/v1/projects/:projectId/source/diff', {
+    get: async (req, res) => {
+      const from = parseVersion(req.query['from'], 'query.from');
+      const to = parseVersion(req.query['to'], 'query.to');
+      const diff = await sources.diff(req.principal, param(req, 'projectId'), from, to);
+      const body: DiffResponse = { added: diff.added, modified: diff.modified, deleted: diff.deleted };
+      res.json(body);
+    },
+  });
+
+  return router;
+}

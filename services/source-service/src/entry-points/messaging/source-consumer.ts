@@ -1,0 +1,68 @@
+import { handleOnce, type Bus } from '@tolk/bus';
+import { projectEventDataSchemas, sourceEventDataSchemas, type EventEnvelope } from '@tolk/contracts';
+import type { Db, Queryable } from '@tolk/db';
+import type { Logger } from '@tolk/logger';
+import type { ProjectSync } from '../../domain/project-sync.js';
+
+/** The durable queue of this service's consumer. */
+export const SOURCE_QUEUE = 'source-service';
+
+const CONSUMED = [
+  'ProjectCreated',
+  'ProjectUpdated',
+  'ProjectDeleted',
+  'TranslationBaselineChanged',
+] as const;
+type Consumed = (typeof CONSUMED)[number];
+
+/** The effect of one event, inside the transaction that records it as processed. */
+function effectOf(
+  envelope: EventEnvelope,
+  sync: ProjectSync,
+): ((tx: Queryable) => Promise<void>) | undefined {
+  switch (envelope.type as Consumed) {
+    case 'ProjectCreated':
+    case 'ProjectUpdated': {
+      const data = projectEventDataSchemas.ProjectCreated.pick({ projectId: true, sourceLocale: true }).parse(
+        envelope.data,
+      );
+      // project-service's updatedAt is the event's occurredAt: it orders the updates.
+      return (tx) => sync.projectChanged({ ...data, updatedAt: envelope.occurredAt }, tx);
+    }
+    case 'ProjectDeleted': {
+      const { projectId } = projectEventDataSchemas.ProjectDeleted.parse(envelope.data);
+      return (tx) => sync.projectDeleted(projectId, tx);
+    }
+    case 'TranslationBaselineChanged': {
+      const data = sourceEventDataSchemas.TranslationBaselineChanged.parse(envelope.data);
+      return (tx) => sync.baselineChanged(data.projectId, data.baselineVersion, data.sequence, tx);
+    }
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Consumes project events (the source locale, deletion) and translation baseline changes.
+ * Each event applies once (handleOnce); data that does not parse is retried, then
+ * dead-lettered, without blocking the queue.
+ */
+export function subscribeSourceConsumer(deps: {
+  bus: Bus;
+  db: Db;
+  sync: ProjectSync;
+  logger: Logger;
+  queue?: string;
+}): Promise<void> {
+  const queue = deps.queue ?? SOURCE_QUEUE;
+  return deps.bus.subscribe({
+    queue,
+    eventTypes: [...CONSUMED],
+    handler: async (envelope) => {
+      const effect = effectOf(envelope, deps.sync);
+      if (!effect) return;
+      const applied = await handleOnce(deps.db, queue, envelope.id, effect);
+      deps.logger.debug({ eventType: envelope.type, eventId: envelope.id, applied }, 'event consumed');
+    },
+  });
+}

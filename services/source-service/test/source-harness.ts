@@ -1,0 +1,220 @@
+import { randomUUID } from 'node:crypto';
+import amqp from 'amqplib';
+import { expect, inject } from 'vitest';
+import { createRabbitBus, startOutboxRelay } from '@tolk/bus';
+import {
+  EVENTS_EXCHANGE,
+  PRINCIPAL_HEADER,
+  eventEnvelopeSchema,
+  type EventEnvelope,
+  type Principal,
+} from '@tolk/contracts';
+import { createPgDb, migrate } from '@tolk/db';
+import { createPrincipalSigner } from '@tolk/http';
+import { createLogger } from '@tolk/logger';
+import { createTestDatabase, listen, request } from '@tolk/testing';
+// Tests may compose services; production code never imports another service.
+import {
+  MIGRATIONS_DIR as PROJECT_MIGRATIONS_DIR,
+  PROJECTS_SCHEMA,
+  createProjectApp,
+} from '../../project-service/src/app.js';
+import { loadProjectConfig } from '../../project-service/src/config.js';
+import { MIGRATIONS_DIR, SOURCE_SCHEMA, createSourceService } from '../src/app.js';
+import { loadSourceConfig } from '../src/config.js';
+import { subscribeSourceConsumer } from '../src/entry-points/messaging/source-consumer.js';
+
+export const INTERNAL_SECRET = 'test-internal-secret-that-is-long-enough';
+
+export type Response = Awaited<ReturnType<typeof request>>;
+type Headers = Record<string, string>;
+
+/**
+ * source-service as it runs, next to a real project-service: one database with each service's
+ * schema, both outboxes relayed to RabbitMQ, source-service consuming project events on a
+ * durable queue of this test file's own (other test files publish to the same exchange).
+ * `env` overrides source-service's configuration (limits).
+ */
+export async function startSourceService(options: { env?: Record<string, string> } = {}) {
+  const { postgresUrl, amqpUrl } = inject('infrastructure');
+  const database = await createTestDatabase(postgresUrl);
+  const logLines: string[] = [];
+  const logger = createLogger(
+    { name: 'source-service', level: 'debug' },
+    { write: (line: string) => void logLines.push(line) },
+  );
+  const quiet = createLogger({ name: 'project-service', level: 'silent' });
+
+  const projectDb = createPgDb({ url: database.url, schema: PROJECTS_SCHEMA });
+  await migrate(projectDb, PROJECT_MIGRATIONS_DIR);
+  const projectBus = createRabbitBus({ url: amqpUrl, logger: quiet, producer: 'project-service' });
+  const projectRelay = await startOutboxRelay({ db: projectDb, bus: projectBus, logger: quiet });
+  const projectConfig = loadProjectConfig({
+    DATABASE_URL: database.url,
+    AMQP_URL: amqpUrl,
+    INTERNAL_JWT_SECRET: INTERNAL_SECRET,
+    // Never called: creating and deleting projects needs no user directory.
+    IDENTITY_SERVICE_URL: 'http://127.0.0.1:9',
+  });
+  const projectServer = await listen(
+    createProjectApp({ config: projectConfig, db: projectDb, bus: projectBus, logger: quiet }),
+  );
+
+  const db = createPgDb({ url: database.url, schema: SOURCE_SCHEMA });
+  await migrate(db, MIGRATIONS_DIR);
+  const bus = createRabbitBus({ url: amqpUrl, logger, producer: 'source-service' });
+  const relay = await startOutboxRelay({ db, bus, logger });
+  const config = loadSourceConfig({
+    DATABASE_URL: database.url,
+    AMQP_URL: amqpUrl,
+    INTERNAL_JWT_SECRET: INTERNAL_SECRET,
+    PROJECT_SERVICE_URL: projectServer.url,
+    ...options.env,
+  });
+  const { app, sync } = createSourceService({ config, db, bus, logger });
+  const queue = `source-service-test-${randomUUID()}`;
+  await subscribeSourceConsumer({ bus, db, sync, logger, queue });
+  const server = await listen(app);
+
+  // Every event on the exchange, as it arrived on a queue of the test's own.
+  const amqpConnection = await amqp.connect(amqpUrl);
+  const channel = await amqpConnection.createChannel();
+  await channel.assertExchange(EVENTS_EXCHANGE, 'topic', { durable: true });
+  const { queue: observed } = await channel.assertQueue('', { exclusive: true, autoDelete: true });
+  await channel.bindQueue(observed, EVENTS_EXCHANGE, 'SourceChanged');
+  const delivered: EventEnvelope[] = [];
+  await channel.consume(observed, (message) => {
+    if (!message) return;
+    delivered.push(eventEnvelopeSchema.parse(JSON.parse(message.content.toString('utf8'))));
+    channel.ack(message);
+  });
+
+  const signPrincipal = createPrincipalSigner(INTERNAL_SECRET);
+
+  async function as(userId: string): Promise<Headers> {
+    return { [PRINCIPAL_HEADER]: await signPrincipal({ kind: 'user', userId }) };
+  }
+
+  async function waitFor<T>(
+    what: string,
+    probe: () => Promise<T | undefined>,
+    timeoutMs = 10_000,
+  ): Promise<T> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const found = await probe();
+      if (found !== undefined) return found;
+      if (Date.now() > deadline) throw new Error(`${what} did not happen within ${timeoutMs} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
+  return {
+    url: server.url,
+    db,
+    logLines,
+    delivered,
+    as,
+    waitFor,
+
+    call(method: string, path: string, init: { as?: Headers; body?: unknown; rawBody?: string } = {}) {
+      return request(`${server.url}${path}`, {
+        method,
+        headers: init.as,
+        body: init.body,
+        rawBody: init.rawBody,
+      });
+    },
+
+    async asProjectToken(projectId: string, permissions: 'read' | 'read_write'): Promise<Headers> {
+      // A token id of its own: the signer reuses a signed principal per token id and permission.
+      const tokenId = `tok_${randomUUID().replaceAll('-', '')}`;
+      const principal: Principal = { kind: 'project_token', tokenId, projectId, permissions };
+      return { [PRINCIPAL_HEADER]: await signPrincipal(principal) };
+    },
+
+    /** A project created through project-service; its owner is a fresh user id. */
+    async createProject(body: Record<string, unknown> = {}) {
+      const ownerId = `usr_${randomUUID().replaceAll('-', '')}`;
+      const response = await request(`${projectServer.url}/v1/projects`, {
+        method: 'POST',
+        headers: await as(ownerId),
+        body: { name: 'Website', sourceLocale: 'en', ...body },
+      });
+      expect(response.status).toBe(201);
+      return { ownerId, projectId: response.body.projectId as string, owner: await as(ownerId) };
+    },
+
+    async patchProject(ownerId: string, projectId: string, body: Record<string, unknown>) {
+      const response = await request(`${projectServer.url}/v1/projects/${projectId}`, {
+        method: 'PATCH',
+        headers: await as(ownerId),
+        body,
+      });
+      expect(response.status).toBe(200);
+    },
+
+    async deleteProject(ownerId: string, projectId: string) {
+      const response = await request(`${projectServer.url}/v1/projects/${projectId}`, {
+        method: 'DELETE',
+        headers: await as(ownerId),
+      });
+      expect(response.status).toBe(204);
+    },
+
+    /** Publishes an event as another service would (e.g. locale-service's baseline). */
+    async publish(type: string, data: Record<string, unknown>, id: string = randomUUID()) {
+      const envelope: EventEnvelope = { id, type, occurredAt: Date.now(), producer: 'test', data };
+      await bus.publish(envelope);
+      return envelope;
+    },
+
+    /** Whether this service has applied the event (handleOnce recorded it). */
+    async processed(eventId: string): Promise<boolean> {
+      const { rows } = await db.query(
+        `SELECT 1 FROM processed_events WHERE consumer = $1 AND event_id = $2`,
+        [queue, eventId],
+      );
+      return rows.length > 0;
+    },
+
+    async outboxRows(projectId: string) {
+      const { rows } = await db.query<{ id: string; type: string; payload: EventEnvelope }>(
+        `SELECT id, type, payload FROM outbox WHERE payload -> 'data' ->> 'projectId' = $1 ORDER BY seq`,
+        [projectId],
+      );
+      return rows;
+    },
+
+    async close() {
+      await amqpConnection.close().catch(() => undefined);
+      await server.close();
+      await projectServer.close();
+      await relay.stop();
+      await projectRelay.stop();
+      await bus.close();
+      await projectBus.close();
+      // The test's durable queue (and its dead-letter queue) go with it.
+      const cleanup = await amqp.connect(amqpUrl);
+      const cleanupChannel = await cleanup.createChannel();
+      await cleanupChannel.deleteQueue(queue).catch(() => undefined);
+      await cleanupChannel.deleteQueue(`${queue}.dlq`).catch(() => undefined);
+      await cleanup.close().catch(() => undefined);
+      await db.close();
+      await projectDb.close();
+      await database.drop();
+    },
+  };
+}
+
+export type SourceService = Awaited<ReturnType<typeof startSourceService>>;
+
+/** Exactly `{"error":{"code","message"}}`, with the request id in its header. */
+export function expectError(response: Response, status: number, code: string): void {
+  expect({ status: response.status, body: response.body }).toStrictEqual({
+    status,
+    body: { error: { code, message: expect.any(String) } },
+  });
+  expect(response.body.error.message.length).toBeGreaterThan(0);
+  expect(response.headers.get('x-request-id')).toMatch(/\S+/);
+}
