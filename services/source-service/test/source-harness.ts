@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import amqp from 'amqplib';
 import { expect, inject } from 'vitest';
-import { createRabbitBus, startOutboxRelay } from '@tolk/bus';
+import { ATTEMPT_HEADER, createRabbitBus, startOutboxRelay } from '@tolk/bus';
 import {
   EVENTS_EXCHANGE,
   PRINCIPAL_HEADER,
@@ -78,7 +78,7 @@ export async function startSourceService(options: { env?: Record<string, string>
 
   // Every event on the exchange, as it arrived on a queue of the test's own.
   const amqpConnection = await amqp.connect(amqpUrl);
-  const channel = await amqpConnection.createChannel();
+  const channel = await amqpConnection.createConfirmChannel();
   await channel.assertExchange(EVENTS_EXCHANGE, 'topic', { durable: true });
   const { queue: observed } = await channel.assertQueue('', { exclusive: true, autoDelete: true });
   await channel.bindQueue(observed, EVENTS_EXCHANGE, 'SourceChanged');
@@ -86,6 +86,17 @@ export async function startSourceService(options: { env?: Record<string, string>
   await channel.consume(observed, (message) => {
     if (!message) return;
     delivered.push(eventEnvelopeSchema.parse(JSON.parse(message.content.toString('utf8'))));
+    channel.ack(message);
+  });
+  // What the consumer gave up on, as it reached its dead-letter queue (declared by subscribe).
+  const deadLettered: DeadLetter[] = [];
+  await channel.consume(`${queue}.dlq`, (message) => {
+    if (!message) return;
+    deadLettered.push({
+      content: message.content.toString('utf8'),
+      messageId: message.properties.messageId as unknown,
+      attempt: (message.properties.headers ?? {})[ATTEMPT_HEADER] as unknown,
+    });
     channel.ack(message);
   });
 
@@ -112,8 +123,10 @@ export async function startSourceService(options: { env?: Record<string, string>
   return {
     url: server.url,
     db,
+    queue,
     logLines,
     delivered,
+    deadLettered,
     as,
     waitFor,
 
@@ -163,10 +176,38 @@ export async function startSourceService(options: { env?: Record<string, string>
     },
 
     /** Publishes an event as another service would (e.g. locale-service's baseline). */
-    async publish(type: string, data: Record<string, unknown>, id: string = randomUUID()) {
-      const envelope: EventEnvelope = { id, type, occurredAt: Date.now(), producer: 'test', data };
+    async publish(
+      type: string,
+      data: Record<string, unknown>,
+      given: Partial<Pick<EventEnvelope, 'id' | 'occurredAt'>> = {},
+    ) {
+      const envelope: EventEnvelope = {
+        id: given.id ?? randomUUID(),
+        type,
+        occurredAt: given.occurredAt ?? Date.now(),
+        producer: 'test',
+        data,
+      };
       await bus.publish(envelope);
       return envelope;
+    },
+
+    /**
+     * Puts a message with any body straight on this service's queue. Not through the exchange:
+     * other test files' observers there parse every message as an envelope.
+     */
+    async sendToQueue(content: string, messageId: string = randomUUID()) {
+      channel.sendToQueue(queue, Buffer.from(content), { persistent: true, messageId });
+      await channel.waitForConfirms();
+      return messageId;
+    },
+
+    /** Whether the consumer applied the event (true) or skipped it as a duplicate (false), per delivery. */
+    consumed(eventId: string): boolean[] {
+      return logLines
+        .map((line) => JSON.parse(line) as { msg?: string; eventId?: string; applied?: boolean })
+        .filter((entry) => entry.msg === 'event consumed' && entry.eventId === eventId)
+        .map((entry) => entry.applied === true);
     },
 
     /** Whether this service has applied the event (handleOnce recorded it). */
@@ -208,6 +249,9 @@ export async function startSourceService(options: { env?: Record<string, string>
 }
 
 export type SourceService = Awaited<ReturnType<typeof startSourceService>>;
+
+/** A message in the consumer's dead-letter queue; `attempt` = tries of the handler (none if unreadable). */
+export type DeadLetter = { content: string; messageId: unknown; attempt: unknown };
 
 /** Exactly `{"error":{"code","message"}}`, with the request id in its header. */
 export function expectError(response: Response, status: number, code: string): void {

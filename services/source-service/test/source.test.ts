@@ -302,7 +302,7 @@ describe('events consumed', () => {
     await service.publish(
       'TranslationBaselineChanged',
       { projectId, baselineVersion: 0, sequence: 6 },
-      caughtUp.id,
+      { id: caughtUp.id },
     );
     await service.waitFor('older', async () => ((await service.processed(older.id)) ? true : undefined));
     expect((await service.call('GET', path(projectId), { as: owner })).body.pendingDiff.added).toStrictEqual(

@@ -20,14 +20,15 @@ function effectOf(
   envelope: EventEnvelope,
   sync: ProjectSync,
 ): ((tx: Queryable) => Promise<void>) | undefined {
-  switch (envelope.type as Consumed) {
+  const type = envelope.type as Consumed;
+  switch (type) {
     case 'ProjectCreated':
     case 'ProjectUpdated': {
-      const data = projectEventDataSchemas.ProjectCreated.pick({ projectId: true, sourceLocale: true }).parse(
-        envelope.data,
-      );
+      // Each type against its own contract: data that breaks it is poison, even when the source
+      // locale alone would parse.
+      const { projectId, sourceLocale } = projectEventDataSchemas[type].parse(envelope.data);
       // project-service's updatedAt is the event's occurredAt: it orders the updates.
-      return (tx) => sync.projectChanged({ ...data, updatedAt: envelope.occurredAt }, tx);
+      return (tx) => sync.projectChanged({ projectId, sourceLocale, updatedAt: envelope.occurredAt }, tx);
     }
     case 'ProjectDeleted': {
       const { projectId } = projectEventDataSchemas.ProjectDeleted.parse(envelope.data);
