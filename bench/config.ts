@@ -11,3 +11,13 @@ const benchSchema = z.object({
 export function benchConfig() {
   return loadConfig(benchSchema, process.env);
 }
+
+const bareProxySchema = z.object({
+  PORT: env.port(18082),
+  TARGET_URL: env.url(['http']),
+});
+
+/** The bare proxy's configuration (bench/bare-proxy.ts). */
+export function bareProxyConfig() {
+  return loadConfig(bareProxySchema, process.env);
+}

@@ -1,5 +1,16 @@
 import net from 'node:net';
 
+export type FixedRate = {
+  offeredRate: number;
+  achievedRate: number;
+  errors: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  p999: number;
+  max: number;
+};
+
 /**
  * A lean HTTP/1.1 load generator for fixed-rate runs: a pool of kept-alive sockets writing
  * pre-built request bytes and reading just enough of each answer (status and Content-Length) to
@@ -12,16 +23,7 @@ export async function measureFixedRateRaw(options: {
   rate: number;
   seconds: number;
   connections?: number;
-}): Promise<{
-  offeredRate: number;
-  achievedRate: number;
-  errors: number;
-  p50: number;
-  p90: number;
-  p99: number;
-  p999: number;
-  max: number;
-}> {
+}): Promise<FixedRate> {
   const target = new URL(options.url);
   const head =
     `GET ${target.pathname}${target.search} HTTP/1.1\r\nHost: ${target.host}\r\n` +
