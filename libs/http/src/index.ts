@@ -6,3 +6,4 @@ export * from './principal.js';
 export * from './internal-caller.js';
 export * from './service-app.js';
 export * from './routes.js';
+export * from './serve.js';

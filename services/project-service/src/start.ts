@@ -1,15 +1,12 @@
-import http from 'node:http';
 import { createRabbitBus, startOutboxRelay } from '@tolk/bus';
-import { ConfigError } from '@tolk/config';
 import { createPgDb, migrate } from '@tolk/db';
+import { runProcess, serveUntilSignalled } from '@tolk/http';
 import { createLogger } from '@tolk/logger';
 import { MIGRATIONS_DIR, PROJECTS_SCHEMA, createProjectApp } from './app.js';
 import { loadProjectConfig } from './config.js';
 import { PRODUCER } from './domain/project-events.js';
 
-const SHUTDOWN_GRACE_MS = 10_000;
-
-async function main(): Promise<void> {
+runProcess(async () => {
   const config = loadProjectConfig();
   const logger = createLogger({ name: 'project-service', level: config.LOG_LEVEL });
   const db = createPgDb({
@@ -24,45 +21,17 @@ async function main(): Promise<void> {
   const bus = createRabbitBus({ url: config.AMQP_URL, logger, producer: PRODUCER });
   const relay = await startOutboxRelay({ db, bus, logger });
 
-  const server = http.createServer(createProjectApp({ config, db, bus, logger }));
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.PORT, config.HOST, () => {
-      server.off('error', reject);
-      resolve();
-    });
+  await serveUntilSignalled({
+    name: 'project-service',
+    app: createProjectApp({ config, db, bus, logger }),
+    port: config.PORT,
+    host: config.HOST,
+    logger,
+    // Whatever the relay has not sent yet stays in the outbox for the next start.
+    release: async () => {
+      await relay.stop();
+      await bus.close();
+      await db.close();
+    },
   });
-  logger.info(`project-service listening on http://${config.HOST}:${config.PORT}`);
-
-  let stopping = false;
-  const shutdown = (signal: NodeJS.Signals) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'project-service shutting down');
-    // In-flight requests finish; idle keep-alive connections must not hold the exit.
-    setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS).unref();
-    server.closeIdleConnections();
-    server.close(() => {
-      // Whatever the relay has not sent yet stays in the outbox for the next start.
-      relay
-        .stop()
-        .then(() => bus.close())
-        .then(() => db.close())
-        .then(
-          () => process.exit(0),
-          (err: unknown) => {
-            logger.error({ err }, 'shutting down failed');
-            process.exit(1);
-          },
-        );
-    });
-  };
-  process.on('SIGINT', shutdown);
-  process.on('SIGTERM', shutdown);
-}
-
-main().catch((err: unknown) => {
-  // Configuration problems are listed one per line in the message; no logger exists yet then.
-  console.error(err instanceof ConfigError ? err.message : err);
-  process.exit(1);
 });

@@ -1,16 +1,13 @@
-import http from 'node:http';
 import { createRabbitBus, startOutboxRelay } from '@tolk/bus';
-import { ConfigError } from '@tolk/config';
 import { createPgDb, migrate } from '@tolk/db';
+import { runProcess, serveUntilSignalled } from '@tolk/http';
 import { createLogger } from '@tolk/logger';
 import { MIGRATIONS_DIR, SOURCE_SCHEMA, createSourceService } from './app.js';
 import { loadSourceConfig } from './config.js';
 import { PRODUCER } from './domain/source-events.js';
 import { subscribeSourceConsumer } from './entry-points/messaging/source-consumer.js';
 
-const SHUTDOWN_GRACE_MS = 10_000;
-
-async function main(): Promise<void> {
+runProcess(async () => {
   const config = loadSourceConfig();
   const logger = createLogger({ name: 'source-service', level: config.LOG_LEVEL });
   const db = createPgDb({
@@ -31,45 +28,18 @@ async function main(): Promise<void> {
   void subscribeSourceConsumer({ bus, db, sync, logger }).catch((err: unknown) =>
     logger.error({ err }, 'subscribing to events failed'),
   );
-  const server = http.createServer(app);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.PORT, config.HOST, () => {
-      server.off('error', reject);
-      resolve();
-    });
+
+  await serveUntilSignalled({
+    name: 'source-service',
+    app,
+    port: config.PORT,
+    host: config.HOST,
+    logger,
+    // Whatever the relay has not sent yet stays in the outbox for the next start.
+    release: async () => {
+      await relay.stop();
+      await bus.close();
+      await db.close();
+    },
   });
-  logger.info(`source-service listening on http://${config.HOST}:${config.PORT}`);
-
-  let stopping = false;
-  const shutdown = (signal: NodeJS.Signals) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'source-service shutting down');
-    // In-flight requests finish; idle keep-alive connections must not hold the exit.
-    setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS).unref();
-    server.closeIdleConnections();
-    server.close(() => {
-      // Whatever the relay has not sent yet stays in the outbox for the next start.
-      relay
-        .stop()
-        .then(() => bus.close())
-        .then(() => db.close())
-        .then(
-          () => process.exit(0),
-          (err: unknown) => {
-            logger.error({ err }, 'shutting down failed');
-            process.exit(1);
-          },
-        );
-    });
-  };
-  process.on('SIGINT', shutdown);
-  process.on('SIGTERM', shutdown);
-}
-
-main().catch((err: unknown) => {
-  // Configuration problems are listed one per line in the message; no logger exists yet then.
-  console.error(err instanceof ConfigError ? err.message : err);
-  process.exit(1);
 });
