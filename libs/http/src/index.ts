@@ -7,3 +7,4 @@ export * from './internal-caller.js';
 export * from './service-app.js';
 export * from './routes.js';
 export * from './serve.js';
+export * from './internal-client.js';

@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { INTERNAL_CALLER_HEADER, REQUEST_ID_HEADER } from '@tolk/contracts';
-import { AppError } from '@tolk/http';
-import { currentRequestId, type Logger } from '@tolk/logger';
+import { createInternalClient } from '@tolk/http';
+import type { Logger } from '@tolk/logger';
 
 /** What identity-service tells other services about a user. */
 export type DirectoryUser = { userId: string; email: string; name: string | null };
@@ -11,8 +10,6 @@ const usersLookupSchema = z.object({ users: z.array(directoryUserSchema) });
 
 /** identity-service answers at most this many ids per lookup. */
 const LOOKUP_BATCH_SIZE = 1000;
-
-type Answer = { status: number; body: unknown };
 
 /**
  * identity-service's internal API, over HTTP: users by email and by id. Unreachable or faulty →
@@ -24,61 +21,15 @@ export function createIdentityClient(deps: {
   signInternalCaller: () => Promise<string>;
   logger: Logger;
 }) {
-  const { baseUrl, timeoutMs, signInternalCaller, logger } = deps;
-
-  function unavailable(details: Record<string, unknown>, why: string): AppError {
-    logger.error(details, `identity-service ${why}`);
-    return new AppError('SERVICE_UNAVAILABLE', 'The user directory is unavailable; try again shortly');
-  }
-
-  async function call(path: string, init: { method: 'GET' | 'POST'; body?: unknown }): Promise<Answer> {
-    const headers: Record<string, string> = {
-      accept: 'application/json',
-      [INTERNAL_CALLER_HEADER]: await signInternalCaller(),
-    };
-    const requestId = currentRequestId();
-    if (requestId) headers[REQUEST_ID_HEADER] = requestId;
-    if (init.body !== undefined) headers['content-type'] = 'application/json';
-    try {
-      // One deadline for the answer and its body.
-      const response = await fetch(`${baseUrl}${path}`, {
-        method: init.method,
-        headers,
-        body: init.body === undefined ? undefined : JSON.stringify(init.body),
-        signal: AbortSignal.timeout(timeoutMs),
-      });
-      const text = await response.text();
-      let body: unknown;
-      try {
-        body = text ? JSON.parse(text) : undefined;
-      } catch {
-        body = undefined;
-      }
-      return { status: response.status, body };
-    } catch (err) {
-      if (err instanceof Error && err.name === 'TimeoutError') {
-        logger.warn({ path, timeoutMs }, 'identity-service did not answer in time');
-        throw new AppError('GATEWAY_TIMEOUT', `The user directory did not answer within ${timeoutMs} ms`);
-      }
-      throw unavailable({ err, path }, 'is not reachable');
-    }
-  }
-
-  function parse<S extends z.ZodType>(schema: S, answer: Answer, path: string): z.infer<S> {
-    const parsed = schema.safeParse(answer.body);
-    if (answer.status !== 200 || !parsed.success) {
-      throw unavailable({ path, status: answer.status }, 'answered unexpectedly');
-    }
-    return parsed.data;
-  }
+  const client = createInternalClient({ ...deps, service: 'identity-service', serves: 'user directory' });
 
   return {
     /** The user with that email (as typed; identity-service normalises it), or undefined. */
     async findUserByEmail(email: string): Promise<DirectoryUser | undefined> {
       const path = `/internal/users?${new URLSearchParams({ email })}`;
-      const answer = await call(path, { method: 'GET' });
+      const answer = await client.call(path);
       if (answer.status === 404) return undefined;
-      return parse(directoryUserSchema, answer, '/internal/users');
+      return client.expect(directoryUserSchema, answer, '/internal/users');
     },
 
     /** The users among `userIds` that exist. */
@@ -87,8 +38,8 @@ export function createIdentityClient(deps: {
       for (let start = 0; start < userIds.length; start += LOOKUP_BATCH_SIZE) {
         const path = '/internal/users/lookup';
         const batch = userIds.slice(start, start + LOOKUP_BATCH_SIZE);
-        const answer = await call(path, { method: 'POST', body: { userIds: batch } });
-        users.push(...parse(usersLookupSchema, answer, path).users);
+        const answer = await client.call(path, { method: 'POST', body: { userIds: batch } });
+        users.push(...client.expect(usersLookupSchema, answer, path).users);
       }
       return users;
     },
