@@ -1,4 +1,4 @@
-import type { ParsedSource } from './parse-source.js';
+import type { ParsedSource } from '@tolk/locale-file';
 
 /**
  * Parsed source versions kept in memory, least recently used first out, bounded by their total

@@ -1,6 +1,6 @@
 import { promisify } from 'node:util';
 import { gunzip, gzip, constants } from 'node:zlib';
-import type { Annotation, ParsedSource } from './parse-source.js';
+import type { Annotation, ParsedSource } from '@tolk/locale-file';
 
 const gzipAsync = promisify(gzip);
 const gunzipAsync = promisify(gunzip);

@@ -6,14 +6,20 @@ import type { Logger } from '@tolk/logger';
 import type { BaselinesRepository } from '../data-access/baselines-repository.js';
 import type { ProjectsRepository } from '../data-access/projects-repository.js';
 import type { VersionSummary, VersionsRepository } from '../data-access/versions-repository.js';
-import { computeSourceDiff, sameContent, type SourceDiff } from './diff.js';
-import { parseSourceDocument, type ParsedSource, type SourceLimits } from './parse-source.js';
 import type { ProjectDirectory } from './project-directory.js';
 import { authorize, projectNotFound } from './source-access.js';
 import type { SourceCache } from './source-cache.js';
 import { EMPTY_SOURCE, decodeSource, encodeSource } from './source-codec.js';
 import { sourceChangedEvent } from './source-events.js';
-import { rebuildDocument } from './unflatten.js';
+import {
+  computeSourceDiff,
+  parseSourceDocument,
+  rebuildDocument,
+  sameContent,
+  type ParsedSource,
+  type SourceDiff,
+  type SourceLimits,
+} from '@tolk/locale-file';
 
 /** `If-Match`: the versions the client expects to be current, or `*` (any version exists). */
 export type ExpectedVersion = number[] | 'any';

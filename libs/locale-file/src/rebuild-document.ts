@@ -1,4 +1,4 @@
-import { LayoutStep, type ParsedSource } from './parse-source.js';
+import { LayoutStep, type ParsedSource } from './parse-locale-file.js';
 
 type Container = Record<string, unknown> | unknown[];
 type Frame = { node: Container; prefix: string };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { computeSourceDiff, isEmptyDiff, sameEntries, type FlatEntries } from '../src/domain/diff.js';
-import { parseSourceDocument } from '../src/domain/parse-source.js';
-import { rebuildDocument } from '../src/domain/unflatten.js';
+import { computeSourceDiff, isEmptyDiff, sameEntries, type FlatEntries } from '@tolk/locale-file';
+import { parseSourceDocument } from '@tolk/locale-file';
+import { rebuildDocument } from '@tolk/locale-file';
 import { randomSourceText, referenceFlatten, seededRandom } from './source-builders.js';
 
 const CASES = 300;

@@ -1,4 +1,4 @@
-import type { Annotation } from './parse-source.js';
+import type { Annotation } from './parse-locale-file.js';
 
 /** The spec's Diff object. */
 export type SourceDiff = { added: string[]; modified: string[]; deleted: string[] };

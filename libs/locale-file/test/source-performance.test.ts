@@ -1,8 +1,8 @@
 import { performance } from 'node:perf_hooks';
 import { describe, expect, it } from 'vitest';
-import { computeSourceDiff, sameContent } from '../src/domain/diff.js';
-import { DEFAULT_SOURCE_LIMITS, parseSourceDocument } from '../src/domain/parse-source.js';
-import { rebuildDocument } from '../src/domain/unflatten.js';
+import { computeSourceDiff, sameContent } from '@tolk/locale-file';
+import { DEFAULT_SOURCE_LIMITS, parseSourceDocument } from '@tolk/locale-file';
+import { rebuildDocument } from '@tolk/locale-file';
 import { largeFlatSourceText, largeSourceText } from './source-builders.js';
 
 // Not a benchmark: generous bounds that only a quadratic step or a per-key allocation storm

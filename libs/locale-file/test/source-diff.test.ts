@@ -6,8 +6,8 @@ import {
   sameContent,
   sameEntries,
   type FlatEntries,
-} from '../src/domain/diff.js';
-import { parseSourceDocument } from '../src/domain/parse-source.js';
+} from '@tolk/locale-file';
+import { parseSourceDocument } from '@tolk/locale-file';
 
 function flat(pairs: Record<string, string>): FlatEntries {
   return { keys: Object.keys(pairs), values: Object.values(pairs) };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { LayoutStep, parseSourceDocument, type ParsedSource } from '../src/domain/parse-source.js';
-import { rebuildDocument } from '../src/domain/unflatten.js';
+import { LayoutStep, parseSourceDocument, type ParsedSource } from '@tolk/locale-file';
+import { rebuildDocument } from '@tolk/locale-file';
 
 function roundTrip(json: string): string {
   return JSON.stringify(rebuildDocument(parseSourceDocument(JSON.parse(json))));

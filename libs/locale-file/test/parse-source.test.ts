@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PayloadTooLargeError, ValidationError } from '@tolk/http';
-import {
-  DEFAULT_SOURCE_LIMITS,
-  LayoutStep,
-  parseSourceDocument,
-  type SourceLimits,
-} from '../src/domain/parse-source.js';
+import { DEFAULT_SOURCE_LIMITS, LayoutStep, parseSourceDocument, type SourceLimits } from '@tolk/locale-file';
 
 function parse(json: string, limits: Partial<SourceLimits> = {}) {
   return parseSourceDocument(JSON.parse(json), { ...DEFAULT_SOURCE_LIMITS, ...limits });
