@@ -3,63 +3,21 @@
  * real identity-service, on real Postgres and Redis — signup, login, /v1/user/me, refresh and the
  * CLI's device login, exactly as the README's curl lines do it.
  */
-import { generateKeyPairSync, randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createPgDb, migrate, type Db } from '@tolk/db';
-import { createLogger } from '@tolk/logger';
-import { createTestDatabase, listen, request } from '@tolk/testing';
-import { createGatewayApp } from '../../gateway/src/app.js';
-import { loadGatewayConfig } from '../../gateway/src/config.js';
-import {
-  IDENTITY_SCHEMA,
-  MIGRATIONS_DIR,
-  createIdentityApp,
-} from '../../services/identity-service/src/app.js';
-import { loadIdentityConfig } from '../../services/identity-service/src/config.js';
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { request } from '@tolk/testing';
+import { startSystem, type System } from './system.js';
 
 describe('signing in through the gateway', () => {
-  const infrastructure = inject('infrastructure');
-  const internalSecret = randomUUID() + randomUUID();
-  const silent = createLogger({ name: 'e2e', level: 'silent' });
-  let database: Awaited<ReturnType<typeof createTestDatabase>>;
-  let db: Db;
-  let identity: Awaited<ReturnType<typeof listen>>;
-  let gatewayServer: Awaited<ReturnType<typeof listen>>;
-  let gateway: ReturnType<typeof createGatewayApp>;
+  let system: System;
   let base: string;
 
   beforeAll(async () => {
-    database = await createTestDatabase(infrastructure.postgresUrl);
-    db = createPgDb({ url: database.url, schema: IDENTITY_SCHEMA });
-    await migrate(db, MIGRATIONS_DIR);
-    const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-    const identityConfig = loadIdentityConfig({
-      DATABASE_URL: database.url,
-      INTERNAL_JWT_SECRET: internalSecret,
-      JWT_PRIVATE_KEY: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
-      DEVICE_POLL_INTERVAL_SECONDS: '1',
-    });
-    identity = await listen(createIdentityApp({ config: identityConfig, db, logger: silent }));
-    gateway = createGatewayApp({
-      config: loadGatewayConfig({
-        JWT_PUBLIC_KEY: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
-        INTERNAL_JWT_SECRET: internalSecret,
-        IDENTITY_SERVICE_URL: identity.url,
-        REDIS_URL: infrastructure.redisUrl,
-        RATE_LIMIT_KEY_PREFIX: `tolk-e2e:${randomUUID()}`,
-      }),
-      logger: silent,
-    });
-    gatewayServer = await listen(gateway.app);
-    base = gatewayServer.url;
+    system = await startSystem({ identityEnv: { DEVICE_POLL_INTERVAL_SECONDS: '1' } });
+    base = system.base;
   });
-
   afterAll(async () => {
-    await gatewayServer.close();
-    await gateway.close();
-    await identity.close();
-    await db.close();
-    await database.drop();
+    await system?.close();
   });
 
   const post = (path: string, body?: unknown, token?: string) =>

@@ -4,19 +4,11 @@
  * membership changes and deletions through project-service's events — not through TTLs, which
  * are an hour here. source-service is a stand-in that records what reaches it.
  */
-import { generateKeyPairSync, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import amqp from 'amqplib';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
-import { createRabbitBus, startOutboxRelay, type Bus, type OutboxRelay } from '@tolk/bus';
-import { createPgDb, migrate, type Db } from '@tolk/db';
-import { createLogger } from '@tolk/logger';
-import { createTestDatabase, listen, request } from '@tolk/testing';
-import { createGatewayApp } from '../../gateway/src/app.js';
-import { loadGatewayConfig } from '../../gateway/src/config.js';
-import * as identityService from '../../services/identity-service/src/app.js';
-import { loadIdentityConfig } from '../../services/identity-service/src/config.js';
-import * as projectService from '../../services/project-service/src/app.js';
-import { loadProjectConfig } from '../../services/project-service/src/config.js';
+import { request } from '@tolk/testing';
+import { startSystem, type System } from './system.js';
 
 /** How long an eviction may take from the change to the gateway: "within about a second". */
 const EVICTION_BOUND_MS = 1500;
@@ -31,102 +23,41 @@ async function eventually(check: () => Promise<boolean>, timeoutMs: number): Pro
 }
 
 describe('project membership through the gateway', () => {
-  const infrastructure = inject('infrastructure');
-  const internalSecret = randomUUID() + randomUUID();
-  const silent = createLogger({ name: 'e2e', level: 'silent' });
   const evictionQueue = `test.gateway.membership-cache.${randomUUID()}`;
-  let database: Awaited<ReturnType<typeof createTestDatabase>>;
-  let identityDb: Db;
-  let projectDb: Db;
-  let bus: Bus;
-  let relay: OutboxRelay;
-  const servers: Array<Awaited<ReturnType<typeof listen>>> = [];
-  let gateway: ReturnType<typeof createGatewayApp>;
-  let base: string;
+  let system: System;
   /** Requests that reached the source-service stand-in. */
   const sourceRequests: string[] = [];
   /** Membership lookups that reached project-service. */
   let lookups = 0;
 
   beforeAll(async () => {
-    database = await createTestDatabase(infrastructure.postgresUrl);
-    identityDb = createPgDb({ url: database.url, schema: identityService.IDENTITY_SCHEMA });
-    await migrate(identityDb, identityService.MIGRATIONS_DIR);
-    projectDb = createPgDb({ url: database.url, schema: projectService.PROJECTS_SCHEMA });
-    await migrate(projectDb, projectService.MIGRATIONS_DIR);
-
-    const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-    const identity = await listen(
-      identityService.createIdentityApp({
-        config: loadIdentityConfig({
-          DATABASE_URL: database.url,
-          INTERNAL_JWT_SECRET: internalSecret,
-          JWT_PRIVATE_KEY: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
-        }),
-        db: identityDb,
-        logger: silent,
-      }),
-    );
-    servers.push(identity);
-    bus = createRabbitBus({ url: infrastructure.amqpUrl, logger: silent, producer: 'project-service' });
-    relay = await startOutboxRelay({ db: projectDb, bus, logger: silent });
-    const projectApp = projectService.createProjectApp({
-      config: loadProjectConfig({
-        DATABASE_URL: database.url,
-        AMQP_URL: infrastructure.amqpUrl,
-        INTERNAL_JWT_SECRET: internalSecret,
-        IDENTITY_SERVICE_URL: identity.url,
-      }),
-      db: projectDb,
-      bus,
-      logger: silent,
-    });
-    const project = await listen((req, res) => {
-      if (req.url?.startsWith('/internal/projects/')) lookups++;
-      projectApp(req, res);
-    });
-    servers.push(project);
-    const source = await listen((req, res) => {
-      if (req.url !== '/healthz') sourceRequests.push(`${req.method} ${req.url}`);
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
-    });
-    servers.push(source);
-
-    gateway = createGatewayApp({
-      config: loadGatewayConfig({
-        JWT_PUBLIC_KEY: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
-        INTERNAL_JWT_SECRET: internalSecret,
-        IDENTITY_SERVICE_URL: identity.url,
-        PROJECT_SERVICE_URL: project.url,
-        SOURCE_SERVICE_URL: source.url,
-        REDIS_URL: infrastructure.redisUrl,
-        AMQP_URL: infrastructure.amqpUrl,
-        RATE_LIMIT_KEY_PREFIX: `tolk-e2e:${randomUUID()}`,
-        MEMBERSHIP_CACHE_KEY_PREFIX: `tolk-e2e:${randomUUID()}:membership`,
+    system = await startSystem({
+      wrapProjectService: (app) => (req, res) => {
+        if (req.url?.startsWith('/internal/projects/')) lookups++;
+        app(req, res);
+      },
+      standIns: {
+        source: (req, res) => {
+          if (req.url !== '/healthz') sourceRequests.push(`${req.method} ${req.url}`);
+          res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+        },
+      },
+      gatewayEnv: {
+        AMQP_URL: inject('infrastructure').amqpUrl,
         MEMBERSHIP_EVENTS_QUEUE: evictionQueue,
         // An hour: whatever changes an answer within a test is the event's doing.
         MEMBERSHIP_CACHE_TTL_SECONDS: '3600',
         MEMBERSHIP_CACHE_NEGATIVE_TTL_SECONDS: '3600',
-      }),
-      logger: silent,
+      },
+      gatewayConsumers: true,
     });
-    await gateway.startConsumers();
-    const gatewayServer = await listen(gateway.app);
-    servers.push(gatewayServer);
-    base = gatewayServer.url;
     // Answers are cached only once Redis is up.
-    await eventually(async () => (await request(`${base}/readyz`)).body?.redis === 'up', 5000);
+    await eventually(async () => (await request(`${system.base}/readyz`)).body?.redis === 'up', 5000);
   });
 
   afterAll(async () => {
-    for (const server of servers.reverse()) await server.close();
-    await gateway?.close();
-    await relay?.stop();
-    await bus?.close();
-    await projectDb?.close();
-    await identityDb?.close();
-    await database?.drop();
-    const connection = await amqp.connect(infrastructure.amqpUrl);
+    await system?.close();
+    const connection = await amqp.connect(inject('infrastructure').amqpUrl);
     const channel = await connection.createChannel();
     for (const queue of [evictionQueue, `${evictionQueue}.dlq`])
       await channel.deleteQueue(queue).catch(() => {});
@@ -137,18 +68,8 @@ describe('project membership through the gateway', () => {
     sourceRequests.length = 0;
   });
 
-  const call = (method: string, path: string, token?: string, body?: unknown) =>
-    request(`${base}${path}`, { method, body, headers: token ? { authorization: `Bearer ${token}` } : {} });
-
-  async function signUp(): Promise<{ email: string; token: string; userId: string }> {
-    const email = `user-${randomUUID()}@example.com`;
-    const response = await call('POST', '/v1/auth/signup', undefined, {
-      email,
-      password: 'correct horse battery',
-    });
-    expect(response.status).toBe(201);
-    return { email, token: response.body.accessToken, userId: response.body.user.userId };
-  }
+  const call: System['call'] = (...args) => system.call(...args);
+  const signUp = () => system.signUp();
 
   async function createProject(owner: { token: string }): Promise<string> {
     const created = await call('POST', '/v1/projects', owner.token, { name: 'App', sourceLocale: 'en' });

@@ -3,106 +3,21 @@
  * project-service, on real Postgres, RabbitMQ and Redis — create, list, share by email, leave,
  * delete, as a dashboard or the CLI would.
  */
-import { generateKeyPairSync, randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createRabbitBus, startOutboxRelay, type Bus, type OutboxRelay } from '@tolk/bus';
-import { createPgDb, migrate, type Db } from '@tolk/db';
-import { createLogger } from '@tolk/logger';
-import { createTestDatabase, listen, request } from '@tolk/testing';
-import { createGatewayApp } from '../../gateway/src/app.js';
-import { loadGatewayConfig } from '../../gateway/src/config.js';
-import * as identityService from '../../services/identity-service/src/app.js';
-import { loadIdentityConfig } from '../../services/identity-service/src/config.js';
-import * as projectService from '../../services/project-service/src/app.js';
-import { loadProjectConfig } from '../../services/project-service/src/config.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSystem, type System } from './system.js';
 
 describe('projects through the gateway', () => {
-  const infrastructure = inject('infrastructure');
-  const internalSecret = randomUUID() + randomUUID();
-  const silent = createLogger({ name: 'e2e', level: 'silent' });
-  let database: Awaited<ReturnType<typeof createTestDatabase>>;
-  let identityDb: Db;
-  let projectDb: Db;
-  let bus: Bus;
-  let relay: OutboxRelay;
-  const servers: Array<Awaited<ReturnType<typeof listen>>> = [];
-  let gateway: ReturnType<typeof createGatewayApp>;
-  let base: string;
+  let system: System;
 
   beforeAll(async () => {
-    database = await createTestDatabase(infrastructure.postgresUrl);
-    identityDb = createPgDb({ url: database.url, schema: identityService.IDENTITY_SCHEMA });
-    await migrate(identityDb, identityService.MIGRATIONS_DIR);
-    projectDb = createPgDb({ url: database.url, schema: projectService.PROJECTS_SCHEMA });
-    await migrate(projectDb, projectService.MIGRATIONS_DIR);
-
-    const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-    const identity = await listen(
-      identityService.createIdentityApp({
-        config: loadIdentityConfig({
-          DATABASE_URL: database.url,
-          INTERNAL_JWT_SECRET: internalSecret,
-          JWT_PRIVATE_KEY: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
-        }),
-        db: identityDb,
-        logger: silent,
-      }),
-    );
-    servers.push(identity);
-    bus = createRabbitBus({ url: infrastructure.amqpUrl, logger: silent, producer: 'project-service' });
-    relay = await startOutboxRelay({ db: projectDb, bus, logger: silent });
-    const project = await listen(
-      projectService.createProjectApp({
-        config: loadProjectConfig({
-          DATABASE_URL: database.url,
-          AMQP_URL: infrastructure.amqpUrl,
-          INTERNAL_JWT_SECRET: internalSecret,
-          IDENTITY_SERVICE_URL: identity.url,
-        }),
-        db: projectDb,
-        bus,
-        logger: silent,
-      }),
-    );
-    servers.push(project);
-    gateway = createGatewayApp({
-      config: loadGatewayConfig({
-        JWT_PUBLIC_KEY: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
-        INTERNAL_JWT_SECRET: internalSecret,
-        IDENTITY_SERVICE_URL: identity.url,
-        PROJECT_SERVICE_URL: project.url,
-        REDIS_URL: infrastructure.redisUrl,
-        RATE_LIMIT_KEY_PREFIX: `tolk-e2e:${randomUUID()}`,
-      }),
-      logger: silent,
-    });
-    const gatewayServer = await listen(gateway.app);
-    servers.push(gatewayServer);
-    base = gatewayServer.url;
+    system = await startSystem();
   });
-
   afterAll(async () => {
-    for (const server of servers.reverse()) await server.close();
-    await gateway?.close();
-    await relay?.stop();
-    await bus?.close();
-    await projectDb?.close();
-    await identityDb?.close();
-    await database?.drop();
+    await system?.close();
   });
 
-  const call = (method: string, path: string, token?: string, body?: unknown) =>
-    request(`${base}${path}`, { method, body, headers: token ? { authorization: `Bearer ${token}` } : {} });
-
-  async function signUp(): Promise<{ email: string; token: string; userId: string }> {
-    const email = `user-${randomUUID()}@example.com`;
-    const response = await call('POST', '/v1/auth/signup', undefined, {
-      email,
-      password: 'correct horse battery',
-    });
-    expect(response.status).toBe(201);
-    return { email, token: response.body.accessToken, userId: response.body.user.userId };
-  }
+  const call: System['call'] = (...args) => system.call(...args);
+  const signUp = () => system.signUp();
 
   it('when a user creates a project and shares it by email, then both see it with their roles', async () => {
     const owner = await signUp();

@@ -1,0 +1,136 @@
+/**
+ * The system as a user meets it, for end-to-end tests: the real gateway in front of the real
+ * identity- and project-service (events through the outbox and RabbitMQ), on real Postgres,
+ * RabbitMQ and Redis, each in a database of this test file's own. Stand-ins for services not
+ * under test are plain HTTP handlers.
+ */
+import { generateKeyPairSync, randomUUID } from 'node:crypto';
+import type { RequestListener } from 'node:http';
+import { expect, inject } from 'vitest';
+import { createRabbitBus, startOutboxRelay } from '@tolk/bus';
+import type { ServiceName } from '@tolk/contracts';
+import { createPgDb, migrate } from '@tolk/db';
+import { createLogger } from '@tolk/logger';
+import { createTestDatabase, listen, request } from '@tolk/testing';
+import { createGatewayApp } from '../../gateway/src/app.js';
+import { loadGatewayConfig } from '../../gateway/src/config.js';
+import * as identityService from '../../services/identity-service/src/app.js';
+import { loadIdentityConfig } from '../../services/identity-service/src/config.js';
+import * as projectService from '../../services/project-service/src/app.js';
+import { loadProjectConfig } from '../../services/project-service/src/config.js';
+
+export async function startSystem(
+  options: {
+    /** Extra identity-service settings (e.g. a short device-login poll interval). */
+    identityEnv?: Record<string, string>;
+    /** Wraps project-service, e.g. to count the requests that reach it. */
+    wrapProjectService?: (app: RequestListener) => RequestListener;
+    /** Stand-ins for services not under test. */
+    standIns?: Partial<Record<Exclude<ServiceName, 'identity' | 'project'>, RequestListener>>;
+    /** Extra gateway settings. */
+    gatewayEnv?: Record<string, string>;
+    /** Starts the gateway's event consumers (membership cache eviction). */
+    gatewayConsumers?: boolean;
+  } = {},
+) {
+  const infrastructure = inject('infrastructure');
+  const internalSecret = randomUUID() + randomUUID();
+  const silent = createLogger({ name: 'e2e', level: 'silent' });
+  const cleanups: Array<() => Promise<unknown>> = [];
+
+  const database = await createTestDatabase(infrastructure.postgresUrl);
+  cleanups.push(() => database.drop());
+  const identityDb = createPgDb({ url: database.url, schema: identityService.IDENTITY_SCHEMA });
+  cleanups.push(() => identityDb.close());
+  await migrate(identityDb, identityService.MIGRATIONS_DIR);
+  const projectDb = createPgDb({ url: database.url, schema: projectService.PROJECTS_SCHEMA });
+  cleanups.push(() => projectDb.close());
+  await migrate(projectDb, projectService.MIGRATIONS_DIR);
+
+  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const identity = await listen(
+    identityService.createIdentityApp({
+      config: loadIdentityConfig({
+        DATABASE_URL: database.url,
+        INTERNAL_JWT_SECRET: internalSecret,
+        JWT_PRIVATE_KEY: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+        ...options.identityEnv,
+      }),
+      db: identityDb,
+      logger: silent,
+    }),
+  );
+  cleanups.push(() => identity.close());
+
+  const bus = createRabbitBus({ url: infrastructure.amqpUrl, logger: silent, producer: 'project-service' });
+  cleanups.push(() => bus.close());
+  const relay = await startOutboxRelay({ db: projectDb, bus, logger: silent });
+  cleanups.push(() => relay.stop());
+  const projectApp = projectService.createProjectApp({
+    config: loadProjectConfig({
+      DATABASE_URL: database.url,
+      AMQP_URL: infrastructure.amqpUrl,
+      INTERNAL_JWT_SECRET: internalSecret,
+      IDENTITY_SERVICE_URL: identity.url,
+    }),
+    db: projectDb,
+    bus,
+    logger: silent,
+  });
+  const project = await listen(options.wrapProjectService?.(projectApp) ?? projectApp);
+  cleanups.push(() => project.close());
+
+  const standInUrls: Record<string, string> = {};
+  for (const [service, handler] of Object.entries(options.standIns ?? {})) {
+    const standIn = await listen(handler);
+    cleanups.push(() => standIn.close());
+    standInUrls[`${service.toUpperCase()}_SERVICE_URL`] = standIn.url;
+  }
+
+  const gateway = createGatewayApp({
+    config: loadGatewayConfig({
+      JWT_PUBLIC_KEY: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+      INTERNAL_JWT_SECRET: internalSecret,
+      IDENTITY_SERVICE_URL: identity.url,
+      PROJECT_SERVICE_URL: project.url,
+      ...standInUrls,
+      REDIS_URL: infrastructure.redisUrl,
+      RATE_LIMIT_KEY_PREFIX: `tolk-e2e:${randomUUID()}`,
+      MEMBERSHIP_CACHE_KEY_PREFIX: `tolk-e2e:${randomUUID()}:membership`,
+      ...options.gatewayEnv,
+    }),
+    logger: silent,
+  });
+  cleanups.push(() => gateway.close());
+  if (options.gatewayConsumers) await gateway.startConsumers();
+  const gatewayServer = await listen(gateway.app);
+  cleanups.push(() => gatewayServer.close());
+  const base = gatewayServer.url;
+
+  const call = (method: string, path: string, token?: string, body?: unknown) =>
+    request(`${base}${path}`, { method, body, headers: token ? { authorization: `Bearer ${token}` } : {} });
+
+  return {
+    base,
+    infrastructure,
+    call,
+
+    /** Signs up a new user through the gateway. */
+    async signUp(): Promise<{ email: string; token: string; userId: string }> {
+      const email = `user-${randomUUID()}@example.com`;
+      const response = await call('POST', '/v1/auth/signup', undefined, {
+        email,
+        password: 'correct horse battery',
+      });
+      expect(response.status).toBe(201);
+      return { email, token: response.body.accessToken, userId: response.body.user.userId };
+    },
+
+    /** Stops everything, last started first. */
+    async close(): Promise<void> {
+      for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
+    },
+  };
+}
+
+export type System = Awaited<ReturnType<typeof startSystem>>;
