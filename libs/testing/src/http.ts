@@ -1,4 +1,5 @@
 import http from 'node:http';
+import { expect } from 'vitest';
 import type { AddressInfo } from 'node:net';
 
 /** Listens on an ephemeral port of the loopback interface. */
@@ -40,4 +41,18 @@ export async function request(
     parsed = undefined;
   }
   return { status: response.status, headers: response.headers, body: parsed, text };
+}
+
+/** Exactly `{"error":{"code","message"}}`, with the request id in its header. */
+export function expectError(
+  response: Awaited<ReturnType<typeof request>>,
+  status: number,
+  code: string,
+): void {
+  expect({ status: response.status, body: response.body }).toStrictEqual({
+    status,
+    body: { error: { code, message: expect.any(String) } },
+  });
+  expect(response.body.error.message.length).toBeGreaterThan(0);
+  expect(response.headers.get('x-request-id')).toMatch(/\S+/);
 }

@@ -244,12 +244,4 @@ export function uniqueEmail(): string {
   return `user-${randomUUID()}@example.com`;
 }
 
-/** Exactly `{"error":{"code","message"}}`, with the request id in its header. */
-export function expectError(response: Response, status: number, code: string): void {
-  expect({ status: response.status, body: response.body }).toStrictEqual({
-    status,
-    body: { error: { code, message: expect.any(String) } },
-  });
-  expect(response.body.error.message.length).toBeGreaterThan(0);
-  expect(response.headers.get('x-request-id')).toMatch(/\S+/);
-}
+export { expectError } from '@tolk/testing';

@@ -253,12 +253,4 @@ export type SourceService = Awaited<ReturnType<typeof startSourceService>>;
 /** A message in the consumer's dead-letter queue; `attempt` = tries of the handler (none if unreadable). */
 export type DeadLetter = { content: string; messageId: unknown; attempt: unknown };
 
-/** Exactly `{"error":{"code","message"}}`, with the request id in its header. */
-export function expectError(response: Response, status: number, code: string): void {
-  expect({ status: response.status, body: response.body }).toStrictEqual({
-    status,
-    body: { error: { code, message: expect.any(String) } },
-  });
-  expect(response.body.error.message.length).toBeGreaterThan(0);
-  expect(response.headers.get('x-request-id')).toMatch(/\S+/);
-}
+export { expectError } from '@tolk/testing';
