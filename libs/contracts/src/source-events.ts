@@ -45,3 +45,10 @@ export const sourceEventDataSchemas = {
 
 export type SourceEventType = keyof typeof sourceEventDataSchemas;
 export type SourceEventData<T extends SourceEventType> = z.infer<(typeof sourceEventDataSchemas)[T]>;
+
+/**
+ * source-service's internal `GET /internal/projects/{projectId}/source/versions/{version|current}`
+ * answers with the version's stored document (gzip JSON with each key's revision) and names the
+ * version in this header.
+ */
+export const SOURCE_VERSION_HEADER = 'x-tolk-source-version';

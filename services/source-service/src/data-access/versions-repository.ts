@@ -50,11 +50,10 @@ export function createVersionsRepository(db: Db) {
           new Date(summary.createdAt),
         ],
       );
-      await tx.query(`INSERT INTO version_contents (project_id, version, content) VALUES ($1, $2, $3)`, [
-        projectId,
-        summary.version,
-        content,
-      ]);
+      await tx.query(
+        `INSERT INTO version_contents (project_id, version, content, has_revisions) VALUES ($1, $2, $3, true)`,
+        [projectId, summary.version, content],
+      );
     },
 
     /** Newest first. */
@@ -80,6 +79,29 @@ export function createVersionsRepository(db: Db) {
         [projectId, version],
       );
       return rows[0]?.content;
+    },
+
+    /** The stored content as it is, and whether it carries the keys' revisions. */
+    async storedContent(
+      projectId: string,
+      version: number,
+      q: Queryable = db,
+    ): Promise<{ content: Buffer; hasRevisions: boolean } | undefined> {
+      const { rows } = await q.query<{ content: Buffer; has_revisions: boolean }>(
+        `SELECT content, has_revisions FROM version_contents WHERE project_id = $1 AND version = $2`,
+        [projectId, version],
+      );
+      const row = rows[0];
+      return row && { content: row.content, hasRevisions: row.has_revisions };
+    },
+
+    /** Writes back a content stored before revisions were kept, now with them. */
+    async backfillRevisions(projectId: string, version: number, content: Buffer, q: Queryable = db) {
+      await q.query(
+        `UPDATE version_contents SET content = $3, has_revisions = true
+          WHERE project_id = $1 AND version = $2 AND NOT has_revisions`,
+        [projectId, version, content],
+      );
     },
   };
 }

@@ -1,4 +1,4 @@
-import type { ParsedSource } from '@tolk/locale-file';
+import type { SourceVersion } from './key-revisions.js';
 
 /**
  * Parsed source versions kept in memory, least recently used first out, bounded by their total
@@ -6,11 +6,11 @@ import type { ParsedSource } from '@tolk/locale-file';
  * only ever looked up by its number, which each instance reads from the database.
  */
 export function createSourceCache(maxKeys: number) {
-  const entries = new Map<string, ParsedSource>();
+  const entries = new Map<string, SourceVersion>();
   let totalKeys = 0;
 
   const cacheKey = (projectId: string, version: number) => `${version}:${projectId}`;
-  const weight = (source: ParsedSource) => source.keys.length + 1;
+  const weight = (source: SourceVersion) => source.keys.length + 1;
 
   function remove(key: string): void {
     const source = entries.get(key);
@@ -20,7 +20,7 @@ export function createSourceCache(maxKeys: number) {
   }
 
   return {
-    get(projectId: string, version: number): ParsedSource | undefined {
+    get(projectId: string, version: number): SourceVersion | undefined {
       const key = cacheKey(projectId, version);
       const source = entries.get(key);
       if (source) {
@@ -31,7 +31,7 @@ export function createSourceCache(maxKeys: number) {
       return source;
     },
 
-    set(projectId: string, version: number, source: ParsedSource): void {
+    set(projectId: string, version: number, source: SourceVersion): void {
       const key = cacheKey(projectId, version);
       remove(key);
       if (weight(source) > maxKeys) return;

@@ -11,6 +11,7 @@ type StoredSource = {
   annotations: [string, Annotation][];
   metadata: [string, unknown][];
   layout: ParsedSource['layout'];
+  revisions?: number[];
 };
 
 /**
@@ -18,19 +19,20 @@ type StoredSource = {
  * repetitive text and this runs on every upload). Compression runs on libuv's thread pool, so
  * the event loop keeps serving while a large source is written.
  */
-export async function encodeSource(source: ParsedSource): Promise<Buffer> {
+export async function encodeSource(source: ParsedSource, revisions?: number[]): Promise<Buffer> {
   const stored: StoredSource = {
     keys: source.keys,
     values: source.values,
     annotations: [...source.annotations],
     metadata: [...source.metadata],
     layout: source.layout,
+    revisions,
   };
   return gzipAsync(Buffer.from(JSON.stringify(stored), 'utf8'), { level: constants.Z_BEST_SPEED });
 }
 
 /** The inverse of encodeSource. JSON.parse keeps `__proto__` names as own data properties. */
-export async function decodeSource(content: Buffer): Promise<ParsedSource> {
+export async function decodeSource(content: Buffer): Promise<ParsedSource & { revisions?: number[] }> {
   const stored = JSON.parse((await gunzipAsync(content)).toString('utf8')) as StoredSource;
   return {
     keys: stored.keys,
@@ -38,6 +40,7 @@ export async function decodeSource(content: Buffer): Promise<ParsedSource> {
     annotations: new Map(stored.annotations),
     metadata: new Map(stored.metadata),
     layout: stored.layout,
+    revisions: stored.revisions,
   };
 }
 

@@ -10,6 +10,7 @@ import type { ProjectDirectory } from './project-directory.js';
 import { authorize, projectNotFound } from './source-access.js';
 import type { SourceCache } from './source-cache.js';
 import { EMPTY_SOURCE, decodeSource, encodeSource } from './source-codec.js';
+import { nextRevisions, type SourceVersion } from './key-revisions.js';
 import { sourceChangedEvent } from './source-events.js';
 import {
   computeSourceDiff,
@@ -39,6 +40,7 @@ export type SourceFile = {
 };
 
 const EMPTY_DIFF: SourceDiff = Object.freeze({ added: [], modified: [], deleted: [] });
+const EMPTY_VERSION: SourceVersion = Object.freeze({ ...EMPTY_SOURCE, revisions: [] });
 
 function hasUntranslated(diff: SourceDiff): boolean {
   return diff.added.length > 0 || diff.modified.length > 0;
@@ -81,15 +83,30 @@ export function createSources(deps: {
     projectId: string,
     version: number,
     q: Queryable = db,
-  ): Promise<ParsedSource | undefined> {
-    if (version === 0) return EMPTY_SOURCE;
+  ): Promise<SourceVersion | undefined> {
+    if (version === 0) return EMPTY_VERSION;
     const cached = cache.get(projectId, version);
     if (cached) return cached;
     const content = await versions.content(projectId, version, q);
     if (!content) return undefined;
-    const source = await decodeSource(content);
+    const decoded = await decodeSource(content);
+    const source: SourceVersion = {
+      ...decoded,
+      revisions: decoded.revisions ?? (await deriveRevisions(projectId, version, decoded, q)),
+    };
     cache.set(projectId, version, source);
     return source;
+  }
+
+  /** Versions stored before revisions were kept: derived from the version before, recursively. */
+  async function deriveRevisions(
+    projectId: string,
+    version: number,
+    source: ParsedSource,
+    q: Queryable,
+  ): Promise<number[]> {
+    const previous = (await load(projectId, version - 1, q)) ?? EMPTY_VERSION;
+    return nextRevisions(previous, source, computeSourceDiff(previous, source), version);
   }
 
   /**
@@ -127,6 +144,14 @@ export function createSources(deps: {
       pendingDiff: await pendingDiff(projectId, version, source),
       updatedAt,
     };
+  }
+
+  /** A new version `version` of the source, after `base`: its diff, revisions and stored form. */
+  async function prepare(base: SourceVersion, parsed: ParsedSource, version: number) {
+    const diff = computeSourceDiff(base, parsed);
+    const revisions = nextRevisions(base, parsed, diff, version);
+    const encoded = await encodeSource(parsed, revisions);
+    return { diff, encoded, version: { ...parsed, revisions } satisfies SourceVersion };
   }
 
   async function unchanged(projectId: string, version: number, source: ParsedSource, q?: Queryable) {
@@ -172,20 +197,22 @@ export function createSources(deps: {
         };
       }
 
-      const encoded = await encodeSource(parsed);
+      // Diffed and compressed against the version seen, before the project's row is locked.
+      let prepared = await prepare(previous, parsed, seen + 1);
+      let created = false;
       const result = await db.transaction(async (tx) => {
         const head = await projects.lock(projectId, tx);
         if (!head) throw projectNotFound();
         requireExpected(options.expected, head.currentVersion);
-        let base = previous;
         if (head.currentVersion !== seen) {
           // Another upload got in between: compare with what is current now.
-          base = (await load(projectId, head.currentVersion, tx)) ?? EMPTY_SOURCE;
+          const base = (await load(projectId, head.currentVersion, tx)) ?? EMPTY_VERSION;
           if (head.currentVersion > 0 && sameContent(base, parsed)) {
             return unchanged(projectId, head.currentVersion, base, tx);
           }
+          prepared = await prepare(base, parsed, head.currentVersion + 1);
         }
-        const diff = computeSourceDiff(base, parsed);
+        const { diff, encoded } = prepared;
         const summary: VersionSummary = {
           version: head.currentVersion + 1,
           keyCount: parsed.keys.length,
@@ -216,6 +243,7 @@ export function createSources(deps: {
           from: head.currentVersion,
           diff,
         });
+        created = true;
         return {
           version: summary.version,
           diff,
@@ -223,8 +251,8 @@ export function createSources(deps: {
           needsTranslation: hasUntranslated(pending),
         };
       });
-      if (result.version > seen) {
-        cache.set(projectId, result.version, parsed);
+      if (created) {
+        cache.set(projectId, result.version, prepared.version);
         logger.debug(
           { projectId, version: result.version, keyCount: result.keyCount },
           'source version created',
@@ -250,6 +278,31 @@ export function createSources(deps: {
       const summary = version > 0 ? await versions.find(projectId, version) : undefined;
       if (!summary) throw versionNotFound(version);
       return sourceFile(projectId, project.sourceLocale, version, summary.createdAt);
+    },
+
+    /**
+     * For locale-service (internal): the stored document of a version, with every key's revision,
+     * as it is kept (gzip JSON, see encodeSource); `current` is the project's current version, 0
+     * (the empty source) before the first upload or when source-service has not heard of the
+     * project. A deleted project, or a version that does not exist, is NotFoundError.
+     */
+    async stored(
+      projectId: string,
+      wanted: number | 'current',
+    ): Promise<{ version: number; content: Buffer }> {
+      if (await projects.isDeleted(projectId)) throw projectNotFound();
+      const project = await projects.find(projectId);
+      const version = wanted === 'current' ? (project?.currentVersion ?? 0) : wanted;
+      if (version === 0) return { version, content: await encodeSource(EMPTY_SOURCE, []) };
+      const stored =
+        project && version <= project.currentVersion && (await versions.storedContent(projectId, version));
+      if (!stored) throw versionNotFound(version);
+      if (stored.hasRevisions) return { version, content: stored.content };
+      const source = await load(projectId, version);
+      if (!source) throw versionNotFound(version);
+      const content = await encodeSource(source, source.revisions);
+      await versions.backfillRevisions(projectId, version, content);
+      return { version, content };
     },
 
     /** `GET .../source/versions`: newest first. */

@@ -1,4 +1,5 @@
 import { Router, type Request, type Response } from 'express';
+import { SOURCE_VERSION_HEADER } from '@tolk/contracts';
 import { route } from '@tolk/http';
 import type { SourceFile, Sources } from '../../domain/sources.js';
 import {
@@ -85,6 +86,20 @@ export function createSourceRouter(deps: { sources: Sources }) {
       const diff = await sources.diff(req.principal, param(req, 'projectId'), from, to);
       const body: DiffResponse = { added: diff.added, modified: diff.modified, deleted: diff.deleted };
       res.json(body);
+    },
+  });
+
+  // ---- internal: the service frame lets only internal callers reach these ----
+
+  // A version's stored document for locale-service, as kept: gzip-compressed JSON with each key's
+  // revision. `current` for the project's current version (0, the empty source, before any).
+  route(router, '/internal/projects/:projectId/source/versions/:version', {
+    get: async (req, res) => {
+      const raw = param(req, 'version');
+      const wanted = raw === 'current' ? 'current' : parseVersion(raw, 'path.version');
+      const stored = await sources.stored(param(req, 'projectId'), wanted);
+      res.setHeader(SOURCE_VERSION_HEADER, String(stored.version));
+      res.type('application/octet-stream').send(stored.content);
     },
   });
 
