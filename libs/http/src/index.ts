@@ -8,3 +8,5 @@ export * from './service-app.js';
 export * from './routes.js';
 export * from './serve.js';
 export * from './internal-client.js';
+export * from './project-access.js';
+export * from './project-directory.js';

@@ -56,3 +56,14 @@ export function expectError(
   expect(response.body.error.message.length).toBeGreaterThan(0);
   expect(response.headers.get('x-request-id')).toMatch(/\S+/);
 }
+
+/**
+ * Per delivery of an event, whether the consumer applied it (true) or skipped it as a duplicate
+ * (false), read from a service's captured log lines ('event consumed' with `applied`).
+ */
+export function consumedFlags(logLines: readonly string[], eventId: string): boolean[] {
+  return logLines
+    .map((line) => JSON.parse(line) as { msg?: string; eventId?: string; applied?: boolean })
+    .filter((entry) => entry.msg === 'event consumed' && entry.eventId === eventId)
+    .map((entry) => entry.applied === true);
+}

@@ -1,3 +1,4 @@
 export * from './infrastructure.js';
 export * from './database.js';
 export * from './http.js';
+export * from './private-rabbit.js';

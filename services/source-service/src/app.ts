@@ -2,16 +2,15 @@ import { fileURLToPath } from 'node:url';
 import type { Express } from 'express';
 import type { Bus } from '@tolk/bus';
 import type { Db } from '@tolk/db';
-import { createInternalCallerSigner, createServiceApp } from '@tolk/http';
+import { createInternalCallerSigner, createProjectDirectory, createServiceApp } from '@tolk/http';
 import type { Logger } from '@tolk/logger';
+import { createVersionCache } from '@tolk/locale-file';
+import type { SourceVersion } from './domain/key-revisions.js';
 import type { SourceConfig } from './config.js';
 import { createBaselinesRepository } from './data-access/baselines-repository.js';
-import { createProjectClient } from './data-access/project-client.js';
 import { createProjectsRepository } from './data-access/projects-repository.js';
 import { createVersionsRepository } from './data-access/versions-repository.js';
-import { createProjectDirectory } from './domain/project-directory.js';
 import { createProjectSync, type ProjectSync } from './domain/project-sync.js';
-import { createSourceCache } from './domain/source-cache.js';
 import { PRODUCER } from './domain/source-events.js';
 import { createSources } from './domain/sources.js';
 import { createSourceRouter } from './entry-points/http/router.js';
@@ -52,19 +51,20 @@ export function createSourceService(deps: {
   const projects = createProjectsRepository(db);
   const versions = createVersionsRepository(db);
   const baselines = createBaselinesRepository(db);
-  const client = createProjectClient({
+  const directory = createProjectDirectory({
+    store: projects,
     baseUrl: config.PROJECT_SERVICE_URL,
     timeoutMs: config.PROJECT_SERVICE_TIMEOUT_MS,
     signInternalCaller: createInternalCallerSigner(config.INTERNAL_JWT_SECRET, PRODUCER),
     logger,
   });
-  const cache = createSourceCache(config.SOURCE_CACHE_MAX_KEYS);
+  const cache = createVersionCache<SourceVersion>(config.SOURCE_CACHE_MAX_KEYS);
   const sources = createSources({
     db,
     projects,
     versions,
     baselines,
-    directory: createProjectDirectory({ projects, client }),
+    directory,
     cache,
     limits: {
       maxKeys: config.SOURCE_MAX_KEYS,

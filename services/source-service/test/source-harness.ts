@@ -12,7 +12,7 @@ import {
 import { createPgDb, migrate } from '@tolk/db';
 import { createPrincipalSigner } from '@tolk/http';
 import { createLogger } from '@tolk/logger';
-import { createTestDatabase, listen, request } from '@tolk/testing';
+import { consumedFlags, createTestDatabase, listen, request } from '@tolk/testing';
 // Tests may compose services; production code never imports another service.
 import {
   MIGRATIONS_DIR as PROJECT_MIGRATIONS_DIR,
@@ -35,8 +35,10 @@ type Headers = Record<string, string>;
  * durable queue of this test file's own (other test files publish to the same exchange).
  * `env` overrides source-service's configuration (limits).
  */
-export async function startSourceService(options: { env?: Record<string, string> } = {}) {
-  const { postgresUrl, amqpUrl } = inject('infrastructure');
+export async function startSourceService(options: { env?: Record<string, string>; amqpUrl?: string } = {}) {
+  const { postgresUrl } = inject('infrastructure');
+  // A broker of the test's own when given (one it stops and restarts), else the shared one.
+  const amqpUrl = options.amqpUrl ?? inject('infrastructure').amqpUrl;
   const database = await createTestDatabase(postgresUrl);
   const logLines: string[] = [];
   const logger = createLogger(
@@ -122,6 +124,10 @@ export async function startSourceService(options: { env?: Record<string, string>
 
   return {
     url: server.url,
+    /** For services composed on top of this one (locale-service's tests). */
+    databaseUrl: database.url,
+    amqpUrl,
+    projectUrl: projectServer.url,
     db,
     queue,
     logLines,
@@ -204,10 +210,7 @@ export async function startSourceService(options: { env?: Record<string, string>
 
     /** Whether the consumer applied the event (true) or skipped it as a duplicate (false), per delivery. */
     consumed(eventId: string): boolean[] {
-      return logLines
-        .map((line) => JSON.parse(line) as { msg?: string; eventId?: string; applied?: boolean })
-        .filter((entry) => entry.msg === 'event consumed' && entry.eventId === eventId)
-        .map((entry) => entry.applied === true);
+      return consumedFlags(logLines, eventId);
     },
 
     /** Whether this service has applied the event (handleOnce recorded it). */

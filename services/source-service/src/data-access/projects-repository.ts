@@ -1,4 +1,5 @@
 import type { Db, Queryable } from '@tolk/db';
+import type { ProjectFacts } from '@tolk/http';
 
 /** What source-service knows of a project, and the head of its sources. */
 export type SourceProject = {
@@ -10,9 +11,6 @@ export type SourceProject = {
   /** When the current version was created; null before the first upload. */
   sourceUpdatedAt: number | null;
 };
-
-/** The project as project-service describes it (event or internal API). */
-export type ProjectFacts = { projectId: string; sourceLocale: string; updatedAt: number };
 
 type ProjectRow = {
   project_id: string;

@@ -1,8 +1,10 @@
 import type { Queryable } from '@tolk/db';
 import { canonicalLocale } from '@tolk/contracts';
 import type { BaselinesRepository } from '../data-access/baselines-repository.js';
-import type { ProjectFacts, ProjectsRepository } from '../data-access/projects-repository.js';
-import type { SourceCache } from './source-cache.js';
+import type { ProjectFacts } from '@tolk/http';
+import type { ProjectsRepository } from '../data-access/projects-repository.js';
+import type { VersionCache } from '@tolk/locale-file';
+import type { SourceVersion } from './key-revisions.js';
 
 /**
  * What source-service learns from other services' events, applied inside the consumer's
@@ -11,7 +13,7 @@ import type { SourceCache } from './source-cache.js';
 export function createProjectSync(deps: {
   projects: ProjectsRepository;
   baselines: BaselinesRepository;
-  cache: SourceCache;
+  cache: VersionCache<SourceVersion>;
   now: () => number;
 }) {
   const { projects, baselines, cache, now } = deps;

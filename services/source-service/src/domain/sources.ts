@@ -1,25 +1,31 @@
 import { enqueueEvent } from '@tolk/bus';
 import type { Principal } from '@tolk/contracts';
 import type { Db, Queryable } from '@tolk/db';
-import { NotFoundError, PreconditionFailedError } from '@tolk/http';
+import {
+  NotFoundError,
+  PreconditionFailedError,
+  authorizeProject as authorize,
+  projectNotFound,
+  type ProjectDirectory,
+} from '@tolk/http';
 import type { Logger } from '@tolk/logger';
 import type { BaselinesRepository } from '../data-access/baselines-repository.js';
-import type { ProjectsRepository } from '../data-access/projects-repository.js';
+import type { ProjectsRepository, SourceProject } from '../data-access/projects-repository.js';
 import type { VersionSummary, VersionsRepository } from '../data-access/versions-repository.js';
-import type { ProjectDirectory } from './project-directory.js';
-import { authorize, projectNotFound } from './source-access.js';
-import type { SourceCache } from './source-cache.js';
-import { EMPTY_SOURCE, decodeSource, encodeSource } from './source-codec.js';
 import { nextRevisions, type SourceVersion } from './key-revisions.js';
 import { sourceChangedEvent } from './source-events.js';
 import {
+  EMPTY_SOURCE,
   computeSourceDiff,
+  decodeStoredSource,
+  encodeStoredSource,
   parseSourceDocument,
   rebuildDocument,
   sameContent,
   type ParsedSource,
   type SourceDiff,
   type SourceLimits,
+  type VersionCache,
 } from '@tolk/locale-file';
 
 /** `If-Match`: the versions the client expects to be current, or `*` (any version exists). */
@@ -70,8 +76,8 @@ export function createSources(deps: {
   projects: ProjectsRepository;
   versions: VersionsRepository;
   baselines: BaselinesRepository;
-  directory: ProjectDirectory;
-  cache: SourceCache;
+  directory: ProjectDirectory<SourceProject>;
+  cache: VersionCache<SourceVersion>;
   limits: SourceLimits;
   now: () => number;
   logger: Logger;
@@ -89,7 +95,7 @@ export function createSources(deps: {
     if (cached) return cached;
     const content = await versions.content(projectId, version, q);
     if (!content) return undefined;
-    const decoded = await decodeSource(content);
+    const decoded = await decodeStoredSource(content);
     const source: SourceVersion = {
       ...decoded,
       revisions: decoded.revisions ?? (await deriveRevisions(projectId, version, decoded, q)),
@@ -150,7 +156,7 @@ export function createSources(deps: {
   async function prepare(base: SourceVersion, parsed: ParsedSource, version: number) {
     const diff = computeSourceDiff(base, parsed);
     const revisions = nextRevisions(base, parsed, diff, version);
-    const encoded = await encodeSource(parsed, revisions);
+    const encoded = await encodeStoredSource(parsed, { revisions });
     return { diff, encoded, version: { ...parsed, revisions } satisfies SourceVersion };
   }
 
@@ -282,7 +288,7 @@ export function createSources(deps: {
 
     /**
      * For locale-service (internal): the stored document of a version, with every key's revision,
-     * as it is kept (gzip JSON, see encodeSource); `current` is the project's current version, 0
+     * as it is kept (gzip JSON, see encodeStoredSource); `current` is the project's current version, 0
      * (the empty source) before the first upload or when source-service has not heard of the
      * project. A deleted project, or a version that does not exist, is NotFoundError.
      */
@@ -293,14 +299,15 @@ export function createSources(deps: {
       if (await projects.isDeleted(projectId)) throw projectNotFound();
       const project = await projects.find(projectId);
       const version = wanted === 'current' ? (project?.currentVersion ?? 0) : wanted;
-      if (version === 0) return { version, content: await encodeSource(EMPTY_SOURCE, []) };
+      if (version === 0)
+        return { version, content: await encodeStoredSource(EMPTY_SOURCE, { revisions: [] }) };
       const stored =
         project && version <= project.currentVersion && (await versions.storedContent(projectId, version));
       if (!stored) throw versionNotFound(version);
       if (stored.hasRevisions) return { version, content: stored.content };
       const source = await load(projectId, version);
       if (!source) throw versionNotFound(version);
-      const content = await encodeSource(source, source.revisions);
+      const content = await encodeStoredSource(source, { revisions: source.revisions });
       await versions.backfillRevisions(projectId, version, content);
       return { version, content };
     },

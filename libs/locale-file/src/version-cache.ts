@@ -1,16 +1,14 @@
-import type { SourceVersion } from './key-revisions.js';
-
 /**
- * Parsed source versions kept in memory, least recently used first out, bounded by their total
+ * Parsed versions of a project's file kept in memory, least recently used first out, bounded by their total
  * number of keys. Versions never change once written, so an entry is never stale; a version is
  * only ever looked up by its number, which each instance reads from the database.
  */
-export function createSourceCache(maxKeys: number) {
-  const entries = new Map<string, SourceVersion>();
+export function createVersionCache<T extends { readonly keys: readonly unknown[] }>(maxKeys: number) {
+  const entries = new Map<string, T>();
   let totalKeys = 0;
 
   const cacheKey = (projectId: string, version: number) => `${version}:${projectId}`;
-  const weight = (source: SourceVersion) => source.keys.length + 1;
+  const weight = (source: T) => source.keys.length + 1;
 
   function remove(key: string): void {
     const source = entries.get(key);
@@ -20,7 +18,7 @@ export function createSourceCache(maxKeys: number) {
   }
 
   return {
-    get(projectId: string, version: number): SourceVersion | undefined {
+    get(projectId: string, version: number): T | undefined {
       const key = cacheKey(projectId, version);
       const source = entries.get(key);
       if (source) {
@@ -31,7 +29,7 @@ export function createSourceCache(maxKeys: number) {
       return source;
     },
 
-    set(projectId: string, version: number, source: SourceVersion): void {
+    set(projectId: string, version: number, source: T): void {
       const key = cacheKey(projectId, version);
       remove(key);
       if (weight(source) > maxKeys) return;
@@ -52,4 +50,6 @@ export function createSourceCache(maxKeys: number) {
   };
 }
 
-export type SourceCache = ReturnType<typeof createSourceCache>;
+export type VersionCache<T extends { readonly keys: readonly unknown[] }> = ReturnType<
+  typeof createVersionCache<T>
+>;

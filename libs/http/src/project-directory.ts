@@ -1,0 +1,68 @@
+import { z } from 'zod';
+import { canonicalLocale } from '@tolk/contracts';
+import type { Logger } from '@tolk/logger';
+import { createInternalClient } from './internal-client.js';
+import { projectNotFound } from './project-access.js';
+
+/** A project as project-service describes it, in its events and its internal API. */
+export type ProjectFacts = {
+  projectId: string;
+  /** Canonical (`pt-BR`). */ sourceLocale: string;
+  updatedAt: number;
+};
+
+const projectSchema = z.object({
+  projectId: z.string().min(1),
+  sourceLocale: z.string().min(1),
+  updatedAt: z.number().int(),
+});
+
+/** No project id is longer or has anything but visible ASCII: such a value names nothing. */
+const PLAUSIBLE_ID = /^[\x21-\x7e]{1,200}$/;
+
+/**
+ * The projects a service knows, kept in its own schema (`store`) from project-service's events;
+ * when a request comes before the project's ProjectCreated has been consumed (an upload a
+ * millisecond after the project was created), the project is asked of project-service's internal
+ * API and remembered. A deleted project stays deleted. project-service unreachable → 503
+ * SERVICE_UNAVAILABLE; slower than `timeoutMs` → 504 GATEWAY_TIMEOUT.
+ */
+export function createProjectDirectory<Project>(deps: {
+  store: {
+    find(projectId: string): Promise<Project | undefined>;
+    isDeleted(projectId: string): Promise<boolean>;
+    remember(facts: ProjectFacts): Promise<void>;
+  };
+  baseUrl: string;
+  timeoutMs: number;
+  signInternalCaller: () => Promise<string>;
+  logger: Logger;
+}) {
+  const { store } = deps;
+  const client = createInternalClient({ ...deps, service: 'project-service', serves: 'project directory' });
+
+  async function ask(projectId: string): Promise<ProjectFacts | undefined> {
+    const path = `/internal/projects/${encodeURIComponent(projectId)}`;
+    const answer = await client.call(path);
+    if (answer.status === 404) return undefined;
+    return client.expect(projectSchema, answer, path);
+  }
+
+  return {
+    /** The project, or NotFoundError when it does not exist (or was deleted). */
+    async require(projectId: string): Promise<Project> {
+      if (!PLAUSIBLE_ID.test(projectId)) throw projectNotFound();
+      const known = await store.find(projectId);
+      if (known) return known;
+      if (await store.isDeleted(projectId)) throw projectNotFound();
+      const facts = await ask(projectId);
+      if (!facts || facts.projectId !== projectId) throw projectNotFound();
+      await store.remember({ ...facts, sourceLocale: canonicalLocale(facts.sourceLocale) });
+      const remembered = await store.find(projectId);
+      if (!remembered) throw projectNotFound();
+      return remembered;
+    },
+  };
+}
+
+export type ProjectDirectory<Project> = ReturnType<typeof createProjectDirectory<Project>>;

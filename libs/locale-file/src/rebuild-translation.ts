@@ -1,0 +1,53 @@
+import type { ParsedSource } from './parse-locale-file.js';
+import { put, walkLayout, type Container } from './walk-layout.js';
+
+/** An object or array of the translation while it is being filled: what it holds, in order. */
+type Pending = { isArray: boolean; names: string[]; values: unknown[]; elements: number };
+
+/**
+ * A translated file in the source's shape: the source's nesting and key order (as
+ * rebuildDocument gives it), with `valueOf(key)` in place of each source value.
+ * - A key whose `valueOf` is undefined is left out; an empty string is a translation.
+ * - Annotations (`@key`) and metadata (`@@...`) are the source's and are left out.
+ * - An object or array left with nothing in it is left out, except the top-level object.
+ * - An array with some elements left out becomes an object keyed by the remaining indexes
+ *   (`{"1": "x"}`), which flattens to the same keys (`steps.1`) where an array would renumber
+ *   them; with every element there it stays an array.
+ * - `__proto__` stays a data property, as in rebuildDocument.
+ */
+export function rebuildTranslation(
+  source: ParsedSource,
+  valueOf: (key: string) => string | undefined,
+): Record<string, unknown> {
+  const { keys } = source;
+  const root = pending(false);
+  walkLayout<Pending>(source, root, {
+    leaf(node, name, index) {
+      node.elements++;
+      const value = valueOf(keys[index]!);
+      if (value !== undefined) add(node, name, value);
+    },
+    open: pending,
+    close(parent, name, node) {
+      parent.elements++;
+      if (node.values.length > 0) add(parent, name, finish(node));
+    },
+  });
+  return finish(root) as Record<string, unknown>;
+}
+
+function pending(isArray: boolean): Pending {
+  return { isArray, names: [], values: [], elements: 0 };
+}
+
+function add(node: Pending, name: string, value: unknown): void {
+  node.names.push(name);
+  node.values.push(value);
+}
+
+function finish(node: Pending): Container {
+  if (node.isArray && node.values.length === node.elements) return node.values;
+  const object: Record<string, unknown> = {};
+  for (let i = 0; i < node.names.length; i++) put(object, node.names[i]!, node.values[i]);
+  return object;
+}

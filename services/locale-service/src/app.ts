@@ -1,0 +1,107 @@
+import { fileURLToPath } from 'node:url';
+import type { Express } from 'express';
+import type { Bus } from '@tolk/bus';
+import type { Db } from '@tolk/db';
+import { createInternalCallerSigner, createProjectDirectory, createServiceApp } from '@tolk/http';
+import type { Logger } from '@tolk/logger';
+import type { LocaleConfig } from './config.js';
+import { createBaselinesRepository } from './data-access/baselines-repository.js';
+import { createLocalesRepository } from './data-access/locales-repository.js';
+import { createProjectsRepository } from './data-access/projects-repository.js';
+import { createSourceClient } from './data-access/source-client.js';
+import { createSourceHeadsRepository } from './data-access/source-heads-repository.js';
+import { PRODUCER, createBaselineKeeper } from './domain/baseline.js';
+import { createLocaleSync, type LocaleSync } from './domain/locale-sync.js';
+import { createLocales } from './domain/locales.js';
+import { createSourceDocuments } from './domain/source-documents.js';
+import { createLocaleRouter } from './entry-points/http/router.js';
+
+/** The one schema this service owns. */
+export const LOCALES_SCHEMA = 'locales';
+/** Next to src/ and dist/ alike. */
+export const MIGRATIONS_DIR = fileURLToPath(new URL('../migrations', import.meta.url));
+
+export type LocaleAppConfig = Pick<
+  LocaleConfig,
+  | 'INTERNAL_JWT_SECRET'
+  | 'PROJECT_SERVICE_URL'
+  | 'SOURCE_SERVICE_URL'
+  | 'UPSTREAM_TIMEOUT_MS'
+  | 'LOCALE_MAX_BODY_BYTES'
+  | 'LOCALE_MAX_KEYS'
+  | 'LOCALE_MAX_DEPTH'
+  | 'LOCALE_MAX_KEY_LENGTH'
+  | 'LOCALE_SOURCE_CACHE_MAX_KEYS'
+>;
+
+/**
+ * Composition root: wires repositories, use cases and routes into the service's express app,
+ * and the effects of consumed events (`sync` and `refresh`, for start.ts to subscribe with).
+ * `db` must be bound to the locales schema and migrated. Events go to the outbox in `db`; the
+ * relay is started by start.ts. Never listens.
+ */
+export function createLocaleService(deps: {
+  config: LocaleAppConfig;
+  db: Db;
+  bus: Pick<Bus, 'isConnected'>;
+  logger: Logger;
+  now?: () => number;
+}): { app: Express; sync: LocaleSync; refresh: (projectId: string) => Promise<void> } {
+  const { config, db, bus, logger } = deps;
+  const now = deps.now ?? Date.now;
+  const signInternalCaller = createInternalCallerSigner(config.INTERNAL_JWT_SECRET, PRODUCER);
+
+  const projects = createProjectsRepository(db);
+  const heads = createSourceHeadsRepository(db);
+  const locales = createLocalesRepository(db);
+  const documents = createSourceDocuments({
+    db,
+    heads,
+    client: createSourceClient({
+      baseUrl: config.SOURCE_SERVICE_URL,
+      timeoutMs: config.UPSTREAM_TIMEOUT_MS,
+      signInternalCaller,
+      logger,
+    }),
+    cacheMaxKeys: config.LOCALE_SOURCE_CACHE_MAX_KEYS,
+  });
+  const directory = createProjectDirectory({
+    store: projects,
+    baseUrl: config.PROJECT_SERVICE_URL,
+    timeoutMs: config.UPSTREAM_TIMEOUT_MS,
+    signInternalCaller,
+    logger,
+  });
+  const useCases = createLocales({
+    db,
+    locales,
+    directory,
+    documents,
+    baseline: createBaselineKeeper({ db, baselines: createBaselinesRepository(db), locales, now }),
+    limits: {
+      maxKeys: config.LOCALE_MAX_KEYS,
+      maxDepth: config.LOCALE_MAX_DEPTH,
+      maxKeyLength: config.LOCALE_MAX_KEY_LENGTH,
+    },
+    now,
+    logger,
+  });
+
+  const app = createServiceApp({
+    logger,
+    router: createLocaleRouter({ locales: useCases }),
+    internalSecret: config.INTERNAL_JWT_SECRET,
+    bodyLimitBytes: config.LOCALE_MAX_BODY_BYTES,
+    readiness: [
+      () => db.ping(),
+      async () => {
+        if (!bus.isConnected()) throw new Error('not connected to RabbitMQ');
+      },
+    ],
+  });
+  return {
+    app,
+    sync: createLocaleSync({ projects, heads, locales, documents, now }),
+    refresh: useCases.refresh,
+  };
+}

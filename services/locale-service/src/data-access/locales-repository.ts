@@ -1,0 +1,188 @@
+import type { Db, Queryable } from '@tolk/db';
+
+/** The counts of a locale against one source version (DESIGN §5). */
+export type LocaleCounts = {
+  /** The source version they were computed against. */
+  countsVersion: number;
+  keyCount: number;
+  translatedCount: number;
+  missingCount: number;
+  outdatedCount: number;
+  syncedVersion: number;
+};
+
+/** A target locale as stored, without its translations. */
+export type LocaleRow = LocaleCounts & {
+  locale: string;
+  /** Source version of the last translation upload; 0 when nothing was uploaded. */
+  translatedFrom: number;
+  /** When the last translation upload was stored; null when nothing was uploaded. */
+  translatedAt: number | null;
+  createdAt: number;
+  updatedAt: number;
+};
+
+type Row = {
+  locale: string;
+  translated_from: number;
+  translated_at: Date | null;
+  counts_version: number;
+  key_count: number;
+  translated_count: number;
+  missing_count: number;
+  outdated_count: number;
+  synced_version: number;
+  created_at: Date;
+  updated_at: Date;
+};
+
+const COLUMNS = `locale, translated_from, translated_at, counts_version, key_count, translated_count,
+  missing_count, outdated_count, synced_version, created_at, updated_at`;
+
+function toLocale(row: Row): LocaleRow {
+  return {
+    locale: row.locale,
+    translatedFrom: row.translated_from,
+    translatedAt: row.translated_at?.getTime() ?? null,
+    countsVersion: row.counts_version,
+    keyCount: row.key_count,
+    translatedCount: row.translated_count,
+    missingCount: row.missing_count,
+    outdatedCount: row.outdated_count,
+    syncedVersion: row.synced_version,
+    createdAt: row.created_at.getTime(),
+    updatedAt: row.updated_at.getTime(),
+  };
+}
+
+function countsParams(counts: LocaleCounts): number[] {
+  return [
+    counts.countsVersion,
+    counts.keyCount,
+    counts.translatedCount,
+    counts.missingCount,
+    counts.outdatedCount,
+    counts.syncedVersion,
+  ];
+}
+
+export function createLocalesRepository(db: Db) {
+  return {
+    /** In the order they were added. */
+    async list(projectId: string, q: Queryable = db): Promise<LocaleRow[]> {
+      const { rows } = await q.query<Row>(
+        `SELECT ${COLUMNS} FROM locales WHERE project_id = $1 ORDER BY created_at, locale`,
+        [projectId],
+      );
+      return rows.map(toLocale);
+    },
+
+    async find(projectId: string, locale: string, q: Queryable = db): Promise<LocaleRow | undefined> {
+      const { rows } = await q.query<Row>(
+        `SELECT ${COLUMNS} FROM locales WHERE project_id = $1 AND locale = $2`,
+        [projectId, locale],
+      );
+      return rows[0] && toLocale(rows[0]);
+    },
+
+    /** Locks the locale's row until the transaction ends. */
+    async lock(projectId: string, locale: string, tx: Queryable): Promise<LocaleRow | undefined> {
+      const { rows } = await tx.query<Row>(
+        `SELECT ${COLUMNS} FROM locales WHERE project_id = $1 AND locale = $2 FOR UPDATE`,
+        [projectId, locale],
+      );
+      return rows[0] && toLocale(rows[0]);
+    },
+
+    /** The locales whose counts were computed against a version older than `version`, locked. */
+    async lockStale(projectId: string, version: number, tx: Queryable): Promise<LocaleRow[]> {
+      const { rows } = await tx.query<Row>(
+        `SELECT ${COLUMNS} FROM locales WHERE project_id = $1 AND counts_version < $2
+          ORDER BY locale FOR UPDATE`,
+        [projectId, version],
+      );
+      return rows.map(toLocale);
+    },
+
+    /** The last translation upload, compressed; undefined when nothing was uploaded. */
+    async content(projectId: string, locale: string, q: Queryable = db): Promise<Buffer | undefined> {
+      const { rows } = await q.query<{ content: Buffer | null }>(
+        `SELECT content FROM locales WHERE project_id = $1 AND locale = $2`,
+        [projectId, locale],
+      );
+      return rows[0]?.content ?? undefined;
+    },
+
+    /** False when the project already has this locale. */
+    async insert(projectId: string, locale: string, counts: LocaleCounts, at: number, tx: Queryable) {
+      const { rowCount } = await tx.query(
+        `INSERT INTO locales (project_id, locale, counts_version, key_count, translated_count,
+                              missing_count, outdated_count, synced_version, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9)
+         ON CONFLICT (project_id, locale) DO NOTHING`,
+        [projectId, locale, ...countsParams(counts), new Date(at)],
+      );
+      return (rowCount ?? 0) > 0;
+    },
+
+    /** False when there was no such locale. */
+    async delete(projectId: string, locale: string, tx: Queryable): Promise<boolean> {
+      const { rowCount } = await tx.query(`DELETE FROM locales WHERE project_id = $1 AND locale = $2`, [
+        projectId,
+        locale,
+      ]);
+      return (rowCount ?? 0) > 0;
+    },
+
+    /** Replaces the locale's translations with an upload made from source version `from`. */
+    async saveTranslations(
+      projectId: string,
+      locale: string,
+      upload: { content: Buffer; from: number },
+      counts: LocaleCounts,
+      at: number,
+      tx: Queryable,
+    ): Promise<void> {
+      await tx.query(
+        `UPDATE locales SET content = $3, translated_from = $4, translated_at = $5, updated_at = $5,
+                counts_version = $6, key_count = $7, translated_count = $8, missing_count = $9,
+                outdated_count = $10, synced_version = $11
+          WHERE project_id = $1 AND locale = $2`,
+        [projectId, locale, upload.content, upload.from, new Date(at), ...countsParams(counts)],
+      );
+    },
+
+    /** New counts; `updated_at` moves only when something shown changed. */
+    async saveCounts(projectId: string, locale: string, counts: LocaleCounts, at: number, tx: Queryable) {
+      await tx.query(
+        `UPDATE locales SET counts_version = $3, key_count = $4, translated_count = $5, missing_count = $6,
+                outdated_count = $7, synced_version = $8,
+                updated_at = CASE WHEN (key_count, translated_count, missing_count, outdated_count, synced_version)
+                                       IS DISTINCT FROM ($4, $5, $6, $7, $8)
+                                  THEN greatest(updated_at, $9) ELSE updated_at END
+          WHERE project_id = $1 AND locale = $2`,
+        [projectId, locale, ...countsParams(counts), new Date(at)],
+      );
+    },
+
+    /** A newer source version arrived: every locale not synced with it fell behind at `at`. */
+    async touchBehind(projectId: string, version: number, at: number, tx: Queryable): Promise<void> {
+      await tx.query(
+        `UPDATE locales SET updated_at = greatest(updated_at, $3)
+          WHERE project_id = $1 AND synced_version < $2`,
+        [projectId, version, new Date(at)],
+      );
+    },
+
+    /** The translation baseline: the lowest synced version among the target locales, 0 without any. */
+    async lowestSynced(projectId: string, q: Queryable = db): Promise<number> {
+      const { rows } = await q.query<{ lowest: number | null }>(
+        `SELECT min(synced_version) AS lowest FROM locales WHERE project_id = $1`,
+        [projectId],
+      );
+      return rows[0]?.lowest ?? 0;
+    },
+  };
+}
+
+export type LocalesRepository = ReturnType<typeof createLocalesRepository>;

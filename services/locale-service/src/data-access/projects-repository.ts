@@ -1,0 +1,53 @@
+import type { Db, Queryable } from '@tolk/db';
+import type { ProjectFacts } from '@tolk/http';
+
+/** What locale-service knows of a project. */
+export type LocaleProject = { projectId: string; /** Canonical (`pt-BR`). */ sourceLocale: string };
+
+export function createProjectsRepository(db: Db) {
+  return {
+    async find(projectId: string, q: Queryable = db): Promise<LocaleProject | undefined> {
+      const { rows } = await q.query<{ source_locale: string }>(
+        `SELECT source_locale FROM projects WHERE project_id = $1`,
+        [projectId],
+      );
+      return rows[0] && { projectId, sourceLocale: rows[0].source_locale };
+    },
+
+    async isDeleted(projectId: string, q: Queryable = db): Promise<boolean> {
+      const { rows } = await q.query(`SELECT 1 FROM deleted_projects WHERE project_id = $1`, [projectId]);
+      return rows.length > 0;
+    },
+
+    /** Unless the project was deleted or what is stored is newer (by project-service's updatedAt). */
+    async remember(facts: ProjectFacts, q: Queryable = db): Promise<void> {
+      await q.query(
+        `INSERT INTO projects (project_id, source_locale, project_updated_at)
+         SELECT $1, $2, $3
+          WHERE NOT EXISTS (SELECT 1 FROM deleted_projects WHERE project_id = $1)
+         ON CONFLICT (project_id) DO UPDATE
+           SET source_locale = EXCLUDED.source_locale, project_updated_at = EXCLUDED.project_updated_at
+         WHERE projects.project_updated_at <= EXCLUDED.project_updated_at`,
+        [facts.projectId, facts.sourceLocale, new Date(facts.updatedAt)],
+      );
+    },
+
+    /**
+     * Drops every row of the project and leaves its tombstone. The baseline row goes first: a
+     * change to the project's locales in progress holds its lock, so this waits for it and then
+     * removes what it wrote too.
+     */
+    async purge(projectId: string, at: number, tx: Queryable): Promise<void> {
+      await tx.query(
+        `INSERT INTO deleted_projects (project_id, deleted_at) VALUES ($1, $2) ON CONFLICT DO NOTHING`,
+        [projectId, new Date(at)],
+      );
+      await tx.query(`DELETE FROM baselines WHERE project_id = $1`, [projectId]);
+      await tx.query(`DELETE FROM locales WHERE project_id = $1`, [projectId]);
+      await tx.query(`DELETE FROM source_heads WHERE project_id = $1`, [projectId]);
+      await tx.query(`DELETE FROM projects WHERE project_id = $1`, [projectId]);
+    },
+  };
+}
+
+export type ProjectsRepository = ReturnType<typeof createProjectsRepository>;

@@ -1,0 +1,41 @@
+import { SOURCE_VERSION_HEADER } from '@tolk/contracts';
+import { createInternalClient } from '@tolk/http';
+import type { Logger } from '@tolk/logger';
+import { decodeStoredSource, type ParsedSource } from '@tolk/locale-file';
+
+/** A source version as locale-service needs it: the parsed file and each key's revision. */
+export type SourceVersion = ParsedSource & { version: number; revisions: number[] };
+
+/**
+ * source-service's internal API: a version's stored document. Unreachable or faulty → 503
+ * SERVICE_UNAVAILABLE; slower than `timeoutMs` → 504 GATEWAY_TIMEOUT.
+ */
+export function createSourceClient(deps: {
+  baseUrl: string;
+  timeoutMs: number;
+  signInternalCaller: () => Promise<string>;
+  logger: Logger;
+}) {
+  const client = createInternalClient({ ...deps, service: 'source-service', serves: 'source file store' });
+
+  return {
+    /**
+     * Version `version` of the project's source, or its current version; undefined when there is
+     * no such version (or project).
+     */
+    async fetchVersion(projectId: string, version: number | 'current'): Promise<SourceVersion | undefined> {
+      const path = `/internal/projects/${encodeURIComponent(projectId)}/source/versions/${version}`;
+      const answer = await client.fetchBytes(path);
+      if (answer.status === 404) return undefined;
+      const number = Number(answer.headers.get(SOURCE_VERSION_HEADER));
+      if (answer.status !== 200 || !Number.isInteger(number) || number < 0) {
+        throw client.unexpected(path, answer.status);
+      }
+      const source = await decodeStoredSource(answer.bytes).catch(() => undefined);
+      if (!source || source.revisions?.length !== source.keys.length) throw client.unexpected(path, 200);
+      return { ...source, version: number, revisions: source.revisions };
+    },
+  };
+}
+
+export type SourceClient = ReturnType<typeof createSourceClient>;

@@ -1,0 +1,203 @@
+import { randomUUID } from 'node:crypto';
+import amqp from 'amqplib';
+import { expect } from 'vitest';
+import { createRabbitBus, startOutboxRelay } from '@tolk/bus';
+import { createPgDb, migrate } from '@tolk/db';
+import { createLogger } from '@tolk/logger';
+import { consumedFlags, listen, request } from '@tolk/testing';
+// Tests may compose services; production code never imports another service.
+import { INTERNAL_SECRET, startSourceService } from '../../source-service/test/source-harness.js';
+import { LOCALES_SCHEMA, MIGRATIONS_DIR, createLocaleService } from '../src/app.js';
+import { loadLocaleConfig } from '../src/config.js';
+import { subscribeLocaleConsumer } from '../src/entry-points/messaging/locale-consumer.js';
+
+type Headers = Record<string, string>;
+
+/**
+ * locale-service as it runs, next to a real project-service and source-service (see
+ * startSourceService): one database with each service's schema, every outbox relayed to
+ * RabbitMQ, locale-service and source-service consuming on durable queues of this test file's
+ * own. `env` overrides locale-service's configuration.
+ */
+export async function startLocaleService(
+  options: {
+    env?: Record<string, string>;
+    /** A broker of the test's own, for every service of the harness. */
+    amqpUrl?: string;
+    /** false: locale-service consumes no events (SourceChanged never arrives). */
+    consume?: boolean;
+  } = {},
+) {
+  const source = await startSourceService({ amqpUrl: options.amqpUrl });
+  const logLines: string[] = [];
+  const logger = createLogger(
+    { name: 'locale-service', level: 'debug' },
+    { write: (line: string) => void logLines.push(line) },
+  );
+  const db = createPgDb({ url: source.databaseUrl, schema: LOCALES_SCHEMA });
+  await migrate(db, MIGRATIONS_DIR);
+  const bus = createRabbitBus({ url: source.amqpUrl, logger, producer: 'locale-service' });
+  const relay = await startOutboxRelay({ db, bus, logger });
+  const config = loadLocaleConfig({
+    DATABASE_URL: source.databaseUrl,
+    AMQP_URL: source.amqpUrl,
+    INTERNAL_JWT_SECRET: INTERNAL_SECRET,
+    PROJECT_SERVICE_URL: source.projectUrl,
+    SOURCE_SERVICE_URL: source.url,
+    ...options.env,
+  });
+  const { app, sync, refresh } = createLocaleService({ config, db, bus, logger });
+  const queue = `locale-service-test-${randomUUID()}`;
+  if (options.consume !== false) await subscribeLocaleConsumer({ bus, db, sync, refresh, logger, queue });
+  const server = await listen(app);
+
+  // What the consumer gave up on, as it reached its dead-letter queue (declared by subscribe).
+  const amqpConnection = await amqp.connect(source.amqpUrl);
+  const channel = await amqpConnection.createConfirmChannel();
+  const deadLettered: string[] = [];
+  if (options.consume !== false) {
+    await channel.consume(`${queue}.dlq`, (message) => {
+      if (!message) return;
+      deadLettered.push(message.content.toString('utf8'));
+      channel.ack(message);
+    });
+  }
+
+  function call(method: string, path: string, init: { as?: Headers; body?: unknown; rawBody?: string } = {}) {
+    return request(`${server.url}${path}`, {
+      method,
+      headers: init.as,
+      body: init.body,
+      rawBody: init.rawBody,
+    });
+  }
+
+  return {
+    url: server.url,
+    db,
+    bus,
+    queue,
+    logLines,
+    deadLettered,
+    source,
+    call,
+    as: source.as,
+    asProjectToken: source.asProjectToken,
+    waitFor: source.waitFor,
+    createProject: source.createProject,
+    deleteProject: source.deleteProject,
+
+    /** A project with target locales added through locale-service. */
+    async projectWithLocales(locales: string[], body: Record<string, unknown> = {}) {
+      const project = await source.createProject(body);
+      for (const locale of locales) {
+        const added = await call('POST', `/v1/projects/${project.projectId}/locales`, {
+          as: project.owner,
+          body: { locale },
+        });
+        expect(added.status).toBe(201);
+      }
+      return project;
+    },
+
+    /** `PUT .../source` on source-service; its answer. */
+    async putSource(projectId: string, as: Headers, body: unknown) {
+      const response = await source.call('PUT', `/v1/projects/${projectId}/source`, { as, body });
+      expect(response.status).toBe(200);
+      return response.body as { version: number; needsTranslation: boolean; diff: Record<string, string[]> };
+    },
+
+    /** `GET .../source` on source-service. */
+    async getSource(projectId: string, as: Headers) {
+      const response = await source.call('GET', `/v1/projects/${projectId}/source`, { as });
+      expect(response.status).toBe(200);
+      return response.body as { version: number; pendingDiff: Record<string, string[]> };
+    },
+
+    /** `PUT .../locales/{locale}/translations?sourceVersion=N`. */
+    putTranslations(
+      projectId: string,
+      locale: string,
+      as: Headers,
+      sourceVersion: number | string,
+      body: unknown,
+    ) {
+      return call(
+        'PUT',
+        `/v1/projects/${projectId}/locales/${locale}/translations?sourceVersion=${sourceVersion}`,
+        {
+          as,
+          body,
+        },
+      );
+    },
+
+    /** `GET .../locales/{locale}`, expected to answer 200. */
+    async getLocale(projectId: string, locale: string, as: Headers) {
+      const response = await call('GET', `/v1/projects/${projectId}/locales/${locale}`, { as });
+      expect(response.status).toBe(200);
+      return response.body as Record<string, unknown> & {
+        status: string;
+        missing: string[];
+        outdated: string[];
+      };
+    },
+
+    /** Waits until the locale shows `sourceVersion` (its SourceChanged consumed). */
+    async waitForSourceVersion(projectId: string, locale: string, as: Headers, version: number) {
+      return source.waitFor(`${locale} at source version ${version}`, async () => {
+        const response = await call('GET', `/v1/projects/${projectId}/locales/${locale}`, { as });
+        return response.status === 200 && response.body.sourceVersion === version ? response.body : undefined;
+      });
+    },
+
+    /** Waits until source-service has taken in the baseline (pendingDiff follows it). */
+    async waitForPendingDiff(projectId: string, as: Headers, expected: Record<string, string[]>) {
+      return source.waitFor(`pendingDiff ${JSON.stringify(expected)}`, async () => {
+        const response = await source.call('GET', `/v1/projects/${projectId}/source`, { as });
+        return JSON.stringify(response.body.pendingDiff) === JSON.stringify(expected)
+          ? response.body
+          : undefined;
+      });
+    },
+
+    /** Puts a message with any body straight on this service's queue. */
+    async sendToQueue(content: string, messageId: string = randomUUID()) {
+      channel.sendToQueue(queue, Buffer.from(content), { persistent: true, messageId });
+      await channel.waitForConfirms();
+      return messageId;
+    },
+
+    /** Whether the consumer applied the event (true) or skipped it as a duplicate (false), per delivery. */
+    consumed(eventId: string): boolean[] {
+      return consumedFlags(logLines, eventId);
+    },
+
+    /** This service's outbox rows of a project. */
+    async outboxRows(projectId: string) {
+      const { rows } = await db.query<{ type: string; payload: { data: Record<string, unknown> } }>(
+        `SELECT type, payload FROM outbox WHERE payload -> 'data' ->> 'projectId' = $1 ORDER BY seq`,
+        [projectId],
+      );
+      return rows;
+    },
+
+    async close() {
+      await amqpConnection.close().catch(() => undefined);
+      await server.close();
+      await relay.stop();
+      await bus.close();
+      const cleanup = await amqp.connect(source.amqpUrl);
+      const channel = await cleanup.createChannel();
+      await channel.deleteQueue(queue).catch(() => undefined);
+      await channel.deleteQueue(`${queue}.dlq`).catch(() => undefined);
+      await cleanup.close().catch(() => undefined);
+      await db.close();
+      await source.close();
+    },
+  };
+}
+
+export type LocaleService = Awaited<ReturnType<typeof startLocaleService>>;
+
+export { expectError } from '@tolk/testing';
