@@ -1,11 +1,12 @@
 /**
  * The system as a user meets it, for end-to-end tests: the real gateway in front of the real
- * identity- and project-service (events through the outbox and RabbitMQ), on real Postgres,
- * RabbitMQ and Redis, each in a database of this test file's own. Stand-ins for services not
- * under test are plain HTTP handlers.
+ * identity- and project-service — and with `sources`, source- and locale-service — (events
+ * through the outbox and RabbitMQ), on real Postgres, RabbitMQ and Redis, each in a database of
+ * this test file's own. Stand-ins for services not under test are plain HTTP handlers.
  */
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import type { RequestListener } from 'node:http';
+import amqp from 'amqplib';
 import { expect, inject } from 'vitest';
 import { createRabbitBus, startOutboxRelay } from '@tolk/bus';
 import type { ServiceName } from '@tolk/contracts';
@@ -16,8 +17,14 @@ import { createGatewayApp } from '../../gateway/src/app.js';
 import { loadGatewayConfig } from '../../gateway/src/config.js';
 import * as identityService from '../../services/identity-service/src/app.js';
 import { loadIdentityConfig } from '../../services/identity-service/src/config.js';
+import * as localeService from '../../services/locale-service/src/app.js';
+import { loadLocaleConfig } from '../../services/locale-service/src/config.js';
+import { subscribeLocaleConsumer } from '../../services/locale-service/src/entry-points/messaging/locale-consumer.js';
 import * as projectService from '../../services/project-service/src/app.js';
 import { loadProjectConfig } from '../../services/project-service/src/config.js';
+import * as sourceService from '../../services/source-service/src/app.js';
+import { loadSourceConfig } from '../../services/source-service/src/config.js';
+import { subscribeSourceConsumer } from '../../services/source-service/src/entry-points/messaging/source-consumer.js';
 
 export async function startSystem(
   options: {
@@ -31,6 +38,8 @@ export async function startSystem(
     gatewayEnv?: Record<string, string>;
     /** Starts the gateway's event consumers (membership cache eviction). */
     gatewayConsumers?: boolean;
+    /** Runs the real source- and locale-service, consuming events on queues of their own. */
+    sources?: boolean;
   } = {},
 ) {
   const infrastructure = inject('infrastructure');
@@ -62,6 +71,18 @@ export async function startSystem(
   );
   cleanups.push(() => identity.close());
 
+  /** A service's own schema, migrated, with its outbox relayed; closed at the end. */
+  const dbs = new Map<string, ReturnType<typeof createPgDb>>();
+  async function migratedDb(schema: string, migrations: string) {
+    const db = createPgDb({ url: database.url, schema });
+    cleanups.push(() => db.close());
+    await migrate(db, migrations);
+    const serviceRelay = await startOutboxRelay({ db, bus, logger: silent });
+    cleanups.push(() => serviceRelay.stop());
+    dbs.set(schema, db);
+    return db;
+  }
+
   const bus = createRabbitBus({ url: infrastructure.amqpUrl, logger: silent, producer: 'project-service' });
   cleanups.push(() => bus.close());
   const relay = await startOutboxRelay({ db: projectDb, bus, logger: silent });
@@ -80,6 +101,63 @@ export async function startSystem(
   const project = await listen(options.wrapProjectService?.(projectApp) ?? projectApp);
   cleanups.push(() => project.close());
 
+  const serviceUrls: Record<string, string> = {};
+  if (options.sources) {
+    const queues: string[] = [];
+    const source = sourceService.createSourceService({
+      config: loadSourceConfig({
+        DATABASE_URL: database.url,
+        AMQP_URL: infrastructure.amqpUrl,
+        INTERNAL_JWT_SECRET: internalSecret,
+        PROJECT_SERVICE_URL: project.url,
+      }),
+      db: await migratedDb(sourceService.SOURCE_SCHEMA, sourceService.MIGRATIONS_DIR),
+      bus,
+      logger: silent,
+    });
+    const sourceServer = await listen(source.app);
+    cleanups.push(() => sourceServer.close());
+    serviceUrls['SOURCE_SERVICE_URL'] = sourceServer.url;
+
+    const locale = localeService.createLocaleService({
+      config: loadLocaleConfig({
+        DATABASE_URL: database.url,
+        AMQP_URL: infrastructure.amqpUrl,
+        INTERNAL_JWT_SECRET: internalSecret,
+        PROJECT_SERVICE_URL: project.url,
+        SOURCE_SERVICE_URL: sourceServer.url,
+      }),
+      db: await migratedDb(localeService.LOCALES_SCHEMA, localeService.MIGRATIONS_DIR),
+      bus,
+      logger: silent,
+    });
+    const localeServer = await listen(locale.app);
+    cleanups.push(() => localeServer.close());
+    serviceUrls['LOCALE_SERVICE_URL'] = localeServer.url;
+
+    const sourceQueue = `e2e.source-service.${randomUUID()}`;
+    const localeQueue = `e2e.locale-service.${randomUUID()}`;
+    queues.push(sourceQueue, localeQueue);
+    const sourceDb = dbs.get(sourceService.SOURCE_SCHEMA)!;
+    const localeDb = dbs.get(localeService.LOCALES_SCHEMA)!;
+    await subscribeSourceConsumer({
+      bus,
+      db: sourceDb,
+      sync: source.sync,
+      logger: silent,
+      queue: sourceQueue,
+    });
+    await subscribeLocaleConsumer({
+      bus,
+      db: localeDb,
+      sync: locale.sync,
+      refresh: locale.refresh,
+      logger: silent,
+      queue: localeQueue,
+    });
+    cleanups.push(() => deleteQueues(infrastructure.amqpUrl, queues));
+  }
+
   const standInUrls: Record<string, string> = {};
   for (const [service, handler] of Object.entries(options.standIns ?? {})) {
     const standIn = await listen(handler);
@@ -93,6 +171,7 @@ export async function startSystem(
       INTERNAL_JWT_SECRET: internalSecret,
       IDENTITY_SERVICE_URL: identity.url,
       PROJECT_SERVICE_URL: project.url,
+      ...serviceUrls,
       ...standInUrls,
       REDIS_URL: infrastructure.redisUrl,
       RATE_LIMIT_KEY_PREFIX: `tolk-e2e:${randomUUID()}`,
@@ -134,3 +213,14 @@ export async function startSystem(
 }
 
 export type System = Awaited<ReturnType<typeof startSystem>>;
+
+/** The durable queues (and their dead-letter queues) a test declared. */
+async function deleteQueues(amqpUrl: string, queues: string[]): Promise<void> {
+  const connection = await amqp.connect(amqpUrl);
+  const channel = await connection.createChannel();
+  for (const queue of queues) {
+    await channel.deleteQueue(queue).catch(() => undefined);
+    await channel.deleteQueue(`${queue}.dlq`).catch(() => undefined);
+  }
+  await connection.close().catch(() => undefined);
+}
