@@ -54,6 +54,9 @@ export async function startLocaleService(
   // What the consumer gave up on, as it reached its dead-letter queue (declared by subscribe).
   const amqpConnection = await amqp.connect(source.amqpUrl);
   const channel = await amqpConnection.createConfirmChannel();
+  // A test may stop the broker: the observer then just stops observing.
+  amqpConnection.on('error', () => undefined);
+  channel.on('error', () => undefined);
   const deadLettered: string[] = [];
   if (options.consume !== false) {
     await channel.consume(`${queue}.dlq`, (message) => {

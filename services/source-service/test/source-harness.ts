@@ -81,6 +81,9 @@ export async function startSourceService(options: { env?: Record<string, string>
   // Every event on the exchange, as it arrived on a queue of the test's own.
   const amqpConnection = await amqp.connect(amqpUrl);
   const channel = await amqpConnection.createConfirmChannel();
+  // A test may stop the broker: the observer then just stops observing.
+  amqpConnection.on('error', () => undefined);
+  channel.on('error', () => undefined);
   await channel.assertExchange(EVENTS_EXCHANGE, 'topic', { durable: true });
   const { queue: observed } = await channel.assertQueue('', { exclusive: true, autoDelete: true });
   await channel.bindQueue(observed, EVENTS_EXCHANGE, 'SourceChanged');
