@@ -12,6 +12,24 @@ export function benchConfig() {
   return loadConfig(benchSchema, process.env);
 }
 
+const sourceBenchSchema = z.object({
+  DATABASE_URL: env.url(['postgres', 'postgresql']).default('postgres://postgres@127.0.0.1:5432/postgres'),
+  REDIS_URL: env.url(['redis', 'rediss']).default('redis://127.0.0.1:6379'),
+  AMQP_URL: env.url(['amqp', 'amqps']).default('amqp://guest:guest@127.0.0.1:5672'),
+  // Ports of the gateway and the four services: this one and the next four.
+  BENCH_SOURCE_PORT: env.port(18090),
+  // Measured repetitions of the in-process parse and of each kind of 50,000-key upload.
+  BENCH_SOURCE_REPETITIONS: z.coerce.number().int().min(3).max(90).default(15),
+  BENCH_SOURCE_WARMUP: z.coerce.number().int().min(0).max(10).default(3),
+  // Changed uploads of the small source whose propagation to the locales is timed.
+  BENCH_SOURCE_PROPAGATIONS: z.coerce.number().int().min(100).max(10_000).default(120),
+});
+
+/** The source benchmark's configuration (bench/source.ts). */
+export function sourceBenchConfig() {
+  return loadConfig(sourceBenchSchema, process.env);
+}
+
 const bareProxySchema = z.object({
   PORT: env.port(18082),
   TARGET_URL: env.url(['http']),

@@ -69,6 +69,9 @@ export function createRabbitBus(options: RabbitBusOptions): Bus {
     const model = await amqp.connect(url, {
       clientProperties: { connection_name: connectionName },
       timeout: CONNECT_TIMEOUT_MS,
+      // Without it, Nagle's algorithm against the broker's delayed ACKs holds small frames (a
+      // publish, an ack) for up to ~40 ms: events must leave within milliseconds.
+      noDelay: true,
     });
     // Listeners go on at once: an 'error' emitted with none would crash the process.
     const state = { lost: false, connection: undefined as Connection | undefined };

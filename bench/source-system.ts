@@ -1,0 +1,300 @@
+/**
+ * Tolk as the source benchmark runs it: identity-, project-, source- and locale-service and the
+ * gateway as child processes (supervised as `npm start` does) on ports of their own, against one
+ * freshly created database and the local Redis and RabbitMQ; and a keep-alive HTTP client that
+ * times each exchange until the last byte of the answer.
+ */
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import http from 'node:http';
+import net from 'node:net';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import amqp from 'amqplib';
+import pg from 'pg';
+import { inheritedEnvironment } from '../scripts/config.js';
+import { ROOT, supervise, waitForHealthy } from '../scripts/processes.js';
+
+/** The queues the services consume with fixed names; shared with `npm start` on the same broker. */
+const SERVICE_QUEUES = ['source-service', 'locale-service'];
+
+/** Settings that would change the limits under test; the bench runs with the defaults. */
+const LIMIT_VARIABLES = [
+  'MAX_BODY_BYTES',
+  'SOURCE_MAX_BODY_BYTES',
+  'SOURCE_MAX_KEYS',
+  'SOURCE_MAX_DEPTH',
+  'SOURCE_MAX_KEY_LENGTH',
+];
+
+async function recreateDatabase(adminUrl: string, name: string): Promise<string> {
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+function isFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
+/**
+ * The service queues as found before the run. A queue someone consumes (a running `npm start`)
+ * would split the SourceChanged events with it: refused. Returns the queues that did not exist,
+ * which the bench removes again at the end.
+ */
+async function inspectServiceQueues(amqpUrl: string, warn: (line: string) => void): Promise<string[]> {
+  const connection = await amqp.connect(amqpUrl);
+  const absent: string[] = [];
+  try {
+    for (const queue of SERVICE_QUEUES) {
+      // A missing queue closes the channel it was checked on: one channel per check.
+      const channel = await connection.createChannel();
+      channel.on('error', () => undefined);
+      const found = await channel.checkQueue(queue).catch(() => undefined);
+      if (!found) {
+        absent.push(queue);
+        continue;
+      }
+      await channel.close();
+      if (found.consumerCount > 0) {
+        throw new Error(
+          `queue ${queue} on ${new URL(amqpUrl).host} already has ${found.consumerCount} consumer(s) — is ` +
+            '`npm start` running? Its services would take part of the events this bench measures; stop it first.',
+        );
+      }
+      if (found.messageCount > 0) {
+        warn(
+          `note: queue ${queue} holds ${found.messageCount} message(s) of an earlier run; the bench consumes them`,
+        );
+      }
+    }
+  } finally {
+    await connection.close().catch(() => undefined);
+  }
+  return absent;
+}
+
+/**
+ * Removes queues (and their dead-letter queues) that nobody consumes any more. The broker may
+ * still count the consumers of a process that has just exited: an "in use" refusal is retried.
+ */
+async function deleteQueues(amqpUrl: string, queues: string[], log: (line: string) => void): Promise<void> {
+  if (queues.length === 0) return;
+  const connection = await amqp.connect(amqpUrl);
+  try {
+    for (const queue of queues.flatMap((q) => [q, `${q}.dlq`])) {
+      for (let attempt = 1; ; attempt++) {
+        const channel = await connection.createChannel();
+        channel.on('error', () => undefined);
+        const failure = await channel.deleteQueue(queue, { ifUnused: true }).then(
+          () => undefined,
+          (err: unknown) => err as Error,
+        );
+        if (!failure) {
+          await channel.close();
+          break;
+        }
+        if (attempt === 30) {
+          log(`could not remove queue ${queue}: ${failure.message}`);
+          break;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
+  } finally {
+    await connection.close().catch(() => undefined);
+  }
+}
+
+export type TolkSystem = {
+  gatewayUrl: string;
+  sourceServiceUrl: string;
+  /** What the gateway signs principals with, for calls straight to a service. */
+  internalSecret: string;
+  stop(): Promise<void>;
+};
+
+/**
+ * Starts the services, then the gateway in front of them, and waits until all answer /healthz.
+ * `onGiveUp` is called when one keeps crashing. `stop` ends every process and removes the queues
+ * the run created; the database stays for inspection (it is recreated by the next run).
+ */
+export async function startTolk(options: {
+  databaseName: string;
+  adminDatabaseUrl: string;
+  amqpUrl: string;
+  redisUrl: string;
+  basePort: number;
+  log: (line: string) => void;
+  onGiveUp: (name: string) => void;
+}): Promise<TolkSystem> {
+  const { amqpUrl, basePort, log } = options;
+  const ports = {
+    gateway: basePort,
+    identity: basePort + 1,
+    project: basePort + 2,
+    source: basePort + 3,
+    locale: basePort + 4,
+  };
+  const busy = [];
+  for (const port of Object.values(ports)) if (!(await isFree(port))) busy.push(port);
+  if (busy.length > 0) {
+    throw new Error(
+      `port(s) ${busy.join(', ')} in use; set BENCH_SOURCE_PORT to the first of five free ones`,
+    );
+  }
+  const createdQueues = await inspectServiceQueues(amqpUrl, log);
+  const runId = randomBytes(6).toString('hex');
+  // The gateway's own queue is named per run, so it can be removed without touching anyone's.
+  const gatewayQueue = `bench-source.gateway.membership-cache.${runId}`;
+  createdQueues.push(gatewayQueue);
+
+  const databaseUrl = await recreateDatabase(options.adminDatabaseUrl, options.databaseName);
+  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const internalSecret = randomBytes(32).toString('base64url');
+  const common: NodeJS.ProcessEnv = {
+    ...inheritedEnvironment(),
+    LOG_LEVEL: 'warn',
+    HOST: '127.0.0.1',
+    INTERNAL_JWT_SECRET: internalSecret,
+    DATABASE_URL: databaseUrl,
+    AMQP_URL: amqpUrl,
+  };
+  for (const name of LIMIT_VARIABLES) delete common[name];
+  const url = (port: number) => `http://127.0.0.1:${port}`;
+  const services = [
+    {
+      name: 'identity-service',
+      port: ports.identity,
+      env: { JWT_PRIVATE_KEY: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString() },
+    },
+    { name: 'project-service', port: ports.project, env: { IDENTITY_SERVICE_URL: url(ports.identity) } },
+    { name: 'source-service', port: ports.source, env: { PROJECT_SERVICE_URL: url(ports.project) } },
+    {
+      name: 'locale-service',
+      port: ports.locale,
+      env: { PROJECT_SERVICE_URL: url(ports.project), SOURCE_SERVICE_URL: url(ports.source) },
+    },
+  ];
+  const gateway = {
+    name: 'gateway',
+    port: ports.gateway,
+    env: {
+      JWT_PUBLIC_KEY: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+      REDIS_URL: options.redisUrl,
+      IDENTITY_SERVICE_URL: url(ports.identity),
+      PROJECT_SERVICE_URL: url(ports.project),
+      SOURCE_SERVICE_URL: url(ports.source),
+      LOCALE_SERVICE_URL: url(ports.locale),
+      // Keys and queue of this run only, so nothing mixes with another gateway's on the same servers.
+      RATE_LIMIT_KEY_PREFIX: `tolk-bench-source:${runId}`,
+      MEMBERSHIP_CACHE_KEY_PREFIX: `tolk-bench-source:${runId}:membership`,
+      MEMBERSHIP_EVENTS_QUEUE: gatewayQueue,
+      // The bench polls in a tight loop: the limits are set out of its way.
+      RATE_LIMIT_PER_USER: '100000000',
+      RATE_LIMIT_PER_IP: '100000000',
+    },
+  };
+
+  const running: ReturnType<typeof supervise>[] = [];
+  const start = (spec: { name: string; port: number; env: NodeJS.ProcessEnv }) => {
+    const entry =
+      spec.name === 'gateway'
+        ? path.join(ROOT, 'gateway/src/start.ts')
+        : path.join(ROOT, 'services', spec.name, 'src/start.ts');
+    running.push(
+      supervise(
+        { name: spec.name, entry, port: spec.port, env: { ...common, ...spec.env } },
+        running.length,
+        () => options.onGiveUp(spec.name),
+      ),
+    );
+  };
+  const stop = async () => {
+    await Promise.all(running.map((p) => p.stop()));
+    await deleteQueues(amqpUrl, createdQueues, log).catch((err: unknown) =>
+      log(`could not remove the bench's queues: ${(err as Error).message}`),
+    );
+  };
+
+  try {
+    for (const service of services) start(service);
+    await Promise.all(services.map((s) => waitForHealthy(`${url(s.port)}/healthz`, 60_000)));
+    start(gateway);
+    await waitForHealthy(`${url(gateway.port)}/healthz`, 60_000);
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { gatewayUrl: url(ports.gateway), sourceServiceUrl: url(ports.source), internalSecret, stop };
+}
+
+export type Answer = { status: number; body: unknown; ms: number };
+
+/**
+ * Requests over one pool of kept-alive connections; `ms` runs from sending the request to the
+ * last byte of the answer. JSON is parsed after the clock stops.
+ */
+export function createHttpClient(baseUrl: string) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
+  const base = new URL(baseUrl);
+
+  return {
+    call(
+      method: string,
+      target: string,
+      options: { headers?: Record<string, string>; body?: Buffer | Record<string, unknown> } = {},
+    ): Promise<Answer> {
+      const body = Buffer.isBuffer(options.body)
+        ? options.body
+        : options.body === undefined
+          ? undefined
+          : Buffer.from(JSON.stringify(options.body));
+      const headers: http.OutgoingHttpHeaders = { ...options.headers };
+      if (body) {
+        headers['content-type'] = 'application/json';
+        headers['content-length'] = body.length;
+      }
+      return new Promise((resolve, reject) => {
+        const started = performance.now();
+        const request = http.request(
+          { agent, host: base.hostname, port: base.port, method, path: target, headers },
+          (response) => {
+            const chunks: Buffer[] = [];
+            response.on('data', (chunk: Buffer) => chunks.push(chunk));
+            response.once('error', reject);
+            response.once('end', () => {
+              const ms = performance.now() - started;
+              const text = Buffer.concat(chunks).toString('utf8');
+              let parsed: unknown = text;
+              try {
+                parsed = text === '' ? undefined : JSON.parse(text);
+              } catch {
+                // not JSON: kept as text for the error message
+              }
+              resolve({ status: response.statusCode ?? 0, body: parsed, ms });
+            });
+          },
+        );
+        request.once('error', reject);
+        request.end(body);
+      });
+    },
+    close(): void {
+      agent.destroy();
+    },
+  };
+}
+
+export type HttpClient = ReturnType<typeof createHttpClient>;
