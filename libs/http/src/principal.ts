@@ -71,6 +71,8 @@ export function createPrincipalVerifier(secret: string) {
 declare module 'express-serve-static-core' {
   interface Request {
     principal?: Principal;
+    /** A JSON body as it arrived (UTF-8 bytes), beside its parsed `body`. */
+    rawBody?: Buffer;
   }
 }
 

@@ -61,6 +61,11 @@ export function createServiceApp(options: {
       limit: options.bodyLimitBytes ?? 1024 * 1024,
       strict: false,
       type: (req) => JSON_TYPE.test(req.headers['content-type'] ?? ''),
+      // The bytes are already in memory: keeping a reference lets a service store the document
+      // as it came instead of serialising the parsed form again.
+      verify: (req, _res, buf) => {
+        (req as express.Request).rawBody = buf;
+      },
     }),
   );
   app.use(principalMiddleware(options.internalSecret));

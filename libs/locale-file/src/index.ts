@@ -8,3 +8,4 @@ export * from './diff.js';
 export * from './placeholders.js';
 export * from './stored-source.js';
 export * from './version-cache.js';
+export * from './stored-document.js';

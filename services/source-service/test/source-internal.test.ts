@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INTERNAL_CALLER_HEADER, SOURCE_VERSION_HEADER } from '@tolk/contracts';
 import { createInternalCallerSigner } from '@tolk/http';
-import { decodeStoredSource, encodeStoredSource, parseSourceDocument } from '@tolk/locale-file';
+import { decodeSourceVersion, encodeStoredSource, parseSourceDocument } from '@tolk/locale-file';
 import { createLogger } from '@tolk/logger';
 import { listen } from '@tolk/testing';
 import { createSourceService } from '../src/app.js';
@@ -26,7 +26,7 @@ async function stored(projectId: string, version: number | 'current') {
   return {
     status: response.status,
     version: response.headers.get(SOURCE_VERSION_HEADER),
-    source: response.status === 200 ? await decodeStoredSource(bytes) : undefined,
+    source: response.status === 200 ? await decodeSourceVersion(bytes) : undefined,
   };
 }
 
@@ -49,7 +49,7 @@ describe('GET /internal/projects/:projectId/source/versions/:version', () => {
     expect((await stored(projectId, 2)).source?.revisions).toEqual([1, 2, 1]);
   });
 
-  it('when a version was stored before revisions were kept, then they are derived and written back', async () => {
+  it('when a version was stored in the earlier format without revisions, then they are derived and it is written back in the current one', async () => {
     const { projectId, owner } = await service.createProject();
     await service.call('PUT', `/v1/projects/${projectId}/source`, { as: owner, body: { a: 'A', b: 'B' } });
     await service.call('PUT', `/v1/projects/${projectId}/source`, { as: owner, body: { a: 'A2', b: 'B' } });
@@ -59,7 +59,8 @@ describe('GET /internal/projects/:projectId/source/versions/:version', () => {
       [2, { a: 'A2', b: 'B' }],
     ] as const) {
       await service.db.query(
-        `UPDATE version_contents SET content = $3, has_revisions = false WHERE project_id = $1 AND version = $2`,
+        `UPDATE version_contents SET content = $3, revisions = NULL, format = 1, has_revisions = false
+          WHERE project_id = $1 AND version = $2`,
         [projectId, version, await encodeStoredSource(parseSourceDocument(body))],
       );
     }
@@ -69,16 +70,22 @@ describe('GET /internal/projects/:projectId/source/versions/:version', () => {
       const answer = await fetch(`${fresh.url}/internal/projects/${projectId}/source/versions/2`, {
         headers: { [INTERNAL_CALLER_HEADER]: await signCaller() },
       });
-      const source = await decodeStoredSource(Buffer.from(await answer.arrayBuffer()));
+      const source = await decodeSourceVersion(Buffer.from(await answer.arrayBuffer()));
       expect(source.revisions).toEqual([2, 1]);
     } finally {
       await fresh.close();
     }
-    const { rows } = await service.db.query<{ has_revisions: boolean }>(
-      `SELECT has_revisions FROM version_contents WHERE project_id = $1 ORDER BY version`,
+    const { rows } = await service.db.query<{ format: number }>(
+      `SELECT format FROM version_contents WHERE project_id = $1 ORDER BY version`,
       [projectId],
     );
-    expect(rows.map((row) => row.has_revisions)).toEqual([false, true]);
+    expect(rows.map((row) => row.format)).toEqual([1, 2]);
+    // And what was written back reads the same.
+    expect((await stored(projectId, 2)).source).toMatchObject({
+      keys: ['a', 'b'],
+      values: ['A2', 'B'],
+      revisions: [2, 1],
+    });
   });
 
   it('when the project has no source or is unknown, then version 0; a version past the current, 404', async () => {

@@ -1,7 +1,7 @@
 import { SOURCE_VERSION_HEADER } from '@tolk/contracts';
 import { createInternalClient } from '@tolk/http';
 import type { Logger } from '@tolk/logger';
-import { decodeStoredSource, type ParsedSource } from '@tolk/locale-file';
+import { decodeSourceVersion, type ParsedSource } from '@tolk/locale-file';
 
 /** A source version as locale-service needs it: the parsed file and each key's revision. */
 export type SourceVersion = ParsedSource & { version: number; revisions: number[] };
@@ -31,9 +31,9 @@ export function createSourceClient(deps: {
       if (answer.status !== 200 || !Number.isInteger(number) || number < 0) {
         throw client.unexpected(path, answer.status);
       }
-      const source = await decodeStoredSource(answer.bytes).catch(() => undefined);
-      if (!source || source.revisions?.length !== source.keys.length) throw client.unexpected(path, 200);
-      return { ...source, version: number, revisions: source.revisions };
+      const source = await decodeSourceVersion(answer.bytes).catch(() => undefined);
+      if (!source) throw client.unexpected(path, 200);
+      return { ...source, version: number };
     },
   };
 }

@@ -104,11 +104,29 @@ export function createLocales(deps: {
     return content ? translationsOf(await decodeStoredEntries(content)) : NO_TRANSLATIONS;
   }
 
+  /** Per project, the refresh running or queued last: one at a time, each after the one before. */
+  const refreshes = new Map<string, Promise<void>>();
+
   /**
    * Brings the counts of every locale of the project up to the newest source version known,
-   * and the baseline with them. A no-op when they are current.
+   * and the baseline with them. A no-op when they are current. Refreshes of one project run one
+   * after the other in this process: a read arriving while the event's refresh runs waits for it
+   * and then finds the counts current, instead of doing the same work beside it.
    */
-  async function refresh(projectId: string): Promise<void> {
+  function refresh(projectId: string): Promise<void> {
+    const previous = refreshes.get(projectId);
+    const next = (previous ? previous.catch(() => undefined) : Promise.resolve()).then(() =>
+      refreshNow(projectId),
+    );
+    refreshes.set(projectId, next);
+    const forget = () => {
+      if (refreshes.get(projectId) === next) refreshes.delete(projectId);
+    };
+    next.then(forget, forget);
+    return next;
+  }
+
+  async function refreshNow(projectId: string): Promise<void> {
     const head = await documents.head(projectId);
     const stale = (await locales.list(projectId)).filter((row) => row.countsVersion < head.version);
     if (stale.length === 0) return;

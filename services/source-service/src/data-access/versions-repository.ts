@@ -32,10 +32,18 @@ function toSummary(row: VersionRow): VersionSummary {
   };
 }
 
+export type StoredVersion =
+  { format: 2; document: Buffer; revisions: Buffer } | { format: 1; content: Buffer; hasRevisions: boolean };
+
 export function createVersionsRepository(db: Db) {
   return {
-    /** The version's row and its compressed content. */
-    async insert(projectId: string, summary: VersionSummary, content: Buffer, tx: Queryable): Promise<void> {
+    /** The version's row and its stored form (format 2: the document and the revisions). */
+    async insert(
+      projectId: string,
+      summary: VersionSummary,
+      stored: { document: Buffer; revisions: Buffer },
+      tx: Queryable,
+    ): Promise<void> {
       await tx.query(
         `INSERT INTO versions
            (project_id, version, key_count, added_count, modified_count, deleted_count, created_at)
@@ -51,8 +59,9 @@ export function createVersionsRepository(db: Db) {
         ],
       );
       await tx.query(
-        `INSERT INTO version_contents (project_id, version, content, has_revisions) VALUES ($1, $2, $3, true)`,
-        [projectId, summary.version, content],
+        `INSERT INTO version_contents (project_id, version, content, revisions, format, has_revisions)
+         VALUES ($1, $2, $3, $4, 2, true)`,
+        [projectId, summary.version, stored.document, stored.revisions],
       );
     },
 
@@ -73,34 +82,39 @@ export function createVersionsRepository(db: Db) {
       return rows[0] && toSummary(rows[0]);
     },
 
-    async content(projectId: string, version: number, q: Queryable = db): Promise<Buffer | undefined> {
-      const { rows } = await q.query<{ content: Buffer }>(
-        `SELECT content FROM version_contents WHERE project_id = $1 AND version = $2`,
-        [projectId, version],
-      );
-      return rows[0]?.content;
-    },
-
-    /** The stored content as it is, and whether it carries the keys' revisions. */
-    async storedContent(
-      projectId: string,
-      version: number,
-      q: Queryable = db,
-    ): Promise<{ content: Buffer; hasRevisions: boolean } | undefined> {
-      const { rows } = await q.query<{ content: Buffer; has_revisions: boolean }>(
-        `SELECT content, has_revisions FROM version_contents WHERE project_id = $1 AND version = $2`,
+    /**
+     * A version as stored: format 2 is the document and the revisions column; format 1 the parsed
+     * form in `content`, with revisions inside when `hasRevisions`.
+     */
+    async stored(projectId: string, version: number, q: Queryable = db): Promise<StoredVersion | undefined> {
+      const { rows } = await q.query<{
+        content: Buffer;
+        revisions: Buffer | null;
+        format: number;
+        has_revisions: boolean;
+      }>(
+        `SELECT content, revisions, format, has_revisions FROM version_contents
+          WHERE project_id = $1 AND version = $2`,
         [projectId, version],
       );
       const row = rows[0];
-      return row && { content: row.content, hasRevisions: row.has_revisions };
+      if (!row) return undefined;
+      return row.format === 2 && row.revisions
+        ? { format: 2, document: row.content, revisions: row.revisions }
+        : { format: 1, content: row.content, hasRevisions: row.has_revisions };
     },
 
-    /** Writes back a content stored before revisions were kept, now with them. */
-    async backfillRevisions(projectId: string, version: number, content: Buffer, q: Queryable = db) {
+    /** Rewrites a version stored in format 1 in format 2. */
+    async upgrade(
+      projectId: string,
+      version: number,
+      stored: { document: Buffer; revisions: Buffer },
+      q: Queryable = db,
+    ): Promise<void> {
       await q.query(
-        `UPDATE version_contents SET content = $3, has_revisions = true
-          WHERE project_id = $1 AND version = $2 AND NOT has_revisions`,
-        [projectId, version, content],
+        `UPDATE version_contents SET content = $3, revisions = $4, format = 2, has_revisions = true
+          WHERE project_id = $1 AND version = $2 AND format = 1`,
+        [projectId, version, stored.document, stored.revisions],
       );
     },
   };

@@ -17,8 +17,12 @@ import { sourceChangedEvent } from './source-events.js';
 import {
   EMPTY_SOURCE,
   computeSourceDiff,
+  decodeDocument,
+  decodeRevisions,
   decodeStoredSource,
-  encodeStoredSource,
+  encodeDocument,
+  encodeRevisions,
+  frameSourceVersion,
   parseSourceDocument,
   rebuildDocument,
   sameContent,
@@ -31,7 +35,8 @@ import {
 /** `If-Match`: the versions the client expects to be current, or `*` (any version exists). */
 export type ExpectedVersion = number[] | 'any';
 
-export type UploadOptions = { expected?: ExpectedVersion; dryRun: boolean };
+/** `raw`: the body's JSON text as it arrived, stored as it is. */
+export type UploadOptions = { expected?: ExpectedVersion; dryRun: boolean; raw?: Buffer };
 
 export type UploadResult = { version: number; diff: SourceDiff; keyCount: number; needsTranslation: boolean };
 
@@ -93,13 +98,22 @@ export function createSources(deps: {
     if (version === 0) return EMPTY_VERSION;
     const cached = cache.get(projectId, version);
     if (cached) return cached;
-    const content = await versions.content(projectId, version, q);
-    if (!content) return undefined;
-    const decoded = await decodeStoredSource(content);
-    const source: SourceVersion = {
-      ...decoded,
-      revisions: decoded.revisions ?? (await deriveRevisions(projectId, version, decoded, q)),
-    };
+    const stored = await versions.stored(projectId, version, q);
+    if (!stored) return undefined;
+    let source: SourceVersion;
+    if (stored.format === 2) {
+      const [parsed, revisions] = await Promise.all([
+        decodeDocument(stored.document),
+        decodeRevisions(stored.revisions),
+      ]);
+      source = { ...parsed, revisions };
+    } else {
+      const decoded = await decodeStoredSource(stored.content);
+      source = {
+        ...decoded,
+        revisions: decoded.revisions ?? (await deriveRevisions(projectId, version, decoded, q)),
+      };
+    }
     cache.set(projectId, version, source);
     return source;
   }
@@ -152,12 +166,25 @@ export function createSources(deps: {
     };
   }
 
-  /** A new version `version` of the source, after `base`: its diff, revisions and stored form. */
-  async function prepare(base: SourceVersion, parsed: ParsedSource, version: number) {
+  /**
+   * A new version `version` of the source, after `base`: its diff, revisions and stored form. The
+   * document is compressed as it came (`document`, already being compressed on the thread pool
+   * while the diff runs here).
+   */
+  async function prepare(
+    base: SourceVersion,
+    parsed: ParsedSource,
+    version: number,
+    document: Promise<Buffer>,
+  ) {
     const diff = computeSourceDiff(base, parsed);
     const revisions = nextRevisions(base, parsed, diff, version);
-    const encoded = await encodeStoredSource(parsed, { revisions });
-    return { diff, encoded, version: { ...parsed, revisions } satisfies SourceVersion };
+    const [storedDocument, storedRevisions] = await Promise.all([document, encodeRevisions(revisions)]);
+    return {
+      diff,
+      stored: { document: storedDocument, revisions: storedRevisions },
+      version: { ...parsed, revisions } satisfies SourceVersion,
+    };
   }
 
   async function unchanged(projectId: string, version: number, source: ParsedSource, q?: Queryable) {
@@ -203,8 +230,10 @@ export function createSources(deps: {
         };
       }
 
-      // Diffed and compressed against the version seen, before the project's row is locked.
-      let prepared = await prepare(previous, parsed, seen + 1);
+      // Diffed and compressed against the version seen, before the project's row is locked. The
+      // document as it came when the body was JSON; serialised again otherwise (tests, tools).
+      const document = encodeDocument(options.raw ?? JSON.stringify(body));
+      let prepared = await prepare(previous, parsed, seen + 1, document);
       let created = false;
       const result = await db.transaction(async (tx) => {
         const head = await projects.lock(projectId, tx);
@@ -216,9 +245,9 @@ export function createSources(deps: {
           if (head.currentVersion > 0 && sameContent(base, parsed)) {
             return unchanged(projectId, head.currentVersion, base, tx);
           }
-          prepared = await prepare(base, parsed, head.currentVersion + 1);
+          prepared = await prepare(base, parsed, head.currentVersion + 1, document);
         }
-        const { diff, encoded } = prepared;
+        const { diff, stored } = prepared;
         const summary: VersionSummary = {
           version: head.currentVersion + 1,
           keyCount: parsed.keys.length,
@@ -227,7 +256,7 @@ export function createSources(deps: {
           deleted: diff.deleted.length,
           createdAt: now(),
         };
-        await versions.insert(projectId, summary, encoded, tx);
+        await versions.insert(projectId, summary, stored, tx);
         await projects.setCurrentVersion(projectId, summary.version, summary.createdAt, tx);
         await enqueueEvent(
           tx,
@@ -299,17 +328,25 @@ export function createSources(deps: {
       if (await projects.isDeleted(projectId)) throw projectNotFound();
       const project = await projects.find(projectId);
       const version = wanted === 'current' ? (project?.currentVersion ?? 0) : wanted;
-      if (version === 0)
-        return { version, content: await encodeStoredSource(EMPTY_SOURCE, { revisions: [] }) };
+      if (version === 0) {
+        const [document, revisions] = await Promise.all([encodeDocument('{}'), encodeRevisions([])]);
+        return { version, content: frameSourceVersion(document, revisions) };
+      }
       const stored =
-        project && version <= project.currentVersion && (await versions.storedContent(projectId, version));
+        project && version <= project.currentVersion ? await versions.stored(projectId, version) : undefined;
       if (!stored) throw versionNotFound(version);
-      if (stored.hasRevisions) return { version, content: stored.content };
+      if (stored.format === 2) {
+        return { version, content: frameSourceVersion(stored.document, stored.revisions) };
+      }
+      // Stored before format 2: written again in it, revisions derived if need be.
       const source = await load(projectId, version);
       if (!source) throw versionNotFound(version);
-      const content = await encodeStoredSource(source, { revisions: source.revisions });
-      await versions.backfillRevisions(projectId, version, content);
-      return { version, content };
+      const [document, revisions] = await Promise.all([
+        encodeDocument(JSON.stringify(rebuildDocument(source))),
+        encodeRevisions(source.revisions),
+      ]);
+      await versions.upgrade(projectId, version, { document, revisions });
+      return { version, content: frameSourceVersion(document, revisions) };
     },
 
     /** `GET .../source/versions`: newest first. */

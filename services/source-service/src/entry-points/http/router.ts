@@ -48,6 +48,7 @@ export function createSourceRouter(deps: { sources: Sources }) {
       const result = await sources.upload(req.principal, param(req, 'projectId'), req.body, {
         dryRun,
         expected,
+        raw: req.rawBody,
       });
       const body: UploadResponse = {
         version: result.version,
