@@ -29,6 +29,7 @@ const dotEnv: Record<string, string> = {
   JWT_PRIVATE_KEY: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
   JWT_PUBLIC_KEY: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
   INTERNAL_JWT_SECRET: 'x'.repeat(43),
+  BYOK_MASTER_KEYS: `k20250101:${Buffer.alloc(32, 7).toString('base64')}`,
 };
 
 /** Compose's interpolation of `${VAR}`, `${VAR:-default}` and `${VAR:?error}`. */

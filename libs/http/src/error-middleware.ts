@@ -5,11 +5,22 @@ import { AppError, STATUS_BY_CODE, errorBody } from './errors.js';
 
 type BodyParserError = Error & { type?: string; status?: number; limit?: number };
 
+/**
+ * Where the parser gave up, from its message, without the excerpt of the body it quotes: a body
+ * may carry a secret (an API key sent unquoted), and none of it may come back or reach a log.
+ */
+function whereJsonBroke(message: string): string {
+  const position = /at position (\d+)/.exec(message);
+  if (position) return ` (at character ${position[1]})`;
+  if (/Unexpected end of JSON input/.test(message)) return ' (it ends too early)';
+  return '';
+}
+
 /** Translates errors thrown by express' own body parser into the error vocabulary. */
 function fromBodyParser(err: BodyParserError): AppError | undefined {
   switch (err.type) {
     case 'entity.parse.failed':
-      return new AppError('INVALID_JSON', `Request body is not valid JSON: ${err.message}`);
+      return new AppError('INVALID_JSON', `Request body is not valid JSON${whereJsonBroke(err.message)}`);
     case 'entity.too.large':
       return new AppError('PAYLOAD_TOO_LARGE', `Request body exceeds the limit of ${err.limit} bytes`);
     case 'charset.unsupported':

@@ -48,6 +48,17 @@ describe('createServiceApp', () => {
     expect(body).toEqual({ error: { code, message: expect.any(String) } });
   }
 
+  it('when malformed JSON carries a secret, then the message quotes none of it', async () => {
+    const response = await request(`${server.url}/v1/things`, {
+      method: 'POST',
+      rawBody: '{"apiKey": sk-live-ABCDEFGHIJKLMNOP}',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(response.status).toBe(400);
+    expect(response.body.error.message).toMatch(/^Request body is not valid JSON( \(at character \d+\))?$/);
+    expect(JSON.stringify(response.body)).not.toContain('sk-live');
+  });
+
   it.each([
     [
       'malformed JSON',

@@ -33,6 +33,10 @@ export const REDACT_PATHS = [
   '*.deviceCode',
   '*.apiKey',
   '*.secret',
+  // A request's body as it arrived (libs/http keeps it beside the parsed body).
+  'rawBody',
+  'req.rawBody',
+  'req.body',
   'req.headers.authorization',
   'req.headers.cookie',
   'req.headers["x-tolk-principal"]',

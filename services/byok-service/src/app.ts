@@ -1,0 +1,59 @@
+import type { RequestListener } from 'node:http';
+import { fileURLToPath } from 'node:url';
+import type { Db } from '@tolk/db';
+import { createServiceApp } from '@tolk/http';
+import type { Logger } from '@tolk/logger';
+import type { ByokConfig } from './config.js';
+import { createKeysRepository } from './data-access/keys-repository.js';
+import { createKeyCipher } from './domain/key-cipher.js';
+import type { MasterKeyring } from './domain/master-keys.js';
+import { createProviderKeys } from './domain/provider-keys.js';
+import { createByokRouter } from './entry-points/http/router.js';
+
+/** The one schema this service owns. */
+export const BYOK_SCHEMA = 'byok';
+/** Next to src/ and dist/ alike. */
+export const MIGRATIONS_DIR = fileURLToPath(new URL('../migrations', import.meta.url));
+
+// A provider key is at most 4096 characters; this leaves room for JSON escapes of every one.
+const BODY_LIMIT_BYTES = 64 * 1024;
+
+export type ByokAppConfig = Pick<ByokConfig, 'INTERNAL_JWT_SECRET'>;
+
+/**
+ * Composition root: wires the repository, the cipher over the master keys and the routes into the
+ * service's app. `db` must be bound to the byok schema and migrated; `keyring` comes from
+ * BYOK_MASTER_KEYS or the development key file (see master-key-source.ts). Never listens.
+ */
+export function createByokService(deps: {
+  config: ByokAppConfig;
+  db: Db;
+  keyring: MasterKeyring;
+  logger: Logger;
+  now?: () => number;
+}): { app: RequestListener } {
+  const { config, db, keyring, logger } = deps;
+
+  const providerKeys = createProviderKeys({
+    keys: createKeysRepository(db),
+    cipher: createKeyCipher(keyring),
+    now: deps.now ?? Date.now,
+  });
+
+  const app = createServiceApp({
+    logger,
+    router: createByokRouter({ providerKeys }),
+    internalSecret: config.INTERNAL_JWT_SECRET,
+    bodyLimitBytes: BODY_LIMIT_BYTES,
+    readiness: [() => db.ping()],
+  });
+
+  // Answers carry decrypted keys: no cache may keep any of them. Set before express sees the
+  // request, so that the frame's own answers (415, malformed JSON, 404) carry it as well.
+  return {
+    app: (req, res) => {
+      res.setHeader('Cache-Control', 'no-store');
+      app(req, res);
+    },
+  };
+}
