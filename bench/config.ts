@@ -19,7 +19,7 @@ const sourceBenchSchema = z.object({
   // Ports of the gateway and the four services: this one and the next four.
   BENCH_SOURCE_PORT: env.port(18090),
   // Measured repetitions of the in-process parse and of each kind of 50,000-key upload.
-  BENCH_SOURCE_REPETITIONS: z.coerce.number().int().min(3).max(90).default(15),
+  BENCH_SOURCE_REPETITIONS: z.coerce.number().int().min(3).max(90).default(25),
   BENCH_SOURCE_WARMUP: z.coerce.number().int().min(0).max(10).default(3),
   // Changed uploads of the small source whose propagation to the locales is timed.
   BENCH_SOURCE_PROPAGATIONS: z.coerce.number().int().min(100).max(10_000).default(120),

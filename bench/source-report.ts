@@ -56,7 +56,7 @@ export function formatReport(report: Report): string {
   const { source, parse, changedUpload: changed, identicalUpload: identical, propagation, largest } = report;
   const lines = [
     '',
-    `Source of ${thousands(source.keys)} keys, ${mb(source.bytes)}: median of ${source.repetitions} after ${source.warmup} warm-up`,
+    `Source of ${thousands(source.keys)} keys, ${mb(source.bytes)}: median of ${source.repetitions} after ${source.warmup} warm-up (the parse (1): one beside each upload of (2) and (3))`,
     `machine: ${report.machine.cpus} CPUs, Node ${report.machine.node}, load average ${report.machine.loadAverage.join(' ')} (at the end)`,
     '',
     `${''.padEnd(52)}${'median ms'.padStart(9)}  ${'min-max ms'.padStart(13)}  ${'ratio'.padEnd(12)}target`,

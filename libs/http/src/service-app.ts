@@ -35,6 +35,11 @@ export function createServiceApp(options: {
   internalSecret: string;
   readiness?: ReadinessCheck[];
   bodyLimitBytes?: number;
+  /**
+   * Called with a JSON body's bytes as they arrived, before they are parsed: work on them (e.g.
+   * compressing them on the thread pool) can then run while the event loop parses.
+   */
+  onJsonBody?: (req: express.Request, raw: Buffer) => void;
 }): Express {
   const app = express();
   app.disable('x-powered-by');
@@ -65,6 +70,7 @@ export function createServiceApp(options: {
       // as it came instead of serialising the parsed form again.
       verify: (req, _res, buf) => {
         (req as express.Request).rawBody = buf;
+        options.onJsonBody?.(req as express.Request, buf);
       },
     }),
   );

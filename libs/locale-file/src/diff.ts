@@ -16,7 +16,7 @@ export type FlatContent = FlatEntries & { readonly annotations: ReadonlyMap<stri
  * rest goes through a Map.
  */
 export function computeSourceDiff(previous: FlatEntries | undefined, next: FlatEntries): SourceDiff {
-  if (!previous) return { added: [...next.keys], modified: [], deleted: [] };
+  if (!previous || previous.keys.length === 0) return { added: [...next.keys], modified: [], deleted: [] };
   const added: string[] = [];
   const modified: string[] = [];
   const deleted: string[] = [];

@@ -24,11 +24,12 @@ const STORED_LIMITS = Object.freeze({
   maxKeyLength: Number.POSITIVE_INFINITY,
 });
 
-/** The inverse of encodeDocument, parsed as an upload is. */
-export async function decodeDocument(content: Buffer): Promise<ParsedSource> {
-  let text = (await gunzipAsync(content)).toString('utf8');
+/** The inverse of encodeDocument, parsed as an upload is; `raw` is the document's bytes. */
+export async function decodeDocument(content: Buffer): Promise<ParsedSource & { raw: Buffer }> {
+  const raw = await gunzipAsync(content);
+  let text = raw.toString('utf8');
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  return parseSourceDocument(JSON.parse(text) as unknown, STORED_LIMITS);
+  return { ...parseSourceDocument(JSON.parse(text) as unknown, STORED_LIMITS), raw };
 }
 
 /** Each key's revision, as 32-bit integers, compressed (they repeat a lot). */
@@ -74,5 +75,12 @@ export async function decodeSourceVersion(body: Buffer): Promise<ParsedSource & 
   if (revisions.length !== source.keys.length) {
     throw new Error(`${revisions.length} revisions for ${source.keys.length} keys`);
   }
-  return { ...source, revisions };
+  return {
+    keys: source.keys,
+    values: source.values,
+    annotations: source.annotations,
+    metadata: source.metadata,
+    layout: source.layout,
+    revisions,
+  };
 }

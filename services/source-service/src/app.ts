@@ -4,7 +4,7 @@ import type { Bus } from '@tolk/bus';
 import type { Db } from '@tolk/db';
 import { createInternalCallerSigner, createProjectDirectory, createServiceApp } from '@tolk/http';
 import type { Logger } from '@tolk/logger';
-import { createVersionCache } from '@tolk/locale-file';
+import { createVersionCache, encodeDocument } from '@tolk/locale-file';
 import type { SourceVersion } from './domain/key-revisions.js';
 import type { SourceConfig } from './config.js';
 import { createBaselinesRepository } from './data-access/baselines-repository.js';
@@ -75,11 +75,20 @@ export function createSourceService(deps: {
     logger,
   });
 
+  const compressing = new WeakMap<object, Promise<Buffer>>();
   const app = createServiceApp({
     logger,
-    router: createSourceRouter({ sources }),
+    router: createSourceRouter({ sources, compressedBody: (req) => compressing.get(req) }),
     internalSecret: config.INTERNAL_JWT_SECRET,
     bodyLimitBytes: config.SOURCE_MAX_BODY_BYTES,
+    // An upload's document is compressed for storage while the event loop parses it.
+    onJsonBody: (req, raw) => {
+      if (req.method !== 'PUT') return;
+      const compressed = encodeDocument(raw);
+      // Not awaited when the upload is refused or unchanged.
+      compressed.catch(() => undefined);
+      compressing.set(req, compressed);
+    },
     readiness: [
       () => db.ping(),
       async () => {

@@ -35,8 +35,16 @@ import {
 /** `If-Match`: the versions the client expects to be current, or `*` (any version exists). */
 export type ExpectedVersion = number[] | 'any';
 
-/** `raw`: the body's JSON text as it arrived, stored as it is. */
-export type UploadOptions = { expected?: ExpectedVersion; dryRun: boolean; raw?: Buffer };
+/**
+ * `raw`: the body's JSON text as it arrived; `document`: the same, compressed for storage
+ * (encodeDocument).
+ */
+export type UploadOptions = {
+  expected?: ExpectedVersion;
+  dryRun: boolean;
+  raw?: Buffer;
+  document?: Promise<Buffer>;
+};
 
 export type UploadResult = { version: number; diff: SourceDiff; keyCount: number; needsTranslation: boolean };
 
@@ -126,7 +134,7 @@ export function createSources(deps: {
     q: Queryable,
   ): Promise<number[]> {
     const previous = (await load(projectId, version - 1, q)) ?? EMPTY_VERSION;
-    return nextRevisions(previous, source, computeSourceDiff(previous, source), version);
+    return nextRevisions(previous, source, version);
   }
 
   /**
@@ -176,14 +184,15 @@ export function createSources(deps: {
     parsed: ParsedSource,
     version: number,
     document: Promise<Buffer>,
+    raw: Buffer | undefined,
   ) {
     const diff = computeSourceDiff(base, parsed);
-    const revisions = nextRevisions(base, parsed, diff, version);
+    const revisions = nextRevisions(base, parsed, version);
     const [storedDocument, storedRevisions] = await Promise.all([document, encodeRevisions(revisions)]);
     return {
       diff,
       stored: { document: storedDocument, revisions: storedRevisions },
-      version: { ...parsed, revisions } satisfies SourceVersion,
+      version: { ...parsed, revisions, raw } satisfies SourceVersion,
     };
   }
 
@@ -210,13 +219,18 @@ export function createSources(deps: {
       options: UploadOptions,
     ): Promise<UploadResult> {
       authorize(principal, projectId, 'write');
-      const parsed = parseSourceDocument(body, limits);
       const project = await directory.require(projectId);
       requireExpected(options.expected, project.currentVersion);
 
       const seen = project.currentVersion;
       const previous = await load(projectId, seen);
       if (!previous) throw new Error(`content of version ${seen} of ${projectId} is missing`);
+      // The very bytes of the current version (CI uploading an unchanged file): no change, and
+      // nothing to parse, since those bytes were checked when they were uploaded.
+      if (seen > 0 && options.raw && previous.raw?.equals(options.raw)) {
+        return unchanged(projectId, seen, previous);
+      }
+      const parsed = parseSourceDocument(body, limits);
       // A first upload always creates version 1, even of an empty file.
       if (seen > 0 && sameContent(previous, parsed)) return unchanged(projectId, seen, previous);
       if (options.dryRun) {
@@ -231,9 +245,10 @@ export function createSources(deps: {
       }
 
       // Diffed and compressed against the version seen, before the project's row is locked. The
-      // document as it came when the body was JSON; serialised again otherwise (tests, tools).
-      const document = encodeDocument(options.raw ?? JSON.stringify(body));
-      let prepared = await prepare(previous, parsed, seen + 1, document);
+      // document as it came (being compressed since before it was parsed); serialised again
+      // when there is none (a caller other than the HTTP route).
+      const document = options.document ?? encodeDocument(JSON.stringify(body));
+      let prepared = await prepare(previous, parsed, seen + 1, document, options.raw);
       let created = false;
       const result = await db.transaction(async (tx) => {
         const head = await projects.lock(projectId, tx);
@@ -245,7 +260,7 @@ export function createSources(deps: {
           if (head.currentVersion > 0 && sameContent(base, parsed)) {
             return unchanged(projectId, head.currentVersion, base, tx);
           }
-          prepared = await prepare(base, parsed, head.currentVersion + 1, document);
+          prepared = await prepare(base, parsed, head.currentVersion + 1, document, options.raw);
         }
         const { diff, stored } = prepared;
         const summary: VersionSummary = {

@@ -31,7 +31,11 @@ function sendSourceFile(res: Response, file: SourceFile): void {
   res.json(body);
 }
 
-export function createSourceRouter(deps: { sources: Sources }) {
+export function createSourceRouter(deps: {
+  sources: Sources;
+  /** The request's JSON body, compressed for storage (started before it was parsed). */
+  compressedBody?: (req: Request) => Promise<Buffer> | undefined;
+}) {
   const { sources } = deps;
   const router = Router();
 
@@ -49,6 +53,7 @@ export function createSourceRouter(deps: { sources: Sources }) {
         dryRun,
         expected,
         raw: req.rawBody,
+        document: deps.compressedBody?.(req),
       });
       const body: UploadResponse = {
         version: result.version,
