@@ -6,15 +6,32 @@ const gzipAsync = promisify(gzip);
 const gunzipAsync = promisify(gunzip);
 
 /**
+ * zlib on the thread pool hands every output chunk back to the event loop before it goes on: with
+ * the default 16 KiB chunks, compressing a few megabytes waits on the event loop dozens of times,
+ * so it stalls exactly while the event loop is busy parsing. Chunks as large as the output is
+ * likely to be let it run through in one go.
+ */
+export function compress(input: Buffer): Promise<Buffer> {
+  return gzipAsync(input, {
+    level: constants.Z_BEST_SPEED,
+    chunkSize: Math.max(64 * 1024, Math.ceil(input.byteLength / 2)),
+  });
+}
+
+export function decompress(input: Buffer): Promise<Buffer> {
+  return gunzipAsync(input, {
+    chunkSize: Math.max(64 * 1024, Math.min(input.byteLength * 8, 64 * 1024 * 1024)),
+  });
+}
+
+/**
  * A source version kept as the uploaded document itself: the JSON text as it came in,
  * gzip-compressed on libuv's thread pool. Storing the text costs no serialising on upload (the
  * parsed form would need JSON.stringify of every key and value, on the event loop); reading it
  * back parses it again, which a cache of parsed versions mostly spares.
  */
 export function encodeDocument(json: Buffer | string): Promise<Buffer> {
-  return gzipAsync(typeof json === 'string' ? Buffer.from(json, 'utf8') : json, {
-    level: constants.Z_BEST_SPEED,
-  });
+  return compress(typeof json === 'string' ? Buffer.from(json, 'utf8') : json);
 }
 
 /** Validated when it was uploaded: read back under no limit, so lowering one later loses nothing. */
@@ -26,7 +43,7 @@ const STORED_LIMITS = Object.freeze({
 
 /** The inverse of encodeDocument, parsed as an upload is; `raw` is the document's bytes. */
 export async function decodeDocument(content: Buffer): Promise<ParsedSource & { raw: Buffer }> {
-  const raw = await gunzipAsync(content);
+  const raw = await decompress(content);
   let text = raw.toString('utf8');
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   return { ...parseSourceDocument(JSON.parse(text) as unknown, STORED_LIMITS), raw };
@@ -35,13 +52,11 @@ export async function decodeDocument(content: Buffer): Promise<ParsedSource & { 
 /** Each key's revision, as 32-bit integers, compressed (they repeat a lot). */
 export function encodeRevisions(revisions: readonly number[]): Promise<Buffer> {
   const ints = Int32Array.from(revisions);
-  return gzipAsync(Buffer.from(ints.buffer, ints.byteOffset, ints.byteLength), {
-    level: constants.Z_BEST_SPEED,
-  });
+  return compress(Buffer.from(ints.buffer, ints.byteOffset, ints.byteLength));
 }
 
 export async function decodeRevisions(content: Buffer): Promise<number[]> {
-  const bytes = await gunzipAsync(content);
+  const bytes = await decompress(content);
   if (bytes.byteLength % 4 !== 0) throw new Error('Stored revisions are damaged: not whole 32-bit integers');
   const aligned = new Int32Array(bytes.byteLength / 4);
   Buffer.from(aligned.buffer).set(bytes);

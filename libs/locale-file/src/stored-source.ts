@@ -1,5 +1,4 @@
-import { promisify } from 'node:util';
-import { constants, gunzip, gzip } from 'node:zlib';
+import { compress, decompress } from './stored-document.js';
 import type { FlatEntries } from './diff.js';
 import type { Annotation, ParsedSource } from './parse-locale-file.js';
 
@@ -26,9 +25,6 @@ type StoredSourceDocument = {
   /** Absent in sources stored before revisions were kept. */
   revisions?: readonly number[];
 };
-
-const gzipAsync = promisify(gzip);
-const gunzipAsync = promisify(gunzip);
 
 /** The source before the first upload (version 0). */
 export const EMPTY_SOURCE: ParsedSource = Object.freeze({
@@ -103,12 +99,12 @@ export async function decodeStoredEntries(content: Buffer): Promise<{ keys: stri
 }
 
 function compressJson(document: unknown): Promise<Buffer> {
-  return gzipAsync(Buffer.from(JSON.stringify(document), 'utf8'), { level: constants.Z_BEST_SPEED });
+  return compress(Buffer.from(JSON.stringify(document), 'utf8'));
 }
 
 /** JSON.parse keeps `__proto__` names as own data properties. */
 async function decompressJson(content: Buffer): Promise<Record<string, unknown>> {
-  const document: unknown = JSON.parse((await gunzipAsync(content)).toString('utf8'));
+  const document: unknown = JSON.parse((await decompress(content)).toString('utf8'));
   if (typeof document !== 'object' || document === null) throw damaged('stored document');
   return document as Record<string, unknown>;
 }
