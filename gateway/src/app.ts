@@ -19,7 +19,9 @@ import {
   createMembershipLookup,
   requireProjectMember,
 } from './auth/project-membership.js';
-import { refuseProjectTokens } from './auth/project-token-resolver.js';
+import { createProjectTokenResolver, createTokenIntrospection } from './auth/project-token-resolver.js';
+import { listenForTokenEvictions, subscribeTokenRevocations } from './auth/token-events.js';
+import { createTokenUsageReporter } from './auth/token-usage.js';
 import type { GatewayConfig } from './config.js';
 import { rejectDeclaredOversizedBody } from './proxy/body-limit.js';
 import { consumeSmallBody } from './proxy/consumed-body.js';
@@ -39,13 +41,13 @@ const READINESS_TIMEOUT_MS = 2000;
 
 /**
  * The composition root of the gateway: builds every part from the configuration and returns the
- * express app (it never listens), `startConsumers`, which starts the membership-cache evictions
- * when AMQP_URL is set, and `close`, which releases Redis, RabbitMQ and the upstream connections.
+ * express app (it never listens), `startConsumers`, which starts the membership- and token-cache
+ * evictions when AMQP_URL is set, and `close`, which releases Redis, RabbitMQ and the upstream connections.
  */
 export function createGatewayApp(deps: {
   config: GatewayConfig;
   logger: Logger;
-  /** Resolves `tolk_...` project API tokens; until token-service does, they are refused. */
+  /** Resolves `tolk_...` project API tokens instead of token-service (tests). */
   resolveProjectToken?: PrincipalResolver;
 }) {
   const { config, logger } = deps;
@@ -76,12 +78,46 @@ export function createGatewayApp(deps: {
     }),
   });
 
+  const signInternalCaller = createInternalCallerSigner(config.INTERNAL_JWT_SECRET, 'gateway');
+  // Project API tokens are resolved by token-service; without it they are refused as unknown.
+  const tokenServiceUrl = config.UPSTREAMS.token;
+  const tokenUsage = tokenServiceUrl
+    ? createTokenUsageReporter({
+        tokenServiceUrl,
+        signInternalCaller,
+        timeoutMs: config.TOKEN_LOOKUP_TIMEOUT_MS,
+        flushMs: config.TOKEN_USAGE_FLUSH_MS,
+        intervalMs: 60_000,
+        logger,
+      })
+    : undefined;
+  const projectTokens = createProjectTokenResolver({
+    introspect: tokenServiceUrl
+      ? createTokenIntrospection({
+          tokenServiceUrl,
+          signInternalCaller,
+          timeoutMs: config.TOKEN_LOOKUP_TIMEOUT_MS,
+        })
+      : async () => null,
+    redis,
+    keyPrefix: config.TOKEN_CACHE_KEY_PREFIX,
+    redisTtlSeconds: config.TOKEN_CACHE_TTL_SECONDS,
+    localTtlMs: config.TOKEN_LOCAL_CACHE_TTL_MS,
+    localMaxEntries: config.TOKEN_LOCAL_CACHE_SIZE,
+    noteUse: tokenUsage?.noteUse,
+    logger,
+  });
+  const tokenEvictionChannel = `${config.TOKEN_CACHE_KEY_PREFIX}:revoked`;
+  const tokenEvictions = redis
+    ? listenForTokenEvictions({ redis, channel: tokenEvictionChannel, resolver: projectTokens, logger })
+    : undefined;
+
   const requireAccess = createAuthenticator({
     verifyAccessToken: createAccessTokenVerifier({
       publicKeyPem: config.JWT_PUBLIC_KEY,
       cacheSize: config.ACCESS_TOKEN_CACHE_SIZE,
     }),
-    resolveProjectToken: deps.resolveProjectToken ?? refuseProjectTokens,
+    resolveProjectToken: deps.resolveProjectToken ?? projectTokens.resolve,
     signPrincipal: createPrincipalSigner(config.INTERNAL_JWT_SECRET),
   });
 
@@ -95,7 +131,7 @@ export function createGatewayApp(deps: {
         nonMemberTtlSeconds: config.MEMBERSHIP_CACHE_NEGATIVE_TTL_SECONDS,
         lookup: createMembershipLookup({
           projectServiceUrl,
-          signInternalCaller: createInternalCallerSigner(config.INTERNAL_JWT_SECRET, 'gateway'),
+          signInternalCaller,
           timeoutMs: config.MEMBERSHIP_LOOKUP_TIMEOUT_MS,
         }),
         logger,
@@ -104,11 +140,10 @@ export function createGatewayApp(deps: {
   const requireMember = membershipCache
     ? requireProjectMember({ membershipOf: membershipCache.membershipOf })
     : undefined;
-  // Evictions only matter where answers are cached.
-  const bus =
-    config.AMQP_URL && membershipCache && redis
-      ? createRabbitBus({ url: config.AMQP_URL, logger, producer: 'gateway' })
-      : undefined;
+  // Evictions: memberships where they are cached (Redis); tokens always (in-process caches too).
+  const bus = config.AMQP_URL
+    ? createRabbitBus({ url: config.AMQP_URL, logger, producer: 'gateway' })
+    : undefined;
 
   const proxies = new Map<ServiceName, UpstreamProxy>();
   for (const [service, target] of Object.entries(config.UPSTREAMS) as [ServiceName, string][]) {
@@ -134,7 +169,7 @@ export function createGatewayApp(deps: {
   /** What a route runs before its service's proxy: identity, limits, membership, body checks. */
   function guardsOf(route: GatewayRoute): RequestHandler[] {
     const guards: RequestHandler[] = [];
-    if (route.access !== 'public') guards.push(requireAccess(route.access));
+    if (route.access !== 'public') guards.push(requireAccess(route.access, route.tokens));
     guards.push(rateLimits.perCaller);
     if (route.scope === 'project' && requireMember) guards.push(requireMember);
     guards.push(bodyLimit);
@@ -190,16 +225,32 @@ export function createGatewayApp(deps: {
     app,
     /** Resolves once the eviction consumer is bound (it waits for RabbitMQ); at once without it. */
     async startConsumers(): Promise<void> {
-      if (!bus || !membershipCache) return;
-      await subscribeMembershipEvictions({
-        bus,
-        queue: config.MEMBERSHIP_EVENTS_QUEUE,
-        cache: membershipCache,
-        logger,
-      });
+      if (!bus) return;
+      await Promise.all([
+        membershipCache && redis
+          ? subscribeMembershipEvictions({
+              bus,
+              queue: config.MEMBERSHIP_EVENTS_QUEUE,
+              cache: membershipCache,
+              logger,
+            })
+          : undefined,
+        tokenServiceUrl
+          ? subscribeTokenRevocations({
+              bus,
+              queue: config.TOKEN_EVENTS_QUEUE,
+              redis,
+              channel: tokenEvictionChannel,
+              resolver: projectTokens,
+              logger,
+            })
+          : undefined,
+      ]);
     },
     async close(): Promise<void> {
       for (const proxy of proxies.values()) proxy.close();
+      await tokenUsage?.close();
+      await tokenEvictions?.close();
       await bus?.close();
       if (redis) await redis.quit().catch(() => redis.disconnect());
     },

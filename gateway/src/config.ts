@@ -72,7 +72,7 @@ export const configSchema = z
     INTERNAL_JWT_SECRET: env.secret(),
     REDIS_URL: optional(env.url(['redis', 'rediss'])),
     REDIS_COMMAND_TIMEOUT_MS: count(250),
-    // Only for the membership-cache evictions (ProjectMembershipChanged, ProjectDeleted).
+    // Cache evictions: memberships (ProjectMembershipChanged, ProjectDeleted) and tokens (TokenRevoked).
     AMQP_URL: optional(env.url(['amqp', 'amqps'])),
     SERVICE_URLS: optional(serviceUrlsSchema),
     IDENTITY_SERVICE_URL: optional(serviceUrl),
@@ -92,6 +92,14 @@ export const configSchema = z
     MEMBERSHIP_CACHE_NEGATIVE_TTL_SECONDS: count(10),
     MEMBERSHIP_CACHE_KEY_PREFIX: z.string().min(1).default('tolk:gateway:membership'),
     MEMBERSHIP_EVENTS_QUEUE: z.string().min(1).default('gateway.membership-cache'),
+    // Project API tokens (token-service): in-process and Redis caches of its answers, revocations.
+    TOKEN_LOOKUP_TIMEOUT_MS: count(5000),
+    TOKEN_CACHE_TTL_SECONDS: count(30),
+    TOKEN_LOCAL_CACHE_TTL_MS: count(5000),
+    TOKEN_LOCAL_CACHE_SIZE: count(10_000),
+    TOKEN_CACHE_KEY_PREFIX: z.string().min(1).default('tolk:gateway:tokens'),
+    TOKEN_EVENTS_QUEUE: z.string().min(1).default('gateway.token-revocations'),
+    TOKEN_USAGE_FLUSH_MS: count(1000),
     RATE_LIMIT_KEY_PREFIX: z.string().min(1).default('tolk:gateway'),
     RATE_LIMIT_AUTH_PER_IP: count(20),
     RATE_LIMIT_AUTH_PER_IP_WINDOW_SECONDS: count(60),

@@ -1,10 +1,13 @@
 import type { ServiceName } from '@tolk/contracts';
 
 /**
- * Who may call a route. `public`: no token; `user`: a user's access token. Project API tokens
- * get their own access level (per route and method) when token-service resolves them.
+ * Who may call a route. `public`: no token; `user`: a user's access token — and a project API
+ * token for the methods listed in the route's `tokens`.
  */
 export type Access = 'public' | 'user';
+
+/** What a project API token needs for a method: `read`, or `read_write` to upload. */
+export type TokenPermission = 'read' | 'read_write';
 
 /** Routes that need brute-force protection beyond the general limit. */
 export type AuthAttempt = 'signup' | 'login';
@@ -22,7 +25,16 @@ export type GatewayRoute = {
   access: Access;
   scope?: Scope;
   authAttempt?: AuthAttempt;
+  /**
+   * The methods a project API token may use here (DESIGN §2, §9): reads of its own project with
+   * `read`, source and translation uploads with `read_write`. Any other method, and every route
+   * without this, refuses a project token with 403 before any service sees the request.
+   */
+  tokens?: Partial<Record<'GET' | 'PUT', TokenPermission>>;
 };
+
+const READ: GatewayRoute['tokens'] = { GET: 'read' };
+const READ_AND_UPLOAD: GatewayRoute['tokens'] = { GET: 'read', PUT: 'read_write' };
 
 /** Every route the gateway exposes. Methods are the service's business: it answers 405 itself. */
 export const ROUTES: readonly GatewayRoute[] = [
@@ -37,9 +49,21 @@ export const ROUTES: readonly GatewayRoute[] = [
   { path: '/v1/user/me', service: 'identity', access: 'user' },
   { path: '/v1/user/byok{/*rest}', service: 'byok', access: 'user' },
   { path: '/v1/projects', service: 'project', access: 'user' },
-  { path: '/v1/projects/:projectId', service: 'project', access: 'user', scope: 'project' },
+  { path: '/v1/projects/:projectId', service: 'project', access: 'user', scope: 'project', tokens: READ },
   { path: '/v1/projects/:projectId/members{/*rest}', service: 'project', access: 'user', scope: 'project' },
-  { path: '/v1/projects/:projectId/source{/*rest}', service: 'source', access: 'user', scope: 'project' },
-  { path: '/v1/projects/:projectId/locales{/*rest}', service: 'locale', access: 'user', scope: 'project' },
+  {
+    path: '/v1/projects/:projectId/source{/*rest}',
+    service: 'source',
+    access: 'user',
+    scope: 'project',
+    tokens: READ_AND_UPLOAD,
+  },
+  {
+    path: '/v1/projects/:projectId/locales{/*rest}',
+    service: 'locale',
+    access: 'user',
+    scope: 'project',
+    tokens: READ_AND_UPLOAD,
+  },
   { path: '/v1/projects/:projectId/tokens{/*rest}', service: 'token', access: 'user', scope: 'project' },
 ];

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { PRINCIPAL_HEADER } from '@tolk/contracts';
+import { PRINCIPAL_HEADER, generateProjectToken } from '@tolk/contracts';
 import { createPrincipalVerifier } from '@tolk/http';
 import { request } from '@tolk/testing';
 import {
@@ -90,11 +90,11 @@ describe('gateway authentication', () => {
     await expectRefused(`Bearer ${await hs256WithPublicKey()}`);
   });
 
-  it('when a project API token is sent, then 401 saying they are not supported yet', async () => {
-    await expectRefused(
-      'Bearer tolk_0123456789abcdefghijklmnopqrstuv',
-      /project API tokens are not supported yet/i,
-    );
+  it('when a project API token has the wrong shape or checksum, then 401 saying so', async () => {
+    await expectRefused('Bearer tolk_0123456789abcdefghijklmnopqrstuv', /not a valid Tolk project API token/i);
+    const good = generateProjectToken();
+    const corrupted = `${good.slice(0, -1)}${good.endsWith('0') ? '1' : '0'}`;
+    await expectRefused(`Bearer ${corrupted}`, /wrong format or checksum/i);
   });
 
   it('when the access token is valid, then the service gets a verifiable principal and no Authorization', async () => {

@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 import { PRINCIPAL_HEADER, PROJECT_TOKEN_PREFIX, type Principal } from '@tolk/contracts';
 import { ForbiddenError, UnauthorizedError } from '@tolk/http';
-import type { Access } from '../routes.js';
+import type { Access, GatewayRoute } from '../routes.js';
 
 /** Turns a bearer token of one kind into the verified caller, or throws UnauthorizedError. */
 export type PrincipalResolver = (token: string) => Promise<Principal>;
@@ -34,11 +34,25 @@ export function createAuthenticator(deps: {
       : deps.verifyAccessToken(token);
   }
 
-  return function requireAccess(access: Exclude<Access, 'public'>): RequestHandler {
+  return function requireAccess(
+    access: Exclude<Access, 'public'>,
+    tokens: GatewayRoute['tokens'] = {},
+  ): RequestHandler {
     return async (req, _res, next) => {
       const principal = await resolve(bearerToken(req.headers.authorization));
-      if (access === 'user' && principal.kind !== 'user') {
-        throw new ForbiddenError('This route needs a user access token, not a project API token');
+      if (principal.kind === 'project_token') {
+        const method = req.method === 'HEAD' ? 'GET' : req.method;
+        const needed = tokens[method as keyof typeof tokens];
+        if (!needed) {
+          throw new ForbiddenError(
+            access === 'user' && Object.keys(tokens).length === 0
+              ? 'This route needs a user access token, not a project API token'
+              : `Project API tokens cannot ${method} here; it needs a user access token`,
+          );
+        }
+        if (needed === 'read_write' && principal.permissions !== 'read_write') {
+          throw new ForbiddenError('This project API token may only read; uploading needs read_write');
+        }
       }
       req.principal = principal;
       req.headers[PRINCIPAL_HEADER] = await deps.signPrincipal(principal);

@@ -1,10 +1,181 @@
-import { UnauthorizedError } from '@tolk/http';
+import type { Redis } from 'ioredis';
+import {
+  INTERNAL_CALLER_HEADER,
+  TOKEN_INTROSPECTION_PATH,
+  hashProjectToken,
+  isWellFormedProjectToken,
+  tokenIntrospectionResponseSchema,
+  type Principal,
+} from '@tolk/contracts';
+import { AppError, UnauthorizedError } from '@tolk/http';
+import type { Logger } from '@tolk/logger';
 import type { PrincipalResolver } from './authenticate.js';
 
+export type TokenPrincipal = Extract<Principal, { kind: 'project_token' }>;
+
+/** token-service's answer for a token hash: the principal, or null (unknown or revoked). */
+export type TokenIntrospection = (tokenHash: string) => Promise<TokenPrincipal | null>;
+
+const REVOKED = 'revoked';
+
 /**
- * Stand-in until token-service resolves project API tokens (and the gateway caches them in
- * Redis): such a token is refused with a message that says why, rather than as "invalid".
+ * `POST /internal/tokens/introspect {tokenHash}` on token-service → 200 principal or 404.
+ * Unreachable or any other answer → 503; silent for `timeoutMs` → 504.
  */
-export const refuseProjectTokens: PrincipalResolver = async () => {
-  throw new UnauthorizedError('Project API tokens are not supported yet; use an access token (tolk login)');
-};
+export function createTokenIntrospection(deps: {
+  tokenServiceUrl: string;
+  signInternalCaller: () => Promise<string>;
+  timeoutMs: number;
+}): TokenIntrospection {
+  const unavailable = (cause: unknown) =>
+    Object.assign(new AppError('SERVICE_UNAVAILABLE', 'The token service is unavailable'), { cause });
+
+  return async function introspect(tokenHash) {
+    let response: Response;
+    let body: string;
+    try {
+      response = await fetch(`${deps.tokenServiceUrl}${TOKEN_INTROSPECTION_PATH}`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          [INTERNAL_CALLER_HEADER]: await deps.signInternalCaller(),
+        },
+        body: JSON.stringify({ tokenHash }),
+        signal: AbortSignal.timeout(deps.timeoutMs),
+      });
+      body = await response.text();
+    } catch (err) {
+      if (err instanceof Error && err.name === 'TimeoutError') {
+        throw Object.assign(new AppError('GATEWAY_TIMEOUT', 'The token service did not answer in time'), {
+          cause: err,
+        });
+      }
+      throw unavailable(err);
+    }
+    if (response.status === 404) return null;
+    if (response.status !== 200) throw unavailable(new Error(`introspection answered ${response.status}`));
+    try {
+      return { kind: 'project_token', ...tokenIntrospectionResponseSchema.parse(JSON.parse(body)) };
+    } catch (err) {
+      throw unavailable(err);
+    }
+  };
+}
+
+type LocalEntry = { principal: TokenPrincipal | null; expiresAt: number };
+
+/**
+ * Project API tokens resolved for the gateway (DESIGN §2, §7):
+ * - a token of the wrong shape or with a bad checksum is refused before any lookup;
+ * - then by the SHA-256 of the token: a small in-process cache (`localTtlMs`), Redis shared by
+ *   every instance (`redisTtlSeconds`), and token-service's introspection, whose answer — also
+ *   "unknown or revoked" — fills both;
+ * - `revoke` (TokenRevoked) writes a tombstone in Redis and evicts the in-process caches of every
+ *   instance through Redis pub/sub (`evictLocal` on each); should that message be lost, an
+ *   in-process entry lives `localTtlMs` at most, and a Redis entry `redisTtlSeconds`;
+ * - a positive answer never overwrites a tombstone (SET NX), and one that arrives after a
+ *   revocation it raced with is not kept in-process either.
+ * `noteUse` is told of every accepted token (for `lastUsedAt`).
+ */
+export function createProjectTokenResolver(deps: {
+  introspect: TokenIntrospection;
+  redis?: Redis;
+  keyPrefix: string;
+  redisTtlSeconds: number;
+  localTtlMs: number;
+  localMaxEntries: number;
+  noteUse?: (tokenId: string) => void;
+  logger: Logger;
+  now?: () => number;
+}) {
+  const { introspect, redis, keyPrefix, logger } = deps;
+  const now = deps.now ?? Date.now;
+  const local = new Map<string, LocalEntry>();
+  /** Hashes revoked lately: an introspection that raced with the revocation is not cached. */
+  const revokedAt = new Map<string, number>();
+  const entryKey = (tokenHash: string) => `${keyPrefix}:token:${tokenHash}`;
+
+  function remember(tokenHash: string, principal: TokenPrincipal | null): void {
+    if (principal && (revokedAt.get(tokenHash) ?? -Infinity) > now() - deps.localTtlMs * 12) return;
+    local.delete(tokenHash);
+    local.set(tokenHash, { principal, expiresAt: now() + deps.localTtlMs });
+    if (local.size > deps.localMaxEntries) {
+      const oldest = local.keys().next().value;
+      if (oldest !== undefined) local.delete(oldest);
+    }
+  }
+
+  async function fromRedis(tokenHash: string): Promise<TokenPrincipal | null | undefined> {
+    if (!redis || redis.status !== 'ready') return undefined;
+    try {
+      const stored = await redis.get(entryKey(tokenHash));
+      if (stored === null) return undefined;
+      if (stored === REVOKED) return null;
+      return JSON.parse(stored) as TokenPrincipal;
+    } catch (err) {
+      logger.warn({ err }, 'token cache unavailable; asking token-service');
+      return undefined;
+    }
+  }
+
+  function toRedis(tokenHash: string, principal: TokenPrincipal | null): void {
+    if (!redis || redis.status !== 'ready') return;
+    // Not awaited: the answer is known; a lost write only costs a later introspection.
+    redis
+      .set(
+        entryKey(tokenHash),
+        principal ? JSON.stringify(principal) : REVOKED,
+        'EX',
+        deps.redisTtlSeconds,
+        'NX',
+      )
+      .catch((err: unknown) => logger.warn({ err }, 'could not cache a token answer'));
+  }
+
+  async function lookUp(tokenHash: string): Promise<TokenPrincipal | null> {
+    const cached = local.get(tokenHash);
+    if (cached && cached.expiresAt > now()) return cached.principal;
+    const shared = await fromRedis(tokenHash);
+    if (shared !== undefined) {
+      remember(tokenHash, shared);
+      return shared;
+    }
+    const principal = await introspect(tokenHash);
+    remember(tokenHash, principal);
+    toRedis(tokenHash, principal);
+    return principal;
+  }
+
+  const resolve: PrincipalResolver = async (token) => {
+    if (!isWellFormedProjectToken(token)) {
+      throw new UnauthorizedError('This is not a valid Tolk project API token (wrong format or checksum)');
+    }
+    const principal = await lookUp(hashProjectToken(token));
+    if (!principal) throw new UnauthorizedError('This project API token is unknown or has been revoked');
+    deps.noteUse?.(principal.tokenId);
+    return principal;
+  };
+
+  return {
+    resolve,
+
+    /** Forgets a token in this instance only (the pub/sub message of a revocation). */
+    evictLocal(tokenHash: string): void {
+      local.delete(tokenHash);
+      revokedAt.set(tokenHash, now());
+      // Bounded: old marks go.
+      if (revokedAt.size > deps.localMaxEntries) {
+        const oldest = revokedAt.keys().next().value;
+        if (oldest !== undefined) revokedAt.delete(oldest);
+      }
+    },
+
+    /** TokenRevoked: the shared tombstone, written whatever was there. */
+    async revokeShared(tokenHash: string): Promise<void> {
+      if (!redis) return;
+      await redis.set(entryKey(tokenHash), REVOKED, 'EX', deps.redisTtlSeconds);
+    },
+  };
+}
+
+export type ProjectTokenResolver = ReturnType<typeof createProjectTokenResolver>;

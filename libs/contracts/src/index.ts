@@ -5,3 +5,4 @@ export * from './locale.js';
 export * from './providers.js';
 export * from './project-events.js';
 export * from './source-events.js';
+export * from './project-tokens.js';
