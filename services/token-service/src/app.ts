@@ -1,0 +1,83 @@
+import type { RequestListener } from 'node:http';
+import { fileURLToPath } from 'node:url';
+import type { Bus } from '@tolk/bus';
+import type { Db } from '@tolk/db';
+import { createInternalCallerSigner, createProjectDirectory, createServiceApp } from '@tolk/http';
+import type { Logger } from '@tolk/logger';
+import type { TokenConfig } from './config.js';
+import { createProjectsRepository } from './data-access/projects-repository.js';
+import { createTokensRepository } from './data-access/tokens-repository.js';
+import { PRODUCER } from './domain/token-events.js';
+import { createTokenSync, type TokenSync } from './domain/token-sync.js';
+import { createTokens } from './domain/tokens.js';
+import { redactTokensInUrl } from './entry-points/http/redact-url.js';
+import { createTokenRouter } from './entry-points/http/router.js';
+
+/** The one schema this service owns. */
+export const TOKENS_SCHEMA = 'tokens';
+/** Next to src/ and dist/ alike. */
+export const MIGRATIONS_DIR = fileURLToPath(new URL('../migrations', import.meta.url));
+
+export type TokenAppConfig = Pick<
+  TokenConfig,
+  'INTERNAL_JWT_SECRET' | 'PROJECT_SERVICE_URL' | 'PROJECT_SERVICE_TIMEOUT_MS' | 'TOKEN_MAX_PER_PROJECT'
+>;
+
+/**
+ * Composition root: wires repositories, use cases and routes into the service's app, and the
+ * effects of consumed events (`sync`, for start.ts to subscribe with). `db` must be bound to the
+ * tokens schema and migrated. Events go to the outbox in `db`; the relay is started by start.ts.
+ * Never listens.
+ */
+export function createTokenService(deps: {
+  config: TokenAppConfig;
+  db: Db;
+  bus: Pick<Bus, 'isConnected'>;
+  logger: Logger;
+  now?: () => number;
+}): { app: RequestListener; sync: TokenSync } {
+  const { config, db, bus, logger } = deps;
+  const now = deps.now ?? Date.now;
+
+  const projects = createProjectsRepository(db);
+  const tokens = createTokensRepository(db);
+  const directory = createProjectDirectory({
+    store: projects,
+    baseUrl: config.PROJECT_SERVICE_URL,
+    timeoutMs: config.PROJECT_SERVICE_TIMEOUT_MS,
+    signInternalCaller: createInternalCallerSigner(config.INTERNAL_JWT_SECRET, PRODUCER),
+    logger,
+  });
+  const useCases = createTokens({
+    db,
+    tokens,
+    projects,
+    directory,
+    maxPerProject: config.TOKEN_MAX_PER_PROJECT,
+    now,
+  });
+
+  const app = createServiceApp({
+    logger,
+    router: createTokenRouter({ tokens: useCases }),
+    internalSecret: config.INTERNAL_JWT_SECRET,
+    readiness: [
+      () => db.ping(),
+      async () => {
+        if (!bus.isConnected()) throw new Error('not connected to RabbitMQ');
+      },
+    ],
+  });
+
+  return {
+    // Set before express sees the request, so that the frame's own answers (415, malformed JSON,
+    // 404) are covered too: a creation answer carries a token, so no cache may keep any answer;
+    // and no token pasted into a URL reaches routing or a log line.
+    app: (req, res) => {
+      res.setHeader('Cache-Control', 'no-store');
+      if (req.url) req.url = redactTokensInUrl(req.url);
+      app(req, res);
+    },
+    sync: createTokenSync({ schema: db.schema, projects, tokens, now }),
+  };
+}

@@ -1,0 +1,94 @@
+import { Router, type Request } from 'express';
+import {
+  TOKEN_INTROSPECTION_PATH,
+  TOKEN_USAGE_PATH,
+  tokenIntrospectionRequestSchema,
+  tokenUsageReportSchema,
+} from '@tolk/contracts';
+import { authorizeProject, parseInput, route } from '@tolk/http';
+import type { ListedToken, Tokens } from '../../domain/tokens.js';
+import {
+  createTokenRequestSchema,
+  type CreateTokenResponse,
+  type IntrospectionResponse,
+  type TokenListResponse,
+} from './schemas.js';
+
+/** A named path segment; never a list, since these routes have no wildcards. */
+function param(req: Request, name: 'projectId' | 'tokenId'): string {
+  const value = req.params[name];
+  return typeof value === 'string' ? value : '';
+}
+
+function listedTokenBody(token: ListedToken): TokenListResponse['tokens'][number] {
+  return {
+    tokenId: token.tokenId,
+    tokenPrefix: token.tokenPrefix,
+    label: token.label,
+    permissions: token.permissions,
+    lastUsedAt: token.lastUsedAt,
+    createdAt: token.createdAt,
+  };
+}
+
+export function createTokenRouter(deps: { tokens: Tokens }) {
+  const { tokens } = deps;
+  const router = Router();
+
+  route(router, '/v1/projects/:projectId/tokens', {
+    get: async (req, res) => {
+      const list = await tokens.list(req.principal, param(req, 'projectId'));
+      const body: TokenListResponse = { tokens: list.map(listedTokenBody) };
+      res.json(body);
+    },
+    post: async (req, res) => {
+      const projectId = param(req, 'projectId');
+      // Before the body is looked at: a project API token gets 403 whatever its body holds.
+      authorizeProject(req.principal, projectId, 'manage');
+      const input = parseInput(createTokenRequestSchema, req.body);
+      const created = await tokens.create(req.principal, projectId, input);
+      const body: CreateTokenResponse = {
+        tokenId: created.tokenId,
+        tokenPrefix: null,
+        label: created.label,
+        permissions: created.permissions,
+        lastUsedAt: null,
+        createdAt: created.createdAt,
+        token: created.token,
+      };
+      res.status(201).json(body);
+    },
+  });
+
+  route(router, '/v1/projects/:projectId/tokens/:tokenId', {
+    delete: async (req, res) => {
+      await tokens.revoke(req.principal, param(req, 'projectId'), param(req, 'tokenId'));
+      res.status(204).end();
+    },
+  });
+
+  // ---- internal: the service frame lets only internal callers (the gateway) reach these ----
+
+  route(router, TOKEN_INTROSPECTION_PATH, {
+    post: async (req, res) => {
+      const { tokenHash } = parseInput(tokenIntrospectionRequestSchema, req.body);
+      const live = await tokens.introspect(tokenHash);
+      const body: IntrospectionResponse = {
+        tokenId: live.tokenId,
+        projectId: live.projectId,
+        permissions: live.permissions,
+      };
+      res.json(body);
+    },
+  });
+
+  route(router, TOKEN_USAGE_PATH, {
+    post: async (req, res) => {
+      const { uses } = parseInput(tokenUsageReportSchema, req.body);
+      await tokens.recordUses(uses);
+      res.status(204).end();
+    },
+  });
+
+  return router;
+}

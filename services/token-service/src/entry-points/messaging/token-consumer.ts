@@ -1,0 +1,53 @@
+import { handleOnce, type Bus } from '@tolk/bus';
+import { projectEventDataSchemas, type EventEnvelope } from '@tolk/contracts';
+import type { Db, Queryable } from '@tolk/db';
+import type { Logger } from '@tolk/logger';
+import type { TokenSync } from '../../domain/token-sync.js';
+
+/** The durable queue of this service's consumer. */
+export const TOKEN_QUEUE = 'token-service';
+
+const CONSUMED = ['ProjectCreated', 'ProjectUpdated', 'ProjectDeleted'] as const;
+type Consumed = (typeof CONSUMED)[number];
+
+/** The effect of one event, inside the transaction that records it as processed. */
+function effectOf(envelope: EventEnvelope, sync: TokenSync): ((tx: Queryable) => Promise<void>) | undefined {
+  const type = envelope.type as Consumed;
+  switch (type) {
+    case 'ProjectCreated':
+    case 'ProjectUpdated': {
+      const { projectId, sourceLocale } = projectEventDataSchemas[type].parse(envelope.data);
+      return (tx) => sync.projectChanged({ projectId, sourceLocale, updatedAt: envelope.occurredAt }, tx);
+    }
+    case 'ProjectDeleted': {
+      const { projectId } = projectEventDataSchemas.ProjectDeleted.parse(envelope.data);
+      return (tx) => sync.projectDeleted(projectId, tx);
+    }
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Consumes project events. Each event applies once (handleOnce); data that does not parse is
+ * retried, then dead-lettered, without blocking the queue.
+ */
+export function subscribeTokenConsumer(deps: {
+  bus: Bus;
+  db: Db;
+  sync: TokenSync;
+  logger: Logger;
+  queue?: string;
+}): Promise<void> {
+  const queue = deps.queue ?? TOKEN_QUEUE;
+  return deps.bus.subscribe({
+    queue,
+    eventTypes: [...CONSUMED],
+    handler: async (envelope) => {
+      const effect = effectOf(envelope, deps.sync);
+      if (!effect) return;
+      const applied = await handleOnce(deps.db, queue, envelope.id, effect);
+      deps.logger.debug({ eventType: envelope.type, eventId: envelope.id, applied }, 'event consumed');
+    },
+  });
+}

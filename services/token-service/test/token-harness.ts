@@ -1,0 +1,200 @@
+import { randomUUID } from 'node:crypto';
+import amqp from 'amqplib';
+import { expect } from 'vitest';
+import { createRabbitBus, startOutboxRelay } from '@tolk/bus';
+import {
+  EVENTS_EXCHANGE,
+  INTERNAL_CALLER_HEADER,
+  eventEnvelopeSchema,
+  type EventEnvelope,
+} from '@tolk/contracts';
+import { createPgDb, migrate } from '@tolk/db';
+import { createInternalCallerSigner } from '@tolk/http';
+import { createLogger } from '@tolk/logger';
+import { consumedFlags, listen, request } from '@tolk/testing';
+// Tests may compose services; production code never imports another service.
+import { INTERNAL_SECRET, startSourceService } from '../../source-service/test/source-harness.js';
+import { MIGRATIONS_DIR, TOKENS_SCHEMA, createTokenService } from '../src/app.js';
+import { loadTokenConfig } from '../src/config.js';
+import { subscribeTokenConsumer } from '../src/entry-points/messaging/token-consumer.js';
+
+type Headers = Record<string, string>;
+export type Response = Awaited<ReturnType<typeof request>>;
+
+/** A token as the creation answers it. */
+export type CreatedToken = {
+  tokenId: string;
+  tokenPrefix: null;
+  label: string;
+  permissions: 'read' | 'read_write';
+  lastUsedAt: null;
+  createdAt: number;
+  token: string;
+};
+
+/**
+ * token-service as it runs, next to a real project-service (startSourceService brings one, and a
+ * source-service this harness does not use): one database with each service's schema, every
+ * outbox relayed to RabbitMQ, token-service consuming project events on a durable queue of this
+ * test file's own. Every log line of token-service is kept, and every TokenRevoked on the
+ * exchange is collected. `env` overrides token-service's configuration.
+ */
+export async function startTokenService(options: { env?: Record<string, string> } = {}) {
+  const base = await startSourceService();
+  const logLines: string[] = [];
+  const logger = createLogger(
+    { name: 'token-service', level: 'debug' },
+    { write: (line: string) => void logLines.push(line) },
+  );
+  const db = createPgDb({ url: base.databaseUrl, schema: TOKENS_SCHEMA });
+  await migrate(db, MIGRATIONS_DIR);
+  const bus = createRabbitBus({ url: base.amqpUrl, logger, producer: 'token-service' });
+  const relay = await startOutboxRelay({ db, bus, logger });
+  const config = loadTokenConfig({
+    DATABASE_URL: base.databaseUrl,
+    AMQP_URL: base.amqpUrl,
+    INTERNAL_JWT_SECRET: INTERNAL_SECRET,
+    PROJECT_SERVICE_URL: base.projectUrl,
+    ...options.env,
+  });
+  const { app, sync } = createTokenService({ config, db, bus, logger });
+  const queue = `token-service-test-${randomUUID()}`;
+  await subscribeTokenConsumer({ bus, db, sync, logger, queue });
+  const server = await listen(app);
+
+  // Every TokenRevoked published (by any test file), as it arrived on a queue of this harness.
+  const amqpConnection = await amqp.connect(base.amqpUrl);
+  const channel = await amqpConnection.createChannel();
+  await channel.assertExchange(EVENTS_EXCHANGE, 'topic', { durable: true });
+  const { queue: observed } = await channel.assertQueue('', { exclusive: true, autoDelete: true });
+  await channel.bindQueue(observed, EVENTS_EXCHANGE, 'TokenRevoked');
+  const published: EventEnvelope[] = [];
+  await channel.consume(observed, (message) => {
+    if (!message) return;
+    published.push(eventEnvelopeSchema.parse(JSON.parse(message.content.toString('utf8'))));
+    channel.ack(message);
+  });
+
+  const signInternalCaller = createInternalCallerSigner(INTERNAL_SECRET, 'gateway');
+
+  function call(method: string, path: string, init: { as?: Headers; body?: unknown; rawBody?: string } = {}) {
+    return request(`${server.url}${path}`, {
+      method,
+      headers: init.as,
+      body: init.body,
+      rawBody: init.rawBody,
+    });
+  }
+
+  const tokensPath = (projectId: string, tokenId?: string) =>
+    `/v1/projects/${projectId}/tokens${tokenId === undefined ? '' : `/${tokenId}`}`;
+
+  return {
+    url: server.url,
+    db,
+    logLines,
+    published,
+    call,
+    tokensPath,
+    as: base.as,
+    asProjectToken: base.asProjectToken,
+    waitFor: base.waitFor,
+    createProject: base.createProject,
+    deleteProject: base.deleteProject,
+
+    /** `POST .../tokens`, expected to answer 201. */
+    async createToken(
+      projectId: string,
+      as: Headers,
+      body: { label: string; permissions: 'read' | 'read_write' } = { label: 'CI', permissions: 'read' },
+    ): Promise<CreatedToken> {
+      const response = await call('POST', tokensPath(projectId), { as, body });
+      expect(response.status).toBe(201);
+      return response.body as CreatedToken;
+    },
+
+    /** `GET .../tokens`, expected to answer 200. */
+    async listTokens(projectId: string, as: Headers) {
+      const response = await call('GET', tokensPath(projectId), { as });
+      expect(response.status).toBe(200);
+      return response.body as {
+        tokens: Array<Omit<CreatedToken, 'token' | 'tokenPrefix' | 'lastUsedAt'> & Record<string, unknown>>;
+      };
+    },
+
+    /** The headers of a call to `/internal/...` as the gateway makes it. */
+    async asInternalCaller(): Promise<Headers> {
+      return { [INTERNAL_CALLER_HEADER]: await signInternalCaller() };
+    },
+
+    /** A POST to an internal route, as the gateway makes it (or with `as` instead). */
+    async internal(path: string, body: unknown, as?: Headers) {
+      return call('POST', path, {
+        as: as ?? { [INTERNAL_CALLER_HEADER]: await signInternalCaller() },
+        body,
+      });
+    },
+
+    /** Whether the consumer applied the event (true) or skipped it as a duplicate (false), per delivery. */
+    consumed(eventId: string): boolean[] {
+      return consumedFlags(logLines, eventId);
+    },
+
+    /** This service's outbox rows of a project, in order. */
+    async outboxRows(projectId: string) {
+      const { rows } = await db.query<{ id: string; type: string; payload: EventEnvelope }>(
+        `SELECT id, type, payload FROM outbox WHERE payload -> 'data' ->> 'projectId' = $1 ORDER BY seq`,
+        [projectId],
+      );
+      return rows;
+    },
+
+    /** Every row of every table of the tokens schema, as Postgres prints it. */
+    async dumpSchema(): Promise<string> {
+      const { rows: tables } = await db.query<{ table_name: string }>(
+        `SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name`,
+        [TOKENS_SCHEMA],
+      );
+      const lines: string[] = [];
+      for (const { table_name } of tables) {
+        const { rows } = await db.query<{ line: string }>(
+          `SELECT t::text AS line FROM ${TOKENS_SCHEMA}."${table_name}" t`,
+        );
+        lines.push(`-- ${table_name}`, ...rows.map((row) => row.line));
+      }
+      return lines.join('\n');
+    },
+
+    /** Publishes an event as another service would. */
+    async publish(type: string, data: Record<string, unknown>, given: Partial<EventEnvelope> = {}) {
+      const envelope: EventEnvelope = {
+        id: given.id ?? randomUUID(),
+        type,
+        occurredAt: given.occurredAt ?? Date.now(),
+        producer: 'test',
+        data,
+      };
+      await bus.publish(envelope);
+      return envelope;
+    },
+
+    async close() {
+      await amqpConnection.close().catch(() => undefined);
+      await server.close();
+      await relay.stop();
+      await bus.close();
+      // The test's durable queue (and its dead-letter queue) go with it.
+      const cleanup = await amqp.connect(base.amqpUrl);
+      const cleanupChannel = await cleanup.createChannel();
+      await cleanupChannel.deleteQueue(queue).catch(() => undefined);
+      await cleanupChannel.deleteQueue(`${queue}.dlq`).catch(() => undefined);
+      await cleanup.close().catch(() => undefined);
+      await db.close();
+      await base.close();
+    },
+  };
+}
+
+export type TokenService = Awaited<ReturnType<typeof startTokenService>>;
+
+export { expectError } from '@tolk/testing';
