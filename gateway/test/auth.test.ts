@@ -91,7 +91,10 @@ describe('gateway authentication', () => {
   });
 
   it('when a project API token has the wrong shape or checksum, then 401 saying so', async () => {
-    await expectRefused('Bearer tolk_0123456789abcdefghijklmnopqrstuv', /not a valid Tolk project API token/i);
+    await expectRefused(
+      'Bearer tolk_0123456789abcdefghijklmnopqrstuv',
+      /not a valid Tolk project API token/i,
+    );
     const good = generateProjectToken();
     const corrupted = `${good.slice(0, -1)}${good.endsWith('0') ? '1' : '0'}`;
     await expectRefused(`Bearer ${corrupted}`, /wrong format or checksum/i);
