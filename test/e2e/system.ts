@@ -4,12 +4,13 @@
  * through the outbox and RabbitMQ), on real Postgres, RabbitMQ and Redis, each in a database of
  * this test file's own. Stand-ins for services not under test are plain HTTP handlers.
  */
-import { generateKeyPairSync, randomUUID } from 'node:crypto';
+import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
 import type { RequestListener } from 'node:http';
 import amqp from 'amqplib';
 import { expect, inject } from 'vitest';
 import { createRabbitBus, startOutboxRelay } from '@tolk/bus';
-import type { ServiceName } from '@tolk/contracts';
+import { PRINCIPAL_HEADER, type Principal, type ServiceName } from '@tolk/contracts';
+import { createPrincipalVerifier } from '@tolk/http';
 import { createPgDb, migrate } from '@tolk/db';
 import { createLogger } from '@tolk/logger';
 import { createTestDatabase, listen, request } from '@tolk/testing';
@@ -17,6 +18,9 @@ import { createGatewayApp } from '../../gateway/src/app.js';
 import { loadGatewayConfig } from '../../gateway/src/config.js';
 import * as identityService from '../../services/identity-service/src/app.js';
 import { loadIdentityConfig } from '../../services/identity-service/src/config.js';
+import * as byokService from '../../services/byok-service/src/app.js';
+import { loadByokConfig } from '../../services/byok-service/src/config.js';
+import { resolveMasterKeys } from '../../services/byok-service/src/master-key-source.js';
 import * as localeService from '../../services/locale-service/src/app.js';
 import { loadLocaleConfig } from '../../services/locale-service/src/config.js';
 import { subscribeLocaleConsumer } from '../../services/locale-service/src/entry-points/messaging/locale-consumer.js';
@@ -25,6 +29,9 @@ import { loadProjectConfig } from '../../services/project-service/src/config.js'
 import * as sourceService from '../../services/source-service/src/app.js';
 import { loadSourceConfig } from '../../services/source-service/src/config.js';
 import { subscribeSourceConsumer } from '../../services/source-service/src/entry-points/messaging/source-consumer.js';
+import * as tokenService from '../../services/token-service/src/app.js';
+import { loadTokenConfig } from '../../services/token-service/src/config.js';
+import { subscribeTokenConsumer } from '../../services/token-service/src/entry-points/messaging/token-consumer.js';
 
 export async function startSystem(
   options: {
@@ -36,15 +43,40 @@ export async function startSystem(
     standIns?: Partial<Record<Exclude<ServiceName, 'identity' | 'project'>, RequestListener>>;
     /** Extra gateway settings. */
     gatewayEnv?: Record<string, string>;
-    /** Starts the gateway's event consumers (membership cache eviction). */
+    /** Starts the gateway's event consumers (cache evictions); by default with `tokens`. */
     gatewayConsumers?: boolean;
     /** Runs the real source- and locale-service, consuming events on queues of their own. */
     sources?: boolean;
+    /** Runs the real token-service (and the gateway's token revocation consumer). */
+    tokens?: boolean;
+    /** Runs the real byok-service, with a master key of the test's own. */
+    byok?: boolean;
+    /** Every log line of every process, at debug level, into `logLines`. */
+    captureLogs?: boolean;
   } = {},
 ) {
   const infrastructure = inject('infrastructure');
   const internalSecret = randomUUID() + randomUUID();
-  const silent = createLogger({ name: 'e2e', level: 'silent' });
+  const logLines: string[] = [];
+  const silent = options.captureLogs
+    ? createLogger({ name: 'e2e', level: 'debug' }, { write: (line: string) => void logLines.push(line) })
+    : createLogger({ name: 'e2e', level: 'silent' });
+  /** Every request that reached a service: which, the method, the path, the principal it carried. */
+  const upstreamRequests: UpstreamRequest[] = [];
+  const verifyPrincipal = createPrincipalVerifier(internalSecret);
+  const observed =
+    (service: string, app: RequestListener): RequestListener =>
+    (req, res) => {
+      const header = req.headers[PRINCIPAL_HEADER];
+      const entry: UpstreamRequest = { service, method: req.method ?? '', path: req.url ?? '' };
+      upstreamRequests.push(entry);
+      if (typeof header === 'string') {
+        void verifyPrincipal(header).then((principal) => {
+          entry.principal = principal;
+        });
+      }
+      app(req, res);
+    };
   const cleanups: Array<() => Promise<unknown>> = [];
 
   const database = await createTestDatabase(infrastructure.postgresUrl);
@@ -98,7 +130,7 @@ export async function startSystem(
     bus,
     logger: silent,
   });
-  const project = await listen(options.wrapProjectService?.(projectApp) ?? projectApp);
+  const project = await listen(observed('project', options.wrapProjectService?.(projectApp) ?? projectApp));
   cleanups.push(() => project.close());
 
   const serviceUrls: Record<string, string> = {};
@@ -115,7 +147,7 @@ export async function startSystem(
       bus,
       logger: silent,
     });
-    const sourceServer = await listen(source.app);
+    const sourceServer = await listen(observed('source', source.app));
     cleanups.push(() => sourceServer.close());
     serviceUrls['SOURCE_SERVICE_URL'] = sourceServer.url;
 
@@ -131,7 +163,7 @@ export async function startSystem(
       bus,
       logger: silent,
     });
-    const localeServer = await listen(locale.app);
+    const localeServer = await listen(observed('locale', locale.app));
     cleanups.push(() => localeServer.close());
     serviceUrls['LOCALE_SERVICE_URL'] = localeServer.url;
 
@@ -158,6 +190,53 @@ export async function startSystem(
     cleanups.push(() => deleteQueues(infrastructure.amqpUrl, queues));
   }
 
+  if (options.tokens) {
+    const tokens = tokenService.createTokenService({
+      config: loadTokenConfig({
+        DATABASE_URL: database.url,
+        AMQP_URL: infrastructure.amqpUrl,
+        INTERNAL_JWT_SECRET: internalSecret,
+        PROJECT_SERVICE_URL: project.url,
+      }),
+      db: await migratedDb(tokenService.TOKENS_SCHEMA, tokenService.MIGRATIONS_DIR),
+      bus,
+      logger: silent,
+    });
+    const tokenServer = await listen(observed('token', tokens.app));
+    cleanups.push(() => tokenServer.close());
+    serviceUrls['TOKEN_SERVICE_URL'] = tokenServer.url;
+    const tokenQueue = `e2e.token-service.${randomUUID()}`;
+    await subscribeTokenConsumer({
+      bus,
+      db: dbs.get(tokenService.TOKENS_SCHEMA)!,
+      sync: tokens.sync,
+      logger: silent,
+      queue: tokenQueue,
+    });
+    cleanups.push(() => deleteQueues(infrastructure.amqpUrl, [tokenQueue]));
+  }
+
+  if (options.byok) {
+    const byokDb = createPgDb({ url: database.url, schema: byokService.BYOK_SCHEMA });
+    cleanups.push(() => byokDb.close());
+    await migrate(byokDb, byokService.MIGRATIONS_DIR);
+    dbs.set(byokService.BYOK_SCHEMA, byokDb);
+    const byokConfig = loadByokConfig({
+      DATABASE_URL: database.url,
+      INTERNAL_JWT_SECRET: internalSecret,
+      BYOK_MASTER_KEYS: `e2e:${randomBytes(32).toString('base64')}`,
+    });
+    const byok = byokService.createByokService({
+      config: byokConfig,
+      db: byokDb,
+      keyring: (await resolveMasterKeys(byokConfig)).keyring,
+      logger: silent,
+    });
+    const byokServer = await listen(observed('byok', byok.app));
+    cleanups.push(() => byokServer.close());
+    serviceUrls['BYOK_SERVICE_URL'] = byokServer.url;
+  }
+
   const standInUrls: Record<string, string> = {};
   for (const [service, handler] of Object.entries(options.standIns ?? {})) {
     const standIn = await listen(handler);
@@ -176,12 +255,15 @@ export async function startSystem(
       REDIS_URL: infrastructure.redisUrl,
       RATE_LIMIT_KEY_PREFIX: `tolk-e2e:${randomUUID()}`,
       MEMBERSHIP_CACHE_KEY_PREFIX: `tolk-e2e:${randomUUID()}:membership`,
+      TOKEN_CACHE_KEY_PREFIX: `tolk-e2e:${randomUUID()}:tokens`,
+      TOKEN_EVENTS_QUEUE: `e2e.gateway.tokens.${randomUUID()}`,
+      ...(options.tokens ? { AMQP_URL: infrastructure.amqpUrl } : {}),
       ...options.gatewayEnv,
     }),
     logger: silent,
   });
   cleanups.push(() => gateway.close());
-  if (options.gatewayConsumers) await gateway.startConsumers();
+  if (options.gatewayConsumers ?? options.tokens) await gateway.startConsumers();
   const gatewayServer = await listen(gateway.app);
   cleanups.push(() => gatewayServer.close());
   const base = gatewayServer.url;
@@ -193,6 +275,11 @@ export async function startSystem(
     base,
     infrastructure,
     call,
+    /** With `captureLogs`: every log line of every process. */
+    logLines,
+    upstreamRequests,
+    /** The database of the system (every service's schema). */
+    databaseUrl: database.url,
 
     /** Signs up a new user through the gateway. */
     async signUp(): Promise<{ email: string; token: string; userId: string }> {
@@ -213,6 +300,8 @@ export async function startSystem(
 }
 
 export type System = Awaited<ReturnType<typeof startSystem>>;
+
+export type UpstreamRequest = { service: string; method: string; path: string; principal?: Principal };
 
 /** The durable queues (and their dead-letter queues) a test declared. */
 async function deleteQueues(amqpUrl: string, queues: string[]): Promise<void> {

@@ -79,3 +79,16 @@ export const tokenEventDataSchemas = {
     tokenHash: z.string().regex(/^[0-9a-f]{64}$/),
   }),
 } satisfies Partial<Record<EventType, z.ZodType>>;
+
+const TOKEN_IN_TEXT = new RegExp(`${PROJECT_TOKEN_PREFIX}[0-9A-Za-z]+`, 'g');
+
+/**
+ * The text (a URL, a path) with anything shaped like a project API token replaced by
+ * `tolk_[redacted]`: a token pasted where an id belongs must not reach a log line. No token id,
+ * project id or user id starts so.
+ */
+export function redactProjectTokens(text: string): string {
+  return text.includes(PROJECT_TOKEN_PREFIX)
+    ? text.replace(TOKEN_IN_TEXT, `${PROJECT_TOKEN_PREFIX}[redacted]`)
+    : text;
+}

@@ -1,6 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { currentRequestId, type Logger } from '@tolk/logger';
-import { REQUEST_ID_HEADER } from '@tolk/contracts';
+import { REQUEST_ID_HEADER, redactProjectTokens } from '@tolk/contracts';
 import { AppError, STATUS_BY_CODE, errorBody } from './errors.js';
 
 type BodyParserError = Error & { type?: string; status?: number; limit?: number };
@@ -74,7 +74,7 @@ export function errorMiddleware(logger: Logger): ErrorRequestHandler {
     // Where no async context carries the request id (the gateway), the line names it itself.
     const context = {
       method: req.method,
-      path: req.path,
+      path: redactProjectTokens(req.path),
       ...(currentRequestId() ? {} : { requestId: req.headers[REQUEST_ID_HEADER] }),
     };
     if (status >= 500) {
@@ -89,5 +89,5 @@ export function errorMiddleware(logger: Logger): ErrorRequestHandler {
 
 /** Terminal handler for routes nobody serves. */
 export const notFoundHandler: RequestHandler = (req, _res, next) => {
-  next(new AppError('NOT_FOUND', `No route for ${req.method} ${req.path}`));
+  next(new AppError('NOT_FOUND', `No route for ${req.method} ${redactProjectTokens(req.path)}`));
 };

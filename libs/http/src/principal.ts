@@ -19,7 +19,9 @@ export function createPrincipalSigner(secret: string, ttlSeconds = 60) {
 
   return async function signPrincipal(principal: Principal): Promise<string> {
     const cacheKey =
-      principal.kind === 'user' ? `u:${principal.userId}` : `t:${principal.tokenId}:${principal.permissions}`;
+      principal.kind === 'user'
+        ? `u:${principal.userId}`
+        : `t:${principal.tokenId}:${principal.projectId}:${principal.permissions}`;
     const now = Date.now();
     const cached = cache.get(cacheKey);
     if (cached && cached.renewAt > now) return cached.token;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import { currentRequestId, runWithRequestId, type Logger } from '@tolk/logger';
-import { REQUEST_ID_HEADER } from '@tolk/contracts';
+import { REQUEST_ID_HEADER, redactProjectTokens } from '@tolk/contracts';
 
 const ACCEPTABLE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -35,7 +35,8 @@ export function accessLogMiddleware(logger: Logger): RequestHandler {
       logger.info(
         {
           method: req.method,
-          path: req.originalUrl.split('?')[0],
+          // A token pasted into a path is not logged (the query is not logged at all).
+          path: redactProjectTokens(req.originalUrl.split('?')[0] ?? ''),
           status: res.statusCode,
           ms: Math.round(ms * 10) / 10,
           // Where no async context carries the request id (the gateway), the line names it itself.

@@ -298,12 +298,22 @@ describe('GET /v1/projects/:projectId', () => {
     expectError(response, 400, 'VALIDATION_ERROR');
   });
 
-  it('when the caller is a project token, even of this project, then 403 FORBIDDEN (for now)', async () => {
+  it('when the caller is a read token of this project, then 200 with the project and a null role', async () => {
     const { project } = await projectWithMember();
     const response = await service.call('GET', `/v1/projects/${project.projectId}`, {
       as: await service.asProjectToken(project.projectId, 'read'),
     });
-    expectError(response, 403, 'FORBIDDEN');
+    expect(response.status).toBe(200);
+    expect(projectResponseSchema.parse(response.body)).toStrictEqual({ ...project, role: null });
+  });
+
+  it('when the caller is a token of another project, then 404', async () => {
+    const { project } = await projectWithMember();
+    const other = await projectWithMember();
+    const response = await service.call('GET', `/v1/projects/${project.projectId}`, {
+      as: await service.asProjectToken(other.project.projectId, 'read_write'),
+    });
+    expectError(response, 404, 'NOT_FOUND');
   });
 
   it('when there is no principal, then 401 UNAUTHORIZED', async () => {

@@ -1,3 +1,4 @@
+import { redactProjectTokens } from '@tolk/contracts';
 import type { RequestListener } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import type { Bus } from '@tolk/bus';
@@ -10,7 +11,6 @@ import { createTokensRepository } from './data-access/tokens-repository.js';
 import { PRODUCER } from './domain/token-events.js';
 import { createTokenSync, type TokenSync } from './domain/token-sync.js';
 import { createTokens } from './domain/tokens.js';
-import { redactTokensInUrl } from './entry-points/http/redact-url.js';
 import { createTokenRouter } from './entry-points/http/router.js';
 
 /** The one schema this service owns. */
@@ -75,7 +75,7 @@ export function createTokenService(deps: {
     // and no token pasted into a URL reaches routing or a log line.
     app: (req, res) => {
       res.setHeader('Cache-Control', 'no-store');
-      if (req.url) req.url = redactTokensInUrl(req.url);
+      if (req.url) req.url = redactProjectTokens(req.url);
       app(req, res);
     },
     sync: createTokenSync({ schema: db.schema, projects, tokens, now }),

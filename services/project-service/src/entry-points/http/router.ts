@@ -1,6 +1,6 @@
 import { Router, type Request } from 'express';
-import { parseInput, requireUser, route } from '@tolk/http';
-import type { MemberProject } from '../../data-access/projects-repository.js';
+import { authorizeProject, parseInput, requireUser, route } from '@tolk/http';
+import type { MemberProject, Project } from '../../data-access/projects-repository.js';
 import type { Member, Members } from '../../domain/members.js';
 import type { Projects } from '../../domain/projects.js';
 import {
@@ -13,7 +13,7 @@ import {
   type ProjectResponse,
 } from './schemas.js';
 
-function toProjectResponse(project: MemberProject): ProjectResponse {
+function toProjectResponse(project: MemberProject | (Project & { role: null })): ProjectResponse {
   return {
     projectId: project.projectId,
     name: project.name,
@@ -63,8 +63,15 @@ export function createProjectRouter(deps: { projects: Projects; members: Members
 
   route(router, '/v1/projects/:projectId', {
     get: async (req, res) => {
+      const projectId = param(req, 'projectId');
+      // A project API token reads its own project (DESIGN §9): the CLI's configuration in CI.
+      if (req.principal?.kind === 'project_token') {
+        authorizeProject(req.principal, projectId, 'read');
+        res.json(toProjectResponse({ ...(await projects.describe(projectId)), role: null }));
+        return;
+      }
       const { userId } = requireUser(req);
-      res.json(toProjectResponse(await projects.get(userId, param(req, 'projectId'))));
+      res.json(toProjectResponse(await projects.get(userId, projectId)));
     },
     patch: async (req, res) => {
       const { userId } = requireUser(req);

@@ -104,7 +104,8 @@ export const projectResponseSchema = z.strictObject({
     model: z.string().nullable(),
     instructions: z.string().nullable(),
   }),
-  role,
+  /** The caller's role; null when the caller is a project API token (no member behind it). */
+  role: role.nullable(),
   createdAt: z.number().int(),
   updatedAt: z.number().int(),
 });
