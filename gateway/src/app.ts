@@ -1,5 +1,5 @@
 import express, { type RequestHandler } from 'express';
-import { createRabbitBus } from '@tolk/bus';
+import { createRabbitBus, type Bus } from '@tolk/bus';
 import type { ServiceName } from '@tolk/contracts';
 import {
   accessLogMiddleware,
@@ -49,6 +49,8 @@ export function createGatewayApp(deps: {
   logger: Logger;
   /** Resolves `tolk_...` project API tokens instead of token-service (tests). */
   resolveProjectToken?: PrincipalResolver;
+  /** The event bus to consume cache evictions from, instead of RabbitMQ at AMQP_URL (embedded mode). */
+  bus?: Bus;
 }) {
   const { config, logger } = deps;
 
@@ -141,9 +143,8 @@ export function createGatewayApp(deps: {
     ? requireProjectMember({ membershipOf: membershipCache.membershipOf })
     : undefined;
   // Evictions: memberships where they are cached (Redis); tokens always (in-process caches too).
-  const bus = config.AMQP_URL
-    ? createRabbitBus({ url: config.AMQP_URL, logger, producer: 'gateway' })
-    : undefined;
+  const bus =
+    deps.bus ?? (config.AMQP_URL ? createRabbitBus({ url: config.AMQP_URL, logger, producer: 'gateway' }) : undefined);
 
   const proxies = new Map<ServiceName, UpstreamProxy>();
   for (const [service, target] of Object.entries(config.UPSTREAMS) as [ServiceName, string][]) {

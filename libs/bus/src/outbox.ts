@@ -56,6 +56,13 @@ export type OutboxRelayOptions = {
   batchSize?: number;
   /** Published rows older than this are deleted now and then. Default one day. */
   retainPublishedMs?: number;
+  /**
+   * The only relay of this outbox, in a process whose consumers share its database connection
+   * (the embedded mode): rows are read, published and then marked without a transaction held
+   * across the publish, since the in-process bus runs the consumers — and their transactions —
+   * inside it. A crash in between sends them again (at-least-once), as in the default mode.
+   */
+  singleRelay?: boolean;
 };
 
 export type OutboxRelay = {
@@ -106,6 +113,7 @@ export async function startOutboxRelay(options: OutboxRelayOptions): Promise<Out
 
   /** Relays one batch; returns how many rows it claimed. */
   function relayBatch(): Promise<number> {
+    if (options.singleRelay) return relayBatchAlone();
     return db.transaction(async (tx) => {
       const { rows } = await tx.query<OutboxRow>(
         `SELECT seq, id, payload, request_id FROM ${outbox}
@@ -123,6 +131,19 @@ export async function startOutboxRelay(options: OutboxRelayOptions): Promise<Out
       ]);
       return rows.length;
     });
+  }
+
+  async function relayBatchAlone(): Promise<number> {
+    const { rows } = await db.query<OutboxRow>(
+      `SELECT seq, id, payload, request_id FROM ${outbox} WHERE published_at IS NULL ORDER BY seq LIMIT $1`,
+      [batchSize],
+    );
+    if (rows.length === 0) return 0;
+    for (const row of rows) await publishRow(row);
+    await db.query(`UPDATE ${outbox} SET published_at = now() WHERE seq = ANY($1::bigint[])`, [
+      rows.map((row) => row.seq),
+    ]);
+    return rows.length;
   }
 
   async function drain(): Promise<void> {

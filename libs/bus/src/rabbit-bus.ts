@@ -4,6 +4,7 @@ import amqp, { type Channel, type ChannelModel, type ConfirmChannel, type Consum
 import { EVENTS_EXCHANGE, REQUEST_ID_HEADER, eventEnvelopeSchema, type EventEnvelope } from '@tolk/contracts';
 import { currentRequestId, runWithRequestId, type Logger } from '@tolk/logger';
 import type { Bus, SubscribeOptions } from './bus.js';
+import { UNREADABLE_EVENT, noteConsumerFailure, noteDeadLettered, watchDeadLetterDepths } from './metrics.js';
 
 /** Where a consumer's rejected messages go; each queue has its own `<queue>.dlq` bound here. */
 export const DEAD_LETTER_EXCHANGE = 'tolk.dlx';
@@ -198,8 +199,11 @@ export function createRabbitBus(options: RabbitBusOptions): Bus {
           lose(connection, new Error(`consumer of ${queue} cancelled by the broker`));
           return;
         }
-        const delivery = handleDelivery(connection, channel, subscription, message).catch((err: unknown) =>
-          logger.error({ err, queue }, 'message handling failed; the broker will redeliver it'),
+        // Every line logged about the message, failures included, carries the request that caused it.
+        const requestId: unknown = message.properties.headers?.[REQUEST_ID_HEADER];
+        const handle = () => handleDelivery(connection, channel, subscription, message);
+        const delivery = (typeof requestId === 'string' && requestId ? runWithRequestId(requestId, handle) : handle()).catch(
+          (err: unknown) => logger.error({ err, queue }, 'message handling failed; the broker will redeliver it'),
         );
         inflight.add(delivery);
         void delivery.finally(() => inflight.delete(delivery));
@@ -236,19 +240,21 @@ export function createRabbitBus(options: RabbitBusOptions): Bus {
       envelope = eventEnvelopeSchema.parse(JSON.parse(message.content.toString('utf8')));
     } catch (err) {
       logger.error({ err, queue, messageId }, 'unreadable message sent to the dead-letter queue');
+      noteConsumerFailure(queue, UNREADABLE_EVENT);
+      noteDeadLettered(queue, UNREADABLE_EVENT);
       settle(() => channel.nack(message, false, false));
       return;
     }
 
-    const requestId = headers[REQUEST_ID_HEADER];
-    const run = () => subscription.handler(envelope, { redelivered: message.fields.redelivered, attempt });
     const log = { queue, eventId: envelope.id, eventType: envelope.type, attempt, maxAttempts };
     try {
-      await (typeof requestId === 'string' && requestId ? runWithRequestId(requestId, run) : run());
+      await subscription.handler(envelope, { redelivered: message.fields.redelivered, attempt });
       settle(() => channel.ack(message));
       return;
     } catch (err) {
+      noteConsumerFailure(queue, envelope.type);
       if (attempt >= maxAttempts) {
+        noteDeadLettered(queue, envelope.type);
         logger.error(
           { ...log, err },
           'event handler failed for the last time; sent to the dead-letter queue',

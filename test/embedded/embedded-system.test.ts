@@ -1,0 +1,113 @@
+/**
+ * The embedded mode (DESIGN §8) as `npm start` runs it without servers: every service and the
+ * gateway in this process, PGlite, the in-process bus, caches and limits in memory. The core flow
+ * and every route answer here as they do against the real servers (test/e2e).
+ */
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { request } from '@tolk/testing';
+import { startEmbeddedTolk, type EmbeddedTolk } from '../../scripts/embedded.js';
+
+describe('Tolk embedded in one process', () => {
+  let tolk: EmbeddedTolk;
+  let dataDir: string;
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), 'tolk-embedded-'));
+    const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    tolk = await startEmbeddedTolk({
+      tolkDataDir: dataDir,
+      secrets: {
+        jwtPrivateKey: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+        jwtPublicKey: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+        internalJwtSecret: randomBytes(32).toString('base64url'),
+      },
+      publicUrl: 'http://localhost:8080',
+      port: 0,
+      host: '127.0.0.1',
+      usualPorts: false,
+      logLevel: 'silent',
+    });
+  }, 60_000);
+  afterAll(async () => {
+    await tolk?.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  const call = (method: string, route: string, token?: string, body?: unknown) =>
+    request(`${tolk.gatewayUrl}${route}`, {
+      method,
+      body,
+      headers: token ? { authorization: `Bearer ${token}` } : {},
+    });
+
+  async function eventually<T>(what: string, probe: () => Promise<T | undefined>): Promise<T> {
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      const found = await probe();
+      if (found !== undefined) return found;
+      if (Date.now() > deadline) throw new Error(`${what} did not happen within 10 s`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
+  it('when a user signs up, creates a project, uploads a source and translates, then locales follow as with the servers', async () => {
+    const signup = await call('POST', '/v1/auth/signup', undefined, {
+      email: 'ada@example.com',
+      password: 'correct horse battery',
+    });
+    expect(signup.status).toBe(201);
+    const token = signup.body.accessToken as string;
+    const created = await call('POST', '/v1/projects', token, { name: 'Shop', sourceLocale: 'en' });
+    expect(created.status).toBe(201);
+    const project = `/v1/projects/${created.body.projectId}`;
+    expect((await call('POST', `${project}/locales`, token, { locale: 'de' })).status).toBe(201);
+
+    const first = await call('PUT', `${project}/source`, token, {
+      cart: { title: 'Cart', pay: 'Pay {amount}' },
+    });
+    expect(first.body).toMatchObject({ version: 1, keyCount: 2, needsTranslation: true });
+    const behind = await eventually('de behind at 1', async () => {
+      const detail = await call('GET', `${project}/locales/de`, token);
+      return detail.body.sourceVersion === 1 ? detail.body : undefined;
+    });
+    expect(behind).toMatchObject({ status: 'behind', missing: ['cart.title', 'cart.pay'] });
+
+    const translated = await call('PUT', `${project}/locales/de/translations?sourceVersion=1`, token, {
+      cart: { title: 'Warenkorb', pay: 'Zahle {amount}' },
+    });
+    expect(translated.body).toMatchObject({ status: 'up_to_date', syncedVersion: 1 });
+    await eventually('pendingDiff empty', async () => {
+      const source = await call('GET', `${project}/source`, token);
+      return source.body.pendingDiff.added.length === 0 ? true : undefined;
+    });
+
+    await call('PUT', `${project}/source`, token, { cart: { title: 'Basket', pay: 'Pay {amount}' } });
+    const outdated = await eventually('de behind at 2', async () => {
+      const detail = await call('GET', `${project}/locales/de`, token);
+      return detail.body.sourceVersion === 2 ? detail.body : undefined;
+    });
+    expect(outdated).toMatchObject({ status: 'behind', outdated: ['cart.title'], missing: [] });
+
+    // Project tokens, revocation and provider keys work here too.
+    const ci = await call('POST', `${project}/tokens`, token, { label: 'ci', permissions: 'read_write' });
+    expect(ci.status).toBe(201);
+    expect((await call('GET', `${project}/source`, ci.body.token)).status).toBe(200);
+    expect((await call('DELETE', `${project}/tokens/${ci.body.tokenId}`, token)).status).toBe(204);
+    await eventually('revoked token refused', async () =>
+      (await call('GET', `${project}/source`, ci.body.token)).status === 401 ? true : undefined,
+    );
+    expect((await call('PUT', '/v1/user/byok/openai', token, { apiKey: 'sk-embedded-123456' })).status).toBe(
+      200,
+    );
+    expect((await call('GET', '/v1/user/byok/openai', token)).body).toEqual({
+      hasKey: true,
+      apiKey: 'sk-embedded-123456',
+    });
+    expect((await call('GET', '/v1/projects/prj_nope', token)).status).toBe(404);
+    expect((await call('GET', '/v1/user/me')).body.error.code).toBe('UNAUTHORIZED');
+  });
+});
