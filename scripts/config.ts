@@ -7,9 +7,11 @@ const launcherSchema = z.object({
   PORT: env.port(8080),
   PUBLIC_URL: z.string().url().optional(),
   TOLK_DATA_DIR: z.string().min(1).default('./.tolk'),
-  DATABASE_URL: env.url(['postgres', 'postgresql']).default('postgres://postgres@127.0.0.1:5432/tolk'),
-  AMQP_URL: env.url(['amqp', 'amqps']).default('amqp://guest:guest@127.0.0.1:5672'),
-  REDIS_URL: env.url(['redis', 'rediss']).default('redis://127.0.0.1:6379'),
+  // None of the three set: the embedded mode. Any of them set: the servers, the others at their
+  // local default ports (SERVER_DEFAULTS).
+  DATABASE_URL: env.url(['postgres', 'postgresql']).optional(),
+  AMQP_URL: env.url(['amqp', 'amqps']).optional(),
+  REDIS_URL: env.url(['redis', 'rediss']).optional(),
   JWT_PRIVATE_KEY: env.pem().optional(),
   JWT_PUBLIC_KEY: env.pem().optional(),
   INTERNAL_JWT_SECRET: env.secret().optional(),
@@ -17,6 +19,13 @@ const launcherSchema = z.object({
 });
 
 export type LauncherConfig = z.infer<typeof launcherSchema>;
+
+/** Where the servers are looked for when some, but not all, of their URLs are set. */
+export const SERVER_DEFAULTS = {
+  DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/tolk',
+  AMQP_URL: 'amqp://guest:guest@127.0.0.1:5672',
+  REDIS_URL: 'redis://127.0.0.1:6379',
+} as const;
 
 export function loadLauncherConfig(): Readonly<LauncherConfig> {
   return loadConfig(launcherSchema, process.env);

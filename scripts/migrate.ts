@@ -2,19 +2,21 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { loadLauncherConfig } from './config.js';
+import { SERVER_DEFAULTS, loadLauncherConfig } from './config.js';
 import { ensureDatabase } from './infrastructure.js';
 import { ROOT, presentServices } from './processes.js';
 
 const config = loadLauncherConfig();
-await ensureDatabase(config.DATABASE_URL);
+// The embedded mode migrates at every start; this is for a server (the local one by default).
+const databaseUrl = config.DATABASE_URL ?? SERVER_DEFAULTS.DATABASE_URL;
+await ensureDatabase(databaseUrl);
 for (const { service, dir } of presentServices()) {
   const entry = path.join(dir, 'src', 'migrate.ts');
   if (!existsSync(entry)) continue;
   const result = spawnSync(process.execPath, ['--conditions=source', '--import', 'tsx', entry], {
     cwd: ROOT,
     stdio: 'inherit',
-    env: { ...process.env, DATABASE_URL: config.DATABASE_URL },
+    env: { ...process.env, DATABASE_URL: databaseUrl },
   });
   if (result.status !== 0) {
     console.error(`migrations of ${service}-service failed`);
