@@ -29,7 +29,6 @@ Next steps:
   curl -s -X POST ${publicUrl}/v1/auth/signup -H 'content-type: application/json' \\
        -d '{"email":"you@example.com","password":"a long passphrase"}'
   curl -s ${publicUrl}/v1/user/me -H "authorization: Bearer <accessToken from above>"
-  the CLI:  npx tolk login --api ${publicUrl}
 
 Press Ctrl-C to stop.
 `;
