@@ -1,17 +1,22 @@
 /**
  * Project API tokens through the one public entry, with every service real: the permission matrix
  * of DESIGN §2/§9 (every route × who calls × method), revocation while requests flow, lastUsedAt,
- * and the token value kept out of every table and every log line.
+ * and the token value kept out of every table and every log line. The matrix, the revocation and
+ * lastUsedAt run twice: on the servers, and in the embedded mode (`npm start` without servers),
+ * so the two modes cannot drift apart on any route.
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEmbeddedSystem, type EmbeddedSystem } from '../embedded/embedded-harness.js';
 import { startSystem, type System } from './system.js';
 
 type Caller = 'user' | 'read' | 'readWrite' | 'otherProject' | 'revoked' | 'none';
 const CALLERS: Caller[] = ['user', 'read', 'readWrite', 'otherProject', 'revoked', 'none'];
 
-describe('project API tokens through the gateway', () => {
-  let system: System;
+describe.each(['servers', 'embedded'] as const)('project API tokens through the gateway (%s)', (mode) => {
+  let system: System | EmbeddedSystem;
+  /** Only on the servers: what the test/e2e system observes beyond answers. */
+  const servers = () => system as System;
   let owner: Awaited<ReturnType<System['signUp']>>;
   let projectId: string;
   let spareProjectId: string;
@@ -41,7 +46,10 @@ describe('project API tokens through the gateway', () => {
   }
 
   beforeAll(async () => {
-    system = await startSystem({ sources: true, tokens: true, byok: true, captureLogs: true });
+    system =
+      mode === 'servers'
+        ? await startSystem({ sources: true, tokens: true, byok: true, captureLogs: true })
+        : await startEmbeddedSystem();
     owner = await system.signUp();
     projectId = await createProject('Shop');
     spareProjectId = await createProject('Spare');
@@ -179,17 +187,19 @@ describe('project API tokens through the gateway', () => {
     expect(answers).toEqual(wanted);
   });
 
-  it('when a read token is refused a mutating method, then no service ever saw that request', async () => {
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    const byReadToken = system.upstreamRequests.filter(
-      (r) => r.principal?.kind === 'project_token' && r.principal.permissions === 'read',
-    );
-    expect(byReadToken.length).toBeGreaterThan(0);
-    expect(byReadToken.filter((r) => r.method !== 'GET')).toEqual([]);
-    // Nor did a token reach a service it may not use at all.
-    const byAnyToken = system.upstreamRequests.filter((r) => r.principal?.kind === 'project_token');
-    expect(new Set(byAnyToken.map((r) => r.service))).toEqual(new Set(['project', 'source', 'locale']));
-  });
+  if (mode === 'servers') {
+    it('when a read token is refused a mutating method, then no service ever saw that request', async () => {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const byReadToken = servers().upstreamRequests.filter(
+        (r) => r.principal?.kind === 'project_token' && r.principal.permissions === 'read',
+      );
+      expect(byReadToken.length).toBeGreaterThan(0);
+      expect(byReadToken.filter((r) => r.method !== 'GET')).toEqual([]);
+      // Nor did a token reach a service it may not use at all.
+      const byAnyToken = servers().upstreamRequests.filter((r) => r.principal?.kind === 'project_token');
+      expect(new Set(byAnyToken.map((r) => r.service))).toEqual(new Set(['project', 'source', 'locale']));
+    });
+  }
 
   it('when a token is revoked while requests flow, then it is refused within a second', async () => {
     const { token, tokenId } = await createToken(projectId, 'read', 'flowing');
@@ -237,37 +247,39 @@ describe('project API tokens through the gateway', () => {
     expect(lastUsedAt).toBeGreaterThanOrEqual(usedAt - 1000);
   });
 
-  it('when all is done, then no token value is in any table of any schema nor in any log line', async () => {
-    const values = Object.values(tokens);
-    const client = new pg.Client({ connectionString: system.databaseUrl });
-    await client.connect();
-    try {
-      const { rows: tables } = await client.query<{ table_schema: string; table_name: string }>(
-        `SELECT table_schema, table_name FROM information_schema.tables
+  if (mode === 'servers') {
+    it('when all is done, then no token value is in any table of any schema nor in any log line', async () => {
+      const values = Object.values(tokens);
+      const client = new pg.Client({ connectionString: servers().databaseUrl });
+      await client.connect();
+      try {
+        const { rows: tables } = await client.query<{ table_schema: string; table_name: string }>(
+          `SELECT table_schema, table_name FROM information_schema.tables
           WHERE table_schema NOT IN ('pg_catalog', 'information_schema') AND table_type = 'BASE TABLE'`,
-      );
-      expect(tables.map((t) => t.table_schema)).toEqual(
-        expect.arrayContaining(['tokens', 'projects', 'byok']),
-      );
-      for (const table of tables) {
-        const { rows } = await client.query<{ row: string }>(
-          `SELECT t::text AS row FROM "${table.table_schema}"."${table.table_name}" t`,
         );
-        const dump = rows.map((r) => r.row).join('\n');
-        for (const value of values)
-          expect(dump, `${table.table_schema}.${table.table_name}`).not.toContain(value);
+        expect(tables.map((t) => t.table_schema)).toEqual(
+          expect.arrayContaining(['tokens', 'projects', 'byok']),
+        );
+        for (const table of tables) {
+          const { rows } = await client.query<{ row: string }>(
+            `SELECT t::text AS row FROM "${table.table_schema}"."${table.table_name}" t`,
+          );
+          const dump = rows.map((r) => r.row).join('\n');
+          for (const value of values)
+            expect(dump, `${table.table_schema}.${table.table_name}`).not.toContain(value);
+        }
+      } finally {
+        await client.end();
       }
-    } finally {
-      await client.end();
-    }
-    expect(system.logLines.length).toBeGreaterThan(100);
-    const logs = system.logLines.join('\n');
-    for (const value of values) {
-      expect(logs).not.toContain(value);
-      // Nor the random part alone (a log that cut the prefix off).
-      expect(logs).not.toContain(value.slice(5));
-    }
-  });
+      expect(servers().logLines.length).toBeGreaterThan(100);
+      const logs = servers().logLines.join('\n');
+      for (const value of values) {
+        expect(logs).not.toContain(value);
+        // Nor the random part alone (a log that cut the prefix off).
+        expect(logs).not.toContain(value.slice(5));
+      }
+    });
+  }
 });
 
 describe('project API tokens when the revocation message is lost', () => {
