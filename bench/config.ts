@@ -4,6 +4,7 @@ import { env, loadConfig } from '@tolk/config';
 const benchSchema = z.object({
   DATABASE_URL: env.url(['postgres', 'postgresql']).default('postgres://postgres@127.0.0.1:5432/postgres'),
   REDIS_URL: env.url(['redis', 'rediss']).default('redis://127.0.0.1:6379'),
+  AMQP_URL: env.url(['amqp', 'amqps']).default('amqp://guest:guest@127.0.0.1:5672'),
   BENCH_SECONDS: z.coerce.number().int().min(1).max(120).default(10),
 });
 

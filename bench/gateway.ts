@@ -3,10 +3,15 @@
  * same GET straight to identity-service, measured in one run on this machine.
  *   - throughput at 50 connections: target gateway ≥ 0.5× direct
  *   - a fixed 1,000 req/s: target gateway adds ≤ 2 ms at p50 and ≤ 5 ms at p99, no errors
+ * and, through the gateway, `GET /v1/projects/{id}` with a project API token against the same GET
+ * with the user's access token (JWT), in alternating rounds at 50 connections: target token ≥ 0.9×
+ * JWT; every answer must be 200, else the run fails.
  * A third column runs the same GET through a bare express + http-proxy-middleware proxy (no token
  * check, no limits): the floor of the gateway's stack on this machine, so what is the stack's and
  * what is Tolk's own work can be told apart.
- * Uses the Postgres and Redis of DATABASE_URL / REDIS_URL (local default ports when unset).
+ * Uses the Postgres, Redis and RabbitMQ of DATABASE_URL / REDIS_URL / AMQP_URL (local default
+ * ports when unset). token-service consumes the queue `token-service`, as under `npm start`: the
+ * bench refuses to run beside it.
  */
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import path from 'node:path';
@@ -16,11 +21,17 @@ import { ROOT, supervise, waitForHealthy } from '../scripts/processes.js';
 import { measureThroughput, type Throughput } from './load.js';
 import { measureFixedRateRaw as measureFixedRate, type FixedRate } from './raw-load.js';
 import { benchConfig } from './config.js';
+import { deleteQueues, inspectServiceQueues } from './service-queues.js';
 import { inheritedEnvironment } from '../scripts/config.js';
 
 const config = benchConfig();
 const seconds = config.BENCH_SECONDS;
 const databaseName = 'tolk_bench_gateway';
+const connections = 50;
+/** Rounds of each kind of token; alternated, so drift over the run reaches both alike. */
+const tokenRounds = 3;
+/** The queues the services consume under fixed names; shared with `npm start` on the same broker. */
+const SERVICE_QUEUES = ['token-service'];
 
 async function recreateDatabase(): Promise<string> {
   const admin = new pg.Client({ connectionString: config.DATABASE_URL });
@@ -38,14 +49,28 @@ const internalSecret = randomBytes(32).toString('base64url');
 const identityPort = 18081;
 const gatewayPort = 18080;
 const bareProxyPort = 18082;
+const projectPort = 18083;
+const tokenPort = 18084;
+const runId = randomBytes(6).toString('hex');
+// The gateway's queues and Redis keys are named per run, so nothing mixes with another gateway's
+// on the same servers and they can be removed without touching anyone's.
+const gatewayQueues = {
+  membership: `bench-gateway.gateway.membership-cache.${runId}`,
+  tokens: `bench-gateway.gateway.token-revocations.${runId}`,
+};
+const createdQueues = [
+  ...(await inspectServiceQueues(config.AMQP_URL, SERVICE_QUEUES, console.log)),
+  ...Object.values(gatewayQueues),
+];
 const common = {
   ...inheritedEnvironment(),
   LOG_LEVEL: 'warn',
   INTERNAL_JWT_SECRET: internalSecret,
   DATABASE_URL: await recreateDatabase(),
   REDIS_URL: config.REDIS_URL,
+  AMQP_URL: config.AMQP_URL,
 };
-const processes = [
+const services = [
   supervise(
     {
       name: 'identity-service',
@@ -58,6 +83,28 @@ const processes = [
   ),
   supervise(
     {
+      name: 'project-service',
+      entry: path.join(ROOT, 'services/project-service/src/start.ts'),
+      port: projectPort,
+      env: { ...common, IDENTITY_SERVICE_URL: `http://127.0.0.1:${identityPort}` },
+    },
+    1,
+    () => process.exit(1),
+  ),
+  supervise(
+    {
+      name: 'token-service',
+      entry: path.join(ROOT, 'services/token-service/src/start.ts'),
+      port: tokenPort,
+      env: { ...common, PROJECT_SERVICE_URL: `http://127.0.0.1:${projectPort}` },
+    },
+    2,
+    () => process.exit(1),
+  ),
+];
+const proxies = [
+  supervise(
+    {
       name: 'gateway',
       entry: path.join(ROOT, 'gateway/src/start.ts'),
       port: gatewayPort,
@@ -65,11 +112,18 @@ const processes = [
         ...common,
         JWT_PUBLIC_KEY: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
         IDENTITY_SERVICE_URL: `http://127.0.0.1:${identityPort}`,
+        PROJECT_SERVICE_URL: `http://127.0.0.1:${projectPort}`,
+        TOKEN_SERVICE_URL: `http://127.0.0.1:${tokenPort}`,
+        RATE_LIMIT_KEY_PREFIX: `tolk-bench-gateway:${runId}`,
+        MEMBERSHIP_CACHE_KEY_PREFIX: `tolk-bench-gateway:${runId}:membership`,
+        MEMBERSHIP_EVENTS_QUEUE: gatewayQueues.membership,
+        TOKEN_CACHE_KEY_PREFIX: `tolk-bench-gateway:${runId}:tokens`,
+        TOKEN_EVENTS_QUEUE: gatewayQueues.tokens,
         // The general per-principal limit is set out of the way: this measures proxying, not 429s.
         RATE_LIMIT_PER_USER: '100000000',
       },
     },
-    1,
+    3,
     () => process.exit(1),
   ),
   supervise(
@@ -79,23 +133,49 @@ const processes = [
       port: bareProxyPort,
       env: { ...common, TARGET_URL: `http://127.0.0.1:${identityPort}` },
     },
-    2,
+    4,
     () => process.exit(1),
   ),
 ];
 
-try {
-  await waitForHealthy(`http://127.0.0.1:${identityPort}/healthz`, 30_000);
-  await waitForHealthy(`http://127.0.0.1:${gatewayPort}/healthz`, 30_000);
-  await waitForHealthy(`http://127.0.0.1:${bareProxyPort}/healthz`, 30_000);
-
-  const signup = await fetch(`http://127.0.0.1:${gatewayPort}/v1/auth/signup`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: `bench-${Date.now()}@example.com`, password: 'benchmark password' }),
+/** A call through the gateway that must answer `expected`; its JSON body. */
+async function callGateway(
+  method: 'GET' | 'POST',
+  target: string,
+  options: { accessToken?: string; body?: Record<string, unknown>; expected: number },
+): Promise<unknown> {
+  const headers: Record<string, string> = {};
+  if (options.accessToken) headers['authorization'] = `Bearer ${options.accessToken}`;
+  if (options.body) headers['content-type'] = 'application/json';
+  const response = await fetch(`http://127.0.0.1:${gatewayPort}${target}`, {
+    method,
+    headers,
+    body: options.body && JSON.stringify(options.body),
   });
-  if (signup.status !== 201) throw new Error(`signup answered ${signup.status}: ${await signup.text()}`);
-  const { accessToken, user } = (await signup.json()) as { accessToken: string; user: { userId: string } };
+  const text = await response.text();
+  if (response.status !== options.expected)
+    throw new Error(`${method} ${target} answered ${response.status}: ${text}`);
+  return JSON.parse(text) as unknown;
+}
+
+try {
+  for (const port of [identityPort, projectPort, tokenPort, gatewayPort, bareProxyPort])
+    await waitForHealthy(`http://127.0.0.1:${port}/healthz`, 30_000);
+
+  const { accessToken, user } = (await callGateway('POST', '/v1/auth/signup', {
+    body: { email: `bench-${Date.now()}@example.com`, password: 'benchmark password' },
+    expected: 201,
+  })) as { accessToken: string; user: { userId: string } };
+  const { projectId } = (await callGateway('POST', '/v1/projects', {
+    accessToken,
+    body: { name: 'Gateway benchmark', sourceLocale: 'en' },
+    expected: 201,
+  })) as { projectId: string };
+  const { token: projectToken } = (await callGateway(
+    'POST',
+    `/v1/projects/${encodeURIComponent(projectId)}/tokens`,
+    { accessToken, body: { label: 'gateway benchmark', permissions: 'read' }, expected: 201 },
+  )) as { token: string };
 
   const direct = {
     url: `http://127.0.0.1:${identityPort}/v1/user/me`,
@@ -112,7 +192,10 @@ try {
   };
   const viaBareProxy = { url: `http://127.0.0.1:${bareProxyPort}/v1/user/me`, headers: direct.headers };
   const targets = [direct, viaGateway, viaBareProxy];
-  for (const target of targets) {
+  const projectUrl = `http://127.0.0.1:${gatewayPort}/v1/projects/${encodeURIComponent(projectId)}`;
+  const projectWithJwt = { url: projectUrl, headers: { authorization: `Bearer ${accessToken}` } };
+  const projectWithToken = { url: projectUrl, headers: { authorization: `Bearer ${projectToken}` } };
+  for (const target of [...targets, projectWithJwt, projectWithToken]) {
     const check = await fetch(target.url, { headers: target.headers });
     if (check.status !== 200)
       throw new Error(`${target.url} answered ${check.status}: ${await check.text()}`);
@@ -120,16 +203,30 @@ try {
 
   const warmup = Math.min(3, seconds);
   console.log(`\nwarming up (${warmup} s each) ...`);
-  for (const target of targets) await measureThroughput({ ...target, connections: 50, seconds: warmup });
+  for (const target of [...targets, projectWithJwt, projectWithToken])
+    await measureThroughput({ ...target, connections, seconds: warmup });
 
-  console.log(`throughput at 50 connections, ${seconds} s each ...`);
+  console.log(`throughput at ${connections} connections, ${seconds} s each ...`);
   const throughput = [];
-  for (const target of targets)
-    throughput.push(await measureThroughput({ ...target, connections: 50, seconds }));
+  for (const target of targets) throughput.push(await measureThroughput({ ...target, connections, seconds }));
 
   console.log(`fixed 1,000 req/s, ${seconds} s each ...`);
   const fixed = [];
   for (const target of targets) fixed.push(await measureFixedRate({ ...target, rate: 1000, seconds }));
+
+  console.log(
+    `GET /v1/projects/{id} with a JWT and with a project API token: ${tokenRounds} rounds each of ${seconds} s, alternating ...`,
+  );
+  const withJwt: Throughput[] = [];
+  const withToken: Throughput[] = [];
+  for (let round = 0; round < tokenRounds; round++) {
+    // JWT, token | token, JWT | JWT, token: a drift over the run reaches both about alike.
+    const order = round % 2 === 0 ? (['jwt', 'token'] as const) : (['token', 'jwt'] as const);
+    for (const kind of order) {
+      if (kind === 'jwt') withJwt.push(await measureThroughput({ ...projectWithJwt, connections, seconds }));
+      else withToken.push(await measureThroughput({ ...projectWithToken, connections, seconds }));
+    }
+  }
 
   const [directThroughput, gatewayThroughput, bareThroughput] = throughput as [
     Throughput,
@@ -140,6 +237,12 @@ try {
   const ratio = gatewayThroughput.requestsPerSecond / directThroughput.requestsPerSecond;
   const addedP50 = gatewayFixed.p50 - directFixed.p50;
   const addedP99 = gatewayFixed.p99 - directFixed.p99;
+  const total = (rounds: Throughput[], of: (t: Throughput) => number) =>
+    rounds.reduce((sum, t) => sum + of(t), 0);
+  const meanRate = (rounds: Throughput[]) => total(rounds, (t) => t.requestsPerSecond) / rounds.length;
+  const tokenRatio = meanRate(withToken) / meanRate(withJwt);
+  const roundRatios = withToken.map((t, i) => t.requestsPerSecond / withJwt[i]!.requestsPerSecond);
+  const tokenFailures = total([...withJwt, ...withToken], (t) => t.errors + t.non2xx);
   const fmt = (n: number, digits = 2) => n.toFixed(digits);
   const row = (label: string, values: string[]) =>
     `  ${label.padEnd(28)}${values.map((v) => v.padStart(12)).join('')}`;
@@ -178,7 +281,37 @@ offered rate achieved, no errors ${gatewayFixed.errors === 0 && gatewayFixed.ach
 for comparison, a bare express + http-proxy-middleware proxy (no auth, no limits):
   throughput ratio bare/direct   ${fmt(bareThroughput.requestsPerSecond / directThroughput.requestsPerSecond)}×
   added latency at 1,000 req/s   p50 +${fmt(bareFixed.p50 - directFixed.p50)} ms, p99 +${fmt(bareFixed.p99 - directFixed.p99)} ms
+
+${'GET /v1/projects/{id} via gateway'.padEnd(30)}${['JWT', 'API token'].map((v) => v.padStart(12)).join('')}
+${withJwt
+  .map((jwt, i) =>
+    row(`round ${i + 1}: req/s at ${connections} conn.`, [
+      fmt(jwt.requestsPerSecond, 0),
+      fmt(withToken[i]!.requestsPerSecond, 0),
+    ]),
+  )
+  .join('\n')}
+${row('mean req/s', [fmt(meanRate(withJwt), 0), fmt(meanRate(withToken), 0)])}
+${row(
+  'errors / non-2xx',
+  [withJwt, withToken].map((rounds) => `${total(rounds, (t) => t.errors)}/${total(rounds, (t) => t.non2xx)}`),
+)}
+
+throughput ratio token/JWT       ${fmt(tokenRatio)}×   (target ≥ 0.90)  ${tokenRatio >= 0.9 && tokenFailures === 0 ? 'met' : 'MISSED'}
+  per round                      ${roundRatios.map((r) => `${fmt(r)}×`).join('  ')}
 `);
+  if (tokenFailures > 0) {
+    throw new Error(
+      `GET /v1/projects/{id} failed ${tokenFailures} time(s) (errors or answers other than 2xx, see the ` +
+        'table): the token/JWT ratio means nothing until every answer is 200',
+    );
+  }
 } finally {
-  await Promise.all(processes.map((p) => p.stop()));
+  // The proxies first: what they still hold of the last round is answered by live services, not
+  // turned into 503s by services that are going away.
+  await Promise.all(proxies.map((p) => p.stop()));
+  await Promise.all(services.map((p) => p.stop()));
+  await deleteQueues(config.AMQP_URL, createdQueues, console.log).catch((err: unknown) =>
+    console.log(`could not remove the bench's queues: ${(err as Error).message}`),
+  );
 }

@@ -9,10 +9,10 @@ import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import amqp from 'amqplib';
 import pg from 'pg';
 import { inheritedEnvironment } from '../scripts/config.js';
 import { ROOT, supervise, waitForHealthy } from '../scripts/processes.js';
+import { deleteQueues, inspectServiceQueues } from './service-queues.js';
 
 /** The queues the services consume with fixed names; shared with `npm start` on the same broker. */
 const SERVICE_QUEUES = ['source-service', 'locale-service'];
@@ -46,75 +46,6 @@ function isFree(port: number): Promise<boolean> {
     server.once('error', () => resolve(false));
     server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
-}
-
-/**
- * The service queues as found before the run. A queue someone consumes (a running `npm start`)
- * would split the SourceChanged events with it: refused. Returns the queues that did not exist,
- * which the bench removes again at the end.
- */
-async function inspectServiceQueues(amqpUrl: string, warn: (line: string) => void): Promise<string[]> {
-  const connection = await amqp.connect(amqpUrl);
-  const absent: string[] = [];
-  try {
-    for (const queue of SERVICE_QUEUES) {
-      // A missing queue closes the channel it was checked on: one channel per check.
-      const channel = await connection.createChannel();
-      channel.on('error', () => undefined);
-      const found = await channel.checkQueue(queue).catch(() => undefined);
-      if (!found) {
-        absent.push(queue);
-        continue;
-      }
-      await channel.close();
-      if (found.consumerCount > 0) {
-        throw new Error(
-          `queue ${queue} on ${new URL(amqpUrl).host} already has ${found.consumerCount} consumer(s) — is ` +
-            '`npm start` running? Its services would take part of the events this bench measures; stop it first.',
-        );
-      }
-      if (found.messageCount > 0) {
-        warn(
-          `note: queue ${queue} holds ${found.messageCount} message(s) of an earlier run; the bench consumes them`,
-        );
-      }
-    }
-  } finally {
-    await connection.close().catch(() => undefined);
-  }
-  return absent;
-}
-
-/**
- * Removes queues (and their dead-letter queues) that nobody consumes any more. The broker may
- * still count the consumers of a process that has just exited: an "in use" refusal is retried.
- */
-async function deleteQueues(amqpUrl: string, queues: string[], log: (line: string) => void): Promise<void> {
-  if (queues.length === 0) return;
-  const connection = await amqp.connect(amqpUrl);
-  try {
-    for (const queue of queues.flatMap((q) => [q, `${q}.dlq`])) {
-      for (let attempt = 1; ; attempt++) {
-        const channel = await connection.createChannel();
-        channel.on('error', () => undefined);
-        const failure = await channel.deleteQueue(queue, { ifUnused: true }).then(
-          () => undefined,
-          (err: unknown) => err as Error,
-        );
-        if (!failure) {
-          await channel.close();
-          break;
-        }
-        if (attempt === 30) {
-          log(`could not remove queue ${queue}: ${failure.message}`);
-          break;
-        }
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-    }
-  } finally {
-    await connection.close().catch(() => undefined);
-  }
 }
 
 export type TolkSystem = {
@@ -154,7 +85,7 @@ export async function startTolk(options: {
       `port(s) ${busy.join(', ')} in use; set BENCH_SOURCE_PORT to the first of five free ones`,
     );
   }
-  const createdQueues = await inspectServiceQueues(amqpUrl, log);
+  const createdQueues = await inspectServiceQueues(amqpUrl, SERVICE_QUEUES, log);
   const runId = randomBytes(6).toString('hex');
   // The gateway's own queue is named per run, so it can be removed without touching anyone's.
   const gatewayQueue = `bench-source.gateway.membership-cache.${runId}`;
