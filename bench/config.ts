@@ -17,7 +17,11 @@ const sourceBenchSchema = z.object({
   DATABASE_URL: env.url(['postgres', 'postgresql']).default('postgres://postgres@127.0.0.1:5432/postgres'),
   REDIS_URL: env.url(['redis', 'rediss']).default('redis://127.0.0.1:6379'),
   AMQP_URL: env.url(['amqp', 'amqps']).default('amqp://guest:guest@127.0.0.1:5672'),
-  // Ports of the gateway and the four services: this one and the next four.
+  // servers: one process per service on the servers above; embedded: `npm start`'s embedded mode
+  // in one process (none of the servers used).
+  BENCH_SOURCE_MODE: z.enum(['servers', 'embedded']).default('servers'),
+  // Ports of the gateway and the four services: this one and the next four. In the embedded mode
+  // the gateway's only: the services take their usual ones (8081-8086).
   BENCH_SOURCE_PORT: env.port(18090),
   // Measured repetitions of the in-process parse and of each kind of 50,000-key upload.
   BENCH_SOURCE_REPETITIONS: z.coerce.number().int().min(3).max(90).default(25),

@@ -4,6 +4,20 @@ type Spread = { medianMs: number; minMs: number; maxMs: number };
 
 export type Report = {
   machine: { cpus: number; node: string; loadAverage: number[] };
+  mode: 'servers' | 'embedded';
+  /** The embedded mode's process: its start, and its VmRSS sampled from the start of (1) to the end of (5). */
+  embedded?: {
+    readyMs: number;
+    memory?: {
+      everyMs: number;
+      samples: number;
+      idleMiB: number;
+      medianMiB: number;
+      peakMiB: number;
+      /** VmHWM at the end: the peak between the samples too, the start included. */
+      highWaterMiB: number;
+    };
+  };
   source: { keys: number; bytes: number; repetitions: number; warmup: number };
   parse: Spread;
   changedUpload: Spread & { ratioToParse: number; target: number; pass: boolean; direct: Spread };
@@ -52,12 +66,36 @@ function row(label: string, spread: Spread | undefined, ratio = '', target = '',
   return `${label.padEnd(52)}${median.padStart(9)}  ${range.padStart(13)}  ${ratio.padEnd(12)}${target.padEnd(12)}${result}`.trimEnd();
 }
 
+function modeLine(report: Report): string {
+  if (report.mode === 'servers')
+    return 'mode: servers — one process per service on Postgres, RabbitMQ and Redis';
+  const ready = report.embedded
+    ? ` (ready ${(report.embedded.readyMs / 1000).toFixed(1)} s after spawning it)`
+    : '';
+  return (
+    `mode: embedded — npm start's launcher with no servers: one process, PGlite, in-process bus${ready};` +
+    ' "straight to source-service" is its port 8083'
+  );
+}
+
+function memoryLines(report: Report): string[] {
+  const memory = report.embedded?.memory;
+  if (!memory) return [];
+  return [
+    `resident memory of the embedded process (VmRSS every ${memory.everyMs} ms, ${memory.samples} samples from (1) to the end of (5)):`,
+    `    idle before (1): ${memory.idleMiB} MiB   median: ${memory.medianMiB} MiB   peak: ${memory.peakMiB} MiB` +
+      `   (VmHWM at the end: ${memory.highWaterMiB} MiB)`,
+    '',
+  ];
+}
+
 export function formatReport(report: Report): string {
   const { source, parse, changedUpload: changed, identicalUpload: identical, propagation, largest } = report;
   const lines = [
     '',
     `Source of ${thousands(source.keys)} keys, ${mb(source.bytes)}: median of ${source.repetitions} after ${source.warmup} warm-up (the parse (1): one beside each upload of (2) and (3))`,
     `machine: ${report.machine.cpus} CPUs, Node ${report.machine.node}, load average ${report.machine.loadAverage.join(' ')} (at the end)`,
+    modeLine(report),
     '',
     `${''.padEnd(52)}${'median ms'.padStart(9)}  ${'min-max ms'.padStart(13)}  ${'ratio'.padEnd(12)}target`,
     row('(1) JSON.parse + parseSourceDocument, in process', parse),
@@ -95,6 +133,7 @@ export function formatReport(report: Report): string {
     `    first upload: ${largest.firstUpload.status} in ${largest.firstUpload.ms} ms; ` +
       `1 % changed: ${largest.changedUpload.status} in ${largest.changedUpload.ms} ms`,
     '',
+    ...memoryLines(report),
   ];
   return lines.join('\n');
 }

@@ -1,17 +1,28 @@
 /**
- * Tolk as the source benchmark runs it: identity-, project-, source- and locale-service and the
- * gateway as child processes (supervised as `npm start` does) on ports of their own, against one
- * freshly created database and the local Redis and RabbitMQ; and a keep-alive HTTP client that
- * times each exchange until the last byte of the answer.
+ * Tolk as the source benchmark runs it, in one of two modes:
+ * - servers: identity-, project-, source- and locale-service and the gateway as child processes
+ *   (supervised as `npm start` does) on ports of their own, against one freshly created database
+ *   and the local Redis and RabbitMQ;
+ * - embedded: `npm start`'s embedded mode, everything in one process on a fresh data directory;
+ * and a keep-alive HTTP client that times each exchange until the last byte of the answer.
  */
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
-import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
+import { SERVICE_PORTS } from '@tolk/contracts';
 import { inheritedEnvironment } from '../scripts/config.js';
 import { ROOT, supervise, waitForHealthy } from '../scripts/processes.js';
+import {
+  assertEmbeddedPortsFree,
+  isFree,
+  spawnEmbeddedTolk,
+  type EmbeddedStart,
+  type EmbeddedTolkProcess,
+} from './embedded-process.js';
 import { deleteQueues, inspectServiceQueues } from './service-queues.js';
 
 /** The queues the services consume with fixed names; shared with `npm start` on the same broker. */
@@ -38,14 +49,6 @@ async function recreateDatabase(adminUrl: string, name: string): Promise<string>
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return url.toString();
-}
-
-function isFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const server = net.createServer();
-    server.once('error', () => resolve(false));
-    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
-  });
 }
 
 export type TolkSystem = {
@@ -169,6 +172,60 @@ export async function startTolk(options: {
     throw err;
   }
   return { gatewayUrl: url(ports.gateway), sourceServiceUrl: url(ports.source), internalSecret, stop };
+}
+
+/**
+ * Starts the embedded Tolk as `npm start` does with none of DATABASE_URL, AMQP_URL and REDIS_URL
+ * set (bench/embedded-process.ts), the gateway on `port`: once on an empty data directory to
+ * create the database, then again on it, as every later `npm start` runs — a first start's process
+ * keeps the memory PGlite's initdb took (bench:embedded shows both). `onExit` is called if the
+ * second exits before `stop`, which also removes the data directory.
+ */
+export async function startEmbeddedTolkSystem(options: {
+  port: number;
+  log: (line: string) => void;
+  onExit: (how: string) => void;
+}): Promise<TolkSystem & { pid: number; start: EmbeddedStart }> {
+  await assertEmbeddedPortsFree(options.port);
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'tolk-bench-source-'));
+  // Given to it rather than generated, so the bench can sign principals for source-service.
+  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const internalSecret = randomBytes(32).toString('base64url');
+  const spawnTolk = (onExit?: (how: string) => void) =>
+    spawnEmbeddedTolk({
+      dataDir,
+      port: options.port,
+      env: {
+        JWT_PRIVATE_KEY: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+        JWT_PUBLIC_KEY: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+        INTERNAL_JWT_SECRET: internalSecret,
+      },
+      onWarning: (line) => options.log(`tolk: ${line}`),
+      onExit,
+    });
+  let tolk: EmbeddedTolkProcess | undefined;
+  const stop = async () => {
+    await tolk?.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  };
+  try {
+    tolk = spawnTolk();
+    await tolk.ready(120_000);
+    await tolk.stop();
+    tolk = spawnTolk(options.onExit);
+    const start = await tolk.ready(120_000);
+    return {
+      gatewayUrl: tolk.url,
+      sourceServiceUrl: `http://127.0.0.1:${SERVICE_PORTS.source}`,
+      internalSecret,
+      pid: tolk.pid,
+      start,
+      stop,
+    };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
 }
 
 export type Answer = { status: number; body: unknown; ms: number };

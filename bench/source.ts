@@ -10,6 +10,8 @@
  *   5. a 200,000-key source within the default limits (10 MiB, 200,000 keys)
  * (2) and (3) are also sent straight to source-service, interleaved with those through the
  * gateway, so the gateway's share can be told from the service's.
+ * `BENCH_SOURCE_MODE=embedded` runs the same against `npm start`'s embedded mode (one process,
+ * PGlite, in-process bus; no servers needed) and samples that process's resident memory meanwhile.
  * The exit code says whether the run worked, not whether the targets were met. With `--json`,
  * the figures go to stdout as one JSON line (the last), the progress to stderr.
  */
@@ -21,9 +23,11 @@ import { createPrincipalSigner } from '@tolk/http';
 import { parseSourceDocument } from '@tolk/locale-file';
 import { sourceBenchConfig } from './config.js';
 import { editValues, generateSource, type GeneratedSource } from './source-documents.js';
+import { readMemory, sampleMemory } from './embedded-process.js';
 import { formatReport, type Report } from './source-report.js';
 import {
   createHttpClient,
+  startEmbeddedTolkSystem,
   startTolk,
   type Answer,
   type HttpClient,
@@ -38,6 +42,7 @@ const SMALL_KEYS = 200;
 const TARGET_LOCALES = ['de', 'fr'];
 const EVENT_TIMEOUT_MS = 15_000;
 const TARGETS = { changedVsParse: 3, identicalVsChanged: 0.5, propagationP99Ms: 50 };
+const MEMORY_SAMPLE_EVERY_MS = 200;
 
 const config = sourceBenchConfig();
 const { values: flags } = parseArgs({ options: { json: { type: 'boolean', default: false } } });
@@ -57,6 +62,7 @@ function percentile(samples: readonly number[], p: number): number {
 
 const median = (samples: readonly number[]) => percentile(samples, 50);
 const round = (value: number, digits = 2) => Number(value.toFixed(digits));
+const mib = (kib: number) => round(kib / 1024, 0);
 const summary = (samples: readonly number[]) => ({
   medianMs: round(median(samples)),
   minMs: round(Math.min(...samples)),
@@ -283,6 +289,7 @@ async function measureLargest(api: Api) {
 
 let system: TolkSystem | undefined;
 const clients: HttpClient[] = [];
+let memorySampler: ReturnType<typeof sampleMemory> | undefined;
 let exitCode: number | undefined;
 let stopped: Promise<void> | undefined;
 
@@ -290,6 +297,7 @@ let stopped: Promise<void> | undefined;
 async function shutDown(code: number): Promise<never> {
   exitCode ??= code;
   stopped ??= (async () => {
+    memorySampler?.stop();
     for (const client of clients) client.close();
     await system?.stop();
   })();
@@ -303,19 +311,37 @@ try {
   say('generating the 50,000-key source ...');
   const large = generateSource({ keys: LARGE_KEYS, seed: 1, style: 'realistic' });
 
-  say(`starting Tolk on 127.0.0.1:${config.BENCH_SOURCE_PORT}-${config.BENCH_SOURCE_PORT + 4} ...`);
-  system = await startTolk({
-    databaseName: 'tolk_bench_source',
-    adminDatabaseUrl: config.DATABASE_URL,
-    amqpUrl: config.AMQP_URL,
-    redisUrl: config.REDIS_URL,
-    basePort: config.BENCH_SOURCE_PORT,
-    log: say,
-    onGiveUp: (name) => {
-      console.error(`${name} keeps crashing; stopping.`);
-      void shutDown(1);
-    },
-  });
+  let embedded: Awaited<ReturnType<typeof startEmbeddedTolkSystem>> | undefined;
+  if (config.BENCH_SOURCE_MODE === 'embedded') {
+    say(
+      `starting the embedded Tolk, gateway on 127.0.0.1:${config.BENCH_SOURCE_PORT}, services on 8081-8086 ...`,
+    );
+    embedded = await startEmbeddedTolkSystem({
+      port: config.BENCH_SOURCE_PORT,
+      log: say,
+      onExit: (how) => {
+        if (exitCode === undefined) {
+          console.error(`the embedded Tolk exited unexpectedly (${how}); stopping.`);
+        }
+        void shutDown(1);
+      },
+    });
+    system = embedded;
+  } else {
+    say(`starting Tolk on 127.0.0.1:${config.BENCH_SOURCE_PORT}-${config.BENCH_SOURCE_PORT + 4} ...`);
+    system = await startTolk({
+      databaseName: 'tolk_bench_source',
+      adminDatabaseUrl: config.DATABASE_URL,
+      amqpUrl: config.AMQP_URL,
+      redisUrl: config.REDIS_URL,
+      basePort: config.BENCH_SOURCE_PORT,
+      log: say,
+      onGiveUp: (name) => {
+        console.error(`${name} keeps crashing; stopping.`);
+        void shutDown(1);
+      },
+    });
+  }
   const viaGateway = createHttpClient(system.gatewayUrl);
   const toSourceService = createHttpClient(system.sourceServiceUrl);
   clients.push(viaGateway, toSourceService);
@@ -331,6 +357,9 @@ try {
     3600,
   )({ kind: 'user', userId: user.userId });
   const direct = createApi(toSourceService, { [PRINCIPAL_HEADER]: principal });
+  // The embedded process's memory, idle now and sampled from (1) to the end of (5).
+  const idle = embedded ? readMemory(embedded.pid) : undefined;
+  if (embedded) memorySampler = sampleMemory(embedded.pid, MEMORY_SAMPLE_EVERY_MS);
 
   say(
     `(1)(2)(3) PUT of the 50,000-key source, ${warmup} warm-up + ${repetitions} each way, ` +
@@ -344,6 +373,19 @@ try {
   const propagation = await measurePropagation(gateway);
   say('(5) the 200,000-key source ...');
   const largest = await measureLargest(gateway);
+  const rss = memorySampler?.stop() ?? [];
+  const highWater = embedded ? readMemory(embedded.pid) : undefined;
+  const memory =
+    idle && highWater && rss.length > 0
+      ? {
+          everyMs: MEMORY_SAMPLE_EVERY_MS,
+          samples: rss.length,
+          idleMiB: mib(idle.rssKiB),
+          medianMiB: mib(median(rss)),
+          peakMiB: mib(Math.max(...rss)),
+          highWaterMiB: mib(highWater.highWaterKiB),
+        }
+      : undefined;
 
   const parseMs = median(parse);
   const changedMs = median(uploads.viaGateway.changed);
@@ -355,6 +397,8 @@ try {
       node: process.version,
       loadAverage: os.loadavg().map((l) => round(l)),
     },
+    mode: config.BENCH_SOURCE_MODE,
+    ...(embedded && { embedded: { readyMs: round(embedded.start.readyMs, 0), ...(memory && { memory }) } }),
     source: { keys: LARGE_KEYS, bytes: uploads.bytes, repetitions, warmup },
     parse: summary(parse),
     changedUpload: {
