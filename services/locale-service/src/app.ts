@@ -46,7 +46,7 @@ export function createLocaleService(deps: {
   bus: Pick<Bus, 'isConnected'>;
   logger: Logger;
   now?: () => number;
-}): { app: Express; sync: LocaleSync; refresh: (projectId: string) => Promise<void> } {
+}): { app: Express; sync: LocaleSync; refresh: (projectId: string) => Promise<unknown> } {
   const { config, db, bus, logger } = deps;
   const now = deps.now ?? Date.now;
   const signInternalCaller = createInternalCallerSigner(config.INTERNAL_JWT_SECRET, PRODUCER);

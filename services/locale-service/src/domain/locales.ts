@@ -19,6 +19,7 @@ import {
 } from '@tolk/locale-file';
 import type { LocaleRow, LocalesRepository } from '../data-access/locales-repository.js';
 import type { SourceVersion } from '../data-access/source-client.js';
+import type { SourceHead } from '../data-access/source-heads-repository.js';
 import type { BaselineKeeper } from './baseline.js';
 import { computeLocaleState, statusOf, untranslatedCounts, type LocaleStatus } from './locale-state.js';
 import type { SourceDocuments } from './source-documents.js';
@@ -85,7 +86,9 @@ export function createLocales(deps: {
 }) {
   const { db, locales, directory, documents, baseline, limits, now, logger } = deps;
 
-  function present(row: LocaleRow, sourceVersion: number): Locale {
+  function present(row: LocaleRow, head: number): Locale {
+    // Counts refreshed by a concurrent request may be newer than the head this one read.
+    const sourceVersion = Math.max(head, row.countsVersion);
     return {
       locale: row.locale,
       status: statusOf(row.syncedVersion, sourceVersion),
@@ -105,7 +108,7 @@ export function createLocales(deps: {
   }
 
   /** Per project, the refresh running or queued last: one at a time, each after the one before. */
-  const refreshes = new Map<string, Promise<void>>();
+  const refreshes = new Map<string, Promise<SourceHead>>();
 
   /**
    * Brings the counts of every locale of the project up to the newest source version known,
@@ -113,7 +116,7 @@ export function createLocales(deps: {
    * after the other in this process: a read arriving while the event's refresh runs waits for it
    * and then finds the counts current, instead of doing the same work beside it.
    */
-  function refresh(projectId: string): Promise<void> {
+  function refresh(projectId: string): Promise<SourceHead> {
     const previous = refreshes.get(projectId);
     const next = (previous ? previous.catch(() => undefined) : Promise.resolve()).then(() =>
       refreshNow(projectId),
@@ -126,10 +129,11 @@ export function createLocales(deps: {
     return next;
   }
 
-  async function refreshNow(projectId: string): Promise<void> {
+  /** Returns the head the counts were brought to: what they are shown against. */
+  async function refreshNow(projectId: string): Promise<SourceHead> {
     const head = await documents.head(projectId);
     const stale = (await locales.list(projectId)).filter((row) => row.countsVersion < head.version);
-    if (stale.length === 0) return;
+    if (stale.length === 0) return head;
     // Fetched before the transaction: no lock is held while source-service answers.
     const needsSource = stale.some((row) => row.translatedFrom > 0);
     const source = needsSource ? await documents.version(projectId, head.version) : undefined;
@@ -147,6 +151,7 @@ export function createLocales(deps: {
       }
     });
     logger.debug({ projectId, version: head.version, locales: stale.length }, 'locale counts refreshed');
+    return head;
   }
 
   /** The project exists and the principal may do `need`; the source head, counts current. */
@@ -157,8 +162,9 @@ export function createLocales(deps: {
   ) {
     authorizeProject(principal, projectId, need);
     const project = await directory.require(projectId);
-    await refresh(projectId);
-    const head = await documents.head(projectId);
+    // The head the counts were refreshed to, not a newer one read after: a SourceChanged that
+    // commits in between shows at the next read, with its counts.
+    const head = await refresh(projectId);
     return { project, head };
   }
 
@@ -297,8 +303,7 @@ export function createLocales(deps: {
         await locales.saveTranslations(projectId, locale, { content, from }, counts, at, tx);
       });
       // A newer source may have arrived meanwhile: counts follow it before they are shown.
-      await refresh(projectId);
-      const latest = await documents.head(projectId);
+      const latest = await refresh(projectId);
       return present(await requireLocale(projectId, locale), latest.version);
     },
 

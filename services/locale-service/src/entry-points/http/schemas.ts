@@ -1,26 +1,16 @@
-import { z } from 'zod';
-import { LOCALE_PATTERN, canonicalLocale } from '@tolk/contracts';
+import {
+  LOCALE_CODE_HINT,
+  LOCALE_PATTERN,
+  MAX_SOURCE_VERSION as MAX_VERSION,
+  canonicalLocale,
+} from '@tolk/contracts';
 import { ValidationError } from '@tolk/http';
-
-const MAX_VERSION = 2_147_483_647;
-const LOCALE_HINT = 'must be a locale code such as en, de or pt-BR';
 
 // ---- requests ----
 
-/** `POST .../locales`: any case accepted (the spec's pattern is case-insensitive), stored canonically. */
-export const addLocaleBodySchema = z.object(
-  {
-    locale: z
-      .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') })
-      .regex(LOCALE_PATTERN, { error: LOCALE_HINT })
-      .transform(canonicalLocale),
-  },
-  { error: 'must be a JSON object' },
-);
-
 /** A locale code in the path, in its canonical spelling. */
 export function parseLocaleParam(value: string): string {
-  if (!LOCALE_PATTERN.test(value)) throw new ValidationError(`path.locale: ${LOCALE_HINT}`);
+  if (!LOCALE_PATTERN.test(value)) throw new ValidationError(`path.locale: ${LOCALE_CODE_HINT}`);
   return canonicalLocale(value);
 }
 
@@ -42,35 +32,16 @@ export function parseSourceVersion(value: unknown): number {
   return Number(value);
 }
 
-// ---- responses ----
+// ---- bodies and responses: in @tolk/contracts, so the gateway's OpenAPI document is generated from them ----
 
-export const localeResponseSchema = z.strictObject({
-  locale: z.string().regex(LOCALE_PATTERN),
-  status: z.enum(['behind', 'up_to_date']),
-  syncedVersion: z.number().int().nonnegative(),
-  sourceVersion: z.number().int().nonnegative(),
-  keyCount: z.number().int().nonnegative(),
-  translatedCount: z.number().int().nonnegative(),
-  missingCount: z.number().int().nonnegative(),
-  outdatedCount: z.number().int().nonnegative(),
-  updatedAt: z.number().int(),
-});
-
-export const localeDetailResponseSchema = localeResponseSchema.extend({
-  missing: z.array(z.string()),
-  outdated: z.array(z.string()),
-});
-
-export const localeListResponseSchema = z.strictObject({ locales: z.array(localeResponseSchema) });
-
-export const translationsResponseSchema = z.strictObject({
-  locale: z.string().regex(LOCALE_PATTERN),
-  syncedVersion: z.number().int().nonnegative(),
-  content: z.string(),
-  updatedAt: z.number().int(),
-});
-
-export type LocaleResponse = z.infer<typeof localeResponseSchema>;
-export type LocaleDetailResponse = z.infer<typeof localeDetailResponseSchema>;
-export type LocaleListResponse = z.infer<typeof localeListResponseSchema>;
-export type TranslationsResponse = z.infer<typeof translationsResponseSchema>;
+export {
+  addLocaleBodySchema,
+  localeDetailResponseSchema,
+  localeListResponseSchema,
+  localeResponseSchema,
+  translationsResponseSchema,
+  type LocaleDetailResponse,
+  type LocaleListResponse,
+  type LocaleResponse,
+  type TranslationsResponse,
+} from '@tolk/contracts';

@@ -52,7 +52,7 @@ export function subscribeLocaleConsumer(deps: {
   bus: Bus;
   db: Db;
   sync: LocaleSync;
-  refresh: (projectId: string) => Promise<void>;
+  refresh: (projectId: string) => Promise<unknown>;
   logger: Logger;
   queue?: string;
 }): Promise<void> {
