@@ -7,10 +7,12 @@ import {
   createPrincipalSigner,
   errorBody,
   errorMiddleware,
+  httpMetricsMiddleware,
+  metricsHandler,
   notFoundHandler,
   requestIdMiddleware,
 } from '@tolk/http';
-import type { Logger } from '@tolk/logger';
+import { serviceNameOf, type Logger } from '@tolk/logger';
 import { createAccessTokenVerifier } from './auth/access-token-verifier.js';
 import { createAuthenticator, type PrincipalResolver } from './auth/authenticate.js';
 import { subscribeMembershipEvictions } from './auth/membership-events.js';
@@ -23,6 +25,7 @@ import { createProjectTokenResolver, createTokenIntrospection } from './auth/pro
 import { listenForTokenEvictions, subscribeTokenRevocations } from './auth/token-events.js';
 import { createTokenUsageReporter } from './auth/token-usage.js';
 import type { GatewayConfig } from './config.js';
+import { createApiReferenceRouter } from './openapi/api-reference-router.js';
 import { rejectDeclaredOversizedBody } from './proxy/body-limit.js';
 import { consumeSmallBody } from './proxy/consumed-body.js';
 import { stripClientIdentityHeaders } from './proxy/forwarded-headers.js';
@@ -144,7 +147,8 @@ export function createGatewayApp(deps: {
     : undefined;
   // Evictions: memberships where they are cached (Redis); tokens always (in-process caches too).
   const bus =
-    deps.bus ?? (config.AMQP_URL ? createRabbitBus({ url: config.AMQP_URL, logger, producer: 'gateway' }) : undefined);
+    deps.bus ??
+    (config.AMQP_URL ? createRabbitBus({ url: config.AMQP_URL, logger, producer: 'gateway' }) : undefined);
 
   const proxies = new Map<ServiceName, UpstreamProxy>();
   for (const [service, target] of Object.entries(config.UPSTREAMS) as [ServiceName, string][]) {
@@ -208,8 +212,13 @@ export function createGatewayApp(deps: {
     res.json({ status: 'ready', upstreams, redis: redisState, events });
   });
 
+  // The gateway's own metrics; those of services are scraped on their ports, never routed here.
+  app.get('/metrics', metricsHandler({ service: serviceNameOf(logger), bearerToken: config.METRICS_TOKEN }));
+  app.use(httpMetricsMiddleware(serviceNameOf(logger)));
   app.use(accessLogMiddleware(logger));
   app.use(rejectDotSegments);
+  // Public, no token, not proxied: the OpenAPI document and the reference page built from it.
+  app.use(createApiReferenceRouter());
   app.use(
     createRouteDispatcher(
       ROUTES.flatMap((route) => {

@@ -108,6 +108,8 @@ export const configSchema = z
     RATE_LIMIT_PER_USER: count(1200),
     RATE_LIMIT_PER_IP: count(600),
     RATE_LIMIT_WINDOW_SECONDS: count(60),
+    // The gateway's port is public: with it, GET /metrics answers only `Bearer <METRICS_TOKEN>`.
+    METRICS_TOKEN: optional(z.string().min(16, 'must be at least 16 characters')),
   })
   .transform((config) => {
     // One variable per service wins over the same service in SERVICE_URLS.

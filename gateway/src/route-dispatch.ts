@@ -1,4 +1,5 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { setRoutePattern } from '@tolk/http';
 
 /**
  * Compiles a route pattern of the table (`:param` for one segment, `{/*rest}` for any tail) into
@@ -51,6 +52,7 @@ export function createRouteDispatcher(
   routes: { path: string; handlers: RequestHandler[] }[],
 ): RequestHandler {
   const compiled = routes.map((route) => ({
+    path: route.path,
     pattern: compileRoutePath(route.path),
     hasParams: /:\w/.test(route.path),
     handlers: route.handlers,
@@ -63,6 +65,8 @@ export function createRouteDispatcher(
       return;
     }
     if (route.hasParams) req.params = { ...route.pattern.exec(path)?.groups };
+    // The metrics' `route` label: the table's pattern, never the path with its ids.
+    setRoutePattern(req, route.path);
     runChain(route.handlers, req, res, next);
   };
 }

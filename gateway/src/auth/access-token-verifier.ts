@@ -7,6 +7,7 @@ import {
   type Principal,
 } from '@tolk/contracts';
 import { UnauthorizedError } from '@tolk/http';
+import { noteTokenCacheLookup } from './cache-metrics.js';
 
 type CachedPrincipal = { principal: Principal; expiresAt: number };
 
@@ -36,9 +37,13 @@ export function createAccessTokenVerifier(deps: {
   return async function verifyAccessToken(token: string): Promise<Principal> {
     const cached = cache.get(token);
     if (cached) {
-      if (cached.expiresAt > now()) return cached.principal;
+      if (cached.expiresAt > now()) {
+        noteTokenCacheLookup('access', 'memory', true);
+        return cached.principal;
+      }
       cache.delete(token);
     }
+    noteTokenCacheLookup('access', 'memory', false);
     let subject: string | undefined;
     let expiresAt: number;
     try {

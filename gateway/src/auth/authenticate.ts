@@ -1,10 +1,13 @@
 import type { RequestHandler } from 'express';
 import { PRINCIPAL_HEADER, PROJECT_TOKEN_PREFIX, type Principal } from '@tolk/contracts';
-import { ForbiddenError, UnauthorizedError } from '@tolk/http';
+import { ForbiddenError, UnauthorizedError, requestIdOf } from '@tolk/http';
 import type { Access, GatewayRoute } from '../routes.js';
 
-/** Turns a bearer token of one kind into the verified caller, or throws UnauthorizedError. */
-export type PrincipalResolver = (token: string) => Promise<Principal>;
+/**
+ * Turns a bearer token of one kind into the verified caller, or throws UnauthorizedError.
+ * `requestId` goes with any lookup it makes, for the answering service's log lines.
+ */
+export type PrincipalResolver = (token: string, requestId?: string) => Promise<Principal>;
 
 const BEARER = /^Bearer +([^\s]+) *$/i;
 // Far longer than any real token; bounds the work (and the cache key) a client can make us do.
@@ -28,9 +31,9 @@ export function createAuthenticator(deps: {
   resolveProjectToken: PrincipalResolver;
   signPrincipal: (principal: Principal) => Promise<string>;
 }) {
-  function resolve(token: string): Promise<Principal> {
+  function resolve(token: string, requestId: string | undefined): Promise<Principal> {
     return token.startsWith(PROJECT_TOKEN_PREFIX)
-      ? deps.resolveProjectToken(token)
+      ? deps.resolveProjectToken(token, requestId)
       : deps.verifyAccessToken(token);
   }
 
@@ -39,7 +42,7 @@ export function createAuthenticator(deps: {
     tokens: GatewayRoute['tokens'] = {},
   ): RequestHandler {
     return async (req, _res, next) => {
-      const principal = await resolve(bearerToken(req.headers.authorization));
+      const principal = await resolve(bearerToken(req.headers.authorization), requestIdOf(req));
       if (principal.kind === 'project_token') {
         const method = req.method === 'HEAD' ? 'GET' : req.method;
         const needed = tokens[method as keyof typeof tokens];

@@ -1,14 +1,16 @@
 import type { RequestHandler } from 'express';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
-import { INTERNAL_CALLER_HEADER } from '@tolk/contracts';
-import { AppError, NotFoundError } from '@tolk/http';
+import { INTERNAL_CALLER_HEADER, REQUEST_ID_HEADER } from '@tolk/contracts';
+import { AppError, NotFoundError, requestIdOf } from '@tolk/http';
 import type { Logger } from '@tolk/logger';
+import { noteMembershipCacheLookup } from './cache-metrics.js';
 
 /** The caller's role in the project, or null: not a member, or no such project (never told apart). */
 export type Membership = { role: string } | null;
 
-export type MembershipLookup = (projectId: string, userId: string) => Promise<Membership>;
+/** `requestId`: the request that needs the answer, for project-service's log lines. */
+export type MembershipLookup = (projectId: string, userId: string, requestId?: string) => Promise<Membership>;
 
 const membershipResponseSchema = z.object({ role: z.string().min(1) });
 
@@ -30,13 +32,16 @@ export function createMembershipLookup(deps: {
   const unavailable = (cause: unknown) =>
     Object.assign(new AppError('SERVICE_UNAVAILABLE', 'The project service is unavailable'), { cause });
 
-  return async function lookUpMembership(projectId, userId) {
+  return async function lookUpMembership(projectId, userId, requestId) {
     const url = `${deps.projectServiceUrl}/internal/projects/${encodeURIComponent(projectId)}/members/${encodeURIComponent(userId)}`;
     let response: Response;
     let body: string;
     try {
       response = await fetch(url, {
-        headers: { [INTERNAL_CALLER_HEADER]: await deps.signInternalCaller() },
+        headers: {
+          [INTERNAL_CALLER_HEADER]: await deps.signInternalCaller(),
+          ...(requestId ? { [REQUEST_ID_HEADER]: requestId } : {}),
+        },
         signal: AbortSignal.timeout(deps.timeoutMs),
       });
       body = await response.text();
@@ -118,10 +123,12 @@ export function createMembershipCache(deps: {
   }
 
   return {
-    async membershipOf(projectId: string, userId: string): Promise<Membership> {
+    async membershipOf(projectId: string, userId: string, requestId?: string): Promise<Membership> {
       const cached = await readCache(projectId, userId);
+      // Redis away or not configured counts as a miss: project-service is asked either way.
+      noteMembershipCacheLookup(cached?.hit === true);
       if (cached?.hit) return cached.membership;
-      const membership = await lookup(projectId, userId);
+      const membership = await lookup(projectId, userId, requestId);
       if (cached && redis) {
         const ttl = membership ? deps.memberTtlSeconds : deps.nonMemberTtlSeconds;
         // Not awaited: the answer is known, and a lost write only costs a later lookup.
@@ -161,7 +168,7 @@ function projectIdOf(raw: unknown): string | undefined {
  * sees the request, so project ids cannot be probed. Runs after authentication.
  */
 export function requireProjectMember(deps: {
-  membershipOf: (projectId: string, userId: string) => Promise<Membership>;
+  membershipOf: (projectId: string, userId: string, requestId?: string) => Promise<Membership>;
 }): RequestHandler {
   return async (req, _res, next) => {
     const principal = req.principal;
@@ -171,7 +178,7 @@ export function requireProjectMember(deps: {
     if (principal.kind === 'project_token') {
       // The seam for project API tokens: one reaches its own project and no other.
       if (principal.projectId !== projectId) throw new NotFoundError(PROJECT_NOT_FOUND);
-    } else if (!(await deps.membershipOf(projectId, principal.userId))) {
+    } else if (!(await deps.membershipOf(projectId, principal.userId, requestIdOf(req)))) {
       throw new NotFoundError(PROJECT_NOT_FOUND);
     }
     next();

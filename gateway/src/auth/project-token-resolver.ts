@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import {
   INTERNAL_CALLER_HEADER,
+  REQUEST_ID_HEADER,
   TOKEN_INTROSPECTION_PATH,
   hashProjectToken,
   isWellFormedProjectToken,
@@ -10,11 +11,12 @@ import {
 import { AppError, UnauthorizedError } from '@tolk/http';
 import type { Logger } from '@tolk/logger';
 import type { PrincipalResolver } from './authenticate.js';
+import { noteTokenCacheLookup } from './cache-metrics.js';
 
 export type TokenPrincipal = Extract<Principal, { kind: 'project_token' }>;
 
 /** token-service's answer for a token hash: the principal, or null (unknown or revoked). */
-export type TokenIntrospection = (tokenHash: string) => Promise<TokenPrincipal | null>;
+export type TokenIntrospection = (tokenHash: string, requestId?: string) => Promise<TokenPrincipal | null>;
 
 const REVOKED = 'revoked';
 
@@ -30,7 +32,7 @@ export function createTokenIntrospection(deps: {
   const unavailable = (cause: unknown) =>
     Object.assign(new AppError('SERVICE_UNAVAILABLE', 'The token service is unavailable'), { cause });
 
-  return async function introspect(tokenHash) {
+  return async function introspect(tokenHash, requestId) {
     let response: Response;
     let body: string;
     try {
@@ -39,6 +41,7 @@ export function createTokenIntrospection(deps: {
         headers: {
           'content-type': 'application/json',
           [INTERNAL_CALLER_HEADER]: await deps.signInternalCaller(),
+          ...(requestId ? { [REQUEST_ID_HEADER]: requestId } : {}),
         },
         body: JSON.stringify({ tokenHash }),
         signal: AbortSignal.timeout(deps.timeoutMs),
@@ -132,25 +135,29 @@ export function createProjectTokenResolver(deps: {
       .catch((err: unknown) => logger.warn({ err }, 'could not cache a token answer'));
   }
 
-  async function lookUp(tokenHash: string): Promise<TokenPrincipal | null> {
+  async function lookUp(tokenHash: string, requestId?: string): Promise<TokenPrincipal | null> {
     const cached = local.get(tokenHash);
-    if (cached && cached.expiresAt > now()) return cached.principal;
+    const inMemory = cached !== undefined && cached.expiresAt > now();
+    noteTokenCacheLookup('project', 'memory', inMemory);
+    if (inMemory) return cached.principal;
     const shared = await fromRedis(tokenHash);
+    // Redis away or not configured counts as a miss: token-service is asked either way.
+    noteTokenCacheLookup('project', 'redis', shared !== undefined);
     if (shared !== undefined) {
       remember(tokenHash, shared);
       return shared;
     }
-    const principal = await introspect(tokenHash);
+    const principal = await introspect(tokenHash, requestId);
     remember(tokenHash, principal);
     toRedis(tokenHash, principal);
     return principal;
   }
 
-  const resolve: PrincipalResolver = async (token) => {
+  const resolve: PrincipalResolver = async (token, requestId) => {
     if (!isWellFormedProjectToken(token)) {
       throw new UnauthorizedError('This is not a valid Tolk project API token (wrong format or checksum)');
     }
-    const principal = await lookUp(hashProjectToken(token));
+    const principal = await lookUp(hashProjectToken(token), requestId);
     if (!principal) throw new UnauthorizedError('This project API token is unknown or has been revoked');
     deps.noteUse?.(principal.tokenId);
     return principal;

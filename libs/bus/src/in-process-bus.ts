@@ -1,6 +1,7 @@
 import type { EventEnvelope } from '@tolk/contracts';
 import { currentRequestId, runWithRequestId, type Logger } from '@tolk/logger';
 import type { Bus, SubscribeOptions } from './bus.js';
+import { noteConsumerFailure, noteDeadLettered } from './metrics.js';
 
 const RETRY_INITIAL_DELAY_MS = 50;
 const RETRY_MAX_DELAY_MS = 2000;
@@ -33,8 +34,10 @@ export function createInProcessBus(options: { logger: Logger }): Bus & {
         return;
       } catch (err) {
         const log = { queue: subscription.queue, eventId: envelope.id, eventType: envelope.type, attempt };
+        noteConsumerFailure(subscription.queue, envelope.type);
         if (attempt >= maxAttempts || closed) {
           subscription.dead.push(envelope);
+          noteDeadLettered(subscription.queue, envelope.type);
           logger.error({ ...log, err }, 'event handler failed for the last time; kept as a dead letter');
           return;
         }

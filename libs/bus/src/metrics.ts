@@ -14,7 +14,7 @@ const consumerFailures = defineCounter({
 
 const deadLettered = defineCounter({
   name: 'bus_messages_dead_lettered_total',
-  help: "Messages a consumer gave up on and sent to its dead-letter queue (<queue>.dlq)",
+  help: 'Messages a consumer gave up on and sent to its dead-letter queue (<queue>.dlq)',
   labelNames: ['queue', 'event_type'],
 });
 
@@ -72,7 +72,7 @@ const deadLetterDepths = scrapedGauges<DeadLetterDepth>(
 
 const deadLetterGauge = defineGauge({
   name: 'bus_dead_letter_messages',
-  help: 'Messages waiting in a consumer\'s dead-letter queue (<queue>.dlq), asked of the broker on scrape',
+  help: "Messages waiting in a consumer's dead-letter queue (<queue>.dlq), asked of the broker on scrape",
   labelNames: ['queue'],
   collect: () => deadLetterDepths.collect(),
 });

@@ -2,6 +2,7 @@ import { eventEnvelopeSchema, type EventEnvelope } from '@tolk/contracts';
 import { assertSchemaName, type Db, type Queryable } from '@tolk/db';
 import { currentRequestId, runWithRequestId, type Logger } from '@tolk/logger';
 import type { Bus } from './bus.js';
+import { noteRelayed, watchOutboxBacklog } from './metrics.js';
 
 /**
  * The tables a service that publishes or consumes events adds to its own migrations (copy the
@@ -126,9 +127,7 @@ export async function startOutboxRelay(options: OutboxRelayOptions): Promise<Out
       if (rows.length === 0) return 0;
       // Published in order on one channel; confirms are awaited together.
       await Promise.all(rows.map(publishRow));
-      await tx.query(`UPDATE ${outbox} SET published_at = now() WHERE seq = ANY($1::bigint[])`, [
-        rows.map((row) => row.seq),
-      ]);
+      await markPublished(tx, rows);
       return rows.length;
     });
   }
@@ -140,10 +139,34 @@ export async function startOutboxRelay(options: OutboxRelayOptions): Promise<Out
     );
     if (rows.length === 0) return 0;
     for (const row of rows) await publishRow(row);
-    await db.query(`UPDATE ${outbox} SET published_at = now() WHERE seq = ANY($1::bigint[])`, [
-      rows.map((row) => row.seq),
-    ]);
+    await markPublished(db, rows);
     return rows.length;
+  }
+
+  /** Marks rows published and reports each one's lag, from its transaction on (database clock). */
+  async function markPublished(client: Queryable, rows: OutboxRow[]): Promise<void> {
+    const published = await client.query<{ lag_seconds: number }>(
+      `UPDATE ${outbox} SET published_at = now() WHERE seq = ANY($1::bigint[])
+        RETURNING extract(epoch FROM clock_timestamp() - created_at)::float8 AS lag_seconds`,
+      [rows.map((row) => row.seq)],
+    );
+    noteRelayed(db.schema, published);
+  }
+
+  /** The backlog for /metrics, on scrape: how many rows wait and how long the oldest has. */
+  async function measureBacklog() {
+    const { rows } = await db.query<{ pending: number; oldest_age_seconds: number }>(
+      `SELECT count(*)::int AS pending,
+              coalesce(extract(epoch FROM now() - min(created_at)), 0)::float8 AS oldest_age_seconds
+         FROM ${outbox}
+        WHERE published_at IS NULL`,
+    );
+    const row = rows[0];
+    return {
+      schema: db.schema,
+      pending: Number(row?.pending ?? 0),
+      oldestAgeSeconds: Math.max(0, Number(row?.oldest_age_seconds ?? 0)),
+    };
   }
 
   async function drain(): Promise<void> {
@@ -213,11 +236,13 @@ export async function startOutboxRelay(options: OutboxRelayOptions): Promise<Out
     );
   }, CLEANUP_INTERVAL_MS);
   cleanup.unref();
+  const stopReportingBacklog = watchOutboxBacklog(measureBacklog);
   void wake();
 
   return {
     async stop() {
       stopped = true;
+      stopReportingBacklog();
       clearInterval(poll);
       clearInterval(cleanup);
       clearTimeout(retryTimer);

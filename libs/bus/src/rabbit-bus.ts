@@ -202,8 +202,10 @@ export function createRabbitBus(options: RabbitBusOptions): Bus {
         // Every line logged about the message, failures included, carries the request that caused it.
         const requestId: unknown = message.properties.headers?.[REQUEST_ID_HEADER];
         const handle = () => handleDelivery(connection, channel, subscription, message);
-        const delivery = (typeof requestId === 'string' && requestId ? runWithRequestId(requestId, handle) : handle()).catch(
-          (err: unknown) => logger.error({ err, queue }, 'message handling failed; the broker will redeliver it'),
+        const delivery = (
+          typeof requestId === 'string' && requestId ? runWithRequestId(requestId, handle) : handle()
+        ).catch((err: unknown) =>
+          logger.error({ err, queue }, 'message handling failed; the broker will redeliver it'),
         );
         inflight.add(delivery);
         void delivery.finally(() => inflight.delete(delivery));
@@ -285,6 +287,26 @@ export function createRabbitBus(options: RabbitBusOptions): Bus {
     }
   }
 
+  /** Each consumer's dead-letter queue depth, on a channel of its own: a failed check closes only it. */
+  async function deadLetterDepths(): Promise<Array<{ queue: string; messages: number }>> {
+    if (subscriptions.length === 0) return [];
+    const connection = current;
+    // Unknown during an outage: the last depths stay reported.
+    if (!connection || connection.lost) throw new Error('not connected to RabbitMQ');
+    const channel = await connection.model.createChannel();
+    channel.on('error', () => undefined);
+    try {
+      const depths = [];
+      for (const { queue } of subscriptions) {
+        depths.push({ queue, messages: (await channel.checkQueue(`${queue}.dlq`)).messageCount });
+      }
+      return depths;
+    } finally {
+      await channel.close().catch(() => undefined);
+    }
+  }
+  const stopReportingDeadLetters = watchDeadLetterDepths(deadLetterDepths);
+
   ensureConnecting();
 
   return {
@@ -350,6 +372,7 @@ export function createRabbitBus(options: RabbitBusOptions): Bus {
     async close() {
       if (closed) return;
       closed = true;
+      stopReportingDeadLetters();
       interruptSleep?.();
       for (const waiter of waiters) waiter.reject(new Error('bus is closed'));
       waiters.clear();

@@ -6,3 +6,4 @@ export * from './providers.js';
 export * from './project-events.js';
 export * from './source-events.js';
 export * from './project-tokens.js';
+export * from './http/index.js';

@@ -10,3 +10,4 @@ export * from './serve.js';
 export * from './internal-client.js';
 export * from './project-access.js';
 export * from './project-directory.js';
+export * from './metrics.js';

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import type { RequestHandler } from 'express';
 import { currentRequestId, runWithRequestId, type Logger } from '@tolk/logger';
 import { REQUEST_ID_HEADER, redactProjectTokens } from '@tolk/contracts';
@@ -22,6 +23,12 @@ export function requestIdMiddleware(options: { scopeLogs?: boolean } = {}): Requ
     if (scopeLogs) runWithRequestId(requestId, next);
     else next();
   };
+}
+
+/** The request's id as requestIdMiddleware settled it, for calls made on its behalf. */
+export function requestIdOf(req: IncomingMessage): string | undefined {
+  const requestId = req.headers[REQUEST_ID_HEADER];
+  return typeof requestId === 'string' ? requestId : undefined;
 }
 
 /** One log line per finished request. */

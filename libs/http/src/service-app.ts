@@ -1,10 +1,11 @@
 import express, { type Express, type RequestHandler, type Router } from 'express';
-import type { Logger } from '@tolk/logger';
+import { serviceNameOf, type Logger } from '@tolk/logger';
 import { AppError } from './errors.js';
 import { errorMiddleware, notFoundHandler } from './error-middleware.js';
 import { accessLogMiddleware, requestIdMiddleware } from './request-id.js';
 import { principalMiddleware } from './principal.js';
 import { requireInternalCaller } from './internal-caller.js';
+import { httpMetricsMiddleware, metricsHandler } from './metrics.js';
 
 export type ReadinessCheck = () => Promise<void>;
 
@@ -24,13 +25,16 @@ const requireJsonBody: RequestHandler = (req, _res, next) => {
 };
 
 /**
- * The common frame of every service: request id, access log, JSON bodies, the internal
- * principal, health endpoints, 404 and the one error middleware around the service's router.
+ * The common frame of every service: request id, access log, request metrics and `/metrics`,
+ * JSON bodies, the internal principal, health endpoints, 404 and the one error middleware
+ * around the service's router.
  * Every `/internal/...` path answers only calls carrying an internal caller token, so no
  * service can expose one unguarded.
  */
 export function createServiceApp(options: {
   logger: Logger;
+  /** The `service` label of its metrics; by default the logger's `service` (its name). */
+  service?: string;
   router: Router;
   internalSecret: string;
   readiness?: ReadinessCheck[];
@@ -41,6 +45,7 @@ export function createServiceApp(options: {
    */
   onJsonBody?: (req: express.Request, raw: Buffer) => void;
 }): Express {
+  const service = options.service ?? serviceNameOf(options.logger);
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -58,7 +63,10 @@ export function createServiceApp(options: {
         .json({ error: { code: 'SERVICE_UNAVAILABLE', message: 'A dependency is not reachable' } });
     }
   });
+  // Scraped on the service's own port; the gateway routes no /metrics to services (README).
+  app.get('/metrics', metricsHandler({ service }));
   app.use(requestIdMiddleware());
+  app.use(httpMetricsMiddleware(service));
   app.use(accessLogMiddleware(options.logger));
   app.use(requireJsonBody);
   app.use(

@@ -2,6 +2,8 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { pino, type Logger, type DestinationStream } from 'pino';
 
 export type { Logger } from 'pino';
+export type { Counter, Gauge, Histogram } from 'prom-client';
+export * from './metrics.js';
 
 type RequestContext = { requestId: string };
 const requestContext = new AsyncLocalStorage<RequestContext>();

@@ -7,7 +7,8 @@ import { randomInt } from 'node:crypto';
 const ALPHABET = 'BCDFGHJKLMNPQRSTVWXZ';
 const LENGTH = 8;
 
-export const USER_CODE_PATTERN = /^[BCDFGHJKLMNPQRSTVWXZ]{8}$/;
+// What a user may type back is part of the HTTP contract: USER_CODE_PATTERN in @tolk/contracts,
+// which must accept exactly the codes made here.
 
 export function generateUserCode(): string {
   let code = '';
@@ -17,9 +18,4 @@ export function generateUserCode(): string {
 
 export function formatUserCode(code: string): string {
   return `${code.slice(0, LENGTH / 2)}-${code.slice(LENGTH / 2)}`;
-}
-
-/** What people type: any case, with or without the dash or spaces. */
-export function normalizeUserCode(input: string): string {
-  return input.toUpperCase().replace(/[\s-]/g, '');
 }

@@ -1,8 +1,6 @@
-import { z } from 'zod';
+import { MAX_SOURCE_VERSION as MAX_VERSION } from '@tolk/contracts';
 import { ValidationError } from '@tolk/http';
 import type { ExpectedVersion } from '../../domain/sources.js';
-
-const MAX_VERSION = 2_147_483_647;
 
 // ---- requests ----
 
@@ -43,48 +41,15 @@ export function parseIfMatch(value: string | undefined): ExpectedVersion | undef
   return versions;
 }
 
-// ---- responses ----
+// ---- responses: in @tolk/contracts, so the gateway's OpenAPI document is generated from them ----
 
-export const diffSchema = z.strictObject({
-  added: z.array(z.string()),
-  modified: z.array(z.string()),
-  deleted: z.array(z.string()),
-});
-
-export const uploadResponseSchema = z.strictObject({
-  version: z.number().int().nonnegative(),
-  diff: diffSchema,
-  keyCount: z.number().int().nonnegative(),
-  needsTranslation: z.boolean(),
-});
-
-export const sourceFileResponseSchema = z.strictObject({
-  version: z.number().int().positive(),
-  locale: z
-    .string()
-    .min(2)
-    .max(10)
-    .regex(/^[a-z]{2,3}(-[A-Z]{2,3})?$/i),
-  keyCount: z.number().int().nonnegative(),
-  content: z.string(),
-  pendingDiff: diffSchema,
-  updatedAt: z.number().int(),
-});
-
-export const versionListResponseSchema = z.strictObject({
-  versions: z.array(
-    z.strictObject({
-      version: z.number().int().positive(),
-      keyCount: z.number().int().nonnegative(),
-      added: z.number().int().nonnegative(),
-      modified: z.number().int().nonnegative(),
-      deleted: z.number().int().nonnegative(),
-      createdAt: z.number().int(),
-    }),
-  ),
-});
-
-export type DiffResponse = z.infer<typeof diffSchema>;
-export type UploadResponse = z.infer<typeof uploadResponseSchema>;
-export type SourceFileResponse = z.infer<typeof sourceFileResponseSchema>;
-export type VersionListResponse = z.infer<typeof versionListResponseSchema>;
+export {
+  diffSchema,
+  sourceFileResponseSchema,
+  uploadResponseSchema,
+  versionListResponseSchema,
+  type DiffResponse,
+  type SourceFileResponse,
+  type UploadResponse,
+  type VersionListResponse,
+} from '@tolk/contracts';

@@ -1,0 +1,692 @@
+/**
+ * What the OpenAPI document says about each public operation, beyond what the route table and the
+ * services' zod schemas already say: its summary, which named schema its body and answer use, its
+ * parameters that no zod schema describes, and the errors particular to it. Who may call it
+ * (security) comes from `ROUTES`; the errors every operation of its kind can answer are added by
+ * the document builder.
+ */
+import type { z } from 'zod';
+import {
+  LOCALE_PATTERN,
+  MAX_SOURCE_VERSION,
+  addLocaleBodySchema,
+  addMemberRequestSchema,
+  apiTokenSchema,
+  byokProviderSchema,
+  createProjectRequestSchema,
+  createTokenRequestSchema,
+  createTokenResponseSchema,
+  deviceAuthorizationRequestSchema,
+  deviceAuthorizationResponseSchema,
+  deviceTokenRequestSchema,
+  diffSchema,
+  errorResponseSchema,
+  keyListResponseSchema,
+  keyReadingResponseSchema,
+  keyStatusSchema,
+  localeDetailResponseSchema,
+  localeListResponseSchema,
+  localeResponseSchema,
+  loginRequestSchema,
+  memberListResponseSchema,
+  memberResponseSchema,
+  projectListResponseSchema,
+  projectResponseSchema,
+  refreshTokenRequestSchema,
+  sessionResponseSchema,
+  signupRequestSchema,
+  sourceFileResponseSchema,
+  storeKeyRequestSchema,
+  storedKeyResponseSchema,
+  tokenListResponseSchema,
+  translationsResponseSchema,
+  updateProjectRequestSchema,
+  uploadResponseSchema,
+  userCodeRequestSchema,
+  userResponseSchema,
+  versionListResponseSchema,
+} from '@tolk/contracts';
+import { caseInsensitivePattern, inlineSchema, schemaRef, type JsonSchema } from './schema-components.js';
+
+/** Request bodies, by component name: validated by the services with these very schemas. */
+export const REQUEST_SCHEMAS = {
+  SignupRequest: signupRequestSchema,
+  LoginRequest: loginRequestSchema,
+  RefreshTokenRequest: refreshTokenRequestSchema,
+  DeviceAuthorizationRequest: deviceAuthorizationRequestSchema,
+  DeviceTokenRequest: deviceTokenRequestSchema,
+  UserCodeRequest: userCodeRequestSchema,
+  CreateProjectRequest: createProjectRequestSchema,
+  UpdateProjectRequest: updateProjectRequestSchema,
+  AddMemberRequest: addMemberRequestSchema,
+  AddLocaleRequest: addLocaleBodySchema,
+  CreateTokenRequest: createTokenRequestSchema,
+  StoreProviderKeyRequest: storeKeyRequestSchema,
+} satisfies Record<string, z.ZodType>;
+
+/** Answers, by component name: the schemas the services' own tests hold their answers to. */
+export const RESPONSE_SCHEMAS = {
+  Error: errorResponseSchema,
+  User: userResponseSchema,
+  Session: sessionResponseSchema,
+  DeviceAuthorization: deviceAuthorizationResponseSchema,
+  Project: projectResponseSchema,
+  ProjectList: projectListResponseSchema,
+  Member: memberResponseSchema,
+  MemberList: memberListResponseSchema,
+  Diff: diffSchema,
+  UploadResult: uploadResponseSchema,
+  SourceFile: sourceFileResponseSchema,
+  SourceVersionList: versionListResponseSchema,
+  Locale: localeResponseSchema,
+  LocaleDetail: localeDetailResponseSchema,
+  LocaleList: localeListResponseSchema,
+  Translations: translationsResponseSchema,
+  ApiToken: apiTokenSchema,
+  CreateTokenResponse: createTokenResponseSchema,
+  ApiTokenList: tokenListResponseSchema,
+  ByokKeyStatus: keyReadingResponseSchema,
+  StoredProviderKey: storedKeyResponseSchema,
+  ProviderKeyStatus: keyStatusSchema,
+  ProviderKeyList: keyListResponseSchema,
+} satisfies Record<string, z.ZodType>;
+
+/**
+ * Bodies no zod schema describes: a locale file is checked by @tolk/locale-file's parser (leaves,
+ * nesting, annotations, limits), which says more than a schema could.
+ */
+export const HAND_WRITTEN_SCHEMAS: Record<string, JsonSchema> = {
+  LocaleFile: {
+    type: 'object',
+    description:
+      'A locale file, not wrapped in another field: a JSON object of translation keys, flat or nested ' +
+      '(nested objects and arrays flatten to dotted keys such as `home.title`, `steps.0`). Leaves are ' +
+      'strings. ARB-style annotations: `"@name": {"description": "...", "maxLength": 40}` annotates the ' +
+      'sibling key `name` and is context for the translator, not a key; `"@@..."` keys are file ' +
+      'metadata. Numbers, booleans and null as leaves, empty key segments, an `@x` without a sibling ' +
+      '`x`, and a flat key colliding with a nested path are VALIDATION_ERROR.',
+    patternProperties: { '^@': { description: 'An annotation (object) or file metadata' } },
+    additionalProperties: schemaRef('LocaleFileValue'),
+  },
+  LocaleFileValue: {
+    anyOf: [
+      { type: 'string' },
+      schemaRef('LocaleFile'),
+      { type: 'array', items: schemaRef('LocaleFileValue') },
+    ],
+  },
+  OpenApiDocument: {
+    type: 'object',
+    description: 'An OpenAPI 3.1 document: this one',
+    required: ['openapi', 'info', 'paths'],
+    properties: { openapi: { type: 'string' }, info: { type: 'object' }, paths: { type: 'object' } },
+  },
+};
+
+export type RequestSchemaName = keyof typeof REQUEST_SCHEMAS | 'LocaleFile';
+export type ResponseSchemaName = keyof typeof RESPONSE_SCHEMAS | 'OpenApiDocument';
+
+export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 412 | 413 | 415 | 429 | 500 | 503 | 504;
+
+export type Parameter = {
+  name: string;
+  in: 'path' | 'query' | 'header';
+  required: boolean;
+  description: string;
+  schema: JsonSchema;
+};
+
+export type ApiOperation = {
+  method: HttpMethod;
+  /** The OpenAPI path template (`{projectId}`), of a route in `ROUTES` unless `servedBy` says otherwise. */
+  path: string;
+  operationId: string;
+  tag: Tag;
+  summary: string;
+  description?: string;
+  /** Query and header parameters; path parameters come from the template (`PATH_PARAMETERS`). */
+  parameters?: Parameter[];
+  requestBody?: { schema: RequestSchemaName; required: boolean; description?: string };
+  success: {
+    status: 200 | 201 | 204;
+    description: string;
+    schema?: ResponseSchemaName;
+    headers?: HeaderName[];
+  };
+  /** Errors particular to this operation, with what they mean here. */
+  errors?: Partial<Record<ErrorStatus, string>>;
+  /** Answered by the gateway itself rather than a route of `ROUTES`: public, not rate-limited. */
+  servedBy?: 'gateway';
+};
+
+export const TAGS = [
+  { name: 'Auth', description: 'Accounts, sessions and the command-line (device) login' },
+  { name: 'User', description: 'The signed-in user' },
+  { name: 'Projects', description: 'Projects, their members and settings (the CLI configuration)' },
+  {
+    name: 'Source Files',
+    description: 'The source locale file: versions, diffs and what is pending translation',
+  },
+  { name: 'Locales', description: 'Target locales, their status and translations' },
+  { name: 'API Tokens', description: 'Project API tokens for CI/CD (`tolk_…`)' },
+  { name: 'CLI', description: "Bring-your-own-key: the user's AI-provider keys for the command-line tool" },
+  { name: 'Meta', description: 'This description of the API' },
+] as const;
+export type Tag = (typeof TAGS)[number]['name'];
+
+export const HEADERS = {
+  'X-Request-Id': {
+    description: 'The id of this request, also in every log line about it; quote it when reporting a problem',
+    required: true,
+    schema: { type: 'string' },
+  },
+  'Retry-After': {
+    description: 'Seconds to wait before trying again',
+    schema: { type: 'integer', minimum: 0 },
+  },
+  ETag: {
+    description: 'The source version as an entity tag, e.g. `"3"`: send it back as `If-Match`',
+    schema: { type: 'string' },
+  },
+} satisfies Record<string, { description: string; required?: boolean; schema: JsonSchema }>;
+export type HeaderName = keyof typeof HEADERS;
+
+const versionNumber = (minimum: number): JsonSchema => ({
+  type: 'integer',
+  minimum,
+  maximum: MAX_SOURCE_VERSION,
+});
+
+/**
+ * Every path parameter of the templates, as the services' parsers accept it. `validated`: a value
+ * of the wrong form is a VALIDATION_ERROR (400); the others are opaque ids (unknown ones: 404).
+ */
+export const PATH_PARAMETERS: Record<
+  string,
+  Omit<Parameter, 'name' | 'in' | 'required'> & { validated: boolean }
+> = {
+  projectId: { description: 'The project', schema: { type: 'string', minLength: 1 }, validated: false },
+  userId: {
+    description: 'A member of the project',
+    schema: { type: 'string', minLength: 1 },
+    validated: false,
+  },
+  tokenId: {
+    description: 'A project API token (its `tokenId`)',
+    schema: { type: 'string', minLength: 1 },
+    validated: false,
+  },
+  locale: {
+    description: 'A target locale code such as `de` or `pt-BR`, in any case (`pt-br` is `pt-BR`)',
+    schema: { type: 'string', pattern: caseInsensitivePattern(LOCALE_PATTERN.source) },
+    validated: true,
+  },
+  provider: { description: 'The AI provider', schema: inlineSchema(byokProviderSchema), validated: true },
+  version: { description: 'A source version', schema: versionNumber(0), validated: true },
+};
+
+const PROJECT = '/v1/projects/{projectId}';
+const LOCALE = `${PROJECT}/locales/{locale}`;
+
+/** Every public operation. */
+export const OPERATIONS: ApiOperation[] = [
+  // ---- Auth ----
+  {
+    method: 'post',
+    path: '/v1/auth/signup',
+    operationId: 'signUp',
+    tag: 'Auth',
+    summary: 'Create an account',
+    description: 'Signs the new user in: the answer holds an access token and a refresh token.',
+    requestBody: { schema: 'SignupRequest', required: true },
+    success: { status: 201, description: 'The account, signed in', schema: 'Session' },
+    errors: { 409: 'An account with this email already exists (CONFLICT)' },
+  },
+  {
+    method: 'post',
+    path: '/v1/auth/login',
+    operationId: 'logIn',
+    tag: 'Auth',
+    summary: 'Sign in with email and password',
+    requestBody: { schema: 'LoginRequest', required: true },
+    success: { status: 200, description: 'Signed in', schema: 'Session' },
+    errors: {
+      401: 'Wrong email or password: one message for both, so addresses cannot be probed (UNAUTHORIZED)',
+      429: 'Too many attempts from this address, or failed logins for this email (RATE_LIMITED)',
+    },
+  },
+  {
+    method: 'post',
+    path: '/v1/auth/refresh',
+    operationId: 'refreshSession',
+    tag: 'Auth',
+    summary: 'Renew the access token',
+    description:
+      'The refresh token is rotated: the answer holds a new one. Reusing a rotated refresh token ' +
+      'revokes its whole family.',
+    requestBody: { schema: 'RefreshTokenRequest', required: true },
+    success: { status: 200, description: 'A new access token and refresh token', schema: 'Session' },
+    errors: { 401: 'Unknown, expired, revoked or reused refresh token (UNAUTHORIZED)' },
+  },
+  {
+    method: 'post',
+    path: '/v1/auth/logout',
+    operationId: 'logOut',
+    tag: 'Auth',
+    summary: 'Sign out: revoke a refresh token',
+    requestBody: { schema: 'RefreshTokenRequest', required: true },
+    success: { status: 204, description: 'Signed out' },
+  },
+  {
+    method: 'post',
+    path: '/v1/auth/device',
+    operationId: 'startDeviceLogin',
+    tag: 'Auth',
+    summary: 'Start a command-line (device) login',
+    description:
+      'RFC 8628: the CLI shows `userCode` and `verificationUri`, then polls `/v1/auth/device/token` ' +
+      'every `interval` seconds while the user approves the login in a signed-in session.',
+    requestBody: { schema: 'DeviceAuthorizationRequest', required: false },
+    success: {
+      status: 200,
+      description: 'A device code and the code for the user',
+      schema: 'DeviceAuthorization',
+    },
+  },
+  {
+    method: 'post',
+    path: '/v1/auth/device/token',
+    operationId: 'pollDeviceLogin',
+    tag: 'Auth',
+    summary: 'Collect the tokens of a device login',
+    requestBody: { schema: 'DeviceTokenRequest', required: true },
+    success: { status: 200, description: 'Approved: signed in', schema: 'Session' },
+    errors: {
+      400:
+        'Not yet: AUTHORIZATION_PENDING (keep polling), SLOW_DOWN (polling too fast; wait 5 s more), ' +
+        'EXPIRED_TOKEN, ACCESS_DENIED; or VALIDATION_ERROR / INVALID_JSON',
+    },
+  },
+  {
+    method: 'post',
+    path: '/v1/auth/device/approve',
+    operationId: 'approveDeviceLogin',
+    tag: 'Auth',
+    summary: 'Approve a device login as the signed-in user',
+    requestBody: { schema: 'UserCodeRequest', required: true },
+    success: { status: 204, description: 'Approved: the CLI receives tokens of this user' },
+    errors: {
+      404: 'No pending device login with this code: unknown, expired, or already decided (NOT_FOUND)',
+    },
+  },
+  {
+    method: 'post',
+    path: '/v1/auth/device/deny',
+    operationId: 'denyDeviceLogin',
+    tag: 'Auth',
+    summary: 'Deny a device login',
+    requestBody: { schema: 'UserCodeRequest', required: true },
+    success: { status: 204, description: 'Denied: the CLI is answered ACCESS_DENIED' },
+    errors: {
+      404: 'No pending device login with this code: unknown, expired, or already decided (NOT_FOUND)',
+    },
+  },
+
+  // ---- User ----
+  {
+    method: 'get',
+    path: '/v1/user/me',
+    operationId: 'getCurrentUser',
+    tag: 'User',
+    summary: 'The signed-in user',
+    success: { status: 200, description: 'The user', schema: 'User' },
+  },
+
+  // ---- Projects ----
+  {
+    method: 'post',
+    path: '/v1/projects',
+    operationId: 'createProject',
+    tag: 'Projects',
+    summary: 'Create a project',
+    description: 'The creator becomes its owner.',
+    requestBody: { schema: 'CreateProjectRequest', required: true },
+    success: { status: 201, description: 'The project', schema: 'Project' },
+  },
+  {
+    method: 'get',
+    path: '/v1/projects',
+    operationId: 'listProjects',
+    tag: 'Projects',
+    summary: "The caller's projects, newest first",
+    success: { status: 200, description: 'The projects the caller is a member of', schema: 'ProjectList' },
+  },
+  {
+    method: 'get',
+    path: PROJECT,
+    operationId: 'getProject',
+    tag: 'Projects',
+    summary: 'A project, with its CLI settings',
+    success: { status: 200, description: 'The project', schema: 'Project' },
+  },
+  {
+    method: 'patch',
+    path: PROJECT,
+    operationId: 'updateProject',
+    tag: 'Projects',
+    summary: 'Rename a project, change its source locale or settings',
+    description:
+      'At least one of `name`, `sourceLocale`, `settings`; settings are merged field by field, and a ' +
+      'blank or null setting is cleared.',
+    requestBody: { schema: 'UpdateProjectRequest', required: true },
+    success: { status: 200, description: 'The project as changed', schema: 'Project' },
+    errors: { 403: 'Only an owner may change the project, and only with an access token (FORBIDDEN)' },
+  },
+  {
+    method: 'delete',
+    path: PROJECT,
+    operationId: 'deleteProject',
+    tag: 'Projects',
+    summary: 'Delete a project and all of its data',
+    success: { status: 204, description: 'Deleted, in every service' },
+    errors: { 403: 'Only an owner may delete the project, and only with an access token (FORBIDDEN)' },
+  },
+  {
+    method: 'get',
+    path: `${PROJECT}/members`,
+    operationId: 'listMembers',
+    tag: 'Projects',
+    summary: 'The members of a project',
+    success: { status: 200, description: 'The members', schema: 'MemberList' },
+  },
+  {
+    method: 'post',
+    path: `${PROJECT}/members`,
+    operationId: 'addMember',
+    tag: 'Projects',
+    summary: 'Add a member by email',
+    requestBody: { schema: 'AddMemberRequest', required: true },
+    success: { status: 201, description: 'The new member', schema: 'Member' },
+    errors: {
+      403: 'Only an owner may add members, and only with an access token (FORBIDDEN)',
+      404: 'No such project, or no account has this email: they need to sign up first (NOT_FOUND)',
+      409: 'Already a member (CONFLICT)',
+    },
+  },
+  {
+    method: 'delete',
+    path: `${PROJECT}/members/{userId}`,
+    operationId: 'removeMember',
+    tag: 'Projects',
+    summary: 'Remove a member, or leave the project',
+    success: { status: 204, description: 'Removed' },
+    errors: {
+      403: 'A member who is not an owner may only remove themselves (FORBIDDEN)',
+      404: 'No such project, or that user is not a member of it (NOT_FOUND)',
+      409: 'The last owner cannot leave: add another owner first, or delete the project (CONFLICT)',
+    },
+  },
+
+  // ---- Source Files ----
+  {
+    method: 'put',
+    path: `${PROJECT}/source`,
+    operationId: 'uploadSource',
+    tag: 'Source Files',
+    summary: 'Upload the source locale file',
+    description:
+      'The body is the locale file itself. The service computes the diff against the previous ' +
+      'version; when anything changed it creates the next version and marks target locales behind. ' +
+      'An upload equal to the current source creates no version (same `version`, empty diff).',
+    parameters: [
+      {
+        name: 'dryRun',
+        in: 'query',
+        required: false,
+        description: 'true: answer what the upload would do, and store nothing',
+        schema: { type: 'boolean', default: false },
+      },
+      {
+        name: 'If-Match',
+        in: 'header',
+        required: false,
+        description:
+          'Optimistic concurrency: the source version the upload is based on, as the ETag of GET ' +
+          '(`"3"`; also `3`, `W/"3"`, a comma-separated list, or `*` for "some version exists"). ' +
+          '`"0"` means nothing has been uploaded yet.',
+        schema: { type: 'string' },
+      },
+    ],
+    requestBody: { schema: 'LocaleFile', required: true },
+    success: {
+      status: 200,
+      description: 'The version, its diff against the previous one, and whether translation is needed',
+      schema: 'UploadResult',
+      headers: ['ETag'],
+    },
+    errors: {
+      412: 'The source is no longer at the If-Match version (PRECONDITION_FAILED)',
+      413: 'The body is over 10 MiB, or holds more than 200,000 keys (PAYLOAD_TOO_LARGE)',
+    },
+  },
+  {
+    method: 'get',
+    path: `${PROJECT}/source`,
+    operationId: 'getSource',
+    tag: 'Source Files',
+    summary: 'The current source file, its version and pending diff',
+    success: { status: 200, description: 'The current source', schema: 'SourceFile', headers: ['ETag'] },
+    errors: { 404: 'No such project, or no source uploaded yet (NOT_FOUND)' },
+  },
+  {
+    method: 'get',
+    path: `${PROJECT}/source/versions`,
+    operationId: 'listSourceVersions',
+    tag: 'Source Files',
+    summary: 'Every source version, newest first, with counts of changed keys',
+    success: { status: 200, description: 'The versions', schema: 'SourceVersionList' },
+  },
+  {
+    method: 'get',
+    path: `${PROJECT}/source/versions/{version}`,
+    operationId: 'getSourceVersion',
+    tag: 'Source Files',
+    summary: 'The source file as it was at one version',
+    success: { status: 200, description: 'That version', schema: 'SourceFile', headers: ['ETag'] },
+    errors: { 404: 'No such project, or no such version (NOT_FOUND)' },
+  },
+  {
+    method: 'get',
+    path: `${PROJECT}/source/diff`,
+    operationId: 'diffSourceVersions',
+    tag: 'Source Files',
+    summary: 'The diff between two source versions',
+    parameters: [
+      {
+        name: 'from',
+        in: 'query',
+        required: true,
+        description: 'The older version; 0 is the empty source before any upload',
+        schema: versionNumber(0),
+      },
+      {
+        name: 'to',
+        in: 'query',
+        required: true,
+        description: 'The newer version; 0 is the empty source before any upload',
+        schema: versionNumber(0),
+      },
+    ],
+    success: {
+      status: 200,
+      description: 'Keys added, modified and deleted from `from` to `to`',
+      schema: 'Diff',
+    },
+    errors: { 404: 'No such project, or no such version (NOT_FOUND)' },
+  },
+
+  // ---- Locales ----
+  {
+    method: 'get',
+    path: `${PROJECT}/locales`,
+    operationId: 'listLocales',
+    tag: 'Locales',
+    summary: 'The target locales and their status',
+    success: { status: 200, description: 'The target locales', schema: 'LocaleList' },
+  },
+  {
+    method: 'post',
+    path: `${PROJECT}/locales`,
+    operationId: 'addLocale',
+    tag: 'Locales',
+    summary: 'Add a target locale',
+    requestBody: { schema: 'AddLocaleRequest', required: true },
+    success: { status: 201, description: 'The new target locale', schema: 'Locale' },
+    errors: {
+      400: "Not a locale code, or the project's source locale (VALIDATION_ERROR), or INVALID_JSON",
+      409: 'Already a target locale (CONFLICT)',
+    },
+  },
+  {
+    method: 'get',
+    path: LOCALE,
+    operationId: 'getLocale',
+    tag: 'Locales',
+    summary: 'A target locale with its missing and outdated keys',
+    success: { status: 200, description: 'The target locale', schema: 'LocaleDetail' },
+    errors: { 404: 'No such project, or not a target locale of it (NOT_FOUND)' },
+  },
+  {
+    method: 'delete',
+    path: LOCALE,
+    operationId: 'removeLocale',
+    tag: 'Locales',
+    summary: 'Remove a target locale and its translations',
+    success: { status: 204, description: 'Removed' },
+    errors: { 404: 'No such project, or not a target locale of it (NOT_FOUND)' },
+  },
+  {
+    method: 'get',
+    path: `${LOCALE}/translations`,
+    operationId: 'downloadTranslations',
+    tag: 'Locales',
+    summary: "Download a locale's translations",
+    success: { status: 200, description: 'The translations, in the source nesting', schema: 'Translations' },
+    errors: { 404: 'No such project, or not a target locale of it (NOT_FOUND)' },
+  },
+  {
+    method: 'put',
+    path: `${LOCALE}/translations`,
+    operationId: 'uploadTranslations',
+    tag: 'Locales',
+    summary: "Upload a locale's translations",
+    description:
+      'The body is the locale file itself, translated from source version `sourceVersion`. Each ' +
+      'value must use the same placeholders as its source value (`{name}`, ICU arguments, `{{x}}`, ' +
+      '`%s`/`%1$s`, HTML-like tags); a mismatch stores nothing of the upload.',
+    parameters: [
+      {
+        name: 'sourceVersion',
+        in: 'query',
+        required: true,
+        description: 'The source version the translations were made from',
+        schema: versionNumber(1),
+      },
+    ],
+    requestBody: { schema: 'LocaleFile', required: true },
+    success: { status: 200, description: 'The target locale with its new status', schema: 'Locale' },
+    errors: {
+      400:
+        'A rule of the locale file is broken, placeholders differ from the source (the message names ' +
+        'the keys), or sourceVersion does not exist (VALIDATION_ERROR); or INVALID_JSON',
+      404: 'No such project, or not a target locale of it (NOT_FOUND)',
+      409: 'Translations made from a newer source version are already stored: pull and translate again (CONFLICT)',
+      413: 'The body is over 10 MiB, or holds more than 200,000 keys (PAYLOAD_TOO_LARGE)',
+    },
+  },
+
+  // ---- API Tokens ----
+  {
+    method: 'post',
+    path: `${PROJECT}/tokens`,
+    operationId: 'createProjectToken',
+    tag: 'API Tokens',
+    summary: 'Create a project API token',
+    description: 'The full token is in this answer only: it cannot be retrieved again.',
+    requestBody: { schema: 'CreateTokenRequest', required: true },
+    success: { status: 201, description: 'The token, shown this once', schema: 'CreateTokenResponse' },
+    errors: { 409: 'The project holds the most live tokens it may; revoke one first (CONFLICT)' },
+  },
+  {
+    method: 'get',
+    path: `${PROJECT}/tokens`,
+    operationId: 'listProjectTokens',
+    tag: 'API Tokens',
+    summary: 'The live project API tokens, newest first',
+    success: { status: 200, description: 'The tokens, each with its `tokenPrefix`', schema: 'ApiTokenList' },
+  },
+  {
+    method: 'delete',
+    path: `${PROJECT}/tokens/{tokenId}`,
+    operationId: 'revokeProjectToken',
+    tag: 'API Tokens',
+    summary: 'Revoke a project API token',
+    success: { status: 204, description: 'Revoked: the token stops working within a second' },
+    errors: { 404: 'No such project, or no live token with this id (NOT_FOUND)' },
+  },
+
+  // ---- CLI ----
+  {
+    method: 'get',
+    path: '/v1/user/byok',
+    operationId: 'listProviderKeys',
+    tag: 'CLI',
+    summary: "The signed-in user's AI-provider keys, one entry per provider",
+    success: { status: 200, description: 'Every provider, with or without a key', schema: 'ProviderKeyList' },
+  },
+  {
+    method: 'get',
+    path: '/v1/user/byok/{provider}',
+    operationId: 'getProviderKey',
+    tag: 'CLI',
+    summary: "Read the user's key for a provider, decrypted",
+    description:
+      'The CLI polls it for a newly added key after it sends the user to the dashboard. ' +
+      '`{"hasKey":false,"apiKey":""}` when there is none. Never cached (`Cache-Control: no-store`).',
+    success: { status: 200, description: 'Whether there is a key, and the key', schema: 'ByokKeyStatus' },
+  },
+  {
+    method: 'put',
+    path: '/v1/user/byok/{provider}',
+    operationId: 'storeProviderKey',
+    tag: 'CLI',
+    summary: "Store the user's key for a provider (encrypted at rest)",
+    requestBody: { schema: 'StoreProviderKeyRequest', required: true },
+    success: {
+      status: 200,
+      description: 'Stored; only its last 4 characters are shown',
+      schema: 'StoredProviderKey',
+    },
+  },
+  {
+    method: 'delete',
+    path: '/v1/user/byok/{provider}',
+    operationId: 'deleteProviderKey',
+    tag: 'CLI',
+    summary: "Delete the user's key for a provider",
+    success: { status: 204, description: 'Deleted, also when no key was stored' },
+  },
+
+  // ---- Meta ----
+  {
+    method: 'get',
+    path: '/v1/openapi.json',
+    operationId: 'getOpenApiDocument',
+    tag: 'Meta',
+    summary: 'This OpenAPI 3.1 document',
+    description: 'An interactive reference generated from it is at `/docs`.',
+    success: { status: 200, description: 'The document', schema: 'OpenApiDocument' },
+    servedBy: 'gateway',
+  },
+];

@@ -1,0 +1,269 @@
+import { PROJECT_TOKEN_PREFIX } from '@tolk/contracts';
+import { compileRoutePath } from '../route-dispatch.js';
+import { ROUTES, type GatewayRoute } from '../routes.js';
+import {
+  HAND_WRITTEN_SCHEMAS,
+  HEADERS,
+  OPERATIONS,
+  PATH_PARAMETERS,
+  REQUEST_SCHEMAS,
+  RESPONSE_SCHEMAS,
+  TAGS,
+  type ApiOperation,
+  type ErrorStatus,
+  type HeaderName,
+  type HttpMethod,
+  type Parameter,
+} from './api-operations.js';
+import { componentSchemas, schemaRef, type JsonSchema } from './schema-components.js';
+
+export const API_VERSION = '2.0.0';
+
+export type SecurityRequirement = Record<string, string[]>;
+
+export type OpenApiResponse = {
+  description: string;
+  headers?: Record<string, { $ref: string }>;
+  content?: { 'application/json': { schema: JsonSchema } };
+};
+
+export type OpenApiOperation = {
+  operationId: string;
+  tags: string[];
+  summary: string;
+  description?: string;
+  parameters?: Parameter[];
+  requestBody?: {
+    required: boolean;
+    description?: string;
+    content: { 'application/json': { schema: JsonSchema } };
+  };
+  responses: Record<string, OpenApiResponse>;
+  security: SecurityRequirement[];
+};
+
+export type OpenApiDocument = {
+  openapi: '3.1.0';
+  info: { title: string; version: string; summary: string; description: string; license: object };
+  servers: { url: string; description: string }[];
+  tags: { name: string; description: string }[];
+  paths: Record<string, Partial<Record<HttpMethod, OpenApiOperation>>>;
+  components: {
+    schemas: Record<string, JsonSchema>;
+    securitySchemes: Record<string, object>;
+    headers: Record<string, { description: string; required?: boolean; schema: JsonSchema }>;
+  };
+};
+
+const DESCRIPTION = `Tolk is a command-line-first, AI-assisted translation management API.
+
+**Authentication.** Every route needs \`Authorization: Bearer <token>\` except signup, login, refresh,
+logout, the device-login start and poll, and this document. Two kinds of token are accepted: an
+**access token** (a short-lived ES256 JWT from signup, login, refresh or the device login) and a
+**project API token** (\`${PROJECT_TOKEN_PREFIX}…\`, created under API Tokens for CI/CD). A project API
+token reaches only its own project: \`read\` reads its project, source and locales; \`read_write\`
+also uploads source and translations. Each operation lists the kinds it accepts; the scope of a
+project token requirement is the permission it needs. A user reaches a project only as its member:
+anyone else gets 404, as for a project that does not exist.
+
+**Errors.** Every error has the body \`{"error":{"code":"UPPER_CASE","message":"..."}}\` (the
+\`Error\` schema) and an \`X-Request-Id\` header. A method a path does not serve answers 405
+\`METHOD_NOT_ALLOWED\` with an \`Allow\` header; a path that does not exist answers 404.
+
+**Conventions.** Bodies are JSON (\`Content-Type: application/json\`); request bodies may be up to
+10 MiB (by default). Timestamps are epoch milliseconds. Locale codes match \`^[a-z]{2,3}(-[A-Z]{2,3})?$\` in any
+case and are returned canonically (\`pt-BR\`).`;
+
+const ERROR_MEANINGS: Record<ErrorStatus, string> = {
+  400: 'The body is not JSON (INVALID_JSON), or a field or parameter is invalid (VALIDATION_ERROR; the message names it)',
+  401: 'No token, or a malformed, unknown, expired or revoked one (UNAUTHORIZED)',
+  403: 'This kind of token or its permission does not allow this (FORBIDDEN)',
+  404: 'No such project, or the caller is not a member of it (NOT_FOUND)',
+  409: 'A conflict with what is stored (CONFLICT)',
+  412: 'The precondition does not hold (PRECONDITION_FAILED)',
+  413: 'The body is over the size limit (PAYLOAD_TOO_LARGE)',
+  415: 'The body is not sent as application/json (UNSUPPORTED_MEDIA_TYPE)',
+  429: 'Too many requests (RATE_LIMITED): wait as many seconds as Retry-After says',
+  500: 'A bug, logged with the request id; the message holds no internals (INTERNAL_ERROR)',
+  503: 'A service behind the gateway is down (SERVICE_UNAVAILABLE)',
+  504: 'A service behind the gateway answered too slowly (GATEWAY_TIMEOUT)',
+};
+
+function headerRefs(names: HeaderName[]): Record<string, { $ref: string }> {
+  return Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]));
+}
+
+/** The route of the table that serves an operation's path, found as the gateway finds it. */
+function routeOf(operation: ApiOperation, routes: readonly GatewayRoute[]): GatewayRoute | undefined {
+  if (operation.servedBy === 'gateway') return undefined;
+  const example = operation.path.replace(/\{\w+\}/g, 'x');
+  const route = routes.find((candidate) => compileRoutePath(candidate.path).test(example));
+  if (!route) throw new Error(`${operation.method} ${operation.path} is not a route of the gateway`);
+  return route;
+}
+
+function tokenPermissionOf(route: GatewayRoute | undefined, method: HttpMethod) {
+  return route?.tokens?.[method.toUpperCase() as 'GET' | 'PUT'];
+}
+
+/** Who may call: nobody needs a token on a public route; a user always; a project token where the table says. */
+function securityOf(route: GatewayRoute | undefined, method: HttpMethod): SecurityRequirement[] {
+  if (!route || route.access === 'public') return [];
+  const permission = tokenPermissionOf(route, method);
+  return permission ? [{ accessToken: [] }, { projectApiToken: [permission] }] : [{ accessToken: [] }];
+}
+
+function pathParameterNames(path: string): string[] {
+  return [...path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!);
+}
+
+/** The errors an operation can answer: those of its kind (body, token, project, gateway), then its own. */
+function errorsOf(operation: ApiOperation, route: GatewayRoute | undefined): Map<ErrorStatus, string> {
+  const errors = new Map<ErrorStatus, string>();
+  const add = (status: ErrorStatus, meaning = ERROR_MEANINGS[status]) => errors.set(status, meaning);
+  const validatedParameter =
+    (operation.parameters?.length ?? 0) > 0 ||
+    pathParameterNames(operation.path).some((name) => PATH_PARAMETERS[name]?.validated);
+  if (operation.requestBody || validatedParameter) add(400);
+  if (route && route.access !== 'public') {
+    add(401);
+    const permission = tokenPermissionOf(route, operation.method);
+    if (!permission) add(403, 'A project API token may not do this: it needs an access token (FORBIDDEN)');
+    if (permission === 'read_write') {
+      add(403, 'A project API token with read permission may not upload: it needs read_write (FORBIDDEN)');
+    }
+  }
+  if (route?.scope === 'project') add(404);
+  if (operation.requestBody) {
+    add(413);
+    add(415);
+  }
+  for (const [status, meaning] of Object.entries(operation.errors ?? {})) {
+    add(Number(status) as ErrorStatus, meaning);
+  }
+  if (operation.servedBy !== 'gateway') {
+    add(429);
+    add(503);
+    add(504);
+  }
+  add(500);
+  return new Map([...errors].sort(([a], [b]) => a - b));
+}
+
+function errorResponse(status: ErrorStatus, meaning: string): OpenApiResponse {
+  return {
+    description: meaning,
+    headers: headerRefs(status === 429 ? ['X-Request-Id', 'Retry-After'] : ['X-Request-Id']),
+    content: { 'application/json': { schema: schemaRef('Error') } },
+  };
+}
+
+function operationObject(operation: ApiOperation, route: GatewayRoute | undefined): OpenApiOperation {
+  const parameters: Parameter[] = [
+    ...pathParameterNames(operation.path).map((name) => {
+      const known = PATH_PARAMETERS[name];
+      if (!known) throw new Error(`path parameter {${name}} of ${operation.path} is not described`);
+      return {
+        name,
+        in: 'path' as const,
+        required: true,
+        description: known.description,
+        schema: known.schema,
+      };
+    }),
+    ...(operation.parameters ?? []),
+  ];
+  const { success } = operation;
+  const responses: Record<string, OpenApiResponse> = {
+    [success.status]: {
+      description: success.description,
+      headers: headerRefs(['X-Request-Id', ...(success.headers ?? [])]),
+      ...(success.schema ? { content: { 'application/json': { schema: schemaRef(success.schema) } } } : {}),
+    },
+  };
+  for (const [status, meaning] of errorsOf(operation, route))
+    responses[status] = errorResponse(status, meaning);
+  return {
+    operationId: operation.operationId,
+    tags: [operation.tag],
+    summary: operation.summary,
+    ...(operation.description ? { description: operation.description } : {}),
+    ...(parameters.length > 0 ? { parameters } : {}),
+    ...(operation.requestBody
+      ? {
+          requestBody: {
+            required: operation.requestBody.required,
+            ...(operation.requestBody.description ? { description: operation.requestBody.description } : {}),
+            content: { 'application/json': { schema: schemaRef(operation.requestBody.schema) } },
+          },
+        }
+      : {}),
+    responses,
+    security: securityOf(route, operation.method),
+  };
+}
+
+/** Named schemas of all three sources, refusing a name given twice. */
+function allComponentSchemas(): Record<string, JsonSchema> {
+  const sources = [
+    componentSchemas(REQUEST_SCHEMAS, 'input'),
+    componentSchemas(RESPONSE_SCHEMAS, 'output'),
+    HAND_WRITTEN_SCHEMAS,
+  ];
+  const schemas: Record<string, JsonSchema> = {};
+  for (const source of sources) {
+    for (const [name, schema] of Object.entries(source)) {
+      if (name in schemas) throw new Error(`schema ${name} is named twice`);
+      schemas[name] = schema;
+    }
+  }
+  return schemas;
+}
+
+/**
+ * The OpenAPI 3.1 document of every public operation: bodies and answers from the zod schemas the
+ * services validate with (@tolk/contracts), security from the gateway's route table, and each
+ * operation's own details from `OPERATIONS`. Built once, at start.
+ */
+export function buildOpenApiDocument(routes: readonly GatewayRoute[] = ROUTES): OpenApiDocument {
+  const paths: OpenApiDocument['paths'] = {};
+  for (const operation of OPERATIONS) {
+    const item = (paths[operation.path] ??= {});
+    if (item[operation.method]) throw new Error(`${operation.method} ${operation.path} is described twice`);
+    item[operation.method] = operationObject(operation, routeOf(operation, routes));
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Tolk API',
+      version: API_VERSION,
+      summary: 'AI-assisted translation management for a command-line-first workflow',
+      description: DESCRIPTION,
+      license: { name: 'Apache 2.0', identifier: 'Apache-2.0' },
+    },
+    servers: [{ url: '/', description: 'This gateway' }],
+    tags: TAGS.map((tag) => ({ ...tag })),
+    paths,
+    components: {
+      schemas: allComponentSchemas(),
+      securitySchemes: {
+        accessToken: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description:
+            'A user access token: an ES256 JWT from signup, login, refresh or the device login, valid for minutes',
+        },
+        projectApiToken: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: `${PROJECT_TOKEN_PREFIX}…`,
+          description:
+            `A project API token (\`${PROJECT_TOKEN_PREFIX}\` + 36 characters) for CI/CD, with permission ` +
+            '`read` or `read_write` on its own project; the scopes of a requirement name the permission needed',
+        },
+      },
+      headers: HEADERS,
+    },
+  };
+}

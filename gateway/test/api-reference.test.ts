@@ -1,0 +1,321 @@
+import { createHash } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addLocaleBodySchema, createTokenRequestSchema, signupRequestSchema } from '@tolk/contracts';
+import { request, validateJsonSchema } from '@tolk/testing';
+import type { OpenApiDocument, OpenApiOperation } from '../src/openapi/openapi-document.js';
+import { caseInsensitivePattern } from '../src/openapi/schema-components.js';
+import { compileRoutePath } from '../src/route-dispatch.js';
+import { ROUTES } from '../src/routes.js';
+import { startGateway } from './support.js';
+
+const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
+
+function operationsOf(document: OpenApiDocument) {
+  return Object.entries(document.paths).flatMap(([path, item]) =>
+    METHODS.flatMap((method) => {
+      const operation = item[method];
+      return operation ? [{ path, method, operation }] : [];
+    }),
+  );
+}
+
+/** Every `$ref` anywhere in a value. */
+function refsIn(value: unknown): string[] {
+  if (Array.isArray(value)) return value.flatMap(refsIn);
+  if (value === null || typeof value !== 'object') return [];
+  return Object.entries(value).flatMap(([key, inner]) =>
+    key === '$ref' && typeof inner === 'string' ? [inner] : refsIn(inner),
+  );
+}
+
+function resolvePointer(document: unknown, ref: string): unknown {
+  return ref
+    .slice(2)
+    .split('/')
+    .reduce<unknown>((at, segment) => (at as Record<string, unknown> | undefined)?.[segment], document);
+}
+
+function example(path: string): string {
+  return path.replace(/\{\w+\}/g, 'x');
+}
+
+describe('GET /v1/openapi.json', () => {
+  let gateway: Awaited<ReturnType<typeof startGateway>>;
+  let document: OpenApiDocument;
+
+  beforeAll(async () => {
+    // No service at all: the document is the gateway's own.
+    gateway = await startGateway({});
+    const response = await request(`${gateway.url}/v1/openapi.json`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    document = response.body as OpenApiDocument;
+  });
+  afterAll(async () => {
+    await gateway.close();
+  });
+
+  it('when asked without a token, then it is an OpenAPI 3.1 document of version 2.0.0', () => {
+    expect(document.openapi).toBe('3.1.0');
+    expect(document.info).toMatchObject({ title: expect.any(String), version: '2.0.0' });
+    expect(Object.keys(document.paths).every((path) => path.startsWith('/'))).toBe(true);
+  });
+
+  it('when another method is used, then 405 with the error envelope', async () => {
+    const response = await request(`${gateway.url}/v1/openapi.json`, { method: 'POST', body: {} });
+    expect(response.status).toBe(405);
+    expect(response.body).toStrictEqual({
+      error: { code: 'METHOD_NOT_ALLOWED', message: expect.any(String) },
+    });
+    expect(response.headers.get('allow')).toBe('GET, HEAD');
+  });
+
+  it('describes every route of the gateway, and no path the gateway does not route', () => {
+    const paths = Object.keys(document.paths);
+    for (const route of ROUTES) {
+      const pattern = compileRoutePath(route.path);
+      expect(
+        paths.some((path) => pattern.test(example(path))),
+        route.path,
+      ).toBe(true);
+    }
+    for (const path of paths.filter((p) => p !== '/v1/openapi.json')) {
+      expect(
+        ROUTES.some((route) => compileRoutePath(route.path).test(example(path))),
+        path,
+      ).toBe(true);
+    }
+  });
+
+  it('gives every operation an id, a declared tag, its path parameters, one success and errors in the envelope', () => {
+    const tags = document.tags.map((tag) => tag.name);
+    const ids = new Set<string>();
+    for (const { path, method, operation } of operationsOf(document)) {
+      const where = `${method.toUpperCase()} ${path}`;
+      expect(ids.has(operation.operationId), where).toBe(false);
+      ids.add(operation.operationId);
+      expect(tags, where).toContain(operation.tags[0]);
+
+      const declared = (operation.parameters ?? []).filter((p) => p.in === 'path');
+      const templated = [...path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]);
+      expect(declared.map((p) => p.name).sort(), where).toEqual([...templated].sort());
+      expect(declared.every((p) => p.required)).toBe(true);
+
+      const statuses = Object.keys(operation.responses);
+      expect(
+        statuses.filter((status) => status.startsWith('2')),
+        where,
+      ).toHaveLength(1);
+      const errors = statuses.filter((status) => /^[45]/.test(status));
+      expect(errors.length, where).toBeGreaterThan(0);
+      expect(errors, where).toContain('500');
+      for (const status of errors) {
+        expect(
+          operation.responses[status]?.content?.['application/json'].schema,
+          `${where} ${status}`,
+        ).toEqual({
+          $ref: '#/components/schemas/Error',
+        });
+      }
+      const success = operation.responses[statuses.find((status) => status.startsWith('2'))!]!;
+      if (statuses.includes('204')) expect(success.content, where).toBeUndefined();
+      else expect(success.content?.['application/json'].schema, where).toBeDefined();
+    }
+  });
+
+  it('declares both bearer token kinds, and each operation asks for what the route table allows', () => {
+    expect(document.components.securitySchemes).toMatchObject({
+      accessToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+      projectApiToken: { type: 'http', scheme: 'bearer', bearerFormat: 'tolk_…' },
+    });
+    for (const { path, method, operation } of operationsOf(document)) {
+      const route = ROUTES.find((candidate) => compileRoutePath(candidate.path).test(example(path)));
+      const where = `${method.toUpperCase()} ${path}`;
+      if (!route || route.access === 'public') {
+        expect(operation.security, where).toEqual([]);
+        continue;
+      }
+      const permission = route.tokens?.[method.toUpperCase() as 'GET' | 'PUT'];
+      expect(operation.security, where).toEqual(
+        permission ? [{ accessToken: [] }, { projectApiToken: [permission] }] : [{ accessToken: [] }],
+      );
+      expect(operation.responses['401'], where).toBeDefined();
+      if (route.scope === 'project') expect(operation.responses['404'], where).toBeDefined();
+    }
+  });
+
+  it('resolves every $ref, and every schema is one the tests can validate with', () => {
+    for (const ref of refsIn(document)) {
+      expect(ref.startsWith('#/'), ref).toBe(true);
+      expect(resolvePointer(document, ref), ref).toBeDefined();
+    }
+    for (const name of Object.keys(document.components.schemas)) {
+      expect(() => validateJsonSchema({ $ref: `#/components/schemas/${name}` }, {}, document)).not.toThrow();
+    }
+  });
+
+  it('says what the spec says of its operations: tags, statuses, parameters and fields', () => {
+    const op = (method: (typeof METHODS)[number], path: string): OpenApiOperation =>
+      document.paths[path]![method]!;
+    const schema = (name: string) => document.components.schemas[name] as Record<string, any>;
+
+    expect(document.tags.map((tag) => tag.name)).toEqual(
+      expect.arrayContaining(['Projects', 'Source Files', 'Locales', 'CLI', 'API Tokens']),
+    );
+    const createToken = op('post', '/v1/projects/{projectId}/tokens');
+    expect(createToken.tags).toEqual(['API Tokens']);
+    expect(createToken.responses['201']?.content?.['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/CreateTokenResponse',
+    });
+    expect(createToken.parameters).toContainEqual(
+      expect.objectContaining({ name: 'projectId', in: 'path', schema: { type: 'string', minLength: 1 } }),
+    );
+    expect(schema('CreateTokenRequest')).toMatchObject({
+      required: ['label', 'permissions'],
+      properties: { label: { type: 'string', minLength: 1 }, permissions: { enum: ['read', 'read_write'] } },
+    });
+    expect(schema('ApiToken').required).toEqual([
+      'tokenId',
+      'tokenPrefix',
+      'label',
+      'permissions',
+      'lastUsedAt',
+      'createdAt',
+    ]);
+    expect(op('put', '/v1/projects/{projectId}/source').tags).toEqual(['Source Files']);
+    expect(Object.keys(op('put', '/v1/projects/{projectId}/source').responses)).toContain('200');
+    expect(op('put', '/v1/projects/{projectId}/source').parameters).toContainEqual(
+      expect.objectContaining({ name: 'dryRun', in: 'query', schema: { type: 'boolean', default: false } }),
+    );
+    expect(
+      op('get', '/v1/projects/{projectId}/source').responses['200']?.content?.['application/json'].schema,
+    ).toEqual({
+      $ref: '#/components/schemas/SourceFile',
+    });
+    expect(schema('SourceFile').properties.locale).toMatchObject({
+      type: 'string',
+      minLength: 2,
+      maxLength: 10,
+    });
+    expect(schema('UploadResult').required).toEqual(['version', 'diff', 'keyCount', 'needsTranslation']);
+    expect(schema('Diff').required).toEqual(['added', 'modified', 'deleted']);
+    const byok = op('get', '/v1/user/byok/{provider}');
+    expect(byok.tags).toEqual(['CLI']);
+    expect(byok.parameters?.[0]?.schema).toEqual({
+      type: 'string',
+      enum: ['openai', 'anthropic', 'google', 'mistral', 'deepseek', 'openrouter'],
+    });
+    expect(schema('ByokKeyStatus').required).toEqual(['hasKey', 'apiKey']);
+    expect(
+      op('get', '/v1/projects/{projectId}/source/diff').parameters?.map((p) => [p.name, p.required]),
+    ).toEqual([
+      ['projectId', true],
+      ['from', true],
+      ['to', true],
+    ]);
+    expect(
+      op('put', '/v1/projects/{projectId}/locales/{locale}/translations').parameters?.map((p) => p.name),
+    ).toEqual(['projectId', 'locale', 'sourceVersion']);
+    expect(Object.keys(op('post', '/v1/auth/logout').responses)).toContain('204');
+    expect(Object.keys(op('post', '/v1/auth/signup').responses)).toContain('201');
+    expect(Object.keys(op('put', '/v1/projects/{projectId}/source').responses)).toEqual(
+      expect.arrayContaining(['412', '413', '415', '429', '503', '504']),
+    );
+  });
+
+  it('accepts what the services accept: request bodies valid for zod are valid for the document', () => {
+    const accepted: [string, { safeParse: (value: unknown) => { success: boolean } }, unknown][] = [
+      [
+        'SignupRequest',
+        signupRequestSchema,
+        { email: 'ada@example.com', password: 'correct horse', name: null },
+      ],
+      ['CreateTokenRequest', createTokenRequestSchema, { label: 'CI', permissions: 'read_write', extra: 1 }],
+      ['AddLocaleRequest', addLocaleBodySchema, { locale: 'pt-br' }],
+      ['AddLocaleRequest', addLocaleBodySchema, { locale: 'PT-BR' }],
+    ];
+    for (const [name, zodSchema, value] of accepted) {
+      expect(zodSchema.safeParse(value).success).toBe(true);
+      expect(validateJsonSchema({ $ref: `#/components/schemas/${name}` }, value, document)).toEqual([]);
+    }
+    expect(
+      validateJsonSchema({ $ref: '#/components/schemas/AddLocaleRequest' }, { locale: 'pt_BR' }, document),
+    ).not.toEqual([]);
+  });
+});
+
+describe('caseInsensitivePattern', () => {
+  it('when a pattern had the i flag, then the rewritten one matches exactly the same strings without it', () => {
+    const sources = ['^[a-z]{2,3}(-[A-Z]{2,3})?$', '^ab[^x-z0-9]\\d+$', '^(?:W\\/)?"\\w"$'];
+    const inputs = [
+      'en',
+      'EN',
+      'pt-br',
+      'pt-BR',
+      'PT-br',
+      'e',
+      'english',
+      'pt_BR',
+      'abA12',
+      'ABz1',
+      'AB_3',
+      'w/"a"',
+      'W/"A"',
+    ];
+    for (const source of sources) {
+      const rewritten = new RegExp(caseInsensitivePattern(source));
+      for (const input of inputs) {
+        expect(rewritten.test(input), `${source} ${input}`).toBe(new RegExp(source, 'i').test(input));
+      }
+    }
+    expect(() => caseInsensitivePattern('^\\p{L}$')).toThrow(/unsupported escape/);
+  });
+});
+
+describe('GET /docs', () => {
+  let gateway: Awaited<ReturnType<typeof startGateway>>;
+
+  beforeAll(async () => {
+    gateway = await startGateway({});
+  });
+  afterAll(async () => {
+    await gateway.close();
+  });
+
+  it('when asked without a token, then an HTML page with nothing from any other host', async () => {
+    const response = await request(`${gateway.url}/docs`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+    const html = response.text;
+    expect(html).toMatch(/<html lang="en">/);
+    expect(html).toContain('/v1/openapi.json');
+    // No asset and no link to another host: no absolute URL of any scheme, not even protocol-relative.
+    expect(html).not.toMatch(/\b(?:src|href|action)\s*=\s*["']?\s*(?:[a-z][\w+.-]*:)?\/\//i);
+    expect(html).not.toMatch(/https?:\/\//i);
+    expect(html).not.toMatch(/<link\b|<iframe\b|<img\b|@import|url\(/i);
+  });
+
+  it('is served with a policy that runs exactly its own inline script and style, and talks only to this origin', async () => {
+    const response = await request(`${gateway.url}/docs`);
+    const policy = response.headers.get('content-security-policy') ?? '';
+    const hash = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
+    const script = /<script>([\s\S]*)<\/script>/.exec(response.text)?.[1] ?? '';
+    const style = /<style>([\s\S]*)<\/style>/.exec(response.text)?.[1] ?? '';
+    expect(policy).toContain("default-src 'none'");
+    expect(policy).toContain(`script-src ${hash(script)}`);
+    expect(policy).toContain(`style-src ${hash(style)}`);
+    expect(policy).toContain("connect-src 'self'");
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+
+  it('labels every form control, so each can be reached and named by keyboard and screen reader', async () => {
+    const html = (await request(`${gateway.url}/docs`)).text;
+    const ids = [...html.matchAll(/<(?:input|select|textarea)\b[^>]*\bid="([^"]+)"/g)].map(
+      (match) => match[1],
+    );
+    expect(ids.length).toBeGreaterThan(0);
+    for (const id of ids) expect(html, id).toContain(`<label for="${id}">`);
+    // The script labels the controls it creates the same way: a label element `for` each id.
+    expect(html).toContain("el('label', { 'for': id");
+  });
+});

@@ -1,0 +1,33 @@
+import { z } from 'zod';
+import { LOCALE_PATTERN, canonicalLocale } from '../locale.js';
+
+/** A string field whose messages say plainly whether it was missing or of the wrong type. */
+export function text() {
+  return z.string({
+    error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string'),
+  });
+}
+
+/** Request bodies are JSON objects; anything else is named as such. */
+export function jsonObject<Shape extends z.core.$ZodLooseShape>(shape: Shape) {
+  return z.object(shape, { error: 'must be a JSON object' });
+}
+
+// 254: the longest address SMTP can deliver to (RFC 5321).
+export const emailAddress = text()
+  .trim()
+  .toLowerCase()
+  .max(254, { error: 'must be at most 254 characters' })
+  .pipe(z.email({ error: 'must be an email address' }));
+
+export const LOCALE_CODE_HINT = 'must be a locale code such as en, de or pt-BR';
+
+/** Any case accepted (the spec's pattern is case-insensitive); stored canonically, `pt-BR`. */
+export const localeCode = text()
+  .regex(LOCALE_PATTERN, { error: LOCALE_CODE_HINT })
+  .transform(canonicalLocale);
+
+/** A timestamp on the wire: epoch milliseconds. */
+export function epochMillis() {
+  return z.number().int().meta({ description: 'Epoch milliseconds' });
+}

@@ -1,0 +1,129 @@
+/**
+ * project-service's HTTP API: projects, their members and settings (the CLI's configuration),
+ * and the internal answers the gateway and other services ask for. project-service validates
+ * with these schemas; the gateway documents them.
+ */
+import { z } from 'zod';
+import { AI_PROVIDERS } from '../providers.js';
+import { emailAddress, epochMillis, jsonObject, localeCode, text } from './fields.js';
+
+/** C0 controls and DEL: never part of a name or a model; NUL is refused by the database itself. */
+function hasControlCharacter(value: string): boolean {
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i);
+    if (code < 0x20 || code === 0x7f) return true;
+  }
+  return false;
+}
+
+function hasNul(value: string): boolean {
+  return value.includes('\u0000');
+}
+
+const name = text()
+  .trim()
+  .min(1, { error: 'must not be empty' })
+  .max(200, { error: 'must be at most 200 characters' })
+  .refine((value) => !hasControlCharacter(value), { error: 'must not contain control characters' });
+
+/** A nullable text setting: trimmed, and blank means not set (null). */
+function optionalText(maxLength: number, forbidden: (value: string) => boolean) {
+  return z
+    .string({ error: 'must be a string or null' })
+    .trim()
+    .max(maxLength, { error: `must be at most ${maxLength} characters` })
+    .refine((value) => !forbidden(value), { error: 'must not contain control characters' })
+    .nullable()
+    .transform((value) => value || null);
+}
+
+/** The CLI's configuration. Every field optional: what is left out stays as it is. */
+const settings = z.object(
+  {
+    provider: z
+      .enum(AI_PROVIDERS, { error: `must be one of ${AI_PROVIDERS.join(', ')}, or null` })
+      .nullable()
+      .optional(),
+    model: optionalText(200, hasControlCharacter).optional(),
+    // Free text for the translator: line breaks and tabs are welcome, NUL is not.
+    instructions: optionalText(10_000, hasNul).optional(),
+  },
+  { error: 'must be a JSON object' },
+);
+
+const role = z.enum(['owner', 'member'], { error: 'must be owner or member' });
+
+// ---- requests ----
+
+export const createProjectRequestSchema = jsonObject({
+  name,
+  sourceLocale: localeCode,
+  settings: settings.optional(),
+});
+
+export const updateProjectRequestSchema = jsonObject({
+  name: name.optional(),
+  sourceLocale: localeCode.optional(),
+  settings: settings.optional(),
+}).refine(
+  (input) => input.name !== undefined || input.sourceLocale !== undefined || input.settings !== undefined,
+  { error: 'must contain at least one of name, sourceLocale, settings' },
+);
+
+export const addMemberRequestSchema = jsonObject({
+  email: emailAddress,
+  role: role.default('member'),
+});
+
+// ---- responses ----
+
+export const projectResponseSchema = z.strictObject({
+  projectId: z.string(),
+  name: z.string(),
+  sourceLocale: z.string(),
+  settings: z
+    .strictObject({
+      provider: z.string().nullable(),
+      model: z.string().nullable(),
+      instructions: z.string().nullable(),
+    })
+    .meta({ description: "The CLI's configuration: AI provider, model, instructions for the translator" }),
+  /** The caller's role; null when the caller is a project API token (no member behind it). */
+  role: role.nullable().meta({ description: "The caller's role; null for a project API token" }),
+  createdAt: epochMillis(),
+  updatedAt: epochMillis(),
+});
+
+export const projectListResponseSchema = z.strictObject({ projects: z.array(projectResponseSchema) });
+
+export const memberResponseSchema = z.strictObject({
+  userId: z.string(),
+  /** Null only for an account that no longer exists. */
+  email: z.string().nullable(),
+  role,
+});
+
+export const memberListResponseSchema = z.strictObject({ members: z.array(memberResponseSchema) });
+
+/** `GET /internal/projects/{projectId}/members/{userId}`: for the gateway's membership check. */
+export const membershipResponseSchema = z.strictObject({
+  projectId: z.string(),
+  userId: z.string(),
+  role,
+});
+
+/**
+ * `GET /internal/projects/{projectId}`: what other services keep of a project (source-service:
+ * its source locale). `updatedAt` orders this answer against ProjectUpdated events.
+ */
+export const internalProjectResponseSchema = z.strictObject({
+  projectId: z.string(),
+  name: z.string(),
+  sourceLocale: z.string(),
+  updatedAt: z.number().int(),
+});
+
+export type ProjectResponse = z.infer<typeof projectResponseSchema>;
+export type MemberResponse = z.infer<typeof memberResponseSchema>;
+export type MembershipResponse = z.infer<typeof membershipResponseSchema>;
+export type InternalProjectResponse = z.infer<typeof internalProjectResponseSchema>;

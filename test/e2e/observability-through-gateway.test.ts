@@ -1,0 +1,100 @@
+/**
+ * Following one request through the system by its id: the gateway forwards it to the service,
+ * the service's outbox keeps it with the event, RabbitMQ carries it in a header, and the consumer
+ * of that event logs under it. And the gateway's own /metrics, beside it.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { request, sampleValue, scrapeMetrics } from '@tolk/testing';
+import { startSystem, type System } from './system.js';
+
+type LogLine = Record<string, unknown> & { msg?: string; requestId?: string };
+
+describe('request ids and metrics through the gateway', () => {
+  let system: System;
+
+  beforeAll(async () => {
+    system = await startSystem({ sources: true, captureLogs: true });
+  });
+  afterAll(async () => {
+    await system?.close();
+  });
+
+  const lines = (): LogLine[] => system.logLines.map((line) => JSON.parse(line) as LogLine);
+
+  async function eventually<T>(what: string, probe: () => T | undefined): Promise<T> {
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      const found = probe();
+      if (found !== undefined) return found;
+      if (Date.now() > deadline) throw new Error(`${what} did not happen within 10 s`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
+  it('when a request id is sent to the gateway, then the service, the membership lookup and the consumer of its event log under it', async () => {
+    const user = await system.signUp();
+    const created = await system.call('POST', '/v1/projects', user.token, {
+      name: 'Traced',
+      sourceLocale: 'en',
+    });
+    expect(created.status).toBe(201);
+    const projectId = created.body.projectId as string;
+    const send = (method: string, path: string, requestId: string, body: unknown) =>
+      request(`${system.base}${path}`, {
+        method,
+        body,
+        headers: { authorization: `Bearer ${user.token}`, 'x-request-id': requestId },
+      });
+
+    // The project's first project-scoped request: the gateway asks project-service about membership.
+    const addLocaleId = `e2e-locale-${randomUUID()}`;
+    const added = await send('POST', `/v1/projects/${projectId}/locales`, addLocaleId, { locale: 'de' });
+    expect(added.status).toBe(201);
+    const lookupPath = `/internal/projects/${projectId}/members/${encodeURIComponent(user.userId)}`;
+    expect(lines().filter((line) => line.msg === 'request' && line['path'] === lookupPath)).toEqual([
+      expect.objectContaining({ requestId: addLocaleId, status: 200 }),
+    ]);
+
+    const uploadId = `e2e-upload-${randomUUID()}`;
+    const uploaded = await send('PUT', `/v1/projects/${projectId}/source`, uploadId, { title: 'Hello' });
+    expect(uploaded.status).toBe(200);
+    expect(uploaded.headers.get('x-request-id')).toBe(uploadId);
+
+    // locale-service consumed the SourceChanged that the upload caused, under the upload's id.
+    const consumed = await eventually('SourceChanged consumed', () =>
+      lines().find((line) => line.msg === 'event consumed' && line['eventType'] === 'SourceChanged'),
+    );
+    expect(consumed).toMatchObject({ requestId: uploadId, applied: true });
+
+    // The access lines of the upload: the gateway's and source-service's, both under the id sent.
+    const uploadLines = lines().filter(
+      (line) =>
+        line.msg === 'request' &&
+        line['method'] === 'PUT' &&
+        line['path'] === `/v1/projects/${projectId}/source`,
+    );
+    expect(uploadLines.map((line) => line.requestId)).toEqual([uploadId, uploadId]);
+  });
+
+  it('when the gateway is scraped, then its own metrics count the proxied routes by pattern', async () => {
+    const user = await system.signUp();
+    const before = sampleValue(await scrapeMetrics(system.base), 'http_requests_total', {
+      method: 'GET',
+      route: '/v1/user/me',
+      status: '200',
+    });
+    expect((await system.call('GET', '/v1/user/me', user.token)).status).toBe(200);
+    const samples = await scrapeMetrics(system.base);
+    const after = sampleValue(samples, 'http_requests_total', {
+      method: 'GET',
+      route: '/v1/user/me',
+      status: '200',
+    });
+    // The gateway's count and identity-service's, which runs in this process too.
+    expect(after - before).toBe(2);
+    expect(samples.flatMap((s) => Object.values(s.labels)).some((value) => value.includes(user.userId))).toBe(
+      false,
+    );
+  });
+});
