@@ -162,9 +162,10 @@ export function createLocales(deps: {
   ) {
     authorizeProject(principal, projectId, need);
     const project = await directory.require(projectId);
-    // The head the counts were refreshed to, not a newer one read after: a SourceChanged that
-    // commits in between shows at the next read, with its counts.
-    const head = await refresh(projectId);
+    // Shown against the head the counts were refreshed to. A SourceChanged that committed while
+    // they were refreshed is taken in too, rather than left for the next read.
+    let head = await refresh(projectId);
+    if ((await documents.head(projectId)).version > head.version) head = await refresh(projectId);
     return { project, head };
   }
 
