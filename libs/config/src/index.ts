@@ -51,6 +51,16 @@ export const env = {
       .refine((value) => protocols.some((p) => value.startsWith(`${p}://`)), {
         message: `must be a URL starting with ${protocols.map((p) => `${p}://`).join(' or ')}`,
       }),
+  /** An http(s) base URL (another service, the public origin), without a trailing slash. */
+  httpBase: (fallback: string) =>
+    z
+      .string()
+      .min(1)
+      .refine((value) => value.startsWith('http://') || value.startsWith('https://'), {
+        message: 'must be a URL starting with http:// or https://',
+      })
+      .default(fallback)
+      .transform((value) => value.replace(/\/+$/, '')),
   /** A PEM value; `\n` escapes are accepted so keys fit in one-line environment variables. */
   pem: () =>
     z

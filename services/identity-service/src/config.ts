@@ -11,10 +11,7 @@ export const configSchema = z.object({
   INTERNAL_JWT_SECRET: env.secret(),
   JWT_PRIVATE_KEY: env.es256Key('private'),
   // The dashboard's origin: the device login's verification page lives there.
-  PUBLIC_URL: env
-    .url(['http', 'https'])
-    .default('http://localhost:8080')
-    .transform((value) => value.replace(/\/+$/, '')),
+  PUBLIC_URL: env.httpBase('http://localhost:8080'),
   ACCESS_TOKEN_TTL_SECONDS: env.seconds(15 * 60),
   REFRESH_TOKEN_TTL_SECONDS: env.seconds(30 * DAY_SECONDS),
   DEVICE_CODE_TTL_SECONDS: env.seconds(15 * 60),

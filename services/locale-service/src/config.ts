@@ -8,13 +8,6 @@ function positive(fallback: number) {
   return z.coerce.number().int().positive().default(fallback);
 }
 
-function serviceUrl(port: number) {
-  return env
-    .url(['http', 'https'])
-    .default(`http://127.0.0.1:${port}`)
-    .transform((value) => value.replace(/\/+$/, ''));
-}
-
 export const configSchema = z.object({
   PORT: env.port(SERVICE_PORTS.locale),
   HOST: env.host(),
@@ -22,9 +15,9 @@ export const configSchema = z.object({
   AMQP_URL: env.url(['amqp', 'amqps']),
   INTERNAL_JWT_SECRET: env.secret(),
   // The source locale of a project not yet known from its events is asked of project-service.
-  PROJECT_SERVICE_URL: serviceUrl(SERVICE_PORTS.project),
+  PROJECT_SERVICE_URL: env.httpBase(`http://127.0.0.1:${SERVICE_PORTS.project}`),
   // Source versions (keys, values, revisions, layout) are read from source-service.
-  SOURCE_SERVICE_URL: serviceUrl(SERVICE_PORTS.source),
+  SOURCE_SERVICE_URL: env.httpBase(`http://127.0.0.1:${SERVICE_PORTS.source}`),
   // A 200,000-key source is several megabytes: allowed more time than a small lookup.
   UPSTREAM_TIMEOUT_MS: positive(10_000),
   // Limits of an uploaded translation: those of a source (DESIGN §4, §5).

@@ -9,10 +9,7 @@ export const configSchema = z.object({
   AMQP_URL: env.url(['amqp', 'amqps']),
   INTERNAL_JWT_SECRET: env.secret(),
   // Members are added by email and listed with their emails; identity-service owns both.
-  IDENTITY_SERVICE_URL: env
-    .url(['http', 'https'])
-    .default(`http://127.0.0.1:${SERVICE_PORTS.identity}`)
-    .transform((value) => value.replace(/\/+$/, '')),
+  IDENTITY_SERVICE_URL: env.httpBase(`http://127.0.0.1:${SERVICE_PORTS.identity}`),
   IDENTITY_SERVICE_TIMEOUT_MS: z.coerce.number().int().positive().default(5_000),
   LOG_LEVEL: env.logLevel(),
 });

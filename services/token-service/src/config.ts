@@ -13,10 +13,7 @@ export const configSchema = z.object({
   AMQP_URL: env.url(['amqp', 'amqps']),
   INTERNAL_JWT_SECRET: env.secret(),
   // A project not yet known from its events is asked of project-service.
-  PROJECT_SERVICE_URL: env
-    .url(['http', 'https'])
-    .default(`http://127.0.0.1:${SERVICE_PORTS.project}`)
-    .transform((value) => value.replace(/\/+$/, '')),
+  PROJECT_SERVICE_URL: env.httpBase(`http://127.0.0.1:${SERVICE_PORTS.project}`),
   PROJECT_SERVICE_TIMEOUT_MS: positive(5_000),
   // Live tokens a project may hold at once; the list view is never paged.
   TOKEN_MAX_PER_PROJECT: positive(100),
