@@ -1,4 +1,7 @@
+import type { EventEnvelope } from '@tolk/contracts';
 import { assertSchemaName, type Db, type Queryable } from '@tolk/db';
+import type { Logger } from '@tolk/logger';
+import type { Bus } from './bus.js';
 
 /**
  * Applies an event's effect at most once per consumer: the "processed" record and the effect
@@ -22,5 +25,32 @@ export function handleOnce(
     if (rowCount === 0) return false;
     await fn(tx);
     return true;
+  });
+}
+
+/**
+ * A consumer whose every event applies once (handleOnce) on the consumer's own queue: `effectOf`
+ * parses the event (a parse error is retried, then dead-lettered, as any handler failure) and
+ * returns the effect to apply in the recording transaction, or undefined to ignore the event.
+ * Each delivery is logged at debug as 'event consumed' with whether it applied.
+ */
+export function subscribeOnce(deps: {
+  bus: Bus;
+  db: Db;
+  queue: string;
+  eventTypes: readonly string[];
+  effectOf: (envelope: EventEnvelope) => ((tx: Queryable) => Promise<void>) | undefined;
+  logger: Logger;
+}): Promise<void> {
+  const { bus, db, queue, logger } = deps;
+  return bus.subscribe({
+    queue,
+    eventTypes: [...deps.eventTypes],
+    handler: async (envelope) => {
+      const effect = deps.effectOf(envelope);
+      if (!effect) return;
+      const applied = await handleOnce(db, queue, envelope.id, effect);
+      logger.debug({ eventType: envelope.type, eventId: envelope.id, applied }, 'event consumed');
+    },
   });
 }

@@ -1,4 +1,4 @@
-import { handleOnce, type Bus } from '@tolk/bus';
+import { subscribeOnce, type Bus } from '@tolk/bus';
 import { projectEventDataSchemas, sourceEventDataSchemas, type EventEnvelope } from '@tolk/contracts';
 import type { Db, Queryable } from '@tolk/db';
 import type { Logger } from '@tolk/logger';
@@ -55,15 +55,12 @@ export function subscribeSourceConsumer(deps: {
   logger: Logger;
   queue?: string;
 }): Promise<void> {
-  const queue = deps.queue ?? SOURCE_QUEUE;
-  return deps.bus.subscribe({
-    queue,
-    eventTypes: [...CONSUMED],
-    handler: async (envelope) => {
-      const effect = effectOf(envelope, deps.sync);
-      if (!effect) return;
-      const applied = await handleOnce(deps.db, queue, envelope.id, effect);
-      deps.logger.debug({ eventType: envelope.type, eventId: envelope.id, applied }, 'event consumed');
-    },
+  return subscribeOnce({
+    bus: deps.bus,
+    db: deps.db,
+    queue: deps.queue ?? SOURCE_QUEUE,
+    eventTypes: CONSUMED,
+    effectOf: (envelope) => effectOf(envelope, deps.sync),
+    logger: deps.logger,
   });
 }
