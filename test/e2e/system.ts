@@ -6,14 +6,13 @@
  */
 import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
 import type { RequestListener } from 'node:http';
-import amqp from 'amqplib';
 import { expect, inject } from 'vitest';
 import { createRabbitBus, startOutboxRelay } from '@tolk/bus';
 import { PRINCIPAL_HEADER, type Principal, type ServiceName } from '@tolk/contracts';
 import { createPrincipalVerifier } from '@tolk/http';
 import { createPgDb, migrate } from '@tolk/db';
 import { createLogger } from '@tolk/logger';
-import { createTestDatabase, listen, request } from '@tolk/testing';
+import { createTestDatabase, listen, request, deleteQueues } from '@tolk/testing';
 import { createGatewayApp } from '../../gateway/src/app.js';
 import { loadGatewayConfig } from '../../gateway/src/config.js';
 import * as identityService from '../../services/identity-service/src/app.js';
@@ -302,14 +301,3 @@ export async function startSystem(
 export type System = Awaited<ReturnType<typeof startSystem>>;
 
 export type UpstreamRequest = { service: string; method: string; path: string; principal?: Principal };
-
-/** The durable queues (and their dead-letter queues) a test declared. */
-async function deleteQueues(amqpUrl: string, queues: string[]): Promise<void> {
-  const connection = await amqp.connect(amqpUrl);
-  const channel = await connection.createChannel();
-  for (const queue of queues) {
-    await channel.deleteQueue(queue).catch(() => undefined);
-    await channel.deleteQueue(`${queue}.dlq`).catch(() => undefined);
-  }
-  await connection.close().catch(() => undefined);
-}

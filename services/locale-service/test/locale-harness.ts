@@ -4,7 +4,7 @@ import { expect } from 'vitest';
 import { createRabbitBus, startOutboxRelay } from '@tolk/bus';
 import { createPgDb, migrate } from '@tolk/db';
 import { createLogger } from '@tolk/logger';
-import { consumedFlags, listen, request } from '@tolk/testing';
+import { consumedFlags, listen, request, deleteQueues } from '@tolk/testing';
 // Tests may compose services; production code never imports another service.
 import { INTERNAL_SECRET, startSourceService } from '../../source-service/test/source-harness.js';
 import { LOCALES_SCHEMA, MIGRATIONS_DIR, createLocaleService } from '../src/app.js';
@@ -190,11 +190,7 @@ export async function startLocaleService(
       await server.close();
       await relay.stop();
       await bus.close();
-      const cleanup = await amqp.connect(source.amqpUrl);
-      const channel = await cleanup.createChannel();
-      await channel.deleteQueue(queue).catch(() => undefined);
-      await channel.deleteQueue(`${queue}.dlq`).catch(() => undefined);
-      await cleanup.close().catch(() => undefined);
+      await deleteQueues(source.amqpUrl, [queue]);
       await db.close();
       await source.close();
     },

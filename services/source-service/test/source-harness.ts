@@ -12,7 +12,7 @@ import {
 import { createPgDb, migrate } from '@tolk/db';
 import { createPrincipalSigner } from '@tolk/http';
 import { createLogger } from '@tolk/logger';
-import { consumedFlags, createTestDatabase, listen, request } from '@tolk/testing';
+import { consumedFlags, createTestDatabase, listen, request, deleteQueues } from '@tolk/testing';
 // Tests may compose services; production code never imports another service.
 import {
   MIGRATIONS_DIR as PROJECT_MIGRATIONS_DIR,
@@ -242,11 +242,7 @@ export async function startSourceService(options: { env?: Record<string, string>
       await bus.close();
       await projectBus.close();
       // The test's durable queue (and its dead-letter queue) go with it.
-      const cleanup = await amqp.connect(amqpUrl);
-      const cleanupChannel = await cleanup.createChannel();
-      await cleanupChannel.deleteQueue(queue).catch(() => undefined);
-      await cleanupChannel.deleteQueue(`${queue}.dlq`).catch(() => undefined);
-      await cleanup.close().catch(() => undefined);
+      await deleteQueues(amqpUrl, [queue]);
       await db.close();
       await projectDb.close();
       await database.drop();

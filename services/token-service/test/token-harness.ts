@@ -11,7 +11,7 @@ import {
 import { createPgDb, migrate } from '@tolk/db';
 import { createInternalCallerSigner } from '@tolk/http';
 import { createLogger } from '@tolk/logger';
-import { consumedFlags, listen, request } from '@tolk/testing';
+import { consumedFlags, listen, request, deleteQueues } from '@tolk/testing';
 // Tests may compose services; production code never imports another service.
 import { INTERNAL_SECRET, startSourceService } from '../../source-service/test/source-harness.js';
 import { MIGRATIONS_DIR, TOKENS_SCHEMA, createTokenService } from '../src/app.js';
@@ -184,11 +184,7 @@ export async function startTokenService(options: { env?: Record<string, string> 
       await relay.stop();
       await bus.close();
       // The test's durable queue (and its dead-letter queue) go with it.
-      const cleanup = await amqp.connect(base.amqpUrl);
-      const cleanupChannel = await cleanup.createChannel();
-      await cleanupChannel.deleteQueue(queue).catch(() => undefined);
-      await cleanupChannel.deleteQueue(`${queue}.dlq`).catch(() => undefined);
-      await cleanup.close().catch(() => undefined);
+      await deleteQueues(base.amqpUrl, [queue]);
       await db.close();
       await base.close();
     },

@@ -58,6 +58,15 @@ export type SourceFile = {
   updatedAt: number;
 };
 
+/** Version 0, the empty source, as the internal route sends it: the same bytes every time. */
+let emptyFrameOnce: Promise<Buffer> | undefined;
+function emptyFrame(): Promise<Buffer> {
+  emptyFrameOnce ??= Promise.all([encodeDocument('{}'), encodeRevisions([])]).then(([document, revisions]) =>
+    frameSourceVersion(document, revisions),
+  );
+  return emptyFrameOnce;
+}
+
 const EMPTY_DIFF: SourceDiff = Object.freeze({ added: [], modified: [], deleted: [] });
 const EMPTY_VERSION: SourceVersion = Object.freeze({ ...EMPTY_SOURCE, revisions: [] });
 
@@ -343,10 +352,7 @@ export function createSources(deps: {
       if (await projects.isDeleted(projectId)) throw projectNotFound();
       const project = await projects.find(projectId);
       const version = wanted === 'current' ? (project?.currentVersion ?? 0) : wanted;
-      if (version === 0) {
-        const [document, revisions] = await Promise.all([encodeDocument('{}'), encodeRevisions([])]);
-        return { version, content: frameSourceVersion(document, revisions) };
-      }
+      if (version === 0) return { version, content: await emptyFrame() };
       const stored =
         project && version <= project.currentVersion ? await versions.stored(projectId, version) : undefined;
       if (!stored) throw versionNotFound(version);
