@@ -99,7 +99,8 @@ export function createProjectTokenResolver(deps: {
   const entryKey = (tokenHash: string) => `${keyPrefix}:token:${tokenHash}`;
 
   function remember(tokenHash: string, principal: TokenPrincipal | null): void {
-    if (principal && (revokedAt.get(tokenHash) ?? -Infinity) > now() - deps.localTtlMs * 12) return;
+    // An answer that raced a revocation is not kept while any cache may still hold a stale one.
+    if (principal && (revokedAt.get(tokenHash) ?? -Infinity) > now() - deps.redisTtlSeconds * 1000) return;
     local.delete(tokenHash);
     local.set(tokenHash, { principal, expiresAt: now() + deps.localTtlMs });
     if (local.size > deps.localMaxEntries) {
