@@ -157,7 +157,7 @@ export function spawnEmbeddedTolk(options: {
     ...options.env,
   });
   const spawnedAt = performance.now();
-  const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', LAUNCHER], {
+  const child = spawn(process.execPath, ['--conditions=tolk-source', '--import', 'tsx', LAUNCHER], {
     cwd: ROOT,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -13,7 +13,7 @@ await ensureDatabase(databaseUrl);
 for (const { service, dir } of presentServices()) {
   const entry = path.join(dir, 'src', 'migrate.ts');
   if (!existsSync(entry)) continue;
-  const result = spawnSync(process.execPath, ['--conditions=source', '--import', 'tsx', entry], {
+  const result = spawnSync(process.execPath, ['--conditions=tolk-source', '--import', 'tsx', entry], {
     cwd: ROOT,
     stdio: 'inherit',
     env: { ...process.env, DATABASE_URL: databaseUrl },

@@ -75,7 +75,7 @@ export function supervise(
   const crashes: number[] = [];
 
   const start = () => {
-    child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', spec.entry], {
+    child = spawn(process.execPath, ['--conditions=tolk-source', '--import', 'tsx', spec.entry], {
       cwd: ROOT,
       env: { ...spec.env, PORT: String(spec.port) },
       stdio: ['ignore', 'pipe', 'pipe'],

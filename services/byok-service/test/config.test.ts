@@ -206,7 +206,7 @@ describe('starting byok-service', () => {
   it('when NODE_ENV is production and BYOK_MASTER_KEYS is unset, then the process refuses to start, saying why', async () => {
     const result = await promisify(execFile)(
       process.execPath,
-      ['--conditions=source', '--import', 'tsx', 'services/byok-service/src/start.ts'],
+      ['--conditions=tolk-source', '--import', 'tsx', 'services/byok-service/src/start.ts'],
       {
         cwd: ROOT,
         env: { PATH: process.env['PATH'], ...required, NODE_ENV: 'production', PORT: '0' },

@@ -169,7 +169,7 @@ describe('npm run byok:rotate', () => {
   async function rotate(masterKeys: string) {
     return run(
       process.execPath,
-      ['--conditions=source', '--import', 'tsx', 'services/byok-service/src/rotate.ts'],
+      ['--conditions=tolk-source', '--import', 'tsx', 'services/byok-service/src/rotate.ts'],
       {
         cwd: ROOT,
         env: { PATH: process.env['PATH'], DATABASE_URL: service.databaseUrl, BYOK_MASTER_KEYS: masterKeys },
