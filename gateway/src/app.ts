@@ -65,6 +65,7 @@ export function createGatewayApp(deps: {
     limiters: createRateLimiters({
       redis,
       keyPrefix: config.RATE_LIMIT_KEY_PREFIX,
+      onStoreError: (err) => logger.debug({ err }, 'rate limit store unavailable; let through'),
       limits: {
         authAttemptsPerIp: {
           points: config.RATE_LIMIT_AUTH_PER_IP,

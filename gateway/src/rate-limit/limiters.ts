@@ -1,5 +1,11 @@
 import type { Redis } from 'ioredis';
-import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import {
+  RateLimiterMemory,
+  RateLimiterRedis,
+  RateLimiterRes,
+  type RateLimiterAbstract,
+} from 'rate-limiter-flexible';
+import { createBatchedLimiter, type Verdict } from './batched-limiter.js';
 
 export type Limit = { points: number; durationSeconds: number };
 
@@ -14,6 +20,30 @@ export type RateLimits = {
   perIp: Limit;
 };
 
+/** The general limit's interface: a verdict, at once where it can be given at once. */
+export type GeneralLimiter = { consume(key: string): Verdict | Promise<Verdict> };
+
+/** How often an instance sends the general limit's points to Redis (batched-limiter.ts). */
+export const GENERAL_LIMIT_FLUSH_MS = 50;
+
+/** A plain limiter behind the general limit's interface: every request asks the store. */
+function askingEveryTime(limiter: RateLimiterAbstract, onStoreError: (err: unknown) => void): GeneralLimiter {
+  return {
+    async consume(key) {
+      try {
+        await limiter.consume(key);
+        return { allowed: true };
+      } catch (refusedOrFailed) {
+        if (refusedOrFailed instanceof RateLimiterRes) {
+          return { allowed: false, msBeforeNext: refusedOrFailed.msBeforeNext };
+        }
+        onStoreError(refusedOrFailed);
+        return { allowed: true };
+      }
+    },
+  };
+}
+
 /**
  * The limiters, shared by every gateway instance through Redis when it is configured, else kept
  * in this process. When Redis is configured but down:
@@ -21,9 +51,16 @@ export type RateLimits = {
  *   in-memory insurance limiter per instance: still enforced, per instance rather than globally;
  * - the general per-principal / per-IP limit fails open: requests are served unlimited until
  *   Redis is back, because refusing all traffic over a lost cache would be the worse outage.
+ * The general limit does not ask Redis on every request: far from the limit it counts here and
+ * sends the counts every GENERAL_LIMIT_FLUSH_MS (batched-limiter.ts says what that trades).
  */
-export function createRateLimiters(deps: { redis?: Redis; keyPrefix: string; limits: RateLimits }) {
-  const { redis, keyPrefix, limits } = deps;
+export function createRateLimiters(deps: {
+  redis?: Redis;
+  keyPrefix: string;
+  limits: RateLimits;
+  onStoreError: (err: unknown) => void;
+}) {
+  const { redis, keyPrefix, limits, onStoreError } = deps;
 
   function limiter(name: string, limit: Limit, whenRedisIsDown: 'insure' | 'fail-open'): RateLimiterAbstract {
     const options = {
@@ -41,11 +78,23 @@ export function createRateLimiters(deps: { redis?: Redis; keyPrefix: string; lim
     });
   }
 
+  function general(name: string, limit: Limit): GeneralLimiter {
+    const store = limiter(name, limit, 'fail-open');
+    if (!redis) return askingEveryTime(store, onStoreError);
+    return createBatchedLimiter({
+      store,
+      points: limit.points,
+      durationSeconds: limit.durationSeconds,
+      flushIntervalMs: GENERAL_LIMIT_FLUSH_MS,
+      onStoreError,
+    });
+  }
+
   return {
     authAttemptsPerIp: limiter('auth-ip', limits.authAttemptsPerIp, 'insure'),
     loginFailuresPerEmail: limiter('login-email', limits.loginFailuresPerEmail, 'insure'),
-    perPrincipal: limiter('principal', limits.perPrincipal, 'fail-open'),
-    perIp: limiter('ip', limits.perIp, 'fail-open'),
+    perPrincipal: general('principal', limits.perPrincipal),
+    perIp: general('ip', limits.perIp),
   };
 }
 

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import type { Request, RequestHandler } from 'express';
+import type { NextFunction, Request, RequestHandler } from 'express';
 import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { RateLimitedError } from '@tolk/http';
 import type { Logger } from '@tolk/logger';
 import { consumedBody } from '../proxy/consumed-body.js';
+import type { Verdict } from './batched-limiter.js';
 import type { RateLimiters } from './limiters.js';
 
 function clientIp(req: Request): string {
@@ -49,13 +50,26 @@ export function createRateLimitMiddleware(deps: { limiters: RateLimiters; logger
     operation.catch((err: unknown) => logger.debug({ err }, 'rate limit store unavailable'));
   }
 
-  /** Every /v1 request: per principal once authenticated, per client IP otherwise. */
-  const perCaller: RequestHandler = async (req, _res, next) => {
-    const principal = req.principal;
-    if (!principal) await spend(limiters.perIp, clientIp(req));
-    else if (principal.kind === 'user') await spend(limiters.perPrincipal, `user:${principal.userId}`);
-    else await spend(limiters.perPrincipal, `token:${principal.tokenId}`);
+  function admit(verdict: Verdict, next: NextFunction): void {
+    if (!verdict.allowed) {
+      throw new RateLimitedError(Math.max(1, Math.ceil(verdict.msBeforeNext / 1000)));
+    }
     next();
+  }
+
+  /**
+   * Every /v1 request: per principal once authenticated, per client IP otherwise. Synchronous
+   * when the general limiter can answer at once (its usual case), so no request waits for Redis.
+   */
+  const perCaller: RequestHandler = (req, _res, next) => {
+    const principal = req.principal;
+    const verdict = !principal
+      ? limiters.perIp.consume(clientIp(req))
+      : limiters.perPrincipal.consume(
+          principal.kind === 'user' ? `user:${principal.userId}` : `token:${principal.tokenId}`,
+        );
+    if (verdict instanceof Promise) return verdict.then((settled) => admit(settled, next));
+    admit(verdict, next);
   };
 
   /** Signup and login, per client IP, whatever their outcome. */

@@ -9,6 +9,8 @@ import type { Logger } from '@tolk/logger';
 export function createRedisClient(url: string, deps: { commandTimeoutMs: number; logger: Logger }): Redis {
   const redis = new Redis(url, {
     enableOfflineQueue: false,
+    // Commands issued in the same tick (limits, cache reads of concurrent requests) share one write.
+    enableAutoPipelining: true,
     maxRetriesPerRequest: 1,
     connectTimeout: 1000,
     commandTimeout: deps.commandTimeoutMs,
