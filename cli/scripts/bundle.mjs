@@ -1,0 +1,61 @@
+// Bundles the CLI into dist/tolk.js for npm: the private workspace libraries (@tolk/contracts,
+// @tolk/locale-file) are compiled in from their sources, every npm dependency stays an import
+// (installed from cli/package.json's dependencies). @tolk/locale-file's parser takes only its two
+// error classes from @tolk/http, so @tolk/http resolves to its errors module alone: express, jose
+// and the rest of the service frame never reach the bundle.
+import { build } from 'esbuild';
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+
+const cliDir = fileURLToPath(new URL('..', import.meta.url));
+const libsDir = fileURLToPath(new URL('../../libs/', import.meta.url));
+const internal = {
+  '@tolk/contracts': `${libsDir}contracts/src/index.ts`,
+  '@tolk/locale-file': `${libsDir}locale-file/src/index.ts`,
+  '@tolk/http': `${libsDir}http/src/errors.ts`,
+};
+
+const workspaceLibraries = {
+  name: 'workspace-libraries',
+  setup(builder) {
+    builder.onResolve({ filter: /^@tolk\// }, (args) => {
+      const path = internal[args.path];
+      if (!path) return { errors: [{ text: `${args.path} is not a library the CLI may bundle` }] };
+      return { path };
+    });
+    // Everything else that is not a relative path is an npm package or a node: builtin.
+    builder.onResolve({ filter: /^[^./]/ }, (args) => ({ path: args.path, external: true }));
+  },
+};
+
+const { version } = JSON.parse(await readFile(`${cliDir}package.json`, 'utf8'));
+const result = await build({
+  entryPoints: [`${cliDir}src/cli-main.ts`],
+  outfile: `${cliDir}dist/tolk.js`,
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  plugins: [workspaceLibraries],
+  legalComments: 'none',
+  metafile: true,
+  banner: { js: `// tolk ${version} (Apache-2.0)` },
+});
+
+const imported = new Set(
+  Object.values(result.metafile.outputs).flatMap((output) => output.imports.map((entry) => entry.path)),
+);
+const dependencies = Object.keys(
+  JSON.parse(await readFile(`${cliDir}package.json`, 'utf8')).dependencies ?? {},
+);
+const undeclared = [...imported].filter(
+  (name) =>
+    !name.startsWith('node:') && !dependencies.some((dep) => name === dep || name.startsWith(`${dep}/`)),
+);
+if (undeclared.length > 0) {
+  console.error(
+    `dist/tolk.js imports packages cli/package.json does not depend on: ${undeclared.join(', ')}`,
+  );
+  process.exit(1);
+}
+console.log(`dist/tolk.js: imports ${[...imported].sort().join(', ')}`);

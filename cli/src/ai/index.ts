@@ -1,0 +1,8 @@
+// The AI part of the CLI: provider models through the AI SDK, and batch translation whose
+// answers are checked (keys, placeholders, ICU arguments, tags) before anything is written.
+export { PROVIDERS, createModel, providerInfo } from './create-model.js';
+export type { CreateModelOptions, ProviderInfo, ProviderName } from './create-model.js';
+export { translateBatch } from './translate-batch.js';
+export type { TokenUsage, TranslateBatchInput, TranslateBatchResult } from './translate-batch.js';
+export { ProviderError, TranslationRejectedError } from './errors.js';
+export type { KeyProblem, ProviderErrorCode } from './errors.js';

@@ -1,0 +1,135 @@
+import { generateText, type LanguageModel, type OutputInterface } from 'ai';
+import { checkAnswer } from './check-answer.js';
+import { TranslationRejectedError, toProviderError, type KeyProblem } from './errors.js';
+import {
+  buildAnswerSchema,
+  buildSystemPrompt,
+  buildUserMessage,
+  recordOf,
+  type TranslationRequest,
+} from './translation-prompt.js';
+
+export type TokenUsage = { inputTokens: number; outputTokens: number };
+
+export type TranslateBatchInput = {
+  model: LanguageModel;
+  sourceLocale: string;
+  targetLocale: string;
+  instructions?: string | null;
+  /** key → source text. */
+  strings: Record<string, string>;
+  /** key → context annotation (an ARB `@key` description). */
+  context?: Record<string, string>;
+  /** Requests for one batch when answers are bad: the first and the retries (default 3). */
+  maxAttempts?: number;
+  /** Retries of one request on 429, 5xx and network failures, with backoff, by the SDK (default 3). */
+  maxRetries?: number;
+  signal?: AbortSignal;
+  onAttemptFailed?: (info: { attempt: number; problems: KeyProblem[] }) => void;
+};
+
+export type TranslateBatchResult = {
+  /** key → translation, only keys that passed the checks; a null-prototype object. */
+  translations: Record<string, string>;
+  /** Summed over every attempt. */
+  usage: TokenUsage;
+  attempts: number;
+};
+
+const DEFAULT_MAX_ATTEMPTS = 3;
+const DEFAULT_MAX_RETRIES = 3;
+
+/**
+ * Translates one batch of strings with one request (per attempt) that carries them as a JSON
+ * object and asks for a JSON object with exactly those keys. Every answer is checked before
+ * anything is returned; keys that pass are kept, and only the failing ones are asked again,
+ * with the problems named, up to `maxAttempts` requests in all.
+ *
+ * Throws TranslationRejectedError when keys are still bad after the last attempt (it carries
+ * the good ones), ProviderError when the provider fails after the SDK's retries, and the
+ * signal's reason when aborted.
+ */
+export async function translateBatch(input: TranslateBatchInput): Promise<TranslateBatchResult> {
+  const maxAttempts = Math.max(1, input.maxAttempts ?? DEFAULT_MAX_ATTEMPTS);
+  const context = new Map(Object.entries(input.context ?? {}));
+  let pending = new Map(Object.entries(input.strings));
+  const translations = new Map<string, string>();
+  const usage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
+  let problems: KeyProblem[] = [];
+  let attempts = 0;
+
+  while (pending.size > 0 && attempts < maxAttempts) {
+    attempts++;
+    const request: TranslationRequest = {
+      sourceLocale: input.sourceLocale,
+      targetLocale: input.targetLocale,
+      instructions: input.instructions,
+      strings: pending,
+      context,
+      earlierProblems: problems.filter((p) => pending.has(p.key)),
+    };
+    const answer = await requestAnswer(input, request);
+    usage.inputTokens += answer.usage.inputTokens;
+    usage.outputTokens += answer.usage.outputTokens;
+
+    const checked = checkAnswer(pending, answer.text);
+    for (const [key, value] of checked.accepted) translations.set(key, value);
+    problems = checked.problems;
+    const stillPending = new Map([...pending].filter(([key]) => !checked.accepted.has(key)));
+    if (stillPending.size > 0) input.onAttemptFailed?.({ attempt: attempts, problems });
+    pending = stillPending;
+  }
+
+  const result = recordOf(translations);
+  if (pending.size > 0) throw new TranslationRejectedError(problems, attempts, result, usage);
+  return { translations: result, usage, attempts };
+}
+
+async function requestAnswer(
+  input: TranslateBatchInput,
+  request: TranslationRequest,
+): Promise<{ text: string; usage: TokenUsage }> {
+  const names = [...request.strings.keys()];
+  try {
+    const result = await generateText({
+      model: input.model,
+      system: buildSystemPrompt(request),
+      messages: [buildUserMessage(request)],
+      output: jsonAnswer(names),
+      // The Google provider rebuilds the schema's properties by assignment, which loses a
+      // `__proto__` property while `required` still names it; plain JSON mode avoids that.
+      // Other providers ignore options keyed by another provider's name.
+      ...(names.includes('__proto__') && { providerOptions: { google: { structuredOutputs: false } } }),
+      maxRetries: input.maxRetries ?? DEFAULT_MAX_RETRIES,
+      ...(input.signal && { abortSignal: input.signal }),
+    });
+    return {
+      text: result.text,
+      usage: { inputTokens: result.usage.inputTokens ?? 0, outputTokens: result.usage.outputTokens ?? 0 },
+    };
+  } catch (error) {
+    if (input.signal?.aborted) throw input.signal.reason;
+    throw toProviderError(error) ?? error;
+  }
+}
+
+/**
+ * Asks for a JSON object with exactly `keys` (structured output where the provider has it, JSON
+ * mode otherwise) but hands back the raw text: checkAnswer parses it, because Output.object's
+ * parser rejects `__proto__` keys and would fail the whole answer for one bad key.
+ */
+function jsonAnswer(keys: string[]): OutputInterface<string, string, never> {
+  const schema = buildAnswerSchema(keys);
+  return {
+    name: 'object',
+    responseFormat: Promise.resolve({
+      type: 'json',
+      schema,
+      name: 'translations',
+      description: 'The translation of each requested key',
+    }),
+    parseCompleteOutput: async ({ text }) => text,
+    parsePartialOutput: async ({ text }) => ({ partial: text }),
+    createElementStreamTransform: () => undefined,
+  };
+}

@@ -1,0 +1,399 @@
+import { sameEntries, type ParsedSource } from '@tolk/locale-file';
+import type { AiProvider, LocaleResponse } from '@tolk/contracts';
+import {
+  ProviderError,
+  TranslationRejectedError,
+  createModel,
+  providerInfo,
+  translateBatch,
+  type KeyProblem,
+} from '../ai/index.js';
+import { caughtUpLocales } from '../api/caught-up-locales.js';
+import { tolkApi, type TolkApi } from '../api/tolk-api.js';
+import { localeFilePath } from '../config/project-config.js';
+import { projectContext } from '../context.js';
+import { ApiError, CliError, ExitCode, usageError } from '../errors.js';
+import { parseLocaleDocument, readLocaleFile, shown, writeLocaleFile } from '../files/locale-files.js';
+import type { Io } from '../io.js';
+import { parseLocaleList } from '../locales.js';
+import { contextNotes, planBatches } from '../translate/batches.js';
+import { mergeTranslations, valuesOf } from '../translate/merge.js';
+import { createProgress, type Progress } from '../translate/progress.js';
+import { resolveProviderKey } from '../translate/provider-key.js';
+
+export type TranslateOptions = {
+  locale: string[];
+  provider?: AiProvider;
+  model?: string;
+  baseUrl?: string;
+  force: boolean;
+  concurrency: number;
+  json: boolean;
+};
+
+/** What happened to one locale, as the summary and --json report it. */
+type LocaleOutcome = {
+  locale: string;
+  file: string;
+  /** Keys sent to the model. */
+  requested: number;
+  translated: number;
+  failedKeys: string[];
+  problems: string[];
+  uploaded: boolean;
+  status: LocaleResponse['status'] | null;
+  error: { code: string; message: string } | null;
+};
+
+type LocaleWork = {
+  locale: string;
+  path: string;
+  keys: string[];
+  batches: string[][];
+  remaining: number;
+  translated: Map<string, string>;
+  failed: Set<string>;
+  outcome: LocaleOutcome;
+};
+
+/**
+ * For each behind locale: its missing and outdated keys (all keys with --force) in batches to the
+ * model, every answer checked before use; then the local target file merged and written, and
+ * uploaded with the source version the translations were made from.
+ */
+export async function translate(io: Io, options: TranslateOptions) {
+  const started = Date.now();
+  const { out, project, client, credential, apiUrl } = await projectContext(io, options);
+  const api = tolkApi(client);
+  const { projectId, sourceLocale, targetLocales } = project.config;
+  const chosen = options.locale.length > 0 ? parseLocaleList(options.locale, '--locale') : targetLocales;
+  if (chosen.includes(sourceLocale)) throw usageError(`--locale: ${sourceLocale} is the source locale`);
+  if (chosen.length === 0)
+    throw usageError('No target locales in tolk.json: add them with `tolk init --targets ...`');
+
+  const [projectInfo, sourceFile, { locales }] = await Promise.all([
+    api.getProject(projectId),
+    api.getSource(projectId).catch((error: unknown) => {
+      if (error instanceof ApiError && error.code === 'NOT_FOUND') {
+        throw new CliError(
+          'NO_SOURCE',
+          'Nothing to translate yet: upload the source with `tolk push`',
+          ExitCode.usage,
+        );
+      }
+      throw error;
+    }),
+    caughtUpLocales(api, projectId, io.signal),
+  ]);
+  const sourcePath = localeFilePath(project, sourceLocale);
+  const source = parseLocaleDocument(JSON.parse(sourceFile.content), sourcePath, io.cwd);
+  await warnWhenLocalSourceDiffers(io, out.note, sourcePath, source, sourceFile.version);
+
+  const byCode = new Map(locales.map((locale) => [locale.locale, locale]));
+  const unknown = chosen.filter((code) => !byCode.has(code));
+  if (unknown.length > 0) {
+    throw usageError(
+      `${unknown.join(', ')}: not a target locale of the project; add it with \`tolk init --targets ...\``,
+    );
+  }
+  const sourceValues = valuesOf(source);
+  const work: LocaleWork[] = [];
+  for (const code of chosen) {
+    const state = byCode.get(code)!;
+    if (!options.force && state.status === 'up_to_date' && state.sourceVersion === sourceFile.version)
+      continue;
+    const keys = options.force
+      ? [...source.keys]
+      : await keysToTranslate(api, projectId, code, source, sourceFile.version);
+    const path = localeFilePath(project, code);
+    work.push({
+      locale: code,
+      path,
+      keys,
+      batches: planBatches(keys, (key) => sourceValues.get(key) ?? ''),
+      remaining: 0,
+      translated: new Map(),
+      failed: new Set(),
+      outcome: {
+        locale: code,
+        file: shown(path, io.cwd),
+        requested: keys.length,
+        translated: 0,
+        failedKeys: [],
+        problems: [],
+        uploaded: false,
+        status: null,
+        error: null,
+      },
+    });
+  }
+
+  if (work.length === 0) {
+    out.line(`Every locale is up to date with source version ${sourceFile.version}; nothing to translate.`);
+    out.document(summaryDocument([], undefined, undefined, { inputTokens: 0, outputTokens: 0 }, started));
+    return ExitCode.ok;
+  }
+
+  const needsModel = work.some((item) => item.keys.length > 0);
+  let provider: AiProvider | undefined;
+  let modelId: string | undefined;
+  let model: ReturnType<typeof createModel>['model'] | undefined;
+  if (needsModel) {
+    provider = options.provider ?? (projectInfo.settings.provider as AiProvider | null) ?? 'openai';
+    const info = providerInfo(provider);
+    const settingsModel =
+      provider === (projectInfo.settings.provider ?? 'openai')
+        ? (projectInfo.settings.model ?? undefined)
+        : undefined;
+    // A custom OpenAI-compatible endpoint gets only a key the user put in the environment for it.
+    const compatibleEndpoint = provider === 'openai' && options.baseUrl !== undefined;
+    const apiKey = compatibleEndpoint
+      ? io.env[info.envVar]?.trim() || undefined
+      : await resolveProviderKey({ io, out, api, apiUrl, credential, provider, envVar: info.envVar });
+    try {
+      ({ model, modelId } = createModel({
+        provider,
+        model: options.model ?? settingsModel,
+        apiKey,
+        baseUrl: options.baseUrl,
+      }));
+    } catch (error) {
+      if (error instanceof ProviderError)
+        throw new CliError('PROVIDER_CONFIG', error.message, ExitCode.usage);
+      throw error;
+    }
+  }
+
+  const toStderr = out.json;
+  const progressSink = toStderr ? io.stderr : io.stdout;
+  const progress = createProgress(progressSink, {
+    tty: io.isTTY && !toStderr,
+    locales: work.map((item) => ({ locale: item.locale, total: item.keys.length })),
+  });
+  const usage = { inputTokens: 0, outputTokens: 0 };
+  let fatal: CliError | undefined;
+
+  type Job = { item: LocaleWork; keys: string[]; index: number };
+  const jobs: Job[] = work.flatMap((item) => item.batches.map((keys, index) => ({ item, keys, index })));
+  for (const item of work) item.remaining = item.batches.length;
+
+  const finish = async (item: LocaleWork) => {
+    progress.state(item.locale, 'uploading');
+    await uploadLocale({ io, api, projectId, source, version: sourceFile.version, item, progress });
+  };
+
+  // Locales with nothing left to translate (only deletions or annotations changed) are uploaded
+  // at once, which brings them up to date with the current source version.
+  for (const item of work) if (item.batches.length === 0) await finish(item);
+
+  const translateJob = async (job: Job) => {
+    const { item, keys } = job;
+    const strings = Object.fromEntries(keys.map((key) => [key, sourceValues.get(key)!]));
+    try {
+      if (fatal) throw fatal;
+      const result = await translateBatch({
+        model: model!,
+        sourceLocale,
+        targetLocale: item.locale,
+        instructions: projectInfo.settings.instructions,
+        strings,
+        context: contextNotes(source, keys),
+        maxAttempts: 3,
+        signal: io.signal,
+        onAttemptFailed: ({ attempt, problems }) =>
+          progress.retrying(item.locale, `attempt ${attempt} rejected for ${describeProblems(problems)}`),
+      });
+      usage.inputTokens += result.usage.inputTokens;
+      usage.outputTokens += result.usage.outputTokens;
+      for (const [key, value] of Object.entries(result.translations)) item.translated.set(key, value);
+      progress.batchDone(item.locale, keys.length, job.index + 1, item.batches.length);
+    } catch (error) {
+      if (io.signal.aborted) throw error;
+      let reason: string;
+      if (error instanceof TranslationRejectedError) {
+        usage.inputTokens += error.usage.inputTokens;
+        usage.outputTokens += error.usage.outputTokens;
+        for (const [key, value] of Object.entries(error.translations)) item.translated.set(key, value);
+        const bad = error.problems.filter((problem) => problem.kind !== 'unexpected-key');
+        item.outcome.problems.push(...bad.map((problem) => `${problem.key}: ${problem.message}`));
+        reason = `rejected after ${error.attempts} attempts (${describeProblems(bad)})`;
+      } else if (error instanceof ProviderError) {
+        // The provider itself failed after its own retries: the next batch would fail the same way.
+        fatal ??= new CliError(
+          `PROVIDER_${error.code.toUpperCase()}`,
+          error.message,
+          error.code === 'unauthorized' ? ExitCode.auth : ExitCode.failure,
+        );
+        reason = error.message;
+      } else if (error instanceof CliError) {
+        reason = error.message;
+      } else {
+        throw error;
+      }
+      const failed = keys.filter((key) => !item.translated.has(key));
+      for (const key of failed) item.failed.add(key);
+      progress.batchFailed(item.locale, failed.length, reason);
+      const good = keys.length - failed.length;
+      if (good > 0) progress.batchDone(item.locale, good, job.index + 1, item.batches.length);
+    }
+    item.remaining--;
+    if (item.remaining === 0) await finish(item);
+  };
+
+  let next = 0;
+  const runners = Array.from({ length: Math.min(options.concurrency, jobs.length) }, async () => {
+    while (next < jobs.length) await translateJob(jobs[next++]!);
+  });
+  await Promise.all(runners);
+
+  const outcomes = work.map((item) => item.outcome);
+  const failedLocales = outcomes.filter((outcome) => outcome.error || outcome.failedKeys.length > 0);
+  const keyCount = outcomes.reduce((sum, outcome) => sum + outcome.translated, 0);
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  const tokens = `${usage.inputTokens} input + ${usage.outputTokens} output tokens`;
+  const via = provider ? ` with ${provider} ${modelId}` : '';
+  out.line(
+    `Translated ${keyCount} key${keyCount === 1 ? '' : 's'} into ${work.length} locale${work.length === 1 ? '' : 's'}` +
+      `${via}: ${tokens}, ${seconds} s.`,
+  );
+  for (const outcome of failedLocales) {
+    const what = outcome.error
+      ? `${outcome.error.code}: ${outcome.error.message}`
+      : `${outcome.failedKeys.length} keys not translated (${outcome.failedKeys.slice(0, 10).join(', ')}${outcome.failedKeys.length > 10 ? ', ...' : ''}); nothing of them was uploaded`;
+    out.note(`${outcome.locale}: ${what}`);
+    for (const problem of outcome.problems.slice(0, 20)) out.note(`  ${problem}`);
+  }
+  out.document(summaryDocument(outcomes, provider, modelId, usage, started));
+  if (fatal) {
+    out.error(fatal);
+    return fatal.exitCode;
+  }
+  if (failedLocales.length > 0) {
+    const firstError = failedLocales.find((outcome) => outcome.error)?.error;
+    if (firstError) out.note(`error: ${firstError.code}: ${firstError.message}`);
+    return failedLocales.some(
+      (outcome) => outcome.error?.code === 'UNAUTHORIZED' || outcome.error?.code === 'FORBIDDEN',
+    )
+      ? ExitCode.auth
+      : ExitCode.failure;
+  }
+  return ExitCode.ok;
+}
+
+/** The locale's missing and outdated keys, in source order, each once. */
+async function keysToTranslate(
+  api: TolkApi,
+  projectId: string,
+  locale: string,
+  source: ParsedSource,
+  version: number,
+) {
+  const detail = await api.getLocale(projectId, locale);
+  if (detail.sourceVersion < version) {
+    throw new CliError(
+      'NOT_READY',
+      `The server is still processing source version ${version} for ${locale}; run \`tolk translate\` again in a moment`,
+      ExitCode.failure,
+    );
+  }
+  const wanted = new Set([...detail.missing, ...detail.outdated]);
+  return source.keys.filter((key) => wanted.has(key));
+}
+
+async function uploadLocale(options: {
+  io: Io;
+  api: TolkApi;
+  projectId: string;
+  source: ParsedSource;
+  version: number;
+  item: LocaleWork;
+  progress: Progress;
+}) {
+  const { io, api, projectId, source, version, item, progress } = options;
+  const { outcome } = item;
+  try {
+    const [serverTranslations, localDocument] = await Promise.all([
+      api.getTranslations(projectId, item.locale),
+      readLocaleFile(item.path, io.cwd),
+    ]);
+    const server = valuesOf(parseLocaleDocument(JSON.parse(serverTranslations.content), item.path, io.cwd));
+    const local =
+      localDocument === undefined
+        ? undefined
+        : valuesOf(parseLocaleDocument(localDocument, item.path, io.cwd));
+    const merged = mergeTranslations({
+      source,
+      server,
+      local,
+      translated: item.translated,
+      failed: item.failed,
+    });
+    outcome.translated = item.translated.size;
+    outcome.failedKeys = source.keys.filter((key) => item.failed.has(key));
+    for (const key of merged.rejectedLocal) {
+      outcome.problems.push(
+        `${key}: the value in ${outcome.file} has other placeholders than the source; not uploaded`,
+      );
+    }
+    await writeLocaleFile(item.path, merged.document);
+    const answer = await api.putTranslations(projectId, item.locale, merged.document, version);
+    outcome.uploaded = true;
+    outcome.status = answer.status;
+    progress.state(
+      item.locale,
+      answer.status === 'up_to_date'
+        ? 'uploaded, up to date'
+        : `uploaded, ${answer.missingCount + answer.outdatedCount} keys still behind`,
+    );
+  } catch (error) {
+    if (!(error instanceof CliError)) throw error;
+    outcome.error = { code: error.code, message: error.message };
+    progress.state(item.locale, `upload failed: ${error.code}`);
+  }
+}
+
+async function warnWhenLocalSourceDiffers(
+  io: Io,
+  note: (text: string) => void,
+  path: string,
+  source: ParsedSource,
+  version: number,
+) {
+  const document = await readLocaleFile(path, io.cwd).catch(() => undefined);
+  if (document === undefined) return;
+  let local: ParsedSource;
+  try {
+    local = parseLocaleDocument(document, path, io.cwd);
+  } catch {
+    return;
+  }
+  if (!sameEntries(local, source)) {
+    note(
+      `warning: ${shown(path, io.cwd)} differs from the server's source (version ${version}); ` +
+        "translating the server's version — run `tolk push` first to translate your changes",
+    );
+  }
+}
+
+function describeProblems(problems: readonly KeyProblem[]): string {
+  const keys = [...new Set(problems.map((problem) => problem.key))];
+  const first = problems[0];
+  return `${keys.length} key${keys.length === 1 ? '' : 's'}${first ? `, e.g. ${first.key}: ${first.message}` : ''}`;
+}
+
+function summaryDocument(
+  outcomes: LocaleOutcome[],
+  provider: string | undefined,
+  model: string | undefined,
+  usage: { inputTokens: number; outputTokens: number },
+  started: number,
+) {
+  return {
+    keys: outcomes.reduce((sum, outcome) => sum + outcome.translated, 0),
+    locales: outcomes,
+    provider: provider ?? null,
+    model: model ?? null,
+    usage,
+    durationMs: Date.now() - started,
+  };
+}

@@ -1,0 +1,241 @@
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { AI_PROVIDERS } from '@tolk/contracts';
+import { init } from './commands/init.js';
+import { login, logout, whoami } from './commands/login.js';
+import { pull } from './commands/pull.js';
+import { push } from './commands/push.js';
+import { status } from './commands/status.js';
+import { translate } from './commands/translate.js';
+import { CliError, ExitCode, InterruptedError } from './errors.js';
+import type { Io } from './io.js';
+import { createOutput } from './output.js';
+import { CLI_VERSION } from './version.js';
+
+/** Exit status after Ctrl-C, as shells report SIGINT. */
+const INTERRUPTED = 130;
+
+const collect = (value: string, previous: string[]) => [...previous, value];
+
+function wholeNumber(min: number, max: number) {
+  return (value: string) => {
+    const number = Number(value);
+    if (!Number.isInteger(number) || number < min || number > max) {
+      throw new InvalidArgumentError(`must be a whole number from ${min} to ${max}`);
+    }
+    return number;
+  };
+}
+
+function examples(...lines: string[]): string {
+  return `\nExamples:\n${lines.map((line) => `  $ ${line}`).join('\n')}\n`;
+}
+
+/**
+ * Runs one `tolk` command line in-process and resolves to its exit code. Everything it touches
+ * comes from `io`, so tests run it with their own environment, directory and output.
+ */
+export async function run(argv: readonly string[], io: Io): Promise<number> {
+  let exitCode: number = ExitCode.ok;
+  const program = new Command('tolk')
+    .description(
+      'Keep every locale file of your app in step with its source, translated with your own AI key.',
+    )
+    .version(CLI_VERSION, '-v, --version')
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
+    })
+    .showHelpAfterError('(add --help for usage)')
+    .addHelpText(
+      'after',
+      examples(
+        'tolk login',
+        'tolk init --name "My app" --source en --targets de,fr --files "locales/{locale}.json"',
+        'tolk push',
+        'tolk translate',
+        'tolk status --check',
+        'TOLK_TOKEN=tolk_... tolk pull',
+      ) +
+        '\nEnvironment: TOLK_TOKEN, TOLK_API_URL, OPENAI_API_KEY, ANTHROPIC_API_KEY, ... (see the README).' +
+        '\nExit codes: 0 ok, 1 behind (status --check), 2 usage or validation, 3 auth, 4 network or server.\n',
+    );
+
+  program
+    .command('login')
+    .description(
+      'Sign in with the device login: approve a code in the browser; the session is kept in your config directory',
+    )
+    .option(
+      '--api <url>',
+      'the Tolk server (default: TOLK_API_URL, tolk.json, the last login, http://localhost:8080)',
+    )
+    .option('--no-browser', 'do not open a browser, only print the URL and the code')
+    .option('--json', 'print the result as JSON')
+    .addHelpText('after', examples('tolk login', 'tolk login --api https://tolk.example.com --no-browser'))
+    .action(async (options: { api?: string; browser: boolean; json?: boolean }) => {
+      exitCode = await login(io, { api: options.api, browser: options.browser, json: options.json ?? false });
+    });
+
+  program
+    .command('logout')
+    .description('Sign out: revokes the stored session and forgets it')
+    .option('--api <url>', 'the Tolk server to sign out of')
+    .option('--json', 'print the result as JSON')
+    .addHelpText('after', examples('tolk logout'))
+    .action(async (options: { api?: string; json?: boolean }) => {
+      exitCode = await logout(io, { api: options.api, json: options.json ?? false });
+    });
+
+  program
+    .command('whoami')
+    .description('Show who the CLI acts as: the signed-in user, or the token in TOLK_TOKEN')
+    .option('--json', 'print the result as JSON')
+    .addHelpText('after', examples('tolk whoami', 'tolk whoami --json'))
+    .action(async (options: { json?: boolean }) => {
+      exitCode = await whoami(io, { json: options.json ?? false });
+    });
+
+  program
+    .command('init')
+    .description('Create a project (or link one) with its target locales, and write tolk.json')
+    .option('--name <name>', 'create a project with this name')
+    .option('--project <id>', 'link the existing project with this id instead')
+    .option('--source <locale>', 'the source locale (default en)')
+    .option('--targets <locales>', 'target locales, comma-separated, e.g. de,fr,pt-BR')
+    .option('--files <pattern>', 'where the locale files are, with {locale} (default locales/{locale}.json)')
+    .option('--api <url>', 'the Tolk server (written into tolk.json)')
+    .option('-y, --yes', 'ask nothing: take the defaults, overwrite an existing tolk.json')
+    .option('--json', 'print the result as JSON')
+    .addHelpText(
+      'after',
+      examples(
+        'tolk init',
+        'tolk init --name "My app" --source en --targets de,fr --files "locales/{locale}.json" --yes',
+        'tolk init --project 0f9c... --targets de,fr',
+      ) + '\nWithout flags it asks, when run in a terminal; otherwise it never asks.\n',
+    )
+    .action(
+      async (options: {
+        name?: string;
+        project?: string;
+        source?: string;
+        targets?: string;
+        files?: string;
+        api?: string;
+        yes?: boolean;
+        json?: boolean;
+      }) => {
+        exitCode = await init(io, { ...options, yes: options.yes ?? false, json: options.json ?? false });
+      },
+    );
+
+  program
+    .command('push')
+    .description('Upload the source locale file and show what changed')
+    .option('--dry-run', 'show the diff the upload would make, store nothing')
+    .option('--json', 'print the server answer as JSON')
+    .addHelpText('after', examples('tolk push', 'tolk push --dry-run --json'))
+    .action(async (options: { dryRun?: boolean; json?: boolean }) => {
+      exitCode = await push(io, { dryRun: options.dryRun ?? false, json: options.json ?? false });
+    });
+
+  program
+    .command('status')
+    .description('Show every target locale: status, missing and outdated keys, synced vs source version')
+    .option('--check', 'exit 0 when every locale is up to date, 1 when any is behind (2-4 on errors)')
+    .option('--json', 'print the locales as JSON')
+    .addHelpText(
+      'after',
+      examples('tolk status', 'tolk status --check   # in CI: fails while translations are behind'),
+    )
+    .action(async (options: { check?: boolean; json?: boolean }) => {
+      exitCode = await status(io, { check: options.check ?? false, json: options.json ?? false });
+    });
+
+  program
+    .command('translate')
+    .description(
+      'Translate the missing and outdated keys of every behind locale with an AI model, write and upload them',
+    )
+    .option('-l, --locale <locale>', 'only this locale (repeatable)', collect, [])
+    .addOption(
+      new Option('--provider <name>', 'the AI provider (default: the project setting, else openai)').choices(
+        AI_PROVIDERS,
+      ),
+    )
+    .option('--model <model>', "the model (default: the project setting, else the provider's default)")
+    .option(
+      '--base-url <url>',
+      'an OpenAI-compatible endpoint (Ollama, vLLM, a proxy...) or the provider URL to use',
+    )
+    .option('--force', 'translate every key of the locales, also those up to date')
+    .option('--concurrency <n>', 'batches sent to the model at once', wholeNumber(1, 32), 4)
+    .option('--json', 'print the summary as JSON')
+    .addHelpText(
+      'after',
+      examples(
+        'OPENAI_API_KEY=sk-... tolk translate',
+        'tolk translate --locale de --provider anthropic --model claude-haiku-4-5',
+        'tolk translate --base-url http://localhost:11434/v1 --model llama3.1   # a local model',
+      ) +
+        "\nThe key comes from the provider's variable (OPENAI_API_KEY, ANTHROPIC_API_KEY, GOOGLE_GENERATIVE_AI_API_KEY," +
+        '\nMISTRAL_API_KEY, DEEPSEEK_API_KEY, OPENROUTER_API_KEY), else from the key you stored in the dashboard.\n',
+    )
+    .action(
+      async (options: {
+        locale: string[];
+        provider?: (typeof AI_PROVIDERS)[number];
+        model?: string;
+        baseUrl?: string;
+        force?: boolean;
+        concurrency: number;
+        json?: boolean;
+      }) => {
+        exitCode = await translate(io, {
+          ...options,
+          force: options.force ?? false,
+          json: options.json ?? false,
+        });
+      },
+    );
+
+  program
+    .command('pull')
+    .description("Write the server's translations into the local locale files")
+    .option('-l, --locale <locale>', 'only this locale (repeatable)', collect, [])
+    .option('--json', 'print what was written as JSON')
+    .addHelpText('after', examples('tolk pull', 'tolk pull --locale de --locale fr'))
+    .action(async (options: { locale: string[]; json?: boolean }) => {
+      exitCode = await pull(io, { locale: options.locale, json: options.json ?? false });
+    });
+
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+    return exitCode;
+  } catch (error) {
+    return reportError(error, io, argv.includes('--json'));
+  }
+}
+
+function reportError(error: unknown, io: Io, json: boolean): number {
+  if (error instanceof CommanderError) {
+    // Commander has printed the help, the version or what was wrong.
+    const fine = ['commander.helpDisplayed', 'commander.version'].includes(error.code);
+    return fine ? ExitCode.ok : ExitCode.usage;
+  }
+  const out = createOutput(io, json);
+  if (error instanceof InterruptedError || io.signal.aborted) {
+    io.stderr.write('Interrupted.\n');
+    return INTERRUPTED;
+  }
+  if (error instanceof CliError) {
+    out.error(error);
+    return error.exitCode;
+  }
+  // A bug: say so plainly; the stack only on request.
+  const message = error instanceof Error ? error.message : String(error);
+  out.error(new CliError('UNEXPECTED', message, ExitCode.failure));
+  if (io.env['TOLK_DEBUG'] && error instanceof Error && error.stack) io.stderr.write(error.stack + '\n');
+  return ExitCode.failure;
+}

@@ -1,0 +1,62 @@
+import type { Annotation, ParsedSource } from '@tolk/locale-file';
+
+export type BatchLimits = { maxKeys: number; maxChars: number };
+
+/** About 40 strings or 6,000 characters of source text a request: answers stay short and cheap to retry. */
+export const DEFAULT_BATCH_LIMITS: Readonly<BatchLimits> = Object.freeze({ maxKeys: 40, maxChars: 6000 });
+
+/**
+ * `keys` (in source order) cut into batches of at most `maxKeys` keys and `maxChars` characters
+ * of source text; a single longer text gets a batch of its own.
+ */
+export function planBatches(
+  keys: readonly string[],
+  valueOf: (key: string) => string,
+  limits: BatchLimits = DEFAULT_BATCH_LIMITS,
+): string[][] {
+  const batches: string[][] = [];
+  let current: string[] = [];
+  let chars = 0;
+  for (const key of keys) {
+    const size = key.length + valueOf(key).length;
+    if (current.length > 0 && (current.length >= limits.maxKeys || chars + size > limits.maxChars)) {
+      batches.push(current);
+      current = [];
+      chars = 0;
+    }
+    current.push(key);
+    chars += size;
+  }
+  if (current.length > 0) batches.push(current);
+  return batches;
+}
+
+/**
+ * The context note of each key for the translator: its own annotation and those of the groups
+ * above it (`"@checkout": {...}` annotates every key under `checkout`), outermost first.
+ * `description` is told as it is; other fields (`maxLength`, `placeholders`...) as `name: value`.
+ */
+export function contextNotes(source: ParsedSource, keys: readonly string[]): Record<string, string> {
+  const notes: Record<string, string> = Object.create(null) as Record<string, string>;
+  if (source.annotations.size === 0) return notes;
+  for (const key of keys) {
+    const parts: string[] = [];
+    const segments = key.split('.');
+    for (let end = 1; end <= segments.length; end++) {
+      const annotation = source.annotations.get(segments.slice(0, end).join('.'));
+      if (annotation) parts.push(describeAnnotation(annotation));
+    }
+    const note = parts.filter(Boolean).join(' ');
+    if (note) notes[key] = note;
+  }
+  return notes;
+}
+
+function describeAnnotation(annotation: Annotation): string {
+  const parts: string[] = [];
+  const { description, ...rest } = annotation;
+  if (typeof description === 'string' && description.trim()) parts.push(description.trim());
+  const fields = Object.entries(rest).map(([name, value]) => `${name}: ${JSON.stringify(value)}`);
+  if (fields.length > 0) parts.push(`(${fields.join(', ')})`);
+  return parts.join(' ');
+}

@@ -1,0 +1,71 @@
+import type { Sink } from '../io.js';
+
+type LocaleProgress = { locale: string; total: number; done: number; failed: number; state: string };
+
+const BAR_WIDTH = 24;
+
+/**
+ * One progress line per locale. On a terminal the lines are redrawn in place (cursor up, `\r`);
+ * elsewhere (CI logs, pipes) each event is one plain line, so logs stay readable.
+ */
+export function createProgress(
+  sink: Sink,
+  options: { tty: boolean; locales: { locale: string; total: number }[] },
+) {
+  const rows: LocaleProgress[] = options.locales.map(({ locale, total }) => ({
+    locale,
+    total,
+    done: 0,
+    failed: 0,
+    state: total === 0 ? 'nothing to translate' : 'waiting',
+  }));
+  const width = Math.max(0, ...rows.map((row) => row.locale.length));
+  let drawn = 0;
+
+  function render(row: LocaleProgress): string {
+    const ratio = row.total === 0 ? 1 : (row.done + row.failed) / row.total;
+    const filled = Math.round(ratio * BAR_WIDTH);
+    const bar = '█'.repeat(filled) + '░'.repeat(BAR_WIDTH - filled);
+    const failed = row.failed > 0 ? `, ${row.failed} failed` : '';
+    return `${row.locale.padEnd(width)}  ${bar}  ${row.done}/${row.total} keys${failed}  ${row.state}`;
+  }
+
+  function redraw() {
+    let text = drawn > 0 ? `\x1b[${drawn}A` : '';
+    for (const row of rows) text += `\r\x1b[2K${render(row)}\n`;
+    drawn = rows.length;
+    sink.write(text);
+  }
+
+  function update(locale: string, change: Partial<Omit<LocaleProgress, 'locale' | 'total'>>, line?: string) {
+    const row = rows.find((r) => r.locale === locale);
+    if (!row) return;
+    Object.assign(row, change);
+    if (options.tty) redraw();
+    else if (line) sink.write(`${locale}: ${line}\n`);
+  }
+
+  if (options.tty && rows.length > 0) redraw();
+  return {
+    batchDone(locale: string, keys: number, batch: number, batches: number) {
+      const row = rows.find((r) => r.locale === locale)!;
+      update(
+        locale,
+        { done: row.done + keys, state: 'translating' },
+        `batch ${batch}/${batches} translated (${keys} keys)`,
+      );
+    },
+    batchFailed(locale: string, keys: number, reason: string) {
+      const row = rows.find((r) => r.locale === locale)!;
+      update(locale, { failed: row.failed + keys, state: 'translating' }, `${keys} keys failed: ${reason}`);
+    },
+    retrying(locale: string, reason: string) {
+      update(locale, { state: `retrying: ${reason}` }, `retrying: ${reason}`);
+    },
+    state(locale: string, state: string) {
+      update(locale, { state }, state);
+    },
+  };
+}
+
+export type Progress = ReturnType<typeof createProgress>;

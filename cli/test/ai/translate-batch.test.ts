@@ -1,0 +1,327 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  ProviderError,
+  TranslationRejectedError,
+  createModel,
+  translateBatch,
+  type KeyProblem,
+  type ProviderName,
+} from '../../src/ai/index.js';
+import {
+  answers,
+  startAnthropicStandIn,
+  startOpenAIStandIn,
+  type ProviderStandIn,
+} from '../support/provider-stand-ins.js';
+
+/**
+ * The same behaviour through the AI SDK's OpenAI (Chat Completions) and Anthropic (Messages)
+ * providers, each against a stand-in speaking its wire protocol. The models are built exactly as
+ * the CLI builds them, with the provider's real URL; only fetch sends the request to the stand-in.
+ */
+const providers: { provider: ProviderName; start: () => Promise<ProviderStandIn> }[] = [
+  { provider: 'openai', start: startOpenAIStandIn },
+  { provider: 'anthropic', start: startAnthropicStandIn },
+];
+
+describe.each(providers)('translateBatch with $provider', ({ provider, start }) => {
+  let standIn: ProviderStandIn;
+  beforeEach(async () => {
+    standIn = await start();
+  });
+  afterEach(async () => {
+    await standIn.close();
+  });
+
+  function model(modelId?: string) {
+    return createModel({
+      provider,
+      apiKey: 'key-123',
+      fetch: redirectTo(standIn),
+      ...(modelId && { model: modelId }),
+    }).model;
+  }
+
+  function translate(
+    strings: Record<string, string>,
+    more: Partial<Parameters<typeof translateBatch>[0]> = {},
+  ) {
+    return translateBatch({ model: model(), sourceLocale: 'en', targetLocale: 'de', strings, ...more });
+  }
+
+  it('when the answer is good, then it returns every translation and the usage, in one request', async () => {
+    const result = await translate({ greeting: 'Hello {name}', 'nav.home': 'Home' });
+
+    expect(result.translations).toEqual({ greeting: '[de] Hello {name}', 'nav.home': '[de] Home' });
+    expect(result.attempts).toBe(1);
+    expect(standIn.requests).toHaveLength(1);
+    const reported = standIn.requests[0]!.reply.usage!;
+    expect(result.usage).toEqual(reported);
+    expect(reported.inputTokens).toBeGreaterThan(0);
+    expect(reported.outputTokens).toBeGreaterThan(0);
+  });
+
+  it('when translating, then the request carries exactly the strings as one JSON object, the instructions, the context and the key', async () => {
+    await translate(
+      { 'cart.title': 'Your cart', 'cart.empty': 'Nothing here' },
+      {
+        instructions: 'Use the informal "du".',
+        context: { 'cart.title': 'Heading of the cart page', 'other.key': 'not in this batch' },
+      },
+    );
+
+    expect(standIn.stringsReceived()).toEqual([{ 'cart.title': 'Your cart', 'cart.empty': 'Nothing here' }]);
+    const request = standIn.requests[0]!;
+    const prompt = JSON.stringify(request.body);
+    expect(prompt).toContain('Use the informal \\"du\\".');
+    expect(prompt).toContain('Heading of the cart page');
+    expect(prompt).not.toContain('not in this batch');
+    expect(prompt).toContain('Target locale: de');
+    if (provider === 'openai') {
+      expect(request.path).toBe('/v1/chat/completions');
+      expect(request.headers.authorization).toBe('Bearer key-123');
+      expect(request.body).toMatchObject({
+        model: 'gpt-6-luna',
+        response_format: {
+          type: 'json_schema',
+          json_schema: {
+            strict: true,
+            schema: { type: 'object', required: ['cart.title', 'cart.empty'], additionalProperties: false },
+          },
+        },
+      });
+    } else {
+      expect(request.path).toBe('/v1/messages');
+      expect(request.headers['x-api-key']).toBe('key-123');
+      expect(request.body).toMatchObject({
+        model: 'claude-haiku-4-5',
+        output_config: {
+          format: { type: 'json_schema', schema: { required: ['cart.title', 'cart.empty'] } },
+        },
+      });
+    }
+  });
+
+  it('when an answer drops a placeholder, then only that key is asked again, naming the problem, and the good answer is kept', async () => {
+    standIn.script(answers.dropPlaceholder('welcome'));
+    const failures: { attempt: number; problems: KeyProblem[] }[] = [];
+
+    const result = await translate(
+      { welcome: 'Welcome back, {name}!', bye: 'Goodbye' },
+      { onAttemptFailed: (info) => failures.push(info) },
+    );
+
+    expect(result.translations).toEqual({ welcome: '[de] Welcome back, {name}!', bye: '[de] Goodbye' });
+    expect(result.attempts).toBe(2);
+    expect(standIn.stringsReceived()).toEqual([
+      { welcome: 'Welcome back, {name}!', bye: 'Goodbye' },
+      { welcome: 'Welcome back, {name}!' },
+    ]);
+    expect(failures).toEqual([
+      {
+        attempt: 1,
+        problems: [expect.objectContaining({ key: 'welcome', kind: 'placeholders', missing: ['{name}'] })],
+      },
+    ]);
+    expect(JSON.stringify(standIn.requests[1]!.body)).toContain('lost {name}');
+    const [first, second] = standIn.requests.map((r) => r.reply.usage!);
+    expect(result.usage).toEqual({
+      inputTokens: first!.inputTokens + second!.inputTokens,
+      outputTokens: first!.outputTokens + second!.outputTokens,
+    });
+  });
+
+  it('when every answer drops the placeholder, then it rejects naming the key after maxAttempts requests, keeping the good keys', async () => {
+    standIn.answerAlways(answers.dropPlaceholder('welcome'));
+
+    const error = await translate({ welcome: 'Welcome back, {name}!', bye: 'Goodbye' }).catch(
+      (e: unknown) => e,
+    );
+
+    expect(error).toBeInstanceOf(TranslationRejectedError);
+    const rejected = error as TranslationRejectedError;
+    expect(rejected.attempts).toBe(3);
+    expect(standIn.requests).toHaveLength(3);
+    expect(rejected.problems).toEqual([
+      expect.objectContaining({ key: 'welcome', kind: 'placeholders', missing: ['{name}'], unexpected: [] }),
+    ]);
+    expect(rejected.message).toContain('"welcome"');
+    expect(rejected.translations).toEqual({ bye: '[de] Goodbye' });
+    expect(rejected.usage.inputTokens).toBeGreaterThan(0);
+  });
+
+  it('when maxAttempts is 1 and the answer is bad, then it makes one request and rejects', async () => {
+    standIn.answerAlways(answers.dropPlaceholder('a'));
+
+    await expect(translate({ a: '<b>Bold</b>' }, { maxAttempts: 1 })).rejects.toMatchObject({
+      name: 'TranslationRejectedError',
+      attempts: 1,
+      problems: [{ key: 'a', kind: 'placeholders', missing: ['<b>'] }],
+    });
+    expect(standIn.requests).toHaveLength(1);
+  });
+
+  it('when the answer misses a key, then only that key is asked again', async () => {
+    standIn.script(answers.withoutKey('b'));
+
+    const result = await translate({ a: 'One', b: 'Two', c: 'Three' });
+
+    expect(result.translations).toEqual({ a: '[de] One', b: '[de] Two', c: '[de] Three' });
+    expect(standIn.stringsReceived()[1]).toEqual({ b: 'Two' });
+  });
+
+  it('when the answer adds a key that was not asked for, then it is dropped and the answer still counts', async () => {
+    standIn.script(answers.withValue('injected', 'surprise'));
+
+    const result = await translate({ a: 'One' });
+
+    expect(result.translations).toEqual({ a: '[de] One' });
+    expect(Object.keys(result.translations)).toEqual(['a']);
+    expect(result.attempts).toBe(1);
+  });
+
+  it('when an answer is not JSON or has a non-string value, then those keys are asked again', async () => {
+    standIn.script(answers.malformed(), answers.withValue('b', { nested: 'x' }));
+    const kinds: string[][] = [];
+
+    const result = await translate(
+      { a: 'One', b: 'Two' },
+      { onAttemptFailed: ({ problems }) => kinds.push(problems.map((p) => `${p.key}:${p.kind}`)) },
+    );
+
+    expect(result.translations).toEqual({ a: '[de] One', b: '[de] Two' });
+    expect(result.attempts).toBe(3);
+    expect(kinds).toEqual([['a:unreadable-answer', 'b:unreadable-answer'], ['b:not-a-string']]);
+  });
+
+  it('when the provider answers 429 twice, then the SDK retries and the third request succeeds', async () => {
+    standIn.script(answers.rateLimited(), answers.rateLimited());
+
+    const result = await translate({ a: 'One' });
+
+    expect(result.translations).toEqual({ a: '[de] One' });
+    expect(result.attempts).toBe(1);
+    expect(standIn.requests.map((r) => r.reply.status)).toEqual([429, 429, 200]);
+  });
+
+  it('when the provider keeps failing with 500, then it throws ProviderError after the retries', async () => {
+    standIn.answerAlways(answers.serverError(500));
+
+    const error = await translate({ a: 'One' }, { maxRetries: 2 }).catch((e: unknown) => e);
+
+    expect(error).toBeInstanceOf(ProviderError);
+    expect(error).toMatchObject({ code: 'unavailable', status: 500, requests: 3 });
+    expect(standIn.requests).toHaveLength(3);
+  });
+
+  it('when the key is refused, then it throws ProviderError unauthorized without retrying', async () => {
+    standIn.answerAlways({ status: 401, message: 'Invalid API key' });
+
+    const error = await translate({ a: 'One' }).catch((e: unknown) => e);
+
+    expect(error).toMatchObject({ name: 'ProviderError', code: 'unauthorized', status: 401 });
+    expect((error as Error).message).toContain('Invalid API key');
+    expect(standIn.requests).toHaveLength(1);
+  });
+
+  it('when a plural gets other categories in the target language, then it is accepted; when its argument is renamed, then it is asked again', async () => {
+    const source = '{count, plural, one {# file for {user}} other {# files for {user}}}';
+    const polish =
+      '{count, plural, one {# plik dla {user}} few {# pliki dla {user}} many {# plików dla {user}} other {# pliku dla {user}}}';
+    standIn.script(
+      { translate: () => ({ files: polish.replace('{count,', '{n,'), title: 'Pliki' }) },
+      { translate: () => ({ files: polish }) },
+    );
+
+    const result = await translate({ files: source, title: 'Files' }, { targetLocale: 'pl' });
+
+    expect(result.translations).toEqual({ files: polish, title: 'Pliki' });
+    expect(standIn.stringsReceived()[1]).toEqual({ files: source });
+  });
+
+  it('when a key is named __proto__, then it is sent and read back as a key like any other', async () => {
+    const strings = JSON.parse(
+      '{"__proto__": "Prototype {x}", "constructor": "Builder", "toString": "Text"}',
+    ) as Record<string, string>;
+
+    const result = await translate(strings);
+
+    expect(Object.keys(result.translations).sort()).toEqual(['__proto__', 'constructor', 'toString']);
+    expect(Object.getOwnPropertyDescriptor(result.translations, '__proto__')?.value).toBe(
+      '[de] Prototype {x}',
+    );
+    expect(result.translations.constructor).toBe('[de] Builder');
+    expect(Object.keys(standIn.stringsReceived()[0]!)).toEqual(['__proto__', 'constructor', 'toString']);
+  });
+
+  it('when there is nothing to translate, then no request is made', async () => {
+    const result = await translate({});
+
+    expect(result).toEqual({ translations: {}, usage: { inputTokens: 0, outputTokens: 0 }, attempts: 0 });
+    expect(standIn.requests).toHaveLength(0);
+  });
+
+  it('when the signal is aborted, then it stops with the abort reason', async () => {
+    const controller = new AbortController();
+    controller.abort(new Error('stopped by the user'));
+
+    await expect(translate({ a: 'One' }, { signal: controller.signal })).rejects.toThrow(
+      'stopped by the user',
+    );
+  });
+});
+
+describe('translateBatch with anthropic, provider specifics', () => {
+  let anthropic: ProviderStandIn;
+  beforeEach(async () => {
+    anthropic = await startAnthropicStandIn();
+  });
+  afterEach(async () => {
+    await anthropic.close();
+  });
+
+  it('when Anthropic is overloaded (529), then the SDK retries', async () => {
+    anthropic.script(answers.overloaded());
+    const { model } = createModel({ provider: 'anthropic', apiKey: 'k', baseUrl: anthropic.baseURL });
+
+    const result = await translateBatch({
+      model,
+      sourceLocale: 'en',
+      targetLocale: 'fr',
+      strings: { a: 'One' },
+    });
+
+    expect(result.translations).toEqual({ a: '[fr] One' });
+    expect(anthropic.requests.map((r) => r.reply.status)).toEqual([529, 200]);
+  });
+
+  it('when the model predates native structured output, then the answer comes back through the json tool', async () => {
+    const { model } = createModel({
+      provider: 'anthropic',
+      model: 'claude-3-haiku-20240307',
+      apiKey: 'k',
+      baseUrl: anthropic.baseURL,
+    });
+
+    const result = await translateBatch({
+      model,
+      sourceLocale: 'en',
+      targetLocale: 'fr',
+      strings: { 'a.b': 'Hi {name}' },
+    });
+
+    expect(result.translations).toEqual({ 'a.b': '[fr] Hi {name}' });
+    expect(anthropic.requests[0]!.body).toMatchObject({
+      tools: [{ name: 'json' }],
+      tool_choice: { type: 'any' },
+    });
+  });
+});
+
+/** Sends what the SDK would send to the provider's real host to the stand-in instead, path and all. */
+function redirectTo(standIn: ProviderStandIn): typeof fetch {
+  return (input, init) => {
+    const url = new URL(input instanceof Request ? input.url : String(input));
+    return fetch(`${standIn.url}${url.pathname}${url.search}`, init);
+  };
+}

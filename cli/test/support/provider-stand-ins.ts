@@ -1,0 +1,339 @@
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * Local stand-ins for AI providers, speaking their real wire protocols so that the AI SDK's own
+ * provider packages talk to them unchanged: OpenAI Chat Completions (`POST /v1/chat/completions`,
+ * also what DeepSeek, Mistral, OpenRouter and Ollama/vLLM/LM Studio speak), Anthropic Messages
+ * (`POST /v1/messages`) and Google's `generateContent` (`POST /v1beta/models/{model}:generateContent`).
+ *
+ * Each records every request and answers like a translator by default: every value becomes
+ * `[<target locale>] value`, which keeps all placeholders. A test scripts other answers with
+ * `script(...)` (one per request, in order, then back to the default) or `answerAlways(...)`.
+ */
+
+export type RecordedRequest = {
+  method: string;
+  path: string;
+  /** Lowercased names, as node gives them: `authorization`, `x-api-key`, `x-goog-api-key`... */
+  headers: IncomingHttpHeaders;
+  /** The parsed JSON body (undefined when it was not JSON). */
+  body: unknown;
+  /** The key → text object it was asked to translate: the last line of the last user message. */
+  strings: Record<string, string> | undefined;
+  /** What the stand-in answered. */
+  reply: { status: number; content?: string; usage?: { inputTokens: number; outputTokens: number } };
+};
+
+/** An answer built from what was asked (key → text), as the model's JSON; may be anything. */
+export type TranslateFn = (asked: Record<string, string>, targetLocale: string) => unknown;
+
+export type ScriptedAnswer =
+  | { translate: TranslateFn }
+  /** The model's raw text, e.g. malformed JSON. */
+  | { content: string }
+  /** An HTTP error in the provider's own error format. */
+  | { status: number; type?: string; code?: string; message?: string; headers?: Record<string, string> };
+
+export type ProviderStandIn = {
+  /** `http://127.0.0.1:<port>` */
+  readonly url: string;
+  /** What to give the SDK provider as `baseURL`: `<url>/v1`, or `<url>/v1beta` for Google. */
+  readonly baseURL: string;
+  readonly requests: RecordedRequest[];
+  /** The key → text objects asked for, one per request that carried one, in order. */
+  stringsReceived(): Record<string, string>[];
+  /** Queues answers: the next requests get them in order, later ones the default again. */
+  script(...answers: ScriptedAnswer[]): void;
+  /** Replaces the default answer (undefined: back to the translator). */
+  answerAlways(answer: ScriptedAnswer | undefined): void;
+  close(): Promise<void>;
+};
+
+/** The default translator's value for `text`. */
+export function fakeTranslation(text: string, targetLocale: string): string {
+  return `[${targetLocale}] ${text}`;
+}
+
+const translateAll: TranslateFn = (asked, target) =>
+  Object.fromEntries(Object.entries(asked).map(([key, text]) => [key, fakeTranslation(text, target)]));
+
+/** Ready-made answers for `script`. */
+export const answers = {
+  translated: (): ScriptedAnswer => ({ translate: translateAll }),
+  /** Translates, then removes the first placeholder (`{...}`, `%s`, a tag) from `key`'s value. */
+  dropPlaceholder: (key: string): ScriptedAnswer => ({
+    translate: (asked, target) =>
+      edit(translateAll(asked, target), key, (value) =>
+        typeof value === 'string' ? value.replace(/\{[^{}]*\}|%\d*\$?[sd]|<[^>]+>/, '') : value,
+      ),
+  }),
+  /** Translates, then sets `key` to `value` (added if it was not asked for). */
+  withValue: (key: string, value: unknown): ScriptedAnswer => ({
+    translate: (asked, target) => edit(translateAll(asked, target), key, () => value),
+  }),
+  withoutKey: (key: string): ScriptedAnswer => ({
+    translate: (asked, target) => {
+      const answer = translateAll(asked, target) as Record<string, unknown>;
+      delete answer[key];
+      return answer;
+    },
+  }),
+  malformed: (): ScriptedAnswer => ({ content: '{"greeting": "Hallo' }),
+  rateLimited: (retryAfterSeconds = 0): ScriptedAnswer => ({
+    status: 429,
+    headers: { 'retry-after': String(retryAfterSeconds) },
+  }),
+  /** A 5xx; `retry-after-ms` keeps the SDK's backoff short in tests (real providers may send none). */
+  serverError: (status = 500, retryAfterMs = 1): ScriptedAnswer => ({
+    status,
+    headers: { 'retry-after-ms': String(retryAfterMs) },
+  }),
+  /** Anthropic's 529. */
+  overloaded: (): ScriptedAnswer => ({ status: 529, headers: { 'retry-after': '0' } }),
+};
+
+function edit(answer: unknown, key: string, change: (value: unknown) => unknown): unknown {
+  const record = answer as Record<string, unknown>;
+  Object.defineProperty(record, key, { value: change(record[key]), enumerable: true, writable: true });
+  return record;
+}
+
+/** One provider's wire format. */
+type Protocol = {
+  basePath: string;
+  handles(method: string, path: string): boolean;
+  /** Text parts of the last user message. */
+  userTexts(body: unknown): string[];
+  success(body: unknown, content: string, usage: { inputTokens: number; outputTokens: number }): unknown;
+  error(status: number, type: string, message: string, code: string | undefined): unknown;
+  errorType(status: number): string;
+};
+
+export function startOpenAIStandIn(): Promise<ProviderStandIn> {
+  return startStandIn(openAIProtocol);
+}
+
+export function startAnthropicStandIn(): Promise<ProviderStandIn> {
+  return startStandIn(anthropicProtocol);
+}
+
+export function startGoogleStandIn(): Promise<ProviderStandIn> {
+  return startStandIn(googleProtocol);
+}
+
+const openAIProtocol: Protocol = {
+  basePath: '/v1',
+  handles: (method, path) => method === 'POST' && path === '/v1/chat/completions',
+  userTexts: (body) => textsOf(lastUserMessage(field(body, 'messages'))?.content),
+  success: (body, content, usage) => ({
+    id: `chatcmpl-${Math.random().toString(36).slice(2)}`,
+    object: 'chat.completion',
+    created: Math.floor(Date.now() / 1000),
+    model: field(body, 'model'),
+    choices: [
+      {
+        index: 0,
+        message: { role: 'assistant', content, refusal: null },
+        logprobs: null,
+        finish_reason: 'stop',
+      },
+    ],
+    usage: {
+      prompt_tokens: usage.inputTokens,
+      completion_tokens: usage.outputTokens,
+      total_tokens: usage.inputTokens + usage.outputTokens,
+    },
+  }),
+  error: (_status, type, message, code) => ({ error: { message, type, param: null, code: code ?? null } }),
+  errorType: (status) =>
+    status === 429
+      ? 'requests'
+      : status === 401
+        ? 'invalid_request_error'
+        : status >= 500
+          ? 'server_error'
+          : 'invalid_request_error',
+};
+
+const anthropicProtocol: Protocol = {
+  basePath: '/v1',
+  handles: (method, path) => method === 'POST' && path === '/v1/messages',
+  userTexts: (body) => textsOf(lastUserMessage(field(body, 'messages'))?.content),
+  success: (body, content, usage) => {
+    // Structured output is asked for either natively (output_config.format) or, for older
+    // models, as a forced tool named "json" whose input is the answer.
+    const tools = field(body, 'tools');
+    const jsonTool = Array.isArray(tools) && tools.some((tool) => field(tool, 'name') === 'json');
+    const input = jsonTool && !field(field(body, 'output_config'), 'format') ? tryParse(content) : undefined;
+    return {
+      id: `msg_${Math.random().toString(36).slice(2)}`,
+      type: 'message',
+      role: 'assistant',
+      model: field(body, 'model'),
+      content:
+        input !== undefined
+          ? [{ type: 'tool_use', id: 'toolu_standin', name: 'json', input }]
+          : [{ type: 'text', text: content }],
+      stop_reason: input !== undefined ? 'tool_use' : 'end_turn',
+      stop_sequence: null,
+      usage: { input_tokens: usage.inputTokens, output_tokens: usage.outputTokens },
+    };
+  },
+  error: (_status, type, message) => ({ type: 'error', error: { type, message } }),
+  errorType: (status) =>
+    ({
+      400: 'invalid_request_error',
+      401: 'authentication_error',
+      404: 'not_found_error',
+      429: 'rate_limit_error',
+    })[status] ?? (status === 529 ? 'overloaded_error' : 'api_error'),
+};
+
+const googleProtocol: Protocol = {
+  basePath: '/v1beta',
+  handles: (method, path) => method === 'POST' && /^\/v1beta\/models\/[^/]+:generateContent$/.test(path),
+  userTexts: (body) => {
+    const contents = field(body, 'contents');
+    const user = Array.isArray(contents)
+      ? contents.filter((c) => field(c, 'role') === 'user').at(-1)
+      : undefined;
+    const parts = field(user, 'parts');
+    return Array.isArray(parts)
+      ? parts.map((p) => field(p, 'text')).filter((t) => typeof t === 'string')
+      : [];
+  },
+  success: (_body, content, usage) => ({
+    candidates: [{ content: { role: 'model', parts: [{ text: content }] }, finishReason: 'STOP', index: 0 }],
+    usageMetadata: {
+      promptTokenCount: usage.inputTokens,
+      candidatesTokenCount: usage.outputTokens,
+      totalTokenCount: usage.inputTokens + usage.outputTokens,
+    },
+  }),
+  error: (status, type, message) => ({ error: { code: status, message, status: type } }),
+  errorType: (status) =>
+    status === 429 ? 'RESOURCE_EXHAUSTED' : status >= 500 ? 'INTERNAL' : 'INVALID_ARGUMENT',
+};
+
+async function startStandIn(protocol: Protocol): Promise<ProviderStandIn> {
+  const requests: RecordedRequest[] = [];
+  const queue: ScriptedAnswer[] = [];
+  let fallback: ScriptedAnswer = answers.translated();
+
+  const server = createServer((req, res) => {
+    void handle(req, res).catch((error: unknown) => {
+      res.writeHead(500).end(String(error));
+    });
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const raw = await readBody(req);
+    const body = tryParse(raw);
+    const path = (req.url ?? '/').split('?')[0]!;
+    const method = req.method ?? 'GET';
+    const texts = protocol.userTexts(body);
+    const strings = stringsOf(texts.join('\n').split('\n').at(-1));
+    const recorded: RecordedRequest = {
+      method,
+      path,
+      headers: req.headers,
+      body,
+      strings,
+      reply: { status: 0 },
+    };
+    requests.push(recorded);
+
+    const respond = (status: number, payload: unknown, headers: Record<string, string> = {}) => {
+      recorded.reply.status = status;
+      res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(payload));
+    };
+    if (!protocol.handles(method, path)) {
+      respond(404, protocol.error(404, protocol.errorType(404), `No route ${method} ${path}`, undefined));
+      return;
+    }
+    if (field(body, 'stream') === true) {
+      respond(400, protocol.error(400, protocol.errorType(400), 'The stand-in does not stream', undefined));
+      return;
+    }
+
+    const answer = queue.shift() ?? fallback;
+    if ('status' in answer) {
+      const type = answer.type ?? protocol.errorType(answer.status);
+      const message = answer.message ?? `Scripted ${answer.status} from the stand-in`;
+      respond(answer.status, protocol.error(answer.status, type, message, answer.code), answer.headers);
+      return;
+    }
+    const target = /Target locale: (\S+)/.exec(texts.join('\n'))?.[1] ?? 'xx';
+    const content =
+      'content' in answer ? answer.content : JSON.stringify(answer.translate(strings ?? {}, target));
+    const usage = { inputTokens: Math.ceil(raw.length / 4), outputTokens: Math.ceil(content.length / 4) };
+    recorded.reply = { status: 200, content, usage };
+    respond(200, protocol.success(body, content, usage));
+  }
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const url = `http://127.0.0.1:${port}`;
+  return {
+    url,
+    baseURL: `${url}${protocol.basePath}`,
+    requests,
+    stringsReceived: () => requests.flatMap((r) => (r.strings ? [r.strings] : [])),
+    script: (...answers) => queue.push(...answers),
+    answerAlways: (answer) => {
+      fallback = answer ?? answers.translated();
+    },
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((error) => (error ? reject(error) : resolve()));
+      }),
+  };
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function tryParse(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A JSON object of strings, or undefined. JSON.parse keeps a `__proto__` key as an own property. */
+function stringsOf(text: string | undefined): Record<string, string> | undefined {
+  const parsed = text === undefined ? undefined : tryParse(text);
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return undefined;
+  return Object.values(parsed).every((v) => typeof v === 'string')
+    ? (parsed as Record<string, string>)
+    : undefined;
+}
+
+function lastUserMessage(messages: unknown): { content?: unknown } | undefined {
+  if (!Array.isArray(messages)) return undefined;
+  return messages.filter((m) => field(m, 'role') === 'user').at(-1) as { content?: unknown } | undefined;
+}
+
+/** Text of a message's content: a string, or the text parts of an array. */
+function textsOf(content: unknown): string[] {
+  if (typeof content === 'string') return [content];
+  if (!Array.isArray(content)) return [];
+  return content.flatMap((part) => {
+    const text = field(part, 'text');
+    return field(part, 'type') === 'text' && typeof text === 'string' ? [text] : [];
+  });
+}
+
+function field(value: unknown, name: string): unknown {
+  if (typeof value !== 'object' || value === null || !Object.hasOwn(value, name)) return undefined;
+  return (value as Record<string, unknown>)[name];
+}

@@ -1,0 +1,125 @@
+import { parseSourceDocument } from '@tolk/locale-file';
+import { describe, expect, it } from 'vitest';
+import { describeDiff } from '../src/commands/push.js';
+import { contextNotes, planBatches } from '../src/translate/batches.js';
+import { mergeTranslations } from '../src/translate/merge.js';
+
+const source = parseSourceDocument({
+  '@@locale': 'en',
+  checkout: {
+    '@pay': { description: 'Button', maxLength: 12 },
+    pay: 'Pay {amount}',
+    title: 'Checkout',
+  },
+  '@checkout': { description: 'The checkout page' },
+  steps: ['One', 'Two', 'Three'],
+  'flat.key': 'Flat',
+});
+
+describe('mergeTranslations', () => {
+  it('when translations come from everywhere, then the file keeps the source nesting and order, fresh over local over server', () => {
+    const merged = mergeTranslations({
+      source,
+      server: new Map([
+        ['checkout.title', 'Kasse (server)'],
+        ['steps.0', 'Eins'],
+        ['flat.key', 'Flach'],
+        ['gone', 'Weg'],
+      ]),
+      local: new Map([
+        ['checkout.title', 'Kasse (lokal)'],
+        ['steps.1', 'Zwei'],
+      ]),
+      translated: new Map([['checkout.pay', 'Zahle {amount}']]),
+      failed: new Set(),
+    });
+    expect(merged.document).toEqual({
+      checkout: { pay: 'Zahle {amount}', title: 'Kasse (lokal)' },
+      steps: { '0': 'Eins', '1': 'Zwei' },
+      'flat.key': 'Flach',
+    });
+    expect(JSON.stringify(merged.document)).toBe(
+      '{"checkout":{"pay":"Zahle {amount}","title":"Kasse (lokal)"},"steps":{"0":"Eins","1":"Zwei"},"flat.key":"Flach"}',
+    );
+    expect(merged.keyCount).toBe(5);
+  });
+
+  it('when a batch failed, then none of its keys is written, not even the older value', () => {
+    const merged = mergeTranslations({
+      source,
+      server: new Map([['checkout.pay', 'Bezahle {amount}']]),
+      local: new Map([['checkout.pay', 'Bezahle {amount}']]),
+      translated: new Map([['checkout.title', 'Kasse']]),
+      failed: new Set(['checkout.pay']),
+    });
+    expect(merged.document).toEqual({ checkout: { title: 'Kasse' } });
+  });
+
+  it('when a local value has other placeholders than the source, then the server value is kept and it is reported', () => {
+    const merged = mergeTranslations({
+      source,
+      server: new Map([['checkout.pay', 'Zahle {amount}']]),
+      local: new Map([['checkout.pay', 'Zahle {betrag}']]),
+      translated: new Map(),
+      failed: new Set(),
+    });
+    expect(merged.document).toEqual({ checkout: { pay: 'Zahle {amount}' } });
+    expect(merged.rejectedLocal).toEqual(['checkout.pay']);
+  });
+
+  it('when every element of an array is there, then it stays an array', () => {
+    const all = new Map(source.keys.map((key) => [key, key.toUpperCase()]));
+    const merged = mergeTranslations({
+      source,
+      server: all,
+      local: undefined,
+      translated: new Map(),
+      failed: new Set(),
+    });
+    expect((merged.document as { steps: unknown }).steps).toEqual(['STEPS.0', 'STEPS.1', 'STEPS.2']);
+  });
+});
+
+describe('planBatches', () => {
+  const value = (key: string) => (key.startsWith('long') ? 'x'.repeat(5000) : 'short');
+
+  it('when there are many keys, then batches hold at most 40 keys in source order', () => {
+    const keys = Array.from({ length: 95 }, (_, i) => `k${i}`);
+    const batches = planBatches(keys, value);
+    expect(batches.map((batch) => batch.length)).toEqual([40, 40, 15]);
+    expect(batches.flat()).toEqual(keys);
+  });
+
+  it('when texts are long, then a batch stays within the character budget and a huge text goes alone', () => {
+    const batches = planBatches(['a', 'long1', 'long2', 'b'], value, { maxKeys: 40, maxChars: 6000 });
+    expect(batches).toEqual([
+      ['a', 'long1'],
+      ['long2', 'b'],
+    ]);
+    expect(planBatches(['long1'], value, { maxKeys: 40, maxChars: 10 })).toEqual([['long1']]);
+  });
+});
+
+describe('contextNotes', () => {
+  it('when a key and its group are annotated, then the note tells both, the group first', () => {
+    expect(contextNotes(source, ['checkout.pay', 'checkout.title', 'flat.key'])).toEqual({
+      'checkout.pay': 'The checkout page Button (maxLength: 12)',
+      'checkout.title': 'The checkout page',
+    });
+  });
+});
+
+describe('describeDiff', () => {
+  it('when few keys changed, then each is listed, else they are counted', () => {
+    expect(describeDiff({ added: ['a'], modified: ['b'], deleted: ['c'] })).toEqual([
+      '  + a',
+      '  ~ b',
+      '  - c',
+    ]);
+    const many = Array.from({ length: 30 }, (_, i) => `k${i}`);
+    expect(describeDiff({ added: many, modified: ['b'], deleted: [] })).toEqual([
+      '  + 30 added',
+      '  ~ 1 modified',
+    ]);
+  });
+});
