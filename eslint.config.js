@@ -16,6 +16,11 @@ export default tseslint.config(
     },
   },
   {
+    // The web dashboard runs in the browser (its .tsx files are linted by typescript-eslint too).
+    files: ['dashboard/src/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+  },
+  {
     files: ['**/test/**/*.ts'],
     rules: {
       'no-restricted-properties': [

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { SERVICE_PORTS } from '@tolk/contracts';
 import { isReachable } from '@tolk/testing';
 import { SERVER_DEFAULTS, inheritedEnvironment, loadLauncherConfig } from './config.js';
+import { ensureDashboardBuilt } from './dashboard.js';
 import { embeddedDatabaseDir, startEmbeddedTolk } from './embedded.js';
 import { resolveSecrets } from './dev-secrets.js';
 import { ensureDatabase } from './infrastructure.js';
@@ -26,12 +27,32 @@ function redactUrl(url: string): string {
 
 const NEXT_STEPS = `
 Next steps:
+  Open the dashboard: ${publicUrl}/  (sign up, create a project, add your provider keys)
+  Or use the API directly (reference: ${publicUrl}/docs):
   curl -s -X POST ${publicUrl}/v1/auth/signup -H 'content-type: application/json' \\
        -d '{"email":"you@example.com","password":"a long passphrase"}'
   curl -s ${publicUrl}/v1/user/me -H "authorization: Bearer <accessToken from above>"
 
 Press Ctrl-C to stop.
 `;
+
+/**
+ * Once Tolk is up: builds the dashboard in the background when dashboard/dist is missing or older
+ * than its sources (a fresh clone), so that starting is not held up by it.
+ */
+function buildDashboardInBackground(): void {
+  ensureDashboardBuilt((line) => console.log(line)).then(
+    ({ built, ms }) => {
+      if (built) console.log(`web dashboard built in ${ms} ms: open ${publicUrl}/`);
+    },
+    (err: unknown) => {
+      console.error(
+        `the web dashboard could not be built (the API works without it): ${(err as Error).message}\n` +
+          'build it with: npm run build -w @tolk/dashboard',
+      );
+    },
+  );
+}
 
 const dataDir = path.resolve(ROOT, config.TOLK_DATA_DIR);
 const { secrets, generated } = await resolveSecrets({
@@ -73,6 +94,7 @@ if (config.DATABASE_URL === undefined && config.AMQP_URL === undefined && config
     console.log(
       `\nTolk is running at ${publicUrl}  (embedded, started in ${tolk.startedInMs} ms)\n${NEXT_STEPS}`,
     );
+    buildDashboardInBackground();
   } catch (err) {
     console.error(`\nTolk did not start: ${(err as Error).message}`);
     process.exit(1);
@@ -182,4 +204,5 @@ async function runOnServers(): Promise<void> {
   console.log(`
 Tolk is running at ${publicUrl}  (services: ${services.map((s) => s.service).join(', ')})
 ${NEXT_STEPS}`);
+  buildDashboardInBackground();
 }

@@ -25,6 +25,7 @@ import { createProjectTokenResolver, createTokenIntrospection } from './auth/pro
 import { listenForTokenEvictions, subscribeTokenRevocations } from './auth/token-events.js';
 import { createTokenUsageReporter } from './auth/token-usage.js';
 import type { GatewayConfig } from './config.js';
+import { createDashboardRouter } from './dashboard/dashboard-router.js';
 import { createApiReferenceRouter } from './openapi/api-reference-router.js';
 import { rejectDeclaredOversizedBody } from './proxy/body-limit.js';
 import { consumeSmallBody } from './proxy/consumed-body.js';
@@ -229,6 +230,8 @@ export function createGatewayApp(deps: {
       }),
     ),
   );
+  // The web dashboard: its files and, for pages a browser asks for, the app (never for /v1).
+  app.use(createDashboardRouter({ dir: config.DASHBOARD_DIR }));
   app.use(notFoundHandler);
   app.use(errorMiddleware(logger));
 

@@ -1,6 +1,11 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { env, loadConfig } from '@tolk/config';
 import { GATEWAY_PORT, SERVICE_PORTS, type ServiceName } from '@tolk/contracts';
+
+/** The dashboard's build in this checkout (gateway/src or gateway/dist -> dashboard/dist). */
+export const DEFAULT_DASHBOARD_DIR = fileURLToPath(new URL('../../dashboard/dist', import.meta.url));
 
 const SERVICE_NAMES = Object.keys(SERVICE_PORTS) as ServiceName[];
 const MIB = 1024 * 1024;
@@ -110,6 +115,10 @@ export const configSchema = z
     RATE_LIMIT_WINDOW_SECONDS: count(60),
     // The gateway's port is public: with it, GET /metrics answers only `Bearer <METRICS_TOKEN>`.
     METRICS_TOKEN: optional(z.string().min(16, 'must be at least 16 characters')),
+    // The web dashboard's build (dashboard/dist), served at `/`; absent: `/` says how to build it.
+    DASHBOARD_DIR: optional(z.string().transform((value) => path.resolve(value))).transform(
+      (value) => value ?? DEFAULT_DASHBOARD_DIR,
+    ),
   })
   .transform((config) => {
     // One variable per service wins over the same service in SERVICE_URLS.

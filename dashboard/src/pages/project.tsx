@@ -1,0 +1,247 @@
+/** One project: its tabs (locales, history, settings, members, API tokens) under one heading. */
+import { useState } from 'preact/hooks';
+import { api, ApiError } from '../api.js';
+import { Link } from '../router.js';
+import type { Locale, Project, SourceFile } from '../types.js';
+import { ErrorNote, Loaded, Loading, Page, formatTime, onSubmit, useAction, useResource } from '../ui.js';
+import { HistoryTab } from './project-history.js';
+import { MembersTab, SettingsTab } from './project-settings.js';
+import { TokensTab } from './project-tokens.js';
+
+export const TABS = [
+  { id: '', label: 'Locales' },
+  { id: 'history', label: 'Source history' },
+  { id: 'settings', label: 'Settings' },
+  { id: 'members', label: 'Members' },
+  { id: 'tokens', label: 'API tokens' },
+] as const;
+export type TabId = (typeof TABS)[number]['id'];
+
+export function projectPath(projectId: string, tab: TabId = ''): string {
+  return `/projects/${encodeURIComponent(projectId)}${tab ? `/${tab}` : ''}`;
+}
+
+export function ProjectPage(props: { projectId: string; tab: TabId }) {
+  const { projectId, tab } = props;
+  const project = useResource(
+    () => api<Project>('GET', `/v1/projects/${encodeURIComponent(projectId)}`),
+    [projectId],
+  );
+
+  if (project.data === undefined) {
+    const notFound = project.error instanceof ApiError && project.error.status === 404;
+    return (
+      <Page title={notFound ? 'Project not found' : 'Project'}>
+        {project.error ? <ErrorNote error={project.error} /> : <Loading what="the project" />}
+        <p>
+          <Link href="/">Back to your projects</Link>
+        </p>
+      </Page>
+    );
+  }
+
+  const current = project.data;
+  const label = TABS.find((entry) => entry.id === tab)?.label ?? 'Locales';
+  return (
+    <Page title={current.name}>
+      <p class="muted">
+        Source locale <strong>{current.sourceLocale}</strong> · your role: {current.role ?? '—'} · project id{' '}
+        <code>{current.projectId}</code>
+      </p>
+      <nav class="tabs" aria-label="Project sections">
+        {TABS.map((entry) => (
+          <Link
+            key={entry.id}
+            href={projectPath(projectId, entry.id)}
+            aria-current={entry.id === tab ? 'page' : undefined}
+          >
+            {entry.label}
+          </Link>
+        ))}
+      </nav>
+      <section aria-label={label} class="tab-panel">
+        {tab === '' ? <LocalesTab project={current} /> : null}
+        {tab === 'history' ? <HistoryTab project={current} /> : null}
+        {tab === 'settings' ? <SettingsTab project={current} onSaved={project.reload} /> : null}
+        {tab === 'members' ? <MembersTab project={current} /> : null}
+        {tab === 'tokens' ? <TokensTab project={current} /> : null}
+      </section>
+    </Page>
+  );
+}
+
+function SourceSummary(props: { project: Project }) {
+  const base = `/v1/projects/${encodeURIComponent(props.project.projectId)}`;
+  const source = useResource(async () => {
+    try {
+      return await api<SourceFile>('GET', `${base}/source`);
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 404) return null;
+      throw err;
+    }
+  }, [base]);
+  return (
+    <Loaded resource={source} what="the source">
+      {(file) =>
+        file === null ? (
+          <p class="note">
+            No source file yet. Upload one with the CLI: <code>tolk push</code>.
+          </p>
+        ) : (
+          <p>
+            Source <strong>version {file.version}</strong> · {file.keyCount} keys · updated{' '}
+            {formatTime(file.updatedAt)}
+            {file.pendingDiff.added.length +
+              file.pendingDiff.modified.length +
+              file.pendingDiff.deleted.length >
+            0
+              ? ` · waiting for translation: ${file.pendingDiff.added.length} added, ${file.pendingDiff.modified.length} modified, ${file.pendingDiff.deleted.length} deleted`
+              : ' · nothing waiting for translation'}
+          </p>
+        )
+      }
+    </Loaded>
+  );
+}
+
+function LocalesTab(props: { project: Project }) {
+  const base = `/v1/projects/${encodeURIComponent(props.project.projectId)}`;
+  const locales = useResource(() => api<{ locales: Locale[] }>('GET', `${base}/locales`), [base]);
+  const [confirming, setConfirming] = useState<string | null>(null);
+  const removal = useAction();
+  const remove = (locale: string) =>
+    void removal.run(async () => {
+      await api('DELETE', `${base}/locales/${encodeURIComponent(locale)}`);
+      setConfirming(null);
+      locales.reload();
+    });
+
+  return (
+    <>
+      <h2>Locales</h2>
+      <SourceSummary project={props.project} />
+      <AddLocale base={base} onAdded={locales.reload} />
+      <ErrorNote error={removal.error} />
+      <Loaded resource={locales} what="locales">
+        {({ locales: list }) =>
+          list.length === 0 ? (
+            <p>No target locales yet. Add the languages you translate into above.</p>
+          ) : (
+            <div class="table-wrap">
+              <table>
+                <caption class="visually-hidden">Target locales and their translation status</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Locale</th>
+                    <th scope="col">Status</th>
+                    <th scope="col">Progress</th>
+                    <th scope="col">Missing</th>
+                    <th scope="col">Outdated</th>
+                    <th scope="col">Synced / source</th>
+                    <th scope="col">
+                      <span class="visually-hidden">Actions</span>
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {list.map((locale) => {
+                    const percent =
+                      locale.keyCount === 0
+                        ? 100
+                        : Math.floor((locale.translatedCount / locale.keyCount) * 100);
+                    return (
+                      <tr key={locale.locale} data-locale={locale.locale}>
+                        <th scope="row">{locale.locale}</th>
+                        <td>
+                          <span class={`badge ${locale.status === 'behind' ? 'bad' : 'good'}`}>
+                            {locale.status === 'behind' ? 'behind' : 'up to date'}
+                          </span>
+                        </td>
+                        <td class="progress-cell">
+                          <progress
+                            max={100}
+                            value={percent}
+                            aria-label={`${locale.locale}: ${locale.translatedCount} of ${locale.keyCount} keys translated`}
+                          />{' '}
+                          {locale.translatedCount}/{locale.keyCount}
+                        </td>
+                        <td>{locale.missingCount}</td>
+                        <td>{locale.outdatedCount}</td>
+                        <td>
+                          v{locale.syncedVersion} / v{locale.sourceVersion}
+                        </td>
+                        <td>
+                          {confirming === locale.locale ? (
+                            <span class="row-actions">
+                              <button
+                                type="button"
+                                class="danger"
+                                disabled={removal.busy}
+                                onClick={() => remove(locale.locale)}
+                              >
+                                Remove {locale.locale} and its translations
+                              </button>
+                              <button type="button" class="secondary" onClick={() => setConfirming(null)}>
+                                Cancel
+                              </button>
+                            </span>
+                          ) : (
+                            <button
+                              type="button"
+                              class="secondary"
+                              aria-label={`Remove ${locale.locale}`}
+                              onClick={() => setConfirming(locale.locale)}
+                            >
+                              Remove
+                            </button>
+                          )}
+                        </td>
+                      </tr>
+                    );
+                  })}
+                </tbody>
+              </table>
+            </div>
+          )
+        }
+      </Loaded>
+      <p>
+        <button type="button" class="secondary" onClick={locales.reload}>
+          Refresh
+        </button>
+      </p>
+    </>
+  );
+}
+
+function AddLocale(props: { base: string; onAdded: () => void }) {
+  const [locale, setLocale] = useState('');
+  const action = useAction();
+  const submit = () =>
+    void action.run(async () => {
+      await api('POST', `${props.base}/locales`, { locale });
+      setLocale('');
+      props.onAdded();
+    });
+  return (
+    <form class="inline" onSubmit={onSubmit(submit)}>
+      <label>
+        Add a target locale
+        <input
+          type="text"
+          required
+          size={10}
+          placeholder="de, fr, pt-BR"
+          autocapitalize="off"
+          spellcheck={false}
+          value={locale}
+          onInput={(e) => setLocale(e.currentTarget.value)}
+        />
+      </label>
+      <button type="submit" disabled={action.busy}>
+        Add locale
+      </button>
+      <ErrorNote error={action.error} />
+    </form>
+  );
+}

@@ -1,0 +1,82 @@
+/**
+ * The API's answers as the dashboard reads them. They mirror the zod schemas in
+ * libs/contracts/src/http (the truth for these shapes; also GET /v1/openapi.json).
+ */
+
+export type User = { userId: string; email: string; name: string | null; createdAt: number };
+
+export type SessionResponse = { user: User; accessToken: string; refreshToken: string; expiresIn: number };
+
+export const AI_PROVIDERS = ['openai', 'anthropic', 'google', 'mistral', 'deepseek', 'openrouter'] as const;
+export type AiProvider = (typeof AI_PROVIDERS)[number];
+
+export const PROVIDER_NAMES: Record<AiProvider, string> = {
+  openai: 'OpenAI',
+  anthropic: 'Anthropic',
+  google: 'Google',
+  mistral: 'Mistral',
+  deepseek: 'DeepSeek',
+  openrouter: 'OpenRouter',
+};
+
+export type Project = {
+  projectId: string;
+  name: string;
+  sourceLocale: string;
+  settings: { provider: string | null; model: string | null; instructions: string | null };
+  role: 'owner' | 'member' | null;
+  createdAt: number;
+  updatedAt: number;
+};
+
+export type Member = { userId: string; email: string | null; role: 'owner' | 'member' };
+
+export type Locale = {
+  locale: string;
+  status: 'behind' | 'up_to_date';
+  syncedVersion: number;
+  sourceVersion: number;
+  keyCount: number;
+  translatedCount: number;
+  missingCount: number;
+  outdatedCount: number;
+  updatedAt: number;
+};
+
+export type Diff = { added: string[]; modified: string[]; deleted: string[] };
+
+export type SourceFile = {
+  version: number;
+  locale: string;
+  keyCount: number;
+  content: string;
+  pendingDiff: Diff;
+  updatedAt: number;
+};
+
+export type SourceVersion = {
+  version: number;
+  keyCount: number;
+  added: number;
+  modified: number;
+  deleted: number;
+  createdAt: number;
+};
+
+export type ApiToken = {
+  tokenId: string;
+  tokenPrefix: string | null;
+  label: string;
+  permissions: 'read' | 'read_write';
+  lastUsedAt: number | null;
+  createdAt: number;
+};
+
+export type CreatedToken = ApiToken & { token: string };
+
+export type KeyStatus = {
+  provider: AiProvider;
+  hasKey: boolean;
+  hint: string | null;
+  updatedAt: number | null;
+};
