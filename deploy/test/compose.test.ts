@@ -117,6 +117,14 @@ describe('deploy/Dockerfile', () => {
     expect(dockerfile).toMatch(/^USER node$/m);
   });
 
+  it('copies every workspace the lock file names, so npm ci in the image finds them all', () => {
+    const { workspaces } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+      workspaces: string[];
+    };
+    const folders = new Set(workspaces.map((pattern) => pattern.split('/')[0]!));
+    for (const folder of folders) expect(dockerfile).toMatch(new RegExp(`^COPY ${folder} ${folder}$`, 'm'));
+  });
+
   it.each(['gateway', ...services.map((s) => `services/${s}-service`)])(
     '%s compiles to dist/start.js',
     (app) => {
