@@ -1,6 +1,6 @@
 import type {} from 'vitest';
 import type { TestProject } from 'vitest/node';
-import { findInfrastructure, type Infrastructure } from '@tolk/testing';
+import { describeInfrastructure, findInfrastructure, type Infrastructure } from '@tolk/testing';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -10,10 +10,7 @@ declare module 'vitest' {
 
 export default async function setup(project: TestProject) {
   const { infrastructure, stop } = await findInfrastructure();
-  const origin = Object.entries(infrastructure.origin)
-    .map(([server, from]) => `${server} (${from})`)
-    .join(', ');
-  console.log(`Test infrastructure: ${origin}`);
+  console.log(describeInfrastructure(infrastructure));
   project.provide('infrastructure', infrastructure);
   return stop;
 }

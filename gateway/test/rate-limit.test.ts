@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, inject, it } from 'vitest';
-import { request } from '@tolk/testing';
+import { realServers, request } from '@tolk/testing';
 import { redisConnected, signAccessToken, startGateway, startUpstream } from './support.js';
 
 type Closable = { close: () => Promise<void> };
@@ -29,7 +29,7 @@ function expectRateLimited(response: Awaited<ReturnType<typeof request>>) {
   expect(response.headers.get('x-request-id')).toBeTruthy();
 }
 
-describe('gateway rate limits (Redis)', () => {
+describe.skipIf(!realServers().redis)('gateway rate limits (Redis)', () => {
   const redisUrl = inject('infrastructure').redisUrl;
   const running: Closable[] = [];
 

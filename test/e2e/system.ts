@@ -2,17 +2,18 @@
  * The system as a user meets it, for end-to-end tests: the real gateway in front of the real
  * identity- and project-service — and with `sources`, source- and locale-service — (events
  * through the outbox and RabbitMQ), on real Postgres, RabbitMQ and Redis, each in a database of
- * this test file's own. Stand-ins for services not under test are plain HTTP handlers.
+ * this test file's own — or, where the run has none, PGlite, the in-process bus and the gateway's
+ * in-memory caches. Stand-ins for services not under test are plain HTTP handlers.
  */
 import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
 import type { RequestListener } from 'node:http';
 import { expect, inject } from 'vitest';
-import { createRabbitBus, startOutboxRelay } from '@tolk/bus';
+import { startOutboxRelay } from '@tolk/bus';
 import { PRINCIPAL_HEADER, type Principal, type ServiceName } from '@tolk/contracts';
 import { createPrincipalVerifier } from '@tolk/http';
-import { createPgDb, migrate } from '@tolk/db';
+import { migrate, type Db } from '@tolk/db';
 import { createLogger } from '@tolk/logger';
-import { createTestDatabase, listen, request, deleteQueues } from '@tolk/testing';
+import { listen, openTestBroker, openTestDatabase, request, testRedisUrl } from '@tolk/testing';
 import { createGatewayApp } from '../../gateway/src/app.js';
 import { loadGatewayConfig } from '../../gateway/src/config.js';
 import * as identityService from '../../services/identity-service/src/app.js';
@@ -78,12 +79,14 @@ export async function startSystem(
     };
   const cleanups: Array<() => Promise<unknown>> = [];
 
-  const database = await createTestDatabase(infrastructure.postgresUrl);
+  const database = await openTestDatabase(infrastructure.postgresUrl);
   cleanups.push(() => database.drop());
-  const identityDb = createPgDb({ url: database.url, schema: identityService.IDENTITY_SCHEMA });
+  const broker = await openTestBroker({ amqpUrl: infrastructure.amqpUrl, logger: silent });
+  cleanups.push(() => broker.close());
+  const identityDb = database.db(identityService.IDENTITY_SCHEMA);
   cleanups.push(() => identityDb.close());
   await migrate(identityDb, identityService.MIGRATIONS_DIR);
-  const projectDb = createPgDb({ url: database.url, schema: projectService.PROJECTS_SCHEMA });
+  const projectDb = database.db(projectService.PROJECTS_SCHEMA);
   cleanups.push(() => projectDb.close());
   await migrate(projectDb, projectService.MIGRATIONS_DIR);
 
@@ -103,25 +106,25 @@ export async function startSystem(
   cleanups.push(() => identity.close());
 
   /** A service's own schema, migrated, with its outbox relayed; closed at the end. */
-  const dbs = new Map<string, ReturnType<typeof createPgDb>>();
+  const dbs = new Map<string, Db>();
   async function migratedDb(schema: string, migrations: string) {
-    const db = createPgDb({ url: database.url, schema });
+    const db = database.db(schema);
     cleanups.push(() => db.close());
     await migrate(db, migrations);
-    const serviceRelay = await startOutboxRelay({ db, bus, logger: silent });
+    const serviceRelay = await startOutboxRelay({ db, bus, logger: silent, ...database.relayOptions });
     cleanups.push(() => serviceRelay.stop());
     dbs.set(schema, db);
     return db;
   }
 
-  const bus = createRabbitBus({ url: infrastructure.amqpUrl, logger: silent, producer: 'project-service' });
+  const bus = broker.bus({ logger: silent, producer: 'project-service' });
   cleanups.push(() => bus.close());
-  const relay = await startOutboxRelay({ db: projectDb, bus, logger: silent });
+  const relay = await startOutboxRelay({ db: projectDb, bus, logger: silent, ...database.relayOptions });
   cleanups.push(() => relay.stop());
   const projectApp = projectService.createProjectApp({
     config: loadProjectConfig({
       DATABASE_URL: database.url,
-      AMQP_URL: infrastructure.amqpUrl,
+      AMQP_URL: broker.url,
       INTERNAL_JWT_SECRET: internalSecret,
       IDENTITY_SERVICE_URL: identity.url,
     }),
@@ -138,7 +141,7 @@ export async function startSystem(
     const source = sourceService.createSourceService({
       config: loadSourceConfig({
         DATABASE_URL: database.url,
-        AMQP_URL: infrastructure.amqpUrl,
+        AMQP_URL: broker.url,
         INTERNAL_JWT_SECRET: internalSecret,
         PROJECT_SERVICE_URL: project.url,
       }),
@@ -153,7 +156,7 @@ export async function startSystem(
     const locale = localeService.createLocaleService({
       config: loadLocaleConfig({
         DATABASE_URL: database.url,
-        AMQP_URL: infrastructure.amqpUrl,
+        AMQP_URL: broker.url,
         INTERNAL_JWT_SECRET: internalSecret,
         PROJECT_SERVICE_URL: project.url,
         SOURCE_SERVICE_URL: sourceServer.url,
@@ -186,14 +189,14 @@ export async function startSystem(
       logger: silent,
       queue: localeQueue,
     });
-    cleanups.push(() => deleteQueues(infrastructure.amqpUrl, queues));
+    cleanups.push(() => broker.deleteQueues(queues));
   }
 
   if (options.tokens) {
     const tokens = tokenService.createTokenService({
       config: loadTokenConfig({
         DATABASE_URL: database.url,
-        AMQP_URL: infrastructure.amqpUrl,
+        AMQP_URL: broker.url,
         INTERNAL_JWT_SECRET: internalSecret,
         PROJECT_SERVICE_URL: project.url,
       }),
@@ -212,11 +215,11 @@ export async function startSystem(
       logger: silent,
       queue: tokenQueue,
     });
-    cleanups.push(() => deleteQueues(infrastructure.amqpUrl, [tokenQueue]));
+    cleanups.push(() => broker.deleteQueues([tokenQueue]));
   }
 
   if (options.byok) {
-    const byokDb = createPgDb({ url: database.url, schema: byokService.BYOK_SCHEMA });
+    const byokDb = database.db(byokService.BYOK_SCHEMA);
     cleanups.push(() => byokDb.close());
     await migrate(byokDb, byokService.MIGRATIONS_DIR);
     dbs.set(byokService.BYOK_SCHEMA, byokDb);
@@ -251,15 +254,17 @@ export async function startSystem(
       PROJECT_SERVICE_URL: project.url,
       ...serviceUrls,
       ...standInUrls,
-      REDIS_URL: infrastructure.redisUrl,
+      REDIS_URL: testRedisUrl(),
       RATE_LIMIT_KEY_PREFIX: `tolk-e2e:${randomUUID()}`,
       MEMBERSHIP_CACHE_KEY_PREFIX: `tolk-e2e:${randomUUID()}:membership`,
       TOKEN_CACHE_KEY_PREFIX: `tolk-e2e:${randomUUID()}:tokens`,
       TOKEN_EVENTS_QUEUE: `e2e.gateway.tokens.${randomUUID()}`,
-      ...(options.tokens ? { AMQP_URL: infrastructure.amqpUrl } : {}),
+      ...(options.tokens && broker.real ? { AMQP_URL: broker.url } : {}),
       ...options.gatewayEnv,
     }),
     logger: silent,
+    // Without RabbitMQ, the gateway consumes its evictions from the in-process bus, as embedded.
+    ...(options.tokens && !broker.real ? { bus } : {}),
   });
   cleanups.push(() => gateway.close());
   if (options.gatewayConsumers ?? options.tokens) await gateway.startConsumers();

@@ -2,18 +2,18 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createTestDatabase } from '@tolk/testing';
-import { createPgDb, migrate, type Db, type Queryable } from '@tolk/db';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openTestDatabase, type TestDatabase } from '@tolk/testing';
+import { migrate, type Db, type Queryable } from '@tolk/db';
 import { OUTBOX_MIGRATION_SQL, handleOnce } from '@tolk/bus';
 
 describe('handleOnce', () => {
-  let database: Awaited<ReturnType<typeof createTestDatabase>>;
+  let database: TestDatabase;
   let db: Db;
 
   beforeAll(async () => {
-    database = await createTestDatabase(inject('infrastructure').postgresUrl);
-    db = createPgDb({ url: database.url, schema: 'consumer_svc', max: 10 });
+    database = await openTestDatabase();
+    db = database.db('consumer_svc');
     const dir = await mkdtemp(path.join(os.tmpdir(), 'tolk-idempotent-'));
     await writeFile(path.join(dir, '0001_outbox.sql'), OUTBOX_MIGRATION_SQL);
     await writeFile(

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { REQUEST_ID_HEADER } from '@tolk/contracts';
 import { createPgDb, migrate, type Db } from '@tolk/db';
 import { renderMetrics, runWithRequestId } from '@tolk/logger';
-import { createTestDatabase, parsePrometheusText, sampleValue } from '@tolk/testing';
+import { createTestDatabase, parsePrometheusText, realServers, sampleValue } from '@tolk/testing';
 import {
   OUTBOX_MIGRATION_SQL,
   createRabbitBus,
@@ -30,7 +30,7 @@ async function scrape() {
   return parsePrometheusText((await renderMetrics()).text);
 }
 
-describe('bus and outbox metrics', () => {
+describe.skipIf(!realServers().postgres || !realServers().rabbitmq)('bus and outbox metrics', () => {
   const { postgresUrl, amqpUrl } = inject('infrastructure');
   const { logger, lines } = memoryLogger();
   let database: Awaited<ReturnType<typeof createTestDatabase>>;

@@ -2,7 +2,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createTestDatabase } from '@tolk/testing';
+import { createTestDatabase, realServers } from '@tolk/testing';
 import { createPgDb, migrate, type Db } from '@tolk/db';
 import { currentRequestId, runWithRequestId } from '@tolk/logger';
 import type { EventEnvelope } from '@tolk/contracts';
@@ -24,7 +24,7 @@ import {
   waitFor,
 } from './support.js';
 
-describe('outbox relay', () => {
+describe.skipIf(!realServers().postgres || !realServers().rabbitmq)('outbox relay', () => {
   const { postgresUrl, amqpUrl } = inject('infrastructure');
   const { logger } = memoryLogger();
   let database: Awaited<ReturnType<typeof createTestDatabase>>;

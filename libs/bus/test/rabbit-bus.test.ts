@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { EVENTS_EXCHANGE, REQUEST_ID_HEADER, type EventEnvelope } from '@tolk/contracts';
 import { currentRequestId, runWithRequestId } from '@tolk/logger';
 import { ATTEMPT_HEADER, createRabbitBus, type Bus, type DeliveryMeta } from '@tolk/bus';
+import { realServers } from '@tolk/testing';
 import {
   closeConnectionOnBroker,
   envelope,
@@ -14,7 +15,7 @@ import {
   waitFor,
 } from './support.js';
 
-describe('createRabbitBus', () => {
+describe.skipIf(!realServers().rabbitmq)('createRabbitBus', () => {
   const amqpUrl = inject('infrastructure').amqpUrl;
   let admin: Awaited<ReturnType<typeof openAdmin>>;
   const buses: Bus[] = [];

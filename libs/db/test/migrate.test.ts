@@ -1,16 +1,16 @@
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createTestDatabase } from '@tolk/testing';
-import { createPgDb, migrate, type Db } from '@tolk/db';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openTestDatabase, type TestDatabase } from '@tolk/testing';
+import { migrate, type Db } from '@tolk/db';
 
 describe('migrate', () => {
-  let database: Awaited<ReturnType<typeof createTestDatabase>>;
+  let database: TestDatabase;
   const dbs: Db[] = [];
 
   beforeAll(async () => {
-    database = await createTestDatabase(inject('infrastructure').postgresUrl);
+    database = await openTestDatabase();
   });
   afterAll(async () => {
     await Promise.all(dbs.map((db) => db.close()));
@@ -24,7 +24,7 @@ describe('migrate', () => {
   }
 
   function open(schema: string): Db {
-    const db = createPgDb({ url: database.url, schema });
+    const db = database.db(schema);
     dbs.push(db);
     return db;
   }

@@ -1,5 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { inject } from 'vitest';
+import { createPgDb, openEmbeddedPostgres, type Db } from '@tolk/db';
+import { EMBEDDED } from './infrastructure.js';
 
 /**
  * A database of its own for one test file, created on the shared server and dropped after.
@@ -31,3 +34,45 @@ export async function createTestDatabase(
     },
   };
 }
+
+/**
+ * The database of one test file, from the run's infrastructure: a database of its own on the
+ * Postgres server, or — where the run has none (DESIGN §8) — an embedded PGlite in memory,
+ * behind the same `Db` interface. Each service takes a `Db` of its own schema from it.
+ */
+export async function openTestDatabase(
+  postgresUrl: string = inject('infrastructure').postgresUrl,
+): Promise<TestDatabase> {
+  if (postgresUrl === EMBEDDED) {
+    const postgres = await openEmbeddedPostgres();
+    return {
+      url: 'postgres://embedded/tolk',
+      embedded: true,
+      db: (schema) => postgres.forSchema(schema),
+      // On PGlite's one connection, consumers that an in-process bus runs inside the publish
+      // would join a transaction held across it: the relay holds none.
+      relayOptions: { singleRelay: true },
+      drop: () => postgres.close(),
+    };
+  }
+  const database = await createTestDatabase(postgresUrl);
+  return {
+    url: database.url,
+    embedded: false,
+    db: (schema) => createPgDb({ url: database.url, schema }),
+    relayOptions: {},
+    drop: database.drop,
+  };
+}
+
+export type TestDatabase = {
+  /** DATABASE_URL for the services' configurations (they take their `Db` from `db()`). */
+  url: string;
+  /** PGlite in this process rather than a database on a server. */
+  embedded: boolean;
+  /** A `Db` bound to `schema`; close it as usual (PGlite's is closed by `drop()`). */
+  db(schema: string): Db;
+  /** What startOutboxRelay needs besides db, bus and logger on this database. */
+  relayOptions: { singleRelay?: boolean };
+  drop(): Promise<void>;
+};

@@ -1,5 +1,7 @@
 export * from './infrastructure.js';
 export * from './database.js';
+export * from './broker.js';
+export * from './servers.js';
 export * from './http.js';
 export * from './private-rabbit.js';
 export * from './prometheus.js';

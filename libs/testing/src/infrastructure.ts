@@ -2,16 +2,26 @@ import { execFile } from 'node:child_process';
 import net from 'node:net';
 import { promisify } from 'node:util';
 
+/** What stands in for a server no run could find (DESIGN §8): same interfaces, in this process. */
+export const EMBEDDED = 'embedded';
+
+export type Server = 'postgres' | 'rabbitmq' | 'redis';
+export type Origin = 'environment' | 'local default port' | 'testcontainers' | typeof EMBEDDED;
+
 export type Infrastructure = {
-  /** An admin connection to a Postgres server; tests create their own databases on it. */
+  /** An admin connection to a Postgres server (tests create their own databases on it), or `embedded`: PGlite. */
   postgresUrl: string;
+  /** A RabbitMQ server, or `embedded`: the in-process bus. */
   amqpUrl: string;
+  /** A Redis server, or `embedded`: the gateway's in-memory caches and rate limits. */
   redisUrl: string;
   /** Where each server came from, for the one line the run prints. */
-  origin: Record<'postgres' | 'rabbitmq' | 'redis', string>;
+  origin: Record<Server, Origin>;
+  /** Whether each server is real; a test that only makes sense on one skips without it. */
+  real: Record<Server, boolean>;
+  /** Why each embedded server is embedded. */
+  reasons: Partial<Record<Server, string>>;
 };
-
-type Server = 'postgres' | 'rabbitmq' | 'redis';
 
 const LOCAL_DEFAULTS: Record<Server, string> = {
   postgres: 'postgres://postgres@127.0.0.1:5432/postgres',
@@ -52,7 +62,7 @@ export function isReachable(url: string, timeoutMs = 1000): Promise<boolean> {
   });
 }
 
-async function dockerRuns(): Promise<boolean> {
+export async function dockerRuns(): Promise<boolean> {
   try {
     await promisify(execFile)('docker', ['info', '--format', '{{.ServerVersion}}'], { timeout: 5000 });
     return true;
@@ -61,7 +71,7 @@ async function dockerRuns(): Promise<boolean> {
   }
 }
 
-async function startContainer(server: Server): Promise<{ url: string; stop: () => Promise<void> }> {
+export async function startContainer(server: Server): Promise<{ url: string; stop: () => Promise<void> }> {
   const { GenericContainer, Wait } = await import('testcontainers');
   if (server === 'postgres') {
     const c = await new GenericContainer('postgres:16-alpine')
@@ -91,16 +101,30 @@ async function startContainer(server: Server): Promise<{ url: string; stop: () =
   };
 }
 
+/** How findInfrastructure looks around; tests of the decision pass their own. */
+export type InfrastructureProbes = {
+  isReachable(url: string): Promise<boolean>;
+  dockerRuns(): Promise<boolean>;
+  startContainer(server: Server): Promise<{ url: string; stop: () => Promise<void> }>;
+};
+
+const PROBES: InfrastructureProbes = { isReachable: (url) => isReachable(url), dockerRuns, startContainer };
+
 /**
  * Finds Postgres, RabbitMQ and Redis (DESIGN §8): the environment first, then the local default
- * ports, then containers where a Docker engine runs. With CI=true a missing server fails the run.
+ * ports, then containers where a Docker engine runs, else the embedded stand-in. A server the
+ * environment names but that does not answer is not replaced by another real one (which could
+ * hold other data): it gets the stand-in. With CI=true a missing server fails the run instead.
  */
 export async function findInfrastructure(
   env: NodeJS.ProcessEnv = process.env,
+  probes: InfrastructureProbes = PROBES,
 ): Promise<{ infrastructure: Infrastructure; stop: () => Promise<void> }> {
+  const ci = env['CI'] === 'true';
   const configured = fromEnvironment(env);
   const found: Partial<Record<Server, string>> = {};
-  const origin: Partial<Record<Server, string>> = {};
+  const origin: Partial<Record<Server, Origin>> = {};
+  const reasons: Partial<Record<Server, string>> = {};
   const stops: Array<() => Promise<void>> = [];
   const missing: Server[] = [];
   let docker: boolean | undefined;
@@ -108,46 +132,80 @@ export async function findInfrastructure(
   for (const server of ['postgres', 'rabbitmq', 'redis'] as const) {
     const fromEnv = configured[server];
     if (fromEnv) {
-      if (!(await isReachable(fromEnv))) {
+      if (await probes.isReachable(fromEnv)) {
+        found[server] = fromEnv;
+        origin[server] = 'environment';
+      } else if (ci) {
         throw new Error(`${server} at ${redact(fromEnv)} (from the environment) is not reachable`);
+      } else {
+        found[server] = EMBEDDED;
+        origin[server] = EMBEDDED;
+        reasons[server] = `${redact(fromEnv)} (from the environment) does not answer`;
       }
-      found[server] = fromEnv;
-      origin[server] = 'environment';
       continue;
     }
-    if (await isReachable(LOCAL_DEFAULTS[server])) {
+    if (await probes.isReachable(LOCAL_DEFAULTS[server])) {
       found[server] = LOCAL_DEFAULTS[server];
       origin[server] = 'local default port';
       continue;
     }
-    docker ??= await dockerRuns();
+    docker ??= await probes.dockerRuns();
     if (docker) {
-      const container = await startContainer(server);
+      const container = await probes.startContainer(server);
       found[server] = container.url;
       origin[server] = 'testcontainers';
       stops.push(container.stop);
       continue;
     }
-    missing.push(server);
+    if (ci) {
+      missing.push(server);
+      continue;
+    }
+    found[server] = EMBEDDED;
+    origin[server] = EMBEDDED;
+    reasons[server] = 'none on the local default port, no Docker engine';
   }
 
   if (missing.length > 0) {
     const how = missing.map((s) => `  ${s}: set ${envName(s)} or start it: ${START_HINTS[s]}`).join('\n');
-    const why = env['CI'] === 'true' ? 'CI=true requires real servers' : 'no Docker engine to start them';
-    throw new Error(`Tests need ${missing.join(', ')} and none was found (${why}).\n${how}`);
+    throw new Error(
+      `Tests need ${missing.join(', ')} and none was found (CI=true requires real servers).\n${how}`,
+    );
   }
 
+  const real = (server: Server) => origin[server] !== EMBEDDED;
   return {
     infrastructure: {
       postgresUrl: found.postgres!,
       amqpUrl: found.rabbitmq!,
       redisUrl: found.redis!,
       origin: origin as Infrastructure['origin'],
+      real: { postgres: real('postgres'), rabbitmq: real('rabbitmq'), redis: real('redis') },
+      reasons,
     },
     stop: async () => {
       await Promise.all(stops.map((stop) => stop()));
     },
   };
+}
+
+const STAND_INS: Record<Server, string> = {
+  postgres: 'PGlite',
+  rabbitmq: 'in-process bus',
+  redis: 'in-memory cache',
+};
+
+/** The one line a run prints about where its servers came from. */
+export function describeInfrastructure(infrastructure: Infrastructure): string {
+  const servers = (Object.keys(infrastructure.origin) as Server[]).map((server) =>
+    infrastructure.real[server]
+      ? `${server} (${infrastructure.origin[server]})`
+      : `${server} (embedded ${STAND_INS[server]}: ${infrastructure.reasons[server]})`,
+  );
+  const embedded = Object.values(infrastructure.real).includes(false);
+  return `Test infrastructure: ${servers.join(', ')}${
+    embedded ? '; tests that need a real server are skipped (with CI=true this fails instead)' : ''
+  }`;
 }
 
 function envName(server: Server): string {

@@ -1,5 +1,5 @@
 import { describe, expect, inject, it } from 'vitest';
-import { findInfrastructure, isReachable } from '@tolk/testing';
+import { findInfrastructure, isReachable, realServers } from '@tolk/testing';
 
 describe('findInfrastructure', () => {
   it('when the environment names a server that does not answer, then it fails naming it', async () => {
@@ -8,7 +8,8 @@ describe('findInfrastructure', () => {
     );
   });
 
-  it('when the environment names running servers, then they are used as given', async () => {
+  it('when the environment names running servers, then they are used as given', async ({ skip }) => {
+    skip(Object.values(realServers()).includes(false), 'needs every server running');
     const running = inject('infrastructure');
     const { infrastructure } = await findInfrastructure({
       TEST_DATABASE_URL: running.postgresUrl,
@@ -21,7 +22,8 @@ describe('findInfrastructure', () => {
     });
   });
 
-  it('tells a listening port from a closed one', async () => {
+  it('tells a listening port from a closed one', async ({ skip }) => {
+    skip(!realServers().postgres, 'needs a listening Postgres');
     expect(await isReachable(inject('infrastructure').postgresUrl)).toBe(true);
     expect(await isReachable('postgres://127.0.0.1:1/x')).toBe(false);
   });

@@ -1,10 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { inject } from 'vitest';
 import { PRINCIPAL_HEADER, type AiProvider, type Principal } from '@tolk/contracts';
-import { createPgDb, migrate, type Db } from '@tolk/db';
+import { migrate, type Db } from '@tolk/db';
 import { createPrincipalSigner } from '@tolk/http';
 import { createLogger } from '@tolk/logger';
-import { createTestDatabase, listen, request } from '@tolk/testing';
+import { listen, openTestDatabase, request } from '@tolk/testing';
 import { BYOK_SCHEMA, MIGRATIONS_DIR, createByokService } from '../src/app.js';
 import { loadByokConfig } from '../src/config.js';
 import { createKeysRepository } from '../src/data-access/keys-repository.js';
@@ -44,8 +43,8 @@ export function userId(): string {
  * (after a rotation, say).
  */
 export async function startByokService(options: { masterKeys?: string } = {}) {
-  const database = await createTestDatabase(inject('infrastructure').postgresUrl);
-  const db: Db = createPgDb({ url: database.url, schema: BYOK_SCHEMA });
+  const database = await openTestDatabase();
+  const db: Db = database.db(BYOK_SCHEMA);
   await migrate(db, MIGRATIONS_DIR);
 
   // Every log line is kept so tests can show that no provider key reaches the logs.

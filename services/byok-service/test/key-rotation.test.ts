@@ -3,6 +3,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AI_PROVIDERS } from '@tolk/contracts';
+import { realServers } from '@tolk/testing';
 import { expectError, masterKey, providerKey, startByokService, type ByokService } from './byok-harness.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
@@ -165,7 +166,8 @@ describe('rotating the master key', () => {
   });
 });
 
-describe('npm run byok:rotate', () => {
+// Another process, connecting to the database on its own.
+describe.skipIf(!realServers().postgres)('npm run byok:rotate', () => {
   async function rotate(masterKeys: string) {
     return run(
       process.execPath,

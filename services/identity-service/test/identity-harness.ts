@@ -1,10 +1,10 @@
 import { generateKeyPairSync, randomUUID, type KeyObject } from 'node:crypto';
-import { expect, inject } from 'vitest';
+import { expect } from 'vitest';
 import { INTERNAL_CALLER_HEADER, PRINCIPAL_HEADER, type Principal } from '@tolk/contracts';
-import { createPgDb, migrate, type Db } from '@tolk/db';
+import { migrate, type Db } from '@tolk/db';
 import { createInternalCallerSigner, createPrincipalSigner } from '@tolk/http';
 import { createLogger } from '@tolk/logger';
-import { createTestDatabase, listen, request } from '@tolk/testing';
+import { listen, openTestDatabase, request } from '@tolk/testing';
 import { IDENTITY_SCHEMA, MIGRATIONS_DIR, createIdentityApp } from '../src/app.js';
 import { loadIdentityConfig } from '../src/config.js';
 
@@ -19,8 +19,8 @@ type Response = Awaited<ReturnType<typeof request>>;
  * an ephemeral port, a fresh ES256 key pair and a clock the test can move forward.
  */
 export async function startIdentityService() {
-  const database = await createTestDatabase(inject('infrastructure').postgresUrl);
-  const db: Db = createPgDb({ url: database.url, schema: IDENTITY_SCHEMA });
+  const database = await openTestDatabase();
+  const db: Db = database.db(IDENTITY_SCHEMA);
   await migrate(db, MIGRATIONS_DIR);
 
   const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });

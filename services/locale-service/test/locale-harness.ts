@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import amqp from 'amqplib';
 import { expect } from 'vitest';
-import { createRabbitBus, startOutboxRelay } from '@tolk/bus';
-import { createPgDb, migrate } from '@tolk/db';
+import { startOutboxRelay } from '@tolk/bus';
+import { migrate } from '@tolk/db';
 import { createLogger } from '@tolk/logger';
-import { consumedFlags, listen, request, deleteQueues } from '@tolk/testing';
+import { consumedFlags, listen, request } from '@tolk/testing';
 // Tests may compose services; production code never imports another service.
 import { INTERNAL_SECRET, startSourceService } from '../../source-service/test/source-harness.js';
 import { LOCALES_SCHEMA, MIGRATIONS_DIR, createLocaleService } from '../src/app.js';
@@ -34,10 +33,10 @@ export async function startLocaleService(
     { name: 'locale-service', level: 'debug' },
     { write: (line: string) => void logLines.push(line) },
   );
-  const db = createPgDb({ url: source.databaseUrl, schema: LOCALES_SCHEMA });
+  const db = source.database.db(LOCALES_SCHEMA);
   await migrate(db, MIGRATIONS_DIR);
-  const bus = createRabbitBus({ url: source.amqpUrl, logger, producer: 'locale-service' });
-  const relay = await startOutboxRelay({ db, bus, logger });
+  const bus = source.broker.bus({ logger, producer: 'locale-service' });
+  const relay = await startOutboxRelay({ db, bus, logger, ...source.database.relayOptions });
   const config = loadLocaleConfig({
     DATABASE_URL: source.databaseUrl,
     AMQP_URL: source.amqpUrl,
@@ -51,19 +50,10 @@ export async function startLocaleService(
   if (options.consume !== false) await subscribeLocaleConsumer({ bus, db, sync, refresh, logger, queue });
   const server = await listen(app);
 
-  // What the consumer gave up on, as it reached its dead-letter queue (declared by subscribe).
-  const amqpConnection = await amqp.connect(source.amqpUrl);
-  const channel = await amqpConnection.createConfirmChannel();
-  // A test may stop the broker: the observer then just stops observing.
-  amqpConnection.on('error', () => undefined);
-  channel.on('error', () => undefined);
+  // What the consumer gave up on, as it reached its dead-letter queue (RabbitMQ only).
   const deadLettered: string[] = [];
   if (options.consume !== false) {
-    await channel.consume(`${queue}.dlq`, (message) => {
-      if (!message) return;
-      deadLettered.push(message.content.toString('utf8'));
-      channel.ack(message);
-    });
+    await source.broker.onDeadLetter(queue, (message) => deadLettered.push(message.content.toString('utf8')));
   }
 
   function call(method: string, path: string, init: { as?: Headers; body?: unknown; rawBody?: string } = {}) {
@@ -164,10 +154,9 @@ export async function startLocaleService(
       });
     },
 
-    /** Puts a message with any body straight on this service's queue. */
+    /** Puts a message with any body straight on this service's queue (RabbitMQ only). */
     async sendToQueue(content: string, messageId: string = randomUUID()) {
-      channel.sendToQueue(queue, Buffer.from(content), { persistent: true, messageId });
-      await channel.waitForConfirms();
+      await source.broker.sendToQueue(queue, content, messageId);
       return messageId;
     },
 
@@ -186,11 +175,10 @@ export async function startLocaleService(
     },
 
     async close() {
-      await amqpConnection.close().catch(() => undefined);
       await server.close();
       await relay.stop();
       await bus.close();
-      await deleteQueues(source.amqpUrl, [queue]);
+      await source.broker.deleteQueues([queue]);
       await db.close();
       await source.close();
     },

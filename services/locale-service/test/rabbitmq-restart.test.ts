@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { canRunPrivateRabbit, startPrivateRabbit, type PrivateRabbit } from '@tolk/testing';
+import { canRunPrivateRabbit, realServers, startPrivateRabbit, type PrivateRabbit } from '@tolk/testing';
 import { startLocaleService, type LocaleService } from './locale-harness.js';
 
 /**
@@ -8,7 +8,9 @@ import { startLocaleService, type LocaleService } from './locale-harness.js';
  * every SourceChanged and TranslationBaselineChanged has taken effect exactly once and every
  * locale's status is what the uploads make it.
  */
-describe.skipIf(!canRunPrivateRabbit())('RabbitMQ restarted during a stream of uploads', () => {
+const withoutRabbitMQ = !canRunPrivateRabbit() || !realServers().rabbitmq;
+
+describe.skipIf(withoutRabbitMQ)('RabbitMQ restarted during a stream of uploads', () => {
   let broker: PrivateRabbit;
   let service: LocaleService;
   beforeAll(async () => {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventEnvelopeSchema, projectEventDataSchemas } from '@tolk/contracts';
+import { realServers } from '@tolk/testing';
 import { expectError, startProjectService, type ProjectService } from './project-harness.js';
 
 let service: ProjectService;
@@ -32,13 +33,16 @@ async function expectEvent(type: keyof typeof projectEventDataSchemas, projectId
 
   const delivered = await service.waitForEvent(type, projectId);
   expect(delivered).toHaveLength(1);
-  expect(delivered[0]).toStrictEqual({
-    envelope,
-    messageId: envelope.id,
-    appId: 'project-service',
-    persistent: true,
-    routingKey: type,
-  });
+  expect(delivered[0]!.envelope).toStrictEqual(envelope);
+  // The message properties are RabbitMQ's; the in-process bus of a run without it has none.
+  if (realServers().rabbitmq) {
+    expect(delivered[0]!.message).toStrictEqual({
+      messageId: envelope.id,
+      appId: 'project-service',
+      persistent: true,
+      routingKey: type,
+    });
+  }
   return envelope;
 }
 

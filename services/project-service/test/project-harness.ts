@@ -1,20 +1,17 @@
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
-import amqp from 'amqplib';
-import { expect, inject } from 'vitest';
-import { createRabbitBus, startOutboxRelay } from '@tolk/bus';
+import { expect } from 'vitest';
+import { startOutboxRelay } from '@tolk/bus';
 import {
-  EVENTS_EXCHANGE,
   INTERNAL_CALLER_HEADER,
   PRINCIPAL_HEADER,
   PROJECT_EVENT_TYPES,
-  eventEnvelopeSchema,
   type EventEnvelope,
   type Principal,
 } from '@tolk/contracts';
-import { createPgDb, migrate, type Db } from '@tolk/db';
+import { migrate, type Db } from '@tolk/db';
 import { createInternalCallerSigner, createPrincipalSigner } from '@tolk/http';
 import { createLogger } from '@tolk/logger';
-import { createTestDatabase, listen, request } from '@tolk/testing';
+import { listen, openTestBroker, openTestDatabase, request, type ObservedEvent } from '@tolk/testing';
 // Tests may compose services; production code never imports another service.
 import {
   IDENTITY_SCHEMA,
@@ -31,14 +28,8 @@ export const INTERNAL_SECRET = 'test-internal-secret-that-is-long-enough';
 export type Response = Awaited<ReturnType<typeof request>>;
 type Headers = Record<string, string>;
 
-/** An event as it arrived on a queue of the test's own, with the message properties that matter. */
-export type DeliveredEvent = {
-  envelope: EventEnvelope;
-  messageId: unknown;
-  appId: unknown;
-  persistent: boolean;
-  routingKey: string;
-};
+/** An event as it arrived on a queue of the test's own, with RabbitMQ's message properties (if any). */
+export type DeliveredEvent = ObservedEvent;
 
 /**
  * A Db whose next transaction fails at the first statement matching a pattern, after every
@@ -79,15 +70,15 @@ function withInjectableFailure(db: Db) {
 export async function startProjectService(
   options: { identityUrl?: string; identityTimeoutMs?: number } = {},
 ) {
-  const { postgresUrl, amqpUrl } = inject('infrastructure');
-  const database = await createTestDatabase(postgresUrl);
+  const database = await openTestDatabase();
   const logLines: string[] = [];
   const logger = createLogger(
     { name: 'project-service', level: 'debug' },
     { write: (line: string) => void logLines.push(line) },
   );
 
-  const identityDb = createPgDb({ url: database.url, schema: IDENTITY_SCHEMA });
+  const broker = await openTestBroker({ logger });
+  const identityDb = database.db(IDENTITY_SCHEMA);
   await migrate(identityDb, IDENTITY_MIGRATIONS_DIR);
   const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const identityConfig = loadIdentityConfig({
@@ -103,15 +94,15 @@ export async function startProjectService(
     }),
   );
 
-  const db = createPgDb({ url: database.url, schema: PROJECTS_SCHEMA });
+  const db = database.db(PROJECTS_SCHEMA);
   await migrate(db, MIGRATIONS_DIR);
   const faults = withInjectableFailure(db);
-  const bus = createRabbitBus({ url: amqpUrl, logger, producer: 'project-service' });
-  const relay = await startOutboxRelay({ db, bus, logger });
+  const bus = broker.bus({ logger, producer: 'project-service' });
+  const relay = await startOutboxRelay({ db, bus, logger, ...database.relayOptions });
 
   const config = loadProjectConfig({
     DATABASE_URL: database.url,
-    AMQP_URL: amqpUrl,
+    AMQP_URL: broker.url,
     INTERNAL_JWT_SECRET: INTERNAL_SECRET,
     IDENTITY_SERVICE_URL: options.identityUrl ?? identityServer.url,
     ...(options.identityTimeoutMs ? { IDENTITY_SERVICE_TIMEOUT_MS: String(options.identityTimeoutMs) } : {}),
@@ -119,23 +110,8 @@ export async function startProjectService(
   const server = await listen(createProjectApp({ config, db: faults.db, bus, logger }));
 
   // Other test files publish project events to the same exchange: look for your project's.
-  const amqpConnection = await amqp.connect(amqpUrl);
-  const channel = await amqpConnection.createChannel();
-  await channel.assertExchange(EVENTS_EXCHANGE, 'topic', { durable: true });
-  const { queue } = await channel.assertQueue('', { exclusive: true, autoDelete: true });
-  for (const type of PROJECT_EVENT_TYPES) await channel.bindQueue(queue, EVENTS_EXCHANGE, type);
   const delivered: DeliveredEvent[] = [];
-  await channel.consume(queue, (message) => {
-    if (!message) return;
-    delivered.push({
-      envelope: eventEnvelopeSchema.parse(JSON.parse(message.content.toString('utf8'))),
-      messageId: message.properties.messageId,
-      appId: message.properties.appId,
-      persistent: message.properties.deliveryMode === 2,
-      routingKey: message.fields.routingKey,
-    });
-    channel.ack(message);
-  });
+  await broker.observe(PROJECT_EVENT_TYPES, (event) => delivered.push(event));
 
   const signPrincipal = createPrincipalSigner(INTERNAL_SECRET);
   const signInternalCaller = createInternalCallerSigner(INTERNAL_SECRET, 'gateway');
@@ -226,11 +202,11 @@ export async function startProjectService(
     stopIdentity: () => identityServer.close(),
 
     async close() {
-      await amqpConnection.close().catch(() => undefined);
       await server.close();
       await identityServer.close().catch(() => undefined);
       await relay.stop();
       await bus.close();
+      await broker.close();
       await db.close();
       await identityDb.close();
       await database.drop();

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { realServers } from '@tolk/testing';
 import { startSourceService, type SourceService } from './source-harness.js';
 
 let service: SourceService;
@@ -95,7 +96,10 @@ describe('project events consumed out of order or more than once', () => {
 });
 
 describe('poison messages', () => {
-  it('when messages cannot be applied, then they end in the dead-letter queue while a following ProjectCreated is applied', async () => {
+  it('when messages cannot be applied, then they end in the dead-letter queue while a following ProjectCreated is applied', async ({
+    skip,
+  }) => {
+    skip(!realServers().rabbitmq, 'puts an unreadable message straight on a RabbitMQ queue');
     const { projectId, owner } = await projectWithSource();
     // Data that breaks ProjectUpdated's contract: a locale that is no string; no name nor settings.
     const wrongType = await service.publish('ProjectUpdated', {

@@ -1,18 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import amqp from 'amqplib';
-import { expect, inject } from 'vitest';
-import { ATTEMPT_HEADER, createRabbitBus, startOutboxRelay } from '@tolk/bus';
-import {
-  EVENTS_EXCHANGE,
-  PRINCIPAL_HEADER,
-  eventEnvelopeSchema,
-  type EventEnvelope,
-  type Principal,
-} from '@tolk/contracts';
-import { createPgDb, migrate } from '@tolk/db';
+import { expect } from 'vitest';
+import { ATTEMPT_HEADER, startOutboxRelay } from '@tolk/bus';
+import { PRINCIPAL_HEADER, type EventEnvelope, type Principal } from '@tolk/contracts';
+import { migrate } from '@tolk/db';
 import { createPrincipalSigner } from '@tolk/http';
 import { createLogger } from '@tolk/logger';
-import { consumedFlags, createTestDatabase, listen, request, deleteQueues } from '@tolk/testing';
+import { consumedFlags, listen, openTestBroker, openTestDatabase, request } from '@tolk/testing';
 // Tests may compose services; production code never imports another service.
 import {
   MIGRATIONS_DIR as PROJECT_MIGRATIONS_DIR,
@@ -33,27 +26,32 @@ type Headers = Record<string, string>;
  * source-service as it runs, next to a real project-service: one database with each service's
  * schema, both outboxes relayed to RabbitMQ, source-service consuming project events on a
  * durable queue of this test file's own (other test files publish to the same exchange).
- * `env` overrides source-service's configuration (limits).
+ * `env` overrides source-service's configuration (limits). The database and the broker are the
+ * run's (openTestDatabase, openTestBroker): PGlite and the in-process bus where it has no servers.
  */
 export async function startSourceService(options: { env?: Record<string, string>; amqpUrl?: string } = {}) {
-  const { postgresUrl } = inject('infrastructure');
-  // A broker of the test's own when given (one it stops and restarts), else the shared one.
-  const amqpUrl = options.amqpUrl ?? inject('infrastructure').amqpUrl;
-  const database = await createTestDatabase(postgresUrl);
+  const database = await openTestDatabase();
   const logLines: string[] = [];
   const logger = createLogger(
     { name: 'source-service', level: 'debug' },
     { write: (line: string) => void logLines.push(line) },
   );
   const quiet = createLogger({ name: 'project-service', level: 'silent' });
+  // A broker of the test's own when given (one it stops and restarts), else the run's.
+  const broker = await openTestBroker({ amqpUrl: options.amqpUrl, logger });
 
-  const projectDb = createPgDb({ url: database.url, schema: PROJECTS_SCHEMA });
+  const projectDb = database.db(PROJECTS_SCHEMA);
   await migrate(projectDb, PROJECT_MIGRATIONS_DIR);
-  const projectBus = createRabbitBus({ url: amqpUrl, logger: quiet, producer: 'project-service' });
-  const projectRelay = await startOutboxRelay({ db: projectDb, bus: projectBus, logger: quiet });
+  const projectBus = broker.bus({ logger: quiet, producer: 'project-service' });
+  const projectRelay = await startOutboxRelay({
+    db: projectDb,
+    bus: projectBus,
+    logger: quiet,
+    ...database.relayOptions,
+  });
   const projectConfig = loadProjectConfig({
     DATABASE_URL: database.url,
-    AMQP_URL: amqpUrl,
+    AMQP_URL: broker.url,
     INTERNAL_JWT_SECRET: INTERNAL_SECRET,
     // Never called: creating and deleting projects needs no user directory.
     IDENTITY_SERVICE_URL: 'http://127.0.0.1:9',
@@ -62,13 +60,13 @@ export async function startSourceService(options: { env?: Record<string, string>
     createProjectApp({ config: projectConfig, db: projectDb, bus: projectBus, logger: quiet }),
   );
 
-  const db = createPgDb({ url: database.url, schema: SOURCE_SCHEMA });
+  const db = database.db(SOURCE_SCHEMA);
   await migrate(db, MIGRATIONS_DIR);
-  const bus = createRabbitBus({ url: amqpUrl, logger, producer: 'source-service' });
-  const relay = await startOutboxRelay({ db, bus, logger });
+  const bus = broker.bus({ logger, producer: 'source-service' });
+  const relay = await startOutboxRelay({ db, bus, logger, ...database.relayOptions });
   const config = loadSourceConfig({
     DATABASE_URL: database.url,
-    AMQP_URL: amqpUrl,
+    AMQP_URL: broker.url,
     INTERNAL_JWT_SECRET: INTERNAL_SECRET,
     PROJECT_SERVICE_URL: projectServer.url,
     ...options.env,
@@ -78,31 +76,17 @@ export async function startSourceService(options: { env?: Record<string, string>
   await subscribeSourceConsumer({ bus, db, sync, logger, queue });
   const server = await listen(app);
 
-  // Every event on the exchange, as it arrived on a queue of the test's own.
-  const amqpConnection = await amqp.connect(amqpUrl);
-  const channel = await amqpConnection.createConfirmChannel();
-  // A test may stop the broker: the observer then just stops observing.
-  amqpConnection.on('error', () => undefined);
-  channel.on('error', () => undefined);
-  await channel.assertExchange(EVENTS_EXCHANGE, 'topic', { durable: true });
-  const { queue: observed } = await channel.assertQueue('', { exclusive: true, autoDelete: true });
-  await channel.bindQueue(observed, EVENTS_EXCHANGE, 'SourceChanged');
+  // Every SourceChanged, as it arrived on a queue of the test's own.
   const delivered: EventEnvelope[] = [];
-  await channel.consume(observed, (message) => {
-    if (!message) return;
-    delivered.push(eventEnvelopeSchema.parse(JSON.parse(message.content.toString('utf8'))));
-    channel.ack(message);
-  });
-  // What the consumer gave up on, as it reached its dead-letter queue (declared by subscribe).
+  await broker.observe(['SourceChanged'], ({ envelope }) => delivered.push(envelope));
+  // What the consumer gave up on, as it reached its dead-letter queue (RabbitMQ only).
   const deadLettered: DeadLetter[] = [];
-  await channel.consume(`${queue}.dlq`, (message) => {
-    if (!message) return;
+  await broker.onDeadLetter(queue, (message) => {
     deadLettered.push({
       content: message.content.toString('utf8'),
       messageId: message.properties.messageId as unknown,
       attempt: (message.properties.headers ?? {})[ATTEMPT_HEADER] as unknown,
     });
-    channel.ack(message);
   });
 
   const signPrincipal = createPrincipalSigner(INTERNAL_SECRET);
@@ -127,9 +111,11 @@ export async function startSourceService(options: { env?: Record<string, string>
 
   return {
     url: server.url,
-    /** For services composed on top of this one (locale-service's tests). */
+    /** For services composed on top of this one (locale- and token-service's tests). */
+    database,
     databaseUrl: database.url,
-    amqpUrl,
+    broker,
+    amqpUrl: broker.url,
     projectUrl: projectServer.url,
     db,
     queue,
@@ -202,12 +188,11 @@ export async function startSourceService(options: { env?: Record<string, string>
     },
 
     /**
-     * Puts a message with any body straight on this service's queue. Not through the exchange:
-     * other test files' observers there parse every message as an envelope.
+     * Puts a message with any body straight on this service's queue (RabbitMQ only). Not through
+     * the exchange: other test files' observers there parse every message as an envelope.
      */
     async sendToQueue(content: string, messageId: string = randomUUID()) {
-      channel.sendToQueue(queue, Buffer.from(content), { persistent: true, messageId });
-      await channel.waitForConfirms();
+      await broker.sendToQueue(queue, content, messageId);
       return messageId;
     },
 
@@ -234,7 +219,6 @@ export async function startSourceService(options: { env?: Record<string, string>
     },
 
     async close() {
-      await amqpConnection.close().catch(() => undefined);
       await server.close();
       await projectServer.close();
       await relay.stop();
@@ -242,7 +226,8 @@ export async function startSourceService(options: { env?: Record<string, string>
       await bus.close();
       await projectBus.close();
       // The test's durable queue (and its dead-letter queue) go with it.
-      await deleteQueues(amqpUrl, [queue]);
+      await broker.deleteQueues([queue]);
+      await broker.close();
       await db.close();
       await projectDb.close();
       await database.drop();

@@ -1,17 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import amqp from 'amqplib';
 import { expect } from 'vitest';
-import { createRabbitBus, startOutboxRelay } from '@tolk/bus';
-import {
-  EVENTS_EXCHANGE,
-  INTERNAL_CALLER_HEADER,
-  eventEnvelopeSchema,
-  type EventEnvelope,
-} from '@tolk/contracts';
-import { createPgDb, migrate } from '@tolk/db';
+import { startOutboxRelay } from '@tolk/bus';
+import { INTERNAL_CALLER_HEADER, type EventEnvelope } from '@tolk/contracts';
+import { migrate } from '@tolk/db';
 import { createInternalCallerSigner } from '@tolk/http';
 import { createLogger } from '@tolk/logger';
-import { consumedFlags, listen, request, deleteQueues } from '@tolk/testing';
+import { consumedFlags, listen, request } from '@tolk/testing';
 // Tests may compose services; production code never imports another service.
 import { INTERNAL_SECRET, startSourceService } from '../../source-service/test/source-harness.js';
 import { MIGRATIONS_DIR, TOKENS_SCHEMA, createTokenService } from '../src/app.js';
@@ -46,10 +40,10 @@ export async function startTokenService(options: { env?: Record<string, string> 
     { name: 'token-service', level: 'debug' },
     { write: (line: string) => void logLines.push(line) },
   );
-  const db = createPgDb({ url: base.databaseUrl, schema: TOKENS_SCHEMA });
+  const db = base.database.db(TOKENS_SCHEMA);
   await migrate(db, MIGRATIONS_DIR);
-  const bus = createRabbitBus({ url: base.amqpUrl, logger, producer: 'token-service' });
-  const relay = await startOutboxRelay({ db, bus, logger });
+  const bus = base.broker.bus({ logger, producer: 'token-service' });
+  const relay = await startOutboxRelay({ db, bus, logger, ...base.database.relayOptions });
   const config = loadTokenConfig({
     DATABASE_URL: base.databaseUrl,
     AMQP_URL: base.amqpUrl,
@@ -63,17 +57,8 @@ export async function startTokenService(options: { env?: Record<string, string> 
   const server = await listen(app);
 
   // Every TokenRevoked published (by any test file), as it arrived on a queue of this harness.
-  const amqpConnection = await amqp.connect(base.amqpUrl);
-  const channel = await amqpConnection.createChannel();
-  await channel.assertExchange(EVENTS_EXCHANGE, 'topic', { durable: true });
-  const { queue: observed } = await channel.assertQueue('', { exclusive: true, autoDelete: true });
-  await channel.bindQueue(observed, EVENTS_EXCHANGE, 'TokenRevoked');
   const published: EventEnvelope[] = [];
-  await channel.consume(observed, (message) => {
-    if (!message) return;
-    published.push(eventEnvelopeSchema.parse(JSON.parse(message.content.toString('utf8'))));
-    channel.ack(message);
-  });
+  await base.broker.observe(['TokenRevoked'], ({ envelope }) => published.push(envelope));
 
   const signInternalCaller = createInternalCallerSigner(INTERNAL_SECRET, 'gateway');
 
@@ -179,12 +164,11 @@ export async function startTokenService(options: { env?: Record<string, string> 
     },
 
     async close() {
-      await amqpConnection.close().catch(() => undefined);
       await server.close();
       await relay.stop();
       await bus.close();
       // The test's durable queue (and its dead-letter queue) go with it.
-      await deleteQueues(base.amqpUrl, [queue]);
+      await base.broker.deleteQueues([queue]);
       await db.close();
       await base.close();
     },
