@@ -28,6 +28,8 @@ function redactUrl(url: string): string {
 const NEXT_STEPS = `
 Next steps:
   Open the dashboard: ${publicUrl}/  (sign up, create a project, add your provider keys)
+  Then the command-line tool, from your app's folder (README: "60-second walkthrough"):
+    node ${path.join(ROOT, 'cli', 'bin', 'tolk.js')} login --api ${publicUrl}
   Or use the API directly (reference: ${publicUrl}/docs):
   curl -s -X POST ${publicUrl}/v1/auth/signup -H 'content-type: application/json' \\
        -d '{"email":"you@example.com","password":"a long passphrase"}'
