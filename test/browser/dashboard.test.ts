@@ -1,7 +1,8 @@
 /**
  * The web dashboard in real headless Chromium (Debian's `chromium`, driven by playwright-core),
  * against the real system: gateway serving dashboard/dist in front of every service, on real
- * Postgres, RabbitMQ and Redis. A screenshot of every page goes to test-artifacts/screenshots/.
+ * Postgres, RabbitMQ and Redis — and again embedded, as `npm start` runs it on a fresh clone. A
+ * screenshot of every page goes to test-artifacts/screenshots/ (the embedded run's last).
  */
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -10,7 +11,8 @@ import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DASHBOARD_DIST_DIR, ensureDashboardBuilt } from '../../scripts/dashboard.js';
-import { startSystem, type System } from '../e2e/system.js';
+import { startSystem } from '../e2e/system.js';
+import { startEmbeddedSystem } from '../embedded/embedded-harness.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOTS = path.resolve(import.meta.dirname, '..', '..', 'test-artifacts', 'screenshots');
@@ -30,510 +32,529 @@ type InPage = {
   innerWidth: number;
 };
 
-describe.skipIf(!existsSync(CHROMIUM))('the web dashboard in Chromium', { timeout: 90_000 }, () => {
-  let system: System;
-  let browser: Browser;
-  const contexts: BrowserContext[] = [];
-  /** Console errors and uncaught exceptions of every page (CSP violations are console errors). */
-  const pageErrors: string[] = [];
+/** What the tests need of a running Tolk: its URL and a way to call its API. */
+type System = {
+  base: string;
+  call: Awaited<ReturnType<typeof startSystem>>['call'];
+  close(): Promise<void>;
+};
 
-  beforeAll(async () => {
-    await ensureDashboardBuilt();
-    await mkdir(SCREENSHOTS, { recursive: true });
-    system = await startSystem({
-      sources: true,
-      tokens: true,
-      byok: true,
-      gatewayEnv: { DASHBOARD_DIR: DASHBOARD_DIST_DIR, RATE_LIMIT_AUTH_PER_IP: '1000' },
+const GATEWAY_ENV = { DASHBOARD_DIR: DASHBOARD_DIST_DIR, RATE_LIMIT_AUTH_PER_IP: '1000' };
+
+// On the servers, and as `npm start` runs it on a fresh clone (embedded: one process, PGlite).
+const SYSTEMS: Array<[string, () => Promise<System>]> = [
+  ['on the servers', () => startSystem({ sources: true, tokens: true, byok: true, gatewayEnv: GATEWAY_ENV })],
+  ['embedded', () => startEmbeddedSystem({ gatewayEnv: GATEWAY_ENV })],
+];
+
+describe.skipIf(!existsSync(CHROMIUM)).each(SYSTEMS)(
+  'the web dashboard in Chromium, %s',
+  { timeout: 90_000 },
+  (_mode, start) => {
+    let system: System;
+    let browser: Browser;
+    const contexts: BrowserContext[] = [];
+    /** Console errors and uncaught exceptions of every page (CSP violations are console errors). */
+    const pageErrors: string[] = [];
+
+    beforeAll(async () => {
+      await ensureDashboardBuilt();
+      await mkdir(SCREENSHOTS, { recursive: true });
+      system = await start();
+      browser = await chromium.launch({
+        executablePath: CHROMIUM,
+        args: ['--no-sandbox', '--disable-dev-shm-usage'],
+      });
+    }, 120_000);
+
+    afterAll(async () => {
+      for (const context of contexts) await context.close().catch(() => undefined);
+      await browser?.close();
+      await system?.close();
     });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-dev-shm-usage'],
+
+    // A failing test leaves a screenshot of each of its pages.
+    let testPages: Page[] = [];
+    beforeEach(() => {
+      testPages = [];
     });
-  }, 120_000);
+    afterEach(async (context) => {
+      if (context.task.result?.state !== 'fail') return;
+      const name = context.task.name.replace(/[^a-z0-9]+/gi, '-').slice(0, 60);
+      for (const [index, page] of testPages.entries()) {
+        await page
+          .screenshot({ path: path.join(SCREENSHOTS, `failed-${name}-${index}.png`), fullPage: true })
+          .catch(() => undefined);
+      }
+    });
 
-  afterAll(async () => {
-    for (const context of contexts) await context.close().catch(() => undefined);
-    await browser?.close();
-    await system?.close();
-  });
+    async function api(method: string, route: string, token?: string, body?: unknown) {
+      const response = await system.call(method, route, token, body);
+      return response;
+    }
 
-  // A failing test leaves a screenshot of each of its pages.
-  let testPages: Page[] = [];
-  beforeEach(() => {
-    testPages = [];
-  });
-  afterEach(async (context) => {
-    if (context.task.result?.state !== 'fail') return;
-    const name = context.task.name.replace(/[^a-z0-9]+/gi, '-').slice(0, 60);
-    for (const [index, page] of testPages.entries()) {
+    async function newAccount(): Promise<Account> {
+      const email = `user-${randomUUID()}@example.com`;
+      const response = await api('POST', '/v1/auth/signup', undefined, { email, password: PASSWORD });
+      expect(response.status).toBe(201);
+      return { email, accessToken: response.body.accessToken };
+    }
+
+    async function newProject(account: Account, name = 'Storefront'): Promise<string> {
+      const response = await api('POST', '/v1/projects', account.accessToken, { name, sourceLocale: 'en' });
+      expect(response.status).toBe(201);
+      return response.body.projectId;
+    }
+
+    async function newPage(viewport = { width: 1280, height: 900 }): Promise<Page> {
+      const context = await browser.newContext({ viewport, isMobile: viewport.width < 500 });
+      contexts.push(context);
+      const page = await context.newPage();
+      testPages.push(page);
+      page.setDefaultTimeout(15_000);
+      page.on('console', (message) => {
+        if (message.type() === 'error' && !/status of 4\d\d/.test(message.text())) {
+          pageErrors.push(`${page.url()}: ${message.text()}`);
+        }
+      });
+      page.on('pageerror', (error) => pageErrors.push(`${page.url()}: ${error.message}`));
+      return page;
+    }
+
+    /**
+     * A page signed in as the account: a session of its own (refresh tokens rotate, and reusing one
+     * ends its family), its refresh token stored as the dashboard keeps it.
+     */
+    async function signedInPage(
+      account: Account,
+      viewport?: { width: number; height: number },
+    ): Promise<Page> {
+      const login = await api('POST', '/v1/auth/login', undefined, {
+        email: account.email,
+        password: PASSWORD,
+      });
+      expect(login.status).toBe(200);
+      const page = await newPage(viewport);
+      // A page of the origin without the app, which would use the token itself.
+      await page.goto(`${system.base}/healthz`);
+      await page.evaluate(
+        (token) => (globalThis as unknown as InPage).localStorage.setItem('tolk.refreshToken', token),
+        login.body.refreshToken,
+      );
+      return page;
+    }
+
+    async function screenshot(page: Page, name: string): Promise<void> {
+      await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
+    }
+
+    async function heading(page: Page, name: string | RegExp): Promise<void> {
+      await page.getByRole('heading', { level: 1, name }).waitFor();
+    }
+
+    /** The refresh token as the dashboard keeps it. */
+    function storedRefreshToken(page: Page): Promise<string | null> {
+      return page.evaluate(() => (globalThis as unknown as InPage).localStorage.getItem('tolk.refreshToken'));
+    }
+
+    async function isFocused(locator: Locator): Promise<boolean> {
+      return locator.evaluate(
+        (element) => element === (globalThis as unknown as InPage).document.activeElement,
+      );
+    }
+
+    /** Reloads until the locator shows up: the system updates locale status from events. */
+    async function reloadUntil(page: Page, locator: () => Locator, timeoutMs = 15_000): Promise<void> {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        try {
+          await locator().waitFor({ timeout: 1000 });
+          return;
+        } catch (err) {
+          if (Date.now() > deadline) throw err;
+          await page.reload();
+        }
+      }
+    }
+
+    it('when the app is served, then it loads from this origin only, under its CSP, small', async () => {
+      const page = await newPage();
+      const response = await page.goto(`${system.base}/`);
+      expect(response?.headers()['content-security-policy']).toContain("script-src 'self'");
+      await heading(page, 'Sign in');
+      const requested = await page.evaluate(() =>
+        performance.getEntriesByType('resource').map((entry) => entry.name),
+      );
+      expect(requested.every((url) => url.startsWith(system.base))).toBe(true);
+      expect(pageErrors).toEqual([]);
+    });
+
+    it('when a new user signs up in the browser, then they land on their projects; signing out ends the session', async () => {
+      const taken = await newAccount();
+      const page = await newPage();
+      await page.goto(`${system.base}/`);
+      await page.waitForURL(/\/signin$/);
+      await heading(page, 'Sign in');
+      await screenshot(page, 'signin');
+
+      // The page's heading takes the focus (announced by screen readers); Tab goes on to the form.
+      expect(await isFocused(page.getByRole('heading', { level: 1 }))).toBe(true);
+      await page.keyboard.press('Tab');
+      expect(await isFocused(page.getByLabel('Email'))).toBe(true);
+      await page.getByRole('link', { name: 'Create one' }).click();
+      await heading(page, 'Create your account');
+      await screenshot(page, 'signup');
+
+      // A taken address: the server's own message is shown.
+      await page.getByLabel('Email').fill(taken.email);
+      await page.getByLabel('Password').fill(PASSWORD);
+      await page.getByLabel('Password').press('Enter');
+      const conflict = await api('POST', '/v1/auth/signup', undefined, {
+        email: taken.email,
+        password: PASSWORD,
+      });
+      await page.getByRole('alert').filter({ hasText: conflict.body.error.message }).waitFor();
+
+      const email = `new-${randomUUID()}@example.com`;
+      await page.getByLabel('Name').fill('Ada');
+      await page.getByLabel('Email').fill(email);
+      await page.getByLabel('Password').press('Enter');
+      await heading(page, 'Projects');
+      expect(new URL(page.url()).pathname).toBe('/');
+      await page.getByText(email).waitFor();
+
+      // The session survives a reload (refresh token), and signing out ends it.
+      await page.reload();
+      await heading(page, 'Projects');
+      const stored = await storedRefreshToken(page);
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.waitForURL(/\/signin/);
+      expect(await storedRefreshToken(page)).toBeNull();
+      expect((await api('POST', '/v1/auth/refresh', undefined, { refreshToken: stored })).status).toBe(401);
+      await page.reload();
+      await heading(page, 'Sign in');
+    });
+
+    it('when a user creates a project and adds a locale, then both show, and a refused locale shows the server message', async () => {
+      const account = await newAccount();
+      const page = await signedInPage(account);
+      await page.goto(`${system.base}/`);
+      await heading(page, 'Projects');
+      await page.getByText('No projects yet').waitFor();
+
+      await page.getByLabel('Project name').fill('Web shop');
+      await page.getByLabel('Source locale').fill('en');
+      await page.getByRole('button', { name: 'Create project' }).click();
+      await heading(page, 'Web shop');
+      await page.getByText('No source file yet').waitFor();
+
+      await page.getByLabel('Add a target locale').fill('de');
+      await page.getByLabel('Add a target locale').press('Enter');
+      await page.locator('tr[data-locale="de"]').waitFor();
+
+      // The source locale cannot be a target: the gateway's answer, word for word.
+      const projectId = decodeURIComponent(new URL(page.url()).pathname.split('/')[2]!);
+      const refused = await api('POST', `/v1/projects/${projectId}/locales`, account.accessToken, {
+        locale: 'en',
+      });
+      expect(refused.status).toBe(400);
+      await page.getByLabel('Add a target locale').fill('en');
+      await page.getByRole('button', { name: 'Add locale' }).click();
+      await page.getByRole('alert').filter({ hasText: refused.body.error.message }).waitFor();
+      await screenshot(page, 'project');
+
+      await page.getByRole('link', { name: 'Projects', exact: true }).click();
+      await heading(page, 'Projects');
+      await page.getByRole('link', { name: 'Web shop' }).waitFor();
       await page
-        .screenshot({ path: path.join(SCREENSHOTS, `failed-${name}-${index}.png`), fullPage: true })
-        .catch(() => undefined);
-    }
-  });
-
-  async function api(method: string, route: string, token?: string, body?: unknown) {
-    const response = await system.call(method, route, token, body);
-    return response;
-  }
-
-  async function newAccount(): Promise<Account> {
-    const email = `user-${randomUUID()}@example.com`;
-    const response = await api('POST', '/v1/auth/signup', undefined, { email, password: PASSWORD });
-    expect(response.status).toBe(201);
-    return { email, accessToken: response.body.accessToken };
-  }
-
-  async function newProject(account: Account, name = 'Storefront'): Promise<string> {
-    const response = await api('POST', '/v1/projects', account.accessToken, { name, sourceLocale: 'en' });
-    expect(response.status).toBe(201);
-    return response.body.projectId;
-  }
-
-  async function newPage(viewport = { width: 1280, height: 900 }): Promise<Page> {
-    const context = await browser.newContext({ viewport, isMobile: viewport.width < 500 });
-    contexts.push(context);
-    const page = await context.newPage();
-    testPages.push(page);
-    page.setDefaultTimeout(15_000);
-    page.on('console', (message) => {
-      if (message.type() === 'error' && !/status of 4\d\d/.test(message.text())) {
-        pageErrors.push(`${page.url()}: ${message.text()}`);
-      }
+        .locator('.badge')
+        .filter({ hasText: /behind|up to date|No target/ })
+        .first()
+        .waitFor();
+      await screenshot(page, 'projects');
     });
-    page.on('pageerror', (error) => pageErrors.push(`${page.url()}: ${error.message}`));
-    return page;
-  }
 
-  /**
-   * A page signed in as the account: a session of its own (refresh tokens rotate, and reusing one
-   * ends its family), its refresh token stored as the dashboard keeps it.
-   */
-  async function signedInPage(account: Account, viewport?: { width: number; height: number }): Promise<Page> {
-    const login = await api('POST', '/v1/auth/login', undefined, {
-      email: account.email,
-      password: PASSWORD,
+    it('when a source is pushed through the API, then the locale goes behind and the history shows the key-level diff', async () => {
+      const account = await newAccount();
+      const projectId = await newProject(account, 'Mobile app');
+      const base = `/v1/projects/${projectId}`;
+      expect((await api('POST', `${base}/locales`, account.accessToken, { locale: 'de' })).status).toBe(201);
+      const v1 = { home: { title: 'Welcome', subtitle: 'Shop now' }, cart: 'Cart' };
+      expect((await api('PUT', `${base}/source`, account.accessToken, v1)).status).toBe(200);
+      const german = { home: { title: 'Willkommen', subtitle: 'Jetzt einkaufen' }, cart: 'Warenkorb' };
+      // Translations are accepted once the locale has heard of version 1.
+      await expect
+        .poll(
+          async () =>
+            (await api('PUT', `${base}/locales/de/translations?sourceVersion=1`, account.accessToken, german))
+              .status,
+          {
+            timeout: 15_000,
+          },
+        )
+        .toBe(200);
+
+      const page = await signedInPage(account);
+      await page.goto(`${system.base}/projects/${projectId}`);
+      await heading(page, 'Mobile app');
+      const row = () => page.locator('tr[data-locale="de"]');
+      await reloadUntil(page, () => row().getByText('up to date'));
+
+      const v2 = { home: { title: 'Welcome back' }, cart: 'Cart', checkout: 'Checkout' };
+      const pushed = await api('PUT', `${base}/source`, account.accessToken, v2);
+      expect(pushed.body.diff).toEqual({
+        added: ['checkout'],
+        modified: ['home.title'],
+        deleted: ['home.subtitle'],
+      });
+      await reloadUntil(page, () => row().getByText('behind'));
+      await row().getByText('v1 / v2').waitFor();
+      await screenshot(page, 'project-behind');
+
+      const phone = await signedInPage(account, PHONE);
+      await phone.goto(`${system.base}/projects/${projectId}`);
+      await heading(phone, 'Mobile app');
+      await phone.locator('tr[data-locale="de"]').waitFor();
+      // Nothing wider than the phone: a mobile browser would zoom the whole page out to fit it.
+      expect(
+        await phone.evaluate(() => [
+          (globalThis as unknown as InPage).innerWidth,
+          (globalThis as unknown as InPage).document.documentElement.scrollWidth,
+        ]),
+      ).toEqual([PHONE.width, PHONE.width]);
+      await screenshot(phone, 'project-phone');
+
+      await page.getByRole('link', { name: 'Source history' }).click();
+      await page.getByRole('heading', { name: 'Version 2' }).waitFor();
+      const show = page.getByRole('button', { name: 'Show changes of version 2' });
+      expect(await show.getAttribute('aria-expanded')).toBe('false');
+      await show.focus();
+      await page.keyboard.press('Enter');
+      const changes = page.locator('#version-2-changes');
+      await changes.locator('tr.modified').waitFor();
+      expect(await changes.locator('tr.added').innerText()).toMatch(/added\s+checkout\s+—\s+Checkout/);
+      expect(await changes.locator('tr.modified').innerText()).toMatch(
+        /modified\s+home\.title\s+Welcome\s+→ Welcome back/,
+      );
+      expect(await changes.locator('tr.deleted').innerText()).toMatch(
+        /deleted\s+home\.subtitle\s+Shop now\s+—/,
+      );
+      expect(
+        await page.getByRole('button', { name: 'Hide changes of version 2' }).getAttribute('aria-expanded'),
+      ).toBe('true');
+      await screenshot(page, 'history');
+
+      const phoneHistory = await signedInPage(account, PHONE);
+      await phoneHistory.goto(`${system.base}/projects/${projectId}/history`);
+      await phoneHistory.getByRole('heading', { name: 'Version 2' }).waitFor();
+      await screenshot(phoneHistory, 'history-phone');
     });
-    expect(login.status).toBe(200);
-    const page = await newPage(viewport);
-    // A page of the origin without the app, which would use the token itself.
-    await page.goto(`${system.base}/healthz`);
-    await page.evaluate(
-      (token) => (globalThis as unknown as InPage).localStorage.setItem('tolk.refreshToken', token),
-      login.body.refreshToken,
-    );
-    return page;
-  }
 
-  async function screenshot(page: Page, name: string): Promise<void> {
-    await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
-  }
-
-  async function heading(page: Page, name: string | RegExp): Promise<void> {
-    await page.getByRole('heading', { level: 1, name }).waitFor();
-  }
-
-  /** The refresh token as the dashboard keeps it. */
-  function storedRefreshToken(page: Page): Promise<string | null> {
-    return page.evaluate(() => (globalThis as unknown as InPage).localStorage.getItem('tolk.refreshToken'));
-  }
-
-  async function isFocused(locator: Locator): Promise<boolean> {
-    return locator.evaluate(
-      (element) => element === (globalThis as unknown as InPage).document.activeElement,
-    );
-  }
-
-  /** Reloads until the locator shows up: the system updates locale status from events. */
-  async function reloadUntil(page: Page, locator: () => Locator, timeoutMs = 15_000): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      try {
-        await locator().waitFor({ timeout: 1000 });
-        return;
-      } catch (err) {
-        if (Date.now() > deadline) throw err;
-        await page.reload();
-      }
-    }
-  }
-
-  it('when the app is served, then it loads from this origin only, under its CSP, small', async () => {
-    const page = await newPage();
-    const response = await page.goto(`${system.base}/`);
-    expect(response?.headers()['content-security-policy']).toContain("script-src 'self'");
-    await heading(page, 'Sign in');
-    const requested = await page.evaluate(() =>
-      performance.getEntriesByType('resource').map((entry) => entry.name),
-    );
-    expect(requested.every((url) => url.startsWith(system.base))).toBe(true);
-    expect(pageErrors).toEqual([]);
-  });
-
-  it('when a new user signs up in the browser, then they land on their projects; signing out ends the session', async () => {
-    const taken = await newAccount();
-    const page = await newPage();
-    await page.goto(`${system.base}/`);
-    await page.waitForURL(/\/signin$/);
-    await heading(page, 'Sign in');
-    await screenshot(page, 'signin');
-
-    // The page's heading takes the focus (announced by screen readers); Tab goes on to the form.
-    expect(await isFocused(page.getByRole('heading', { level: 1 }))).toBe(true);
-    await page.keyboard.press('Tab');
-    expect(await isFocused(page.getByLabel('Email'))).toBe(true);
-    await page.getByRole('link', { name: 'Create one' }).click();
-    await heading(page, 'Create your account');
-    await screenshot(page, 'signup');
-
-    // A taken address: the server's own message is shown.
-    await page.getByLabel('Email').fill(taken.email);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByLabel('Password').press('Enter');
-    const conflict = await api('POST', '/v1/auth/signup', undefined, {
-      email: taken.email,
-      password: PASSWORD,
-    });
-    await page.getByRole('alert').filter({ hasText: conflict.body.error.message }).waitFor();
-
-    const email = `new-${randomUUID()}@example.com`;
-    await page.getByLabel('Name').fill('Ada');
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').press('Enter');
-    await heading(page, 'Projects');
-    expect(new URL(page.url()).pathname).toBe('/');
-    await page.getByText(email).waitFor();
-
-    // The session survives a reload (refresh token), and signing out ends it.
-    await page.reload();
-    await heading(page, 'Projects');
-    const stored = await storedRefreshToken(page);
-    await page.getByRole('button', { name: 'Sign out' }).click();
-    await page.waitForURL(/\/signin/);
-    expect(await storedRefreshToken(page)).toBeNull();
-    expect((await api('POST', '/v1/auth/refresh', undefined, { refreshToken: stored })).status).toBe(401);
-    await page.reload();
-    await heading(page, 'Sign in');
-  });
-
-  it('when a user creates a project and adds a locale, then both show, and a refused locale shows the server message', async () => {
-    const account = await newAccount();
-    const page = await signedInPage(account);
-    await page.goto(`${system.base}/`);
-    await heading(page, 'Projects');
-    await page.getByText('No projects yet').waitFor();
-
-    await page.getByLabel('Project name').fill('Web shop');
-    await page.getByLabel('Source locale').fill('en');
-    await page.getByRole('button', { name: 'Create project' }).click();
-    await heading(page, 'Web shop');
-    await page.getByText('No source file yet').waitFor();
-
-    await page.getByLabel('Add a target locale').fill('de');
-    await page.getByLabel('Add a target locale').press('Enter');
-    await page.locator('tr[data-locale="de"]').waitFor();
-
-    // The source locale cannot be a target: the gateway's answer, word for word.
-    const projectId = decodeURIComponent(new URL(page.url()).pathname.split('/')[2]!);
-    const refused = await api('POST', `/v1/projects/${projectId}/locales`, account.accessToken, {
-      locale: 'en',
-    });
-    expect(refused.status).toBe(400);
-    await page.getByLabel('Add a target locale').fill('en');
-    await page.getByRole('button', { name: 'Add locale' }).click();
-    await page.getByRole('alert').filter({ hasText: refused.body.error.message }).waitFor();
-    await screenshot(page, 'project');
-
-    await page.getByRole('link', { name: 'Projects', exact: true }).click();
-    await heading(page, 'Projects');
-    await page.getByRole('link', { name: 'Web shop' }).waitFor();
-    await page
-      .locator('.badge')
-      .filter({ hasText: /behind|up to date|No target/ })
-      .first()
-      .waitFor();
-    await screenshot(page, 'projects');
-  });
-
-  it('when a source is pushed through the API, then the locale goes behind and the history shows the key-level diff', async () => {
-    const account = await newAccount();
-    const projectId = await newProject(account, 'Mobile app');
-    const base = `/v1/projects/${projectId}`;
-    expect((await api('POST', `${base}/locales`, account.accessToken, { locale: 'de' })).status).toBe(201);
-    const v1 = { home: { title: 'Welcome', subtitle: 'Shop now' }, cart: 'Cart' };
-    expect((await api('PUT', `${base}/source`, account.accessToken, v1)).status).toBe(200);
-    const german = { home: { title: 'Willkommen', subtitle: 'Jetzt einkaufen' }, cart: 'Warenkorb' };
-    // Translations are accepted once the locale has heard of version 1.
-    await expect
-      .poll(
-        async () =>
-          (await api('PUT', `${base}/locales/de/translations?sourceVersion=1`, account.accessToken, german))
-            .status,
-        {
-          timeout: 15_000,
+    it('when an owner edits the settings and adds a member, then the API has them', async () => {
+      const account = await newAccount();
+      const colleague = await newAccount();
+      const projectId = await newProject(account, 'Docs site');
+      const page = await signedInPage(account);
+      await page.goto(`${system.base}/projects/${projectId}/settings`);
+      await heading(page, 'Docs site');
+      await page.getByLabel('Name').fill('Docs website');
+      await page.getByLabel('AI provider').selectOption('anthropic');
+      await page.getByLabel('Model').fill('claude-sonnet-4-5');
+      await page.getByLabel('Instructions for the translator').fill('Informal tone; never translate "Tolk".');
+      await page.getByRole('button', { name: 'Save settings' }).click();
+      await page.getByRole('status').filter({ hasText: 'Settings saved.' }).waitFor();
+      await heading(page, 'Docs website');
+      const saved = await api('GET', `/v1/projects/${projectId}`, account.accessToken);
+      expect(saved.body).toMatchObject({
+        name: 'Docs website',
+        settings: {
+          provider: 'anthropic',
+          model: 'claude-sonnet-4-5',
+          instructions: 'Informal tone; never translate "Tolk".',
         },
-      )
-      .toBe(200);
+      });
+      await screenshot(page, 'settings');
 
-    const page = await signedInPage(account);
-    await page.goto(`${system.base}/projects/${projectId}`);
-    await heading(page, 'Mobile app');
-    const row = () => page.locator('tr[data-locale="de"]');
-    await reloadUntil(page, () => row().getByText('up to date'));
-
-    const v2 = { home: { title: 'Welcome back' }, cart: 'Cart', checkout: 'Checkout' };
-    const pushed = await api('PUT', `${base}/source`, account.accessToken, v2);
-    expect(pushed.body.diff).toEqual({
-      added: ['checkout'],
-      modified: ['home.title'],
-      deleted: ['home.subtitle'],
-    });
-    await reloadUntil(page, () => row().getByText('behind'));
-    await row().getByText('v1 / v2').waitFor();
-    await screenshot(page, 'project-behind');
-
-    const phone = await signedInPage(account, PHONE);
-    await phone.goto(`${system.base}/projects/${projectId}`);
-    await heading(phone, 'Mobile app');
-    await phone.locator('tr[data-locale="de"]').waitFor();
-    // Nothing wider than the phone: a mobile browser would zoom the whole page out to fit it.
-    expect(
-      await phone.evaluate(() => [
-        (globalThis as unknown as InPage).innerWidth,
-        (globalThis as unknown as InPage).document.documentElement.scrollWidth,
-      ]),
-    ).toEqual([PHONE.width, PHONE.width]);
-    await screenshot(phone, 'project-phone');
-
-    await page.getByRole('link', { name: 'Source history' }).click();
-    await page.getByRole('heading', { name: 'Version 2' }).waitFor();
-    const show = page.getByRole('button', { name: 'Show changes of version 2' });
-    expect(await show.getAttribute('aria-expanded')).toBe('false');
-    await show.focus();
-    await page.keyboard.press('Enter');
-    const changes = page.locator('#version-2-changes');
-    await changes.locator('tr.modified').waitFor();
-    expect(await changes.locator('tr.added').innerText()).toMatch(/added\s+checkout\s+—\s+Checkout/);
-    expect(await changes.locator('tr.modified').innerText()).toMatch(
-      /modified\s+home\.title\s+Welcome\s+→ Welcome back/,
-    );
-    expect(await changes.locator('tr.deleted').innerText()).toMatch(
-      /deleted\s+home\.subtitle\s+Shop now\s+—/,
-    );
-    expect(
-      await page.getByRole('button', { name: 'Hide changes of version 2' }).getAttribute('aria-expanded'),
-    ).toBe('true');
-    await screenshot(page, 'history');
-
-    const phoneHistory = await signedInPage(account, PHONE);
-    await phoneHistory.goto(`${system.base}/projects/${projectId}/history`);
-    await phoneHistory.getByRole('heading', { name: 'Version 2' }).waitFor();
-    await screenshot(phoneHistory, 'history-phone');
-  });
-
-  it('when an owner edits the settings and adds a member, then the API has them', async () => {
-    const account = await newAccount();
-    const colleague = await newAccount();
-    const projectId = await newProject(account, 'Docs site');
-    const page = await signedInPage(account);
-    await page.goto(`${system.base}/projects/${projectId}/settings`);
-    await heading(page, 'Docs site');
-    await page.getByLabel('Name').fill('Docs website');
-    await page.getByLabel('AI provider').selectOption('anthropic');
-    await page.getByLabel('Model').fill('claude-sonnet-4-5');
-    await page.getByLabel('Instructions for the translator').fill('Informal tone; never translate "Tolk".');
-    await page.getByRole('button', { name: 'Save settings' }).click();
-    await page.getByRole('status').filter({ hasText: 'Settings saved.' }).waitFor();
-    await heading(page, 'Docs website');
-    const saved = await api('GET', `/v1/projects/${projectId}`, account.accessToken);
-    expect(saved.body).toMatchObject({
-      name: 'Docs website',
-      settings: {
-        provider: 'anthropic',
-        model: 'claude-sonnet-4-5',
-        instructions: 'Informal tone; never translate "Tolk".',
-      },
-    });
-    await screenshot(page, 'settings');
-
-    await page.getByRole('link', { name: 'Members' }).click();
-    await page.getByRole('cell', { name: 'owner' }).first().waitFor();
-    await page.getByLabel("Member's email").fill(colleague.email);
-    await page.getByLabel("Member's email").press('Enter');
-    await page.getByRole('rowheader', { name: colleague.email }).waitFor();
-    const members = await api('GET', `/v1/projects/${projectId}/members`, account.accessToken);
-    expect(members.body.members.map((member: { email: string }) => member.email)).toContain(colleague.email);
-    await screenshot(page, 'members');
-  });
-
-  it('when a token is created, then its value is shown exactly once, it works, and revoking it stops it', async () => {
-    const account = await newAccount();
-    const projectId = await newProject(account, 'Pipeline');
-    const page = await signedInPage(account);
-    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: system.base });
-    await page.goto(`${system.base}/projects/${projectId}/tokens`);
-    await page.getByText('No tokens yet.').waitFor();
-
-    await page.getByLabel('Token label').fill('GitHub Actions');
-    await page.getByLabel('Permission').selectOption('read_write');
-    await page.getByLabel('Token label').press('Enter');
-    const field = page.getByLabel('New API token');
-    await field.waitFor();
-    const token = await field.inputValue();
-    expect(token).toMatch(/^tolk_/);
-    await page.getByText('shown only this once').waitFor();
-    await page.getByRole('button', { name: 'Copy token' }).click();
-    await page
-      .getByRole('status')
-      .filter({ hasText: /Copied|selected/ })
-      .waitFor();
-    await screenshot(page, 'tokens-created');
-
-    // The list: prefix, permission, never used.
-    const row = page.getByRole('row').filter({ hasText: 'GitHub Actions' });
-    await row.getByText(`${token.slice(0, 10)}…`).waitFor();
-    await row.getByText('read and write').waitFor();
-    await row.getByText('never').waitFor();
-
-    // Once: after Done, and after a reload, the value is nowhere on the page.
-    await page.getByRole('button', { name: 'Done' }).click();
-    await field.waitFor({ state: 'detached' });
-    expect(await page.content()).not.toContain(token);
-    await page.reload();
-    await row.waitFor();
-    expect(await page.content()).not.toContain(token);
-    await screenshot(page, 'tokens');
-
-    expect((await api('GET', `/v1/projects/${projectId}`, token)).status).toBe(200);
-    await row.getByRole('button', { name: 'Revoke GitHub Actions' }).click();
-    await page.getByRole('button', { name: 'Revoke “GitHub Actions” now' }).click();
-    await page.getByText('No tokens yet.').waitFor();
-    await expect
-      .poll(async () => (await api('GET', `/v1/projects/${projectId}`, token)).status, { timeout: 5000 })
-      .toBe(401);
-  });
-
-  it('when the CLI sends a signed-out user to /keys?provider=, then after sign-in a key is added and only its hint shows', async () => {
-    const account = await newAccount();
-    const page = await newPage();
-    await page.goto(`${system.base}/keys?provider=anthropic`);
-    await page.waitForURL(/\/signin\?next=/);
-    // Keyboard sign-in: labels, Tab order, Enter submits.
-    await page.getByLabel('Email').focus();
-    await page.keyboard.type(account.email);
-    await page.keyboard.press('Tab');
-    expect(await isFocused(page.getByLabel('Password'))).toBe(true);
-    await page.keyboard.type(PASSWORD);
-    await page.keyboard.press('Enter');
-    await heading(page, 'Provider keys');
-    expect(new URL(page.url()).search).toBe('?provider=anthropic');
-
-    const item = page.locator('li[data-provider="anthropic"]');
-    expect(await item.getAttribute('class')).toContain('highlight');
-    const input = page.locator('#key-anthropic');
-    await expect.poll(() => isFocused(input)).toBe(true);
-    const key = `sk-ant-${randomUUID()}-WXYZ`;
-    await page.keyboard.type(key);
-    await page.keyboard.press('Enter');
-    await item.getByText('Key stored, ending in').waitFor();
-    expect(await item.locator('.hint').innerText()).toBe('…WXYZ');
-    await item.getByRole('status').filter({ hasText: 'go back to your terminal' }).waitFor();
-    expect(await page.content()).not.toContain(key);
-    expect(await input.inputValue()).toBe('');
-    await screenshot(page, 'keys');
-
-    // What the CLI polls for.
-    const reading = await api('GET', '/v1/user/byok/anthropic', account.accessToken);
-    expect(reading.body).toEqual({ hasKey: true, apiKey: key });
-
-    // Replace, then remove.
-    await page.getByLabel('New Anthropic API key').fill('sk-ant-replaced-9876');
-    await item.getByRole('button', { name: 'Replace key for Anthropic' }).click();
-    await item.getByText('…9876').waitFor();
-    await item.getByRole('button', { name: 'Remove the Anthropic key' }).click();
-    await item.getByText('No key stored.').waitFor();
-    expect((await api('GET', '/v1/user/byok/anthropic', account.accessToken)).body).toEqual({
-      hasKey: false,
-      apiKey: '',
+      await page.getByRole('link', { name: 'Members' }).click();
+      await page.getByRole('cell', { name: 'owner' }).first().waitFor();
+      await page.getByLabel("Member's email").fill(colleague.email);
+      await page.getByLabel("Member's email").press('Enter');
+      await page.getByRole('rowheader', { name: colleague.email }).waitFor();
+      const members = await api('GET', `/v1/projects/${projectId}/members`, account.accessToken);
+      expect(members.body.members.map((member: { email: string }) => member.email)).toContain(
+        colleague.email,
+      );
+      await screenshot(page, 'members');
     });
 
-    // A key that is too short: the server's message.
-    await page.getByLabel('OpenAI API key', { exact: true }).fill('short');
-    await page.getByRole('button', { name: 'Save key for OpenAI' }).click();
-    const refused = await api('PUT', '/v1/user/byok/openai', account.accessToken, { apiKey: 'short' });
-    await page
-      .locator('li[data-provider="openai"]')
-      .getByRole('alert')
-      .filter({ hasText: refused.body.error.message })
-      .waitFor();
-  });
+    it('when a token is created, then its value is shown exactly once, it works, and revoking it stops it', async () => {
+      const account = await newAccount();
+      const projectId = await newProject(account, 'Pipeline');
+      const page = await signedInPage(account);
+      await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: system.base });
+      await page.goto(`${system.base}/projects/${projectId}/tokens`);
+      await page.getByText('No tokens yet.').waitFor();
 
-  it('when a device login started through the API is approved in the browser, then the CLI gets its tokens; a denied one does not', async () => {
-    const account = await newAccount();
-    const started = await api('POST', '/v1/auth/device');
-    expect(started.status).toBe(200);
-    const { deviceCode, userCode, verificationUriComplete } = started.body;
-    const complete = new URL(verificationUriComplete);
-    expect(complete.pathname).toBe('/device');
+      await page.getByLabel('Token label').fill('GitHub Actions');
+      await page.getByLabel('Permission').selectOption('read_write');
+      await page.getByLabel('Token label').press('Enter');
+      const field = page.getByLabel('New API token');
+      await field.waitFor();
+      const token = await field.inputValue();
+      expect(token).toMatch(/^tolk_/);
+      await page.getByText('shown only this once').waitFor();
+      await page.getByRole('button', { name: 'Copy token' }).click();
+      await page
+        .getByRole('status')
+        .filter({ hasText: /Copied|selected/ })
+        .waitFor();
+      await screenshot(page, 'tokens-created');
 
-    // Signed out: sign in first, then back on the device page with its code.
-    const page = await newPage();
-    await page.goto(`${system.base}${complete.pathname}${complete.search}`);
-    await page.waitForURL(/\/signin\?next=/);
-    await page.getByLabel('Email').fill(account.email);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await heading(page, 'Approve a CLI login');
-    const shown = await page.locator('.device-code').innerText();
-    expect(shown.replace('-', '')).toBe(userCode.replace('-', ''));
-    await screenshot(page, 'device');
-    expect((await api('POST', '/v1/auth/device/token', undefined, { deviceCode })).body.error.code).toBe(
-      'AUTHORIZATION_PENDING',
-    );
-    await page.getByRole('button', { name: 'Approve' }).click();
-    await page.getByRole('status').filter({ hasText: 'Approved' }).waitFor();
-    await screenshot(page, 'device-approved');
-    const tokens = await api('POST', '/v1/auth/device/token', undefined, { deviceCode });
-    expect(tokens.status).toBe(200);
-    expect((await api('GET', '/v1/user/me', tokens.body.accessToken)).body.email).toBe(account.email);
+      // The list: prefix, permission, never used.
+      const row = page.getByRole('row').filter({ hasText: 'GitHub Actions' });
+      await row.getByText(`${token.slice(0, 10)}…`).waitFor();
+      await row.getByText('read and write').waitFor();
+      await row.getByText('never').waitFor();
 
-    // Denied, entering the code by hand on /device.
-    const other = await api('POST', '/v1/auth/device');
-    await page.getByRole('link', { name: 'CLI login' }).click();
-    await page.getByLabel('Code shown in your terminal').fill(other.body.userCode.toLowerCase());
-    await page.getByLabel('Code shown in your terminal').press('Enter');
-    await page.getByRole('button', { name: 'Deny' }).click();
-    await page.getByRole('status').filter({ hasText: 'Denied' }).waitFor();
-    const denied = await api('POST', '/v1/auth/device/token', undefined, {
-      deviceCode: other.body.deviceCode,
+      // Once: after Done, and after a reload, the value is nowhere on the page.
+      await page.getByRole('button', { name: 'Done' }).click();
+      await field.waitFor({ state: 'detached' });
+      expect(await page.content()).not.toContain(token);
+      await page.reload();
+      await row.waitFor();
+      expect(await page.content()).not.toContain(token);
+      await screenshot(page, 'tokens');
+
+      expect((await api('GET', `/v1/projects/${projectId}`, token)).status).toBe(200);
+      await row.getByRole('button', { name: 'Revoke GitHub Actions' }).click();
+      await page.getByRole('button', { name: 'Revoke “GitHub Actions” now' }).click();
+      await page.getByText('No tokens yet.').waitFor();
+      await expect
+        .poll(async () => (await api('GET', `/v1/projects/${projectId}`, token)).status, { timeout: 5000 })
+        .toBe(401);
     });
-    expect(denied.body.error.code).toBe('ACCESS_DENIED');
 
-    // An unknown code: the server's message.
-    await page.goto(`${system.base}/device?code=BCDF-GHJK`);
-    await page.getByRole('button', { name: 'Approve' }).click();
-    await page.getByRole('alert').waitFor();
-    expect((await page.getByRole('alert').innerText()).length).toBeGreaterThan(5);
-  });
+    it('when the CLI sends a signed-out user to /keys?provider=, then after sign-in a key is added and only its hint shows', async () => {
+      const account = await newAccount();
+      const page = await newPage();
+      await page.goto(`${system.base}/keys?provider=anthropic`);
+      await page.waitForURL(/\/signin\?next=/);
+      // Keyboard sign-in: labels, Tab order, Enter submits.
+      await page.getByLabel('Email').focus();
+      await page.keyboard.type(account.email);
+      await page.keyboard.press('Tab');
+      expect(await isFocused(page.getByLabel('Password'))).toBe(true);
+      await page.keyboard.type(PASSWORD);
+      await page.keyboard.press('Enter');
+      await heading(page, 'Provider keys');
+      expect(new URL(page.url()).search).toBe('?provider=anthropic');
 
-  it('when two tabs renew the session at once, then the renewals take turns and both stay signed in', async () => {
-    const account = await newAccount();
-    const page = await signedInPage(account);
-    await page.goto(`${system.base}/keys`);
-    await heading(page, 'Provider keys');
-    const before = await storedRefreshToken(page);
-    // Two tabs renew at the same time: one rotation each, serialised, and both stay signed in.
-    const second = await page.context().newPage();
-    await Promise.all([page.goto(`${system.base}/`), second.goto(`${system.base}/keys?provider=openai`)]);
-    await heading(page, 'Projects');
-    await heading(second, 'Provider keys');
-    const after = await storedRefreshToken(page);
-    expect(after).not.toBe(before);
-    expect((await api('POST', '/v1/auth/refresh', undefined, { refreshToken: after })).status).toBe(200);
-  });
+      const item = page.locator('li[data-provider="anthropic"]');
+      expect(await item.getAttribute('class')).toContain('highlight');
+      const input = page.locator('#key-anthropic');
+      await expect.poll(() => isFocused(input)).toBe(true);
+      const key = `sk-ant-${randomUUID()}-WXYZ`;
+      await page.keyboard.type(key);
+      await page.keyboard.press('Enter');
+      await item.getByText('Key stored, ending in').waitFor();
+      expect(await item.locator('.hint').innerText()).toBe('…WXYZ');
+      await item.getByRole('status').filter({ hasText: 'go back to your terminal' }).waitFor();
+      expect(await page.content()).not.toContain(key);
+      expect(await input.inputValue()).toBe('');
+      await screenshot(page, 'keys');
 
-  it('when every page has been visited, then no page logged an error (CSP violations included)', () => {
-    expect(pageErrors).toEqual([]);
-  });
-});
+      // What the CLI polls for.
+      const reading = await api('GET', '/v1/user/byok/anthropic', account.accessToken);
+      expect(reading.body).toEqual({ hasKey: true, apiKey: key });
+
+      // Replace, then remove.
+      await page.getByLabel('New Anthropic API key').fill('sk-ant-replaced-9876');
+      await item.getByRole('button', { name: 'Replace key for Anthropic' }).click();
+      await item.getByText('…9876').waitFor();
+      await item.getByRole('button', { name: 'Remove the Anthropic key' }).click();
+      await item.getByText('No key stored.').waitFor();
+      expect((await api('GET', '/v1/user/byok/anthropic', account.accessToken)).body).toEqual({
+        hasKey: false,
+        apiKey: '',
+      });
+
+      // A key that is too short: the server's message.
+      await page.getByLabel('OpenAI API key', { exact: true }).fill('short');
+      await page.getByRole('button', { name: 'Save key for OpenAI' }).click();
+      const refused = await api('PUT', '/v1/user/byok/openai', account.accessToken, { apiKey: 'short' });
+      await page
+        .locator('li[data-provider="openai"]')
+        .getByRole('alert')
+        .filter({ hasText: refused.body.error.message })
+        .waitFor();
+    });
+
+    it('when a device login started through the API is approved in the browser, then the CLI gets its tokens; a denied one does not', async () => {
+      const account = await newAccount();
+      const started = await api('POST', '/v1/auth/device');
+      expect(started.status).toBe(200);
+      const { deviceCode, userCode, verificationUriComplete } = started.body;
+      const complete = new URL(verificationUriComplete);
+      expect(complete.pathname).toBe('/device');
+
+      // Signed out: sign in first, then back on the device page with its code.
+      const page = await newPage();
+      await page.goto(`${system.base}${complete.pathname}${complete.search}`);
+      await page.waitForURL(/\/signin\?next=/);
+      await page.getByLabel('Email').fill(account.email);
+      await page.getByLabel('Password').fill(PASSWORD);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await heading(page, 'Approve a CLI login');
+      const shown = await page.locator('.device-code').innerText();
+      expect(shown.replace('-', '')).toBe(userCode.replace('-', ''));
+      await screenshot(page, 'device');
+      expect((await api('POST', '/v1/auth/device/token', undefined, { deviceCode })).body.error.code).toBe(
+        'AUTHORIZATION_PENDING',
+      );
+      await page.getByRole('button', { name: 'Approve' }).click();
+      await page.getByRole('status').filter({ hasText: 'Approved' }).waitFor();
+      await screenshot(page, 'device-approved');
+      const tokens = await api('POST', '/v1/auth/device/token', undefined, { deviceCode });
+      expect(tokens.status).toBe(200);
+      expect((await api('GET', '/v1/user/me', tokens.body.accessToken)).body.email).toBe(account.email);
+
+      // Denied, entering the code by hand on /device.
+      const other = await api('POST', '/v1/auth/device');
+      await page.getByRole('link', { name: 'CLI login' }).click();
+      await page.getByLabel('Code shown in your terminal').fill(other.body.userCode.toLowerCase());
+      await page.getByLabel('Code shown in your terminal').press('Enter');
+      await page.getByRole('button', { name: 'Deny' }).click();
+      await page.getByRole('status').filter({ hasText: 'Denied' }).waitFor();
+      const denied = await api('POST', '/v1/auth/device/token', undefined, {
+        deviceCode: other.body.deviceCode,
+      });
+      expect(denied.body.error.code).toBe('ACCESS_DENIED');
+
+      // An unknown code: the server's message.
+      await page.goto(`${system.base}/device?code=BCDF-GHJK`);
+      await page.getByRole('button', { name: 'Approve' }).click();
+      await page.getByRole('alert').waitFor();
+      expect((await page.getByRole('alert').innerText()).length).toBeGreaterThan(5);
+    });
+
+    it('when two tabs renew the session at once, then the renewals take turns and both stay signed in', async () => {
+      const account = await newAccount();
+      const page = await signedInPage(account);
+      await page.goto(`${system.base}/keys`);
+      await heading(page, 'Provider keys');
+      const before = await storedRefreshToken(page);
+      // Two tabs renew at the same time: one rotation each, serialised, and both stay signed in.
+      const second = await page.context().newPage();
+      await Promise.all([page.goto(`${system.base}/`), second.goto(`${system.base}/keys?provider=openai`)]);
+      await heading(page, 'Projects');
+      await heading(second, 'Provider keys');
+      const after = await storedRefreshToken(page);
+      expect(after).not.toBe(before);
+      expect((await api('POST', '/v1/auth/refresh', undefined, { refreshToken: after })).status).toBe(200);
+    });
+
+    it('when every page has been visited, then no page logged an error (CSP violations included)', () => {
+      expect(pageErrors).toEqual([]);
+    });
+  },
+);
