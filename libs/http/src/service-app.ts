@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import express, { type Express, type RequestHandler, type Router } from 'express';
 import { serviceNameOf, type Logger } from '@tolk/logger';
 import { AppError } from './errors.js';
@@ -6,6 +7,7 @@ import { accessLogMiddleware, requestIdMiddleware } from './request-id.js';
 import { principalMiddleware } from './principal.js';
 import { requireInternalCaller } from './internal-caller.js';
 import { httpMetricsMiddleware, metricsHandler } from './metrics.js';
+import { hasUtf8Charset, parseRawUtf8JsonBody } from './json-body.js';
 
 export type ReadinessCheck = () => Promise<void>;
 
@@ -69,19 +71,19 @@ export function createServiceApp(options: {
   app.use(httpMetricsMiddleware(service));
   app.use(accessLogMiddleware(options.logger));
   app.use(requireJsonBody);
-  app.use(
-    express.json({
-      limit: options.bodyLimitBytes ?? 1024 * 1024,
-      strict: false,
-      type: (req) => JSON_TYPE.test(req.headers['content-type'] ?? ''),
-      // The bytes are already in memory: keeping a reference lets a service store the document
-      // as it came instead of serialising the parsed form again.
-      verify: (req, _res, buf) => {
-        (req as express.Request).rawBody = buf;
-        options.onJsonBody?.(req as express.Request, buf);
-      },
-    }),
-  );
+  const limit = options.bodyLimitBytes ?? 1024 * 1024;
+  const isJson = (req: IncomingMessage) => JSON_TYPE.test(req.headers['content-type'] ?? '');
+  // The bytes are already in memory: keeping a reference lets a service store the document as it
+  // came instead of serialising the parsed form again.
+  const verify = (req: IncomingMessage, _res: unknown, buf: Buffer) => {
+    (req as express.Request).rawBody = buf;
+    options.onJsonBody?.(req as express.Request, buf);
+  };
+  // UTF-8 (nearly every body) is parsed from its bytes (json-body.ts); other charsets express.json
+  // decodes. Both read the body alike: limits, Content-Length, compression, errors.
+  app.use(express.raw({ limit, type: (req) => isJson(req) && hasUtf8Charset(req), verify }));
+  app.use(parseRawUtf8JsonBody);
+  app.use(express.json({ limit, strict: false, type: (req) => isJson(req) && !hasUtf8Charset(req), verify }));
   app.use(principalMiddleware(options.internalSecret));
   app.use('/internal', requireInternalCaller(options.internalSecret));
   app.use(options.router);

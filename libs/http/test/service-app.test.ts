@@ -83,6 +83,24 @@ describe('createServiceApp', () => {
     expect(response.headers.get('x-request-id')).toBeTruthy();
   });
 
+  it.each([
+    ['UTF-8 without a charset', 'application/json', Buffer.from('{"name":"Prix €"}', 'utf8')],
+    [
+      'UTF-8 with a byte order mark',
+      'application/json; charset=UTF-8',
+      Buffer.from('\ufeff{"name":"Prix €"}'),
+    ],
+    ['UTF-16', 'application/json; charset=utf-16le', Buffer.from('{"name":"Prix €"}', 'utf16le')],
+  ])('when a JSON body is sent in %s, then it is parsed', async (_name, contentType, bytes) => {
+    const response = await fetch(`${server.url}/v1/things`, {
+      method: 'POST',
+      headers: { 'content-type': contentType },
+      body: bytes,
+    });
+    expect(response.status).toBe(201);
+    expect(await response.json()).toEqual({ name: 'Prix €' });
+  });
+
   it('when a field is invalid, then the message names it', async () => {
     const response = await request(`${server.url}/v1/things`, { method: 'POST', body: { name: '' } });
     expect(response.body.error.message).toMatch(/^body\.name: /);
