@@ -1,4 +1,4 @@
-import type { Annotation } from './parse-locale-file.js';
+import { LayoutStep, type Annotation } from './parse-locale-file.js';
 
 /** The spec's Diff object. */
 export type SourceDiff = { added: string[]; modified: string[]; deleted: string[] };
@@ -10,40 +10,171 @@ export type FlatEntries = { readonly keys: readonly string[]; readonly values: r
 export type FlatContent = FlatEntries & { readonly annotations: ReadonlyMap<string, Readonly<Annotation>> };
 
 /**
+ * Entries as a parsed document has them: with each key's last segment and the layout, two keys
+ * can be found equal without reading their characters (see matchSourceEntries).
+ */
+export type KeyedEntries = FlatEntries & {
+  readonly leafNames?: readonly string[];
+  readonly layout?: { readonly steps: readonly number[]; readonly containerNames: readonly string[] };
+};
+
+/**
+ * How `next` relates to `previous`: the diff, and for each of next's entries the index in
+ * previous of the same key with the same value (-1 when the key is added or its value modified).
+ */
+export type SourceMatch = { diff: SourceDiff; unchangedFrom: Int32Array };
+
+/**
  * Keys added and modified in `next`'s order, keys deleted in `previous`'s order. No previous
  * version: every key is added. Linear: the common leading run of identical keys (the usual case
  * of values edited in place, or keys appended) is compared position by position, and only the
  * rest goes through a Map.
  */
 export function computeSourceDiff(previous: FlatEntries | undefined, next: FlatEntries): SourceDiff {
-  if (!previous || previous.keys.length === 0) return { added: [...next.keys], modified: [], deleted: [] };
+  return matchEntries(previous ?? NO_ENTRIES, next, undefined).diff;
+}
+
+/**
+ * computeSourceDiff and, in the same pass, where each of next's entries was unchanged in
+ * previous. Also makes the two versions share their strings: a key (or value) of `next` equal to
+ * one of `previous` is replaced by previous's string, so that a version kept in memory mostly
+ * holds strings that are already in the old generation rather than fresh copies the garbage
+ * collector would move again. `next` must not be frozen.
+ */
+export function matchSourceEntries(
+  previous: KeyedEntries,
+  next: KeyedEntries & { keys: string[]; values: string[] },
+): SourceMatch {
+  return matchEntries(previous, next, next);
+}
+
+const NO_ENTRIES: FlatEntries = { keys: [], values: [] };
+
+function matchEntries(
+  previous: KeyedEntries,
+  next: KeyedEntries,
+  shared: { keys: string[]; values: string[] } | undefined,
+): SourceMatch {
+  const previousKeys = previous.keys;
+  const previousValues = previous.values;
+  const nextKeys = next.keys;
+  const nextValues = next.values;
+  const unchangedFrom = new Int32Array(nextKeys.length).fill(-1);
+  if (previousKeys.length === 0) {
+    return { diff: { added: [...nextKeys], modified: [], deleted: [] }, unchangedFrom };
+  }
   const added: string[] = [];
   const modified: string[] = [];
   const deleted: string[] = [];
 
-  const common = Math.min(previous.keys.length, next.keys.length);
+  const common = Math.min(previousKeys.length, nextKeys.length);
+  // Up to `structural`, keys are known equal; after it, they are compared.
+  const structural = leadingSameStructure(previous, next);
   let start = 0;
-  for (; start < common && previous.keys[start] === next.keys[start]; start++) {
-    if (previous.values[start] !== next.values[start]) modified.push(next.keys[start]!);
+  for (; start < common; start++) {
+    const key = previousKeys[start]!;
+    if (start >= structural && key !== nextKeys[start]) break;
+    const value = previousValues[start]!;
+    if (value === nextValues[start]) {
+      unchangedFrom[start] = start;
+      if (shared) shared.values[start] = value;
+    } else {
+      modified.push(key);
+    }
+    if (shared) shared.keys[start] = key;
+  }
+  if (start === previousKeys.length && start === nextKeys.length) {
+    return { diff: { added, modified, deleted }, unchangedFrom };
   }
 
   const indexOfPrevious = new Map<string, number>();
-  for (let i = start; i < previous.keys.length; i++) indexOfPrevious.set(previous.keys[i]!, i);
-  const kept = new Uint8Array(previous.keys.length);
-  for (let i = start; i < next.keys.length; i++) {
-    const key = next.keys[i]!;
+  for (let i = start; i < previousKeys.length; i++) indexOfPrevious.set(previousKeys[i]!, i);
+  const kept = new Uint8Array(previousKeys.length);
+  for (let i = start; i < nextKeys.length; i++) {
+    const key = nextKeys[i]!;
     const at = indexOfPrevious.get(key);
     if (at === undefined) {
       added.push(key);
+      continue;
+    }
+    kept[at] = 1;
+    const value = previousValues[at]!;
+    if (value === nextValues[i]) {
+      unchangedFrom[i] = at;
+      if (shared) shared.values[i] = value;
     } else {
-      kept[at] = 1;
-      if (previous.values[at] !== next.values[i]) modified.push(key);
+      modified.push(key);
+    }
+    if (shared) shared.keys[i] = previousKeys[at]!;
+  }
+  for (let i = start; i < previousKeys.length; i++) {
+    if (kept[i] === 0) deleted.push(previousKeys[i]!);
+  }
+  return { diff: { added, modified, deleted }, unchangedFrom };
+}
+
+/**
+ * How many leading keys of `previous` and `next` are equal as far as can be told without reading
+ * them: the same name in objects or arrays at the same path. Keys are built by concatenation,
+ * and comparing their characters would first copy every one of them into a flat string; names
+ * are the property names of the parsed JSON, which the engine keeps unique, and containers are
+ * few. The keys after it may still be equal (written flat instead of nested, say). `leafNames`
+ * and `layout` must be those of the same parse as the keys.
+ */
+function leadingSameStructure(previous: KeyedEntries, next: KeyedEntries): number {
+  const previousNames = previous.leafNames;
+  const nextNames = next.leafNames;
+  if (
+    !previous.layout ||
+    !next.layout ||
+    previousNames?.length !== previous.keys.length ||
+    nextNames?.length !== next.keys.length
+  ) {
+    return 0;
+  }
+  const previousRuns = leafRuns(previous.layout);
+  const nextRuns = leafRuns(next.layout);
+  const limit = Math.min(previousNames.length, nextNames.length);
+  let i = 0;
+  let previousRun = 0;
+  let nextRun = 0;
+  while (i < limit) {
+    const previousEnd = previousRuns.ends[previousRun];
+    const nextEnd = nextRuns.ends[nextRun];
+    if (previousEnd === undefined || nextEnd === undefined) return i;
+    if (previousRuns.paths[previousRun] !== nextRuns.paths[nextRun]) return i;
+    const end = Math.min(previousEnd, nextEnd, limit);
+    for (; i < end; i++) {
+      if (previousNames[i] !== nextNames[i]) return i;
+    }
+    if (i === previousEnd) previousRun++;
+    if (i === nextEnd) nextRun++;
+  }
+  return i;
+}
+
+/**
+ * The runs of consecutive leaves in a layout: where each ends (one past its last key) and the
+ * path of the object or array holding it, with its trailing dot ('' at the top level).
+ */
+function leafRuns(layout: NonNullable<KeyedEntries['layout']>): { ends: number[]; paths: string[] } {
+  const ends: number[] = [];
+  const paths: string[] = [];
+  const stack = [''];
+  let keys = 0;
+  let container = 0;
+  for (const step of layout.steps) {
+    if (step > 0) {
+      keys += step;
+      ends.push(keys);
+      paths.push(stack[stack.length - 1]!);
+    } else if (step === LayoutStep.openObject || step === LayoutStep.openArray) {
+      stack.push(`${stack[stack.length - 1]!}${layout.containerNames[container++] ?? ''}.`);
+    } else if (step === LayoutStep.close && stack.length > 1) {
+      stack.pop();
     }
   }
-  for (let i = start; i < previous.keys.length; i++) {
-    if (kept[i] === 0) deleted.push(previous.keys[i]!);
-  }
-  return { added, modified, deleted };
+  return { ends, paths };
 }
 
 export function isEmptyDiff(diff: SourceDiff): boolean {

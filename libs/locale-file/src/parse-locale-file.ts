@@ -67,6 +67,13 @@ export type ParsedSource = {
   keys: string[];
   /** `values[i]` is the value of `keys[i]`. */
   values: string[];
+  /**
+   * `leafNames[i]` is the last segment of `keys[i]` as the file wrote it (a property name, or an
+   * index in an array): `keys[i]` is the path of its object or array in `layout`, a dot, and it.
+   * Kept when asked for (ParseOptions); lets computeSourceDiff find keys equal without reading
+   * their text.
+   */
+  leafNames?: string[];
   /** Flattened path of the annotated key (or group) → annotation, in document order. */
   annotations: Map<string, Annotation>;
   /** Top-level `@@name` → value, in document order, with the `@@` kept in the name. */
@@ -74,10 +81,14 @@ export type ParsedSource = {
   layout: SourceLayout;
 };
 
+/** `leafNames`: keep each key's last segment (ParsedSource.leafNames), for comparing versions. */
+export type ParseOptions = { leafNames?: boolean };
+
 type Walk = {
   limits: SourceLimits;
   keys: string[];
   values: string[];
+  leafNames: string[] | undefined;
   annotations: Map<string, Annotation>;
   metadata: Map<string, unknown>;
   steps: number[];
@@ -102,12 +113,14 @@ const SHOWN_PATH_LENGTH = 120;
 export function parseSourceDocument(
   body: unknown,
   limits: SourceLimits = DEFAULT_SOURCE_LIMITS,
+  options: ParseOptions = {},
 ): ParsedSource {
   if (!isJsonObject(body)) throw new ValidationError('body: must be a JSON object of translation keys');
   const walk: Walk = {
     limits,
     keys: [],
     values: [],
+    leafNames: options.leafNames ? [] : undefined,
     annotations: new Map(),
     metadata: new Map(),
     steps: [],
@@ -118,13 +131,15 @@ export function parseSourceDocument(
   walkObject(walk, body, Object.keys(body), '', 1);
   flushLeaves(walk);
   if (walk.sawDottedName && walk.containerNames.length > 0) rejectDuplicateKeys(walk.keys);
-  return {
+  const parsed: ParsedSource = {
     keys: walk.keys,
     values: walk.values,
     annotations: walk.annotations,
     metadata: walk.metadata,
     layout: { steps: walk.steps, containerNames: walk.containerNames },
   };
+  if (walk.leafNames) parsed.leafNames = walk.leafNames;
+  return parsed;
 }
 
 /** `prefix` is the object's own path followed by a dot, or '' for the top level. */
@@ -163,6 +178,7 @@ function readValue(walk: Walk, value: unknown, name: string, path: string, depth
     if (walk.keys.length >= maxKeys) throw new PayloadTooLargeError(`body: more than ${maxKeys} keys`);
     walk.keys.push(path);
     walk.values.push(value);
+    walk.leafNames?.push(name);
     walk.pendingLeaves++;
     return;
   }

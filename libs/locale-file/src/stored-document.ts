@@ -1,6 +1,6 @@
 import { promisify } from 'node:util';
 import { constants, gunzip, gzip } from 'node:zlib';
-import { parseSourceDocument, type ParsedSource } from './parse-locale-file.js';
+import { parseSourceDocument, type ParsedSource, type ParseOptions } from './parse-locale-file.js';
 
 const gzipAsync = promisify(gzip);
 const gunzipAsync = promisify(gunzip);
@@ -42,16 +42,19 @@ const STORED_LIMITS = Object.freeze({
 });
 
 /** The inverse of encodeDocument, parsed as an upload is; `raw` is the document's bytes. */
-export async function decodeDocument(content: Buffer): Promise<ParsedSource & { raw: Buffer }> {
+export async function decodeDocument(
+  content: Buffer,
+  options: ParseOptions = {},
+): Promise<ParsedSource & { raw: Buffer }> {
   const raw = await decompress(content);
   let text = raw.toString('utf8');
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  return { ...parseSourceDocument(JSON.parse(text) as unknown, STORED_LIMITS), raw };
+  return { ...parseSourceDocument(JSON.parse(text) as unknown, STORED_LIMITS, options), raw };
 }
 
 /** Each key's revision, as 32-bit integers, compressed (they repeat a lot). */
-export function encodeRevisions(revisions: readonly number[]): Promise<Buffer> {
-  const ints = Int32Array.from(revisions);
+export function encodeRevisions(revisions: ArrayLike<number>): Promise<Buffer> {
+  const ints = revisions instanceof Int32Array ? revisions : Int32Array.from(revisions);
   return compress(Buffer.from(ints.buffer, ints.byteOffset, ints.byteLength));
 }
 

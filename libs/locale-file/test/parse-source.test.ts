@@ -94,6 +94,14 @@ describe('parseSourceDocument: flattening', () => {
     });
   });
 
+  it('when leaf names are asked for, then each key has the name its object or array gives it', () => {
+    const json = '{"a.b":"1","g":{"x":"2","y":["3","4"]},"@g":{"description":"d"}}';
+    const parsed = parseSourceDocument(JSON.parse(json), DEFAULT_SOURCE_LIMITS, { leafNames: true });
+    expect(parsed.keys).toEqual(['a.b', 'g.x', 'g.y.0', 'g.y.1']);
+    expect(parsed.leafNames).toEqual(['a.b', 'x', '0', '1']);
+    expect(parse(json).leafNames).toBeUndefined();
+  });
+
   it('when a document is parsed, then the body is left unchanged', () => {
     const json = '{"a":{"b":["x"],"@b":{"description":"d"}},"@@locale":"en"}';
     const body: unknown = JSON.parse(json);

@@ -1,8 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { computeSourceDiff, isEmptyDiff, sameEntries, type FlatEntries } from '@tolk/locale-file';
+import {
+  computeSourceDiff,
+  isEmptyDiff,
+  matchSourceEntries,
+  sameEntries,
+  type FlatEntries,
+} from '@tolk/locale-file';
 import { parseSourceDocument } from '@tolk/locale-file';
 import { rebuildDocument } from '@tolk/locale-file';
-import { randomSourceText, referenceFlatten, seededRandom } from './source-builders.js';
+import { defineOwn, randomSourceText, referenceFlatten, seededRandom } from './source-builders.js';
 
 const CASES = 300;
 const seeds = Array.from({ length: CASES }, (_, i) => i + 1);
@@ -82,6 +88,66 @@ describe('computeSourceDiff on random versions', () => {
       const after = new Set(next.keys);
       expect(diff.deleted, message).toEqual(previous.keys.filter((key) => !after.has(key)));
       expect(isEmptyDiff(diff), message).toBe(sameEntries(previous, next));
+    }
+  });
+});
+
+/**
+ * The document of `text` edited as a person would: some values reworded, some leaves renamed
+ * (which also moves them to the end of their object), some objects written flat with dotted
+ * names instead of nested (the same keys in another layout).
+ */
+function editDocument(text: string, random: () => number): Record<string, unknown> {
+  const edit = (node: Record<string, unknown>): Record<string, unknown> => {
+    const result: Record<string, unknown> = {};
+    for (const [name, value] of Object.entries(node)) {
+      if (name.startsWith('@')) {
+        defineOwn(result, name, value);
+      } else if (typeof value === 'string') {
+        const roll = random();
+        const annotated = Object.hasOwn(node, `@${name}`);
+        const renamed = roll < 0.1 && !annotated ? `${name}-renamed` : name;
+        defineOwn(result, renamed, roll > 0.8 ? `${value}!` : value);
+      } else if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+        const inner = edit(value as Record<string, unknown>);
+        const dotted = Object.keys(inner).some((key) => key.includes('.') || key.startsWith('@'));
+        if (random() < 0.2 && !dotted && !Object.hasOwn(node, `@${name}`) && !name.includes('.')) {
+          for (const [key, leaf] of Object.entries(inner)) defineOwn(result, `${name}.${key}`, leaf);
+        } else {
+          defineOwn(result, name, inner);
+        }
+      } else {
+        defineOwn(result, name, value);
+      }
+    }
+    return result;
+  };
+  return edit(JSON.parse(text) as Record<string, unknown>);
+}
+
+describe('matchSourceEntries on random versions', () => {
+  it(`when ${CASES} random documents are edited, then the match agrees with comparing the keys as text`, () => {
+    for (const seed of seeds) {
+      const random = seededRandom(seed);
+      const text = randomSourceText(seed);
+      const previous = parseSourceDocument(JSON.parse(text), undefined, { leafNames: true });
+      const next = parseSourceDocument(editDocument(text, random), undefined, { leafNames: true });
+      const message = `seed ${seed}`;
+      const plainPrevious = { keys: [...previous.keys], values: [...previous.values] };
+      const plainNext = { keys: [...next.keys], values: [...next.values] };
+
+      const match = matchSourceEntries(previous, next);
+
+      expect(match.diff, message).toEqual(computeSourceDiff(plainPrevious, plainNext));
+      const at = new Map(plainPrevious.keys.map((key, i) => [key, i]));
+      const unchangedFrom = plainNext.keys.map((key, i) => {
+        const from = at.get(key);
+        return from !== undefined && plainPrevious.values[from] === plainNext.values[i] ? from : -1;
+      });
+      expect([...match.unchangedFrom], message).toEqual(unchangedFrom);
+      // Sharing previous's strings changes no content.
+      expect(next.keys, message).toEqual(plainNext.keys);
+      expect(next.values, message).toEqual(plainNext.values);
     }
   });
 });

@@ -23,11 +23,14 @@ import {
   encodeDocument,
   encodeRevisions,
   frameSourceVersion,
+  isEmptyDiff,
+  matchSourceEntries,
   parseSourceDocument,
   rebuildDocument,
-  sameContent,
+  sameAnnotations,
   type ParsedSource,
   type SourceDiff,
+  type SourceMatch,
   type SourceLimits,
   type VersionCache,
 } from '@tolk/locale-file';
@@ -67,6 +70,9 @@ function emptyFrame(): Promise<Buffer> {
   return emptyFrameOnce;
 }
 
+/** Versions are parsed with what comparing the next upload with them uses. */
+const COMPARED = Object.freeze({ leafNames: true });
+
 const EMPTY_DIFF: SourceDiff = Object.freeze({ added: [], modified: [], deleted: [] });
 const EMPTY_VERSION: SourceVersion = Object.freeze({ ...EMPTY_SOURCE, revisions: [] });
 
@@ -83,6 +89,16 @@ function requireExpected(expected: ExpectedVersion | undefined, current: number)
         (current === 0 ? ' (nothing uploaded yet)' : ''),
     );
   }
+}
+
+/**
+ * A version once the next one is current: what only comparing an upload with the current version
+ * uses (the bytes as uploaded, the keys' names) is dropped, so that versions kept in memory cost
+ * less.
+ */
+function superseded(version: SourceVersion): SourceVersion {
+  const { raw: _raw, leafNames: _leafNames, ...kept } = version;
+  return kept;
 }
 
 function versionNotFound(version: number): NotFoundError {
@@ -120,7 +136,7 @@ export function createSources(deps: {
     let source: SourceVersion;
     if (stored.format === 2) {
       const [parsed, revisions] = await Promise.all([
-        decodeDocument(stored.document),
+        decodeDocument(stored.document, COMPARED),
         decodeRevisions(stored.revisions),
       ]);
       source = { ...parsed, revisions };
@@ -141,9 +157,9 @@ export function createSources(deps: {
     version: number,
     source: ParsedSource,
     q: Queryable,
-  ): Promise<number[]> {
+  ): Promise<Int32Array> {
     const previous = (await load(projectId, version - 1, q)) ?? EMPTY_VERSION;
-    return nextRevisions(previous, source, version);
+    return nextRevisions(previous.revisions, matchSourceEntries(previous, source).unchangedFrom, version);
   }
 
   /**
@@ -184,21 +200,35 @@ export function createSources(deps: {
   }
 
   /**
-   * A new version `version` of the source, after `base`: its diff, revisions and stored form. The
-   * document is compressed as it came (`document`, already being compressed on the thread pool
-   * while the diff runs here).
+   * How an upload compares with `base`, the version it would follow (its entries are made to share
+   * base's strings, see matchSourceEntries); `unchanged` when it creates no version. A first upload
+   * always creates version 1, even of an empty file.
+   */
+  function compare(base: SourceVersion, baseVersion: number, parsed: ParsedSource) {
+    const match = matchSourceEntries(base, parsed);
+    const unchanged =
+      baseVersion > 0 && isEmptyDiff(match.diff) && sameAnnotations(base.annotations, parsed.annotations);
+    return { match, unchanged };
+  }
+
+  /**
+   * A new version `version` of the source, after `base` (`match`: how it compares with base): its
+   * diff, revisions and stored form. The document is compressed as it came (`document`, already
+   * being compressed on the thread pool while the upload was parsed here).
    */
   async function prepare(
     base: SourceVersion,
+    match: SourceMatch,
     parsed: ParsedSource,
     version: number,
     document: Promise<Buffer>,
     raw: Buffer | undefined,
   ) {
-    const diff = computeSourceDiff(base, parsed);
-    const revisions = nextRevisions(base, parsed, version);
+    const { diff } = match;
+    const revisions = nextRevisions(base.revisions, match.unchangedFrom, version);
     const [storedDocument, storedRevisions] = await Promise.all([document, encodeRevisions(revisions)]);
     return {
+      base,
       diff,
       stored: { document: storedDocument, revisions: storedRevisions },
       version: { ...parsed, revisions, raw } satisfies SourceVersion,
@@ -239,11 +269,11 @@ export function createSources(deps: {
       if (seen > 0 && options.raw && previous.raw?.equals(options.raw)) {
         return unchanged(projectId, seen, previous);
       }
-      const parsed = parseSourceDocument(body, limits);
-      // A first upload always creates version 1, even of an empty file.
-      if (seen > 0 && sameContent(previous, parsed)) return unchanged(projectId, seen, previous);
+      const parsed = parseSourceDocument(body, limits, COMPARED);
+      const { match, unchanged: same } = compare(previous, seen, parsed);
+      if (same) return unchanged(projectId, seen, previous);
       if (options.dryRun) {
-        const diff = computeSourceDiff(previous, parsed);
+        const { diff } = match;
         const pending = await pendingDiff(projectId, seen + 1, parsed, db, { from: seen, diff });
         return {
           version: seen + 1,
@@ -257,7 +287,7 @@ export function createSources(deps: {
       // document as it came (being compressed since before it was parsed); serialised again
       // when there is none (a caller other than the HTTP route).
       const document = options.document ?? encodeDocument(JSON.stringify(body));
-      let prepared = await prepare(previous, parsed, seen + 1, document, options.raw);
+      let prepared = await prepare(previous, match, parsed, seen + 1, document, options.raw);
       let created = false;
       const result = await db.transaction(async (tx) => {
         const head = await projects.lock(projectId, tx);
@@ -266,10 +296,16 @@ export function createSources(deps: {
         if (head.currentVersion !== seen) {
           // Another upload got in between: compare with what is current now.
           const base = (await load(projectId, head.currentVersion, tx)) ?? EMPTY_VERSION;
-          if (head.currentVersion > 0 && sameContent(base, parsed)) {
-            return unchanged(projectId, head.currentVersion, base, tx);
-          }
-          prepared = await prepare(base, parsed, head.currentVersion + 1, document, options.raw);
+          const against = compare(base, head.currentVersion, parsed);
+          if (against.unchanged) return unchanged(projectId, head.currentVersion, base, tx);
+          prepared = await prepare(
+            base,
+            against.match,
+            parsed,
+            head.currentVersion + 1,
+            document,
+            options.raw,
+          );
         }
         const { diff, stored } = prepared;
         const summary: VersionSummary = {
@@ -311,6 +347,10 @@ export function createSources(deps: {
         };
       });
       if (created) {
+        const follows = result.version - 1;
+        if (follows > 0 && cache.get(projectId, follows) === prepared.base) {
+          cache.set(projectId, follows, superseded(prepared.base));
+        }
         cache.set(projectId, result.version, prepared.version);
         logger.debug(
           { projectId, version: result.version, keyCount: result.keyCount },
