@@ -6,6 +6,9 @@ const benchSchema = z.object({
   REDIS_URL: env.url(['redis', 'rediss']).default('redis://127.0.0.1:6379'),
   AMQP_URL: env.url(['amqp', 'amqps']).default('amqp://guest:guest@127.0.0.1:5672'),
   BENCH_SECONDS: z.coerce.number().int().min(1).max(120).default(10),
+  // bench:gateway: rounds of each measurement of direct / gateway / bare proxy, in rotating order;
+  // the table shows each figure's median over the rounds, so one noisy window cannot decide it.
+  BENCH_ROUNDS: z.coerce.number().int().min(1).max(9).default(3),
 });
 
 /** The benchmarks' configuration (the only reader of process.env among them). */

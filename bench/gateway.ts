@@ -3,6 +3,8 @@
  * same GET straight to identity-service, measured in one run on this machine.
  *   - throughput at 50 connections: target gateway ≥ 0.5× direct
  *   - a fixed 1,000 req/s: target gateway adds ≤ 2 ms at p50 and ≤ 5 ms at p99, no errors
+ * each in BENCH_ROUNDS rounds (default 3) with the targets in rotating order, the figures being
+ * medians over the rounds (each round's ratio and added p99 printed too);
  * and, through the gateway, `GET /v1/projects/{id}` with a project API token against the same GET
  * with the user's access token (JWT), in alternating rounds at 50 connections: target token ≥ 0.9×
  * JWT; every answer must be 200, else the run fails.
@@ -26,6 +28,13 @@ import { inheritedEnvironment } from '../scripts/config.js';
 
 const config = benchConfig();
 const seconds = config.BENCH_SECONDS;
+const rounds = config.BENCH_ROUNDS;
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
 const databaseName = 'tolk_bench_gateway';
 const connections = 50;
 /** Rounds of each kind of token; alternated, so drift over the run reaches both alike. */
@@ -210,13 +219,41 @@ try {
   for (const target of [...targets, projectWithJwt, projectWithToken])
     await measureThroughput({ ...target, connections, seconds: warmup });
 
-  console.log(`throughput at ${connections} connections, ${seconds} s each ...`);
-  const throughput = [];
-  for (const target of targets) throughput.push(await measureThroughput({ ...target, connections, seconds }));
+  // Every measurement in `rounds` rounds, the three targets in a rotating order (direct, gateway,
+  // bare | gateway, bare, direct | ...): a burst of background work on the machine lands on one
+  // round of one target, and the median over the rounds leaves it out.
+  const rotated = <T>(items: readonly T[], round: number) =>
+    items.map((_, i) => items[(i + round) % items.length]!);
+  const targetIndexes = targets.map((_, i) => i);
+  console.log(`throughput at ${connections} connections, ${rounds} rounds of ${seconds} s each ...`);
+  const throughputRounds: Throughput[][] = targets.map(() => []);
+  for (let round = 0; round < rounds; round++) {
+    for (const i of rotated(targetIndexes, round)) {
+      throughputRounds[i]!.push(await measureThroughput({ ...targets[i]!, connections, seconds }));
+    }
+  }
 
-  console.log(`fixed 1,000 req/s, ${seconds} s each ...`);
-  const fixed = [];
-  for (const target of targets) fixed.push(await measureFixedRate({ ...target, rate: 1000, seconds }));
+  console.log(`fixed 1,000 req/s, ${rounds} rounds of ${seconds} s each ...`);
+  const fixedRounds: FixedRate[][] = targets.map(() => []);
+  for (let round = 0; round < rounds; round++) {
+    for (const i of rotated(targetIndexes, round)) {
+      fixedRounds[i]!.push(await measureFixedRate({ ...targets[i]!, rate: 1000, seconds }));
+    }
+  }
+  const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
+  const throughput: Throughput[] = throughputRounds.map((runs) => ({
+    requestsPerSecond: median(runs.map((t) => t.requestsPerSecond)),
+    errors: sum(runs.map((t) => t.errors)),
+    non2xx: sum(runs.map((t) => t.non2xx)),
+    p50: median(runs.map((t) => t.p50)),
+    p99: median(runs.map((t) => t.p99)),
+  }));
+  const fixed = fixedRounds.map((runs) => ({
+    achievedRate: Math.min(...runs.map((f) => f.achievedRate)),
+    errors: sum(runs.map((f) => f.errors)),
+    p50: median(runs.map((f) => f.p50)),
+    p99: median(runs.map((f) => f.p99)),
+  }));
 
   console.log(
     `GET /v1/projects/{id} with a JWT and with a project API token: ${tokenRounds} rounds each of ${seconds} s, alternating ...`,
@@ -237,7 +274,17 @@ try {
     Throughput,
     Throughput,
   ];
-  const [directFixed, gatewayFixed, bareFixed] = fixed as [FixedRate, FixedRate, FixedRate];
+  const [directFixed, gatewayFixed, bareFixed] = fixed as [
+    (typeof fixed)[number],
+    (typeof fixed)[number],
+    (typeof fixed)[number],
+  ];
+  const perRound = (of: (round: number) => number) => Array.from({ length: rounds }, (_, round) => of(round));
+  const roundThroughputRatios = perRound(
+    (r) => throughputRounds[1]![r]!.requestsPerSecond / throughputRounds[0]![r]!.requestsPerSecond,
+  );
+  const roundAddedP99 = perRound((r) => fixedRounds[1]![r]!.p99 - fixedRounds[0]![r]!.p99);
+  const roundBareAddedP99 = perRound((r) => fixedRounds[2]![r]!.p99 - fixedRounds[0]![r]!.p99);
   const ratio = gatewayThroughput.requestsPerSecond / directThroughput.requestsPerSecond;
   const addedP50 = gatewayFixed.p50 - directFixed.p50;
   const addedP99 = gatewayFixed.p99 - directFixed.p99;
@@ -251,7 +298,7 @@ try {
   const row = (label: string, values: string[]) =>
     `  ${label.padEnd(28)}${values.map((v) => v.padStart(12)).join('')}`;
   console.log(`
-GET /v1/user/me                     direct     gateway  bare proxy
+${`GET /v1/user/me (median of ${rounds})`.padEnd(30)}${['direct', 'gateway', 'bare proxy'].map((v) => v.padStart(12)).join('')}
 ${row(
   'req/s at 50 connections',
   throughput.map((t) => fmt(t.requestsPerSecond, 0)),
@@ -281,10 +328,13 @@ throughput ratio gateway/direct  ${fmt(ratio)}×   (target ≥ 0.50)  ${ratio >=
 added latency at 1,000 req/s     p50 +${fmt(addedP50)} ms (target ≤ 2)  ${addedP50 <= 2 ? 'met' : 'MISSED'}
                                  p99 +${fmt(addedP99)} ms (target ≤ 5)  ${addedP99 <= 5 ? 'met' : 'MISSED'}
 offered rate achieved, no errors ${gatewayFixed.errors === 0 && gatewayFixed.achievedRate >= 990 ? 'met' : 'MISSED'}
+  per round: throughput ratio    ${roundThroughputRatios.map((r) => `${fmt(r)}×`).join('  ')}
+  per round: added p99 ms        ${roundAddedP99.map((r) => `+${fmt(r)}`).join('  ')}
 
 for comparison, a bare express + http-proxy-middleware proxy (no auth, no limits):
   throughput ratio bare/direct   ${fmt(bareThroughput.requestsPerSecond / directThroughput.requestsPerSecond)}×
   added latency at 1,000 req/s   p50 +${fmt(bareFixed.p50 - directFixed.p50)} ms, p99 +${fmt(bareFixed.p99 - directFixed.p99)} ms
+  per round: added p99 ms        ${roundBareAddedP99.map((r) => `+${fmt(r)}`).join('  ')}
 
 ${'GET /v1/projects/{id} via gateway'.padEnd(30)}${['JWT', 'API token'].map((v) => v.padStart(12)).join('')}
 ${withJwt
