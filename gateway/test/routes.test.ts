@@ -138,7 +138,7 @@ describe('gateway routes of unconfigured services', () => {
     }
   });
 
-  it('when a configured service is down, then /readyz is 503 in the envelope and /healthz still 200', async () => {
+  it('when a configured service is down, then /readyz stays 200 but says degraded, naming it; /healthz 200', async () => {
     const identity = await startUpstream();
     const gateway = await startGateway({
       IDENTITY_SERVICE_URL: identity.url,
@@ -146,14 +146,29 @@ describe('gateway routes of unconfigured services', () => {
     });
     try {
       const ready = await request(`${gateway.url}/readyz`);
-      expect(ready.status).toBe(503);
-      expect(ready.body).toEqual({
-        error: { code: 'SERVICE_UNAVAILABLE', message: 'Not ready: source not reachable' },
-      });
+      expect(ready.status).toBe(200);
+      expect(ready.body).toMatchObject({ status: 'degraded', upstreams: { identity: 'up', source: 'down' } });
       expect((await request(`${gateway.url}/healthz`)).status).toBe(200);
     } finally {
       await gateway.close();
       await identity.close();
+    }
+  });
+
+  it('when every configured service is down, then /readyz is 503 in the envelope', async () => {
+    const gateway = await startGateway({
+      IDENTITY_SERVICE_URL: REFUSING_URL,
+      SOURCE_SERVICE_URL: REFUSING_URL,
+    });
+    try {
+      const ready = await request(`${gateway.url}/readyz`);
+      expect(ready.status).toBe(503);
+      expect(ready.body).toEqual({
+        error: { code: 'SERVICE_UNAVAILABLE', message: 'Not ready: identity, source not reachable' },
+      });
+      expect((await request(`${gateway.url}/healthz`)).status).toBe(200);
+    } finally {
+      await gateway.close();
     }
   });
 });
