@@ -9,7 +9,7 @@ import path from 'node:path';
 import { createInProcessBus, startOutboxRelay, type Bus, type OutboxRelay } from '@tolk/bus';
 import { SERVICE_PORTS } from '@tolk/contracts';
 import { migrate, openEmbeddedPostgres, type Db } from '@tolk/db';
-import { createLogger, type Logger } from '@tolk/logger';
+import { collectProcessMetrics, createLogger, type Logger } from '@tolk/logger';
 import { createGatewayApp } from '../gateway/src/app.js';
 import { loadGatewayConfig } from '../gateway/src/config.js';
 import * as byokService from '../services/byok-service/src/app.js';
@@ -69,6 +69,8 @@ function urlOf(server: http.Server): string {
 }
 
 export async function startEmbeddedTolk(options: EmbeddedOptions) {
+  // One process serves every app: Node's own numbers are the whole of Tolk's, not the first app's.
+  collectProcessMetrics('tolk');
   const level = options.logLevel;
   const loggerFor = (name: string): Logger =>
     options.logDestination

@@ -110,4 +110,12 @@ describe('Tolk embedded in one process', () => {
     expect((await call('GET', '/v1/projects/prj_nope', token)).status).toBe(404);
     expect((await call('GET', '/v1/user/me')).body.error.code).toBe('UNAUTHORIZED');
   });
+
+  it('when the process is scraped, then its Node numbers are labelled with Tolk, not with one of its apps', async () => {
+    const response = await fetch(`${tolk.gatewayUrl}/metrics`);
+    const text = await response.text();
+    expect(response.status).toBe(200);
+    expect(text).toMatch(/^process_cpu_user_seconds_total\{service="tolk"\} /m);
+    expect(text).not.toMatch(/^process_cpu_user_seconds_total\{service="(?!tolk")/m);
+  });
 });
