@@ -43,6 +43,9 @@ export type Locale = {
   updatedAt: number;
 };
 
+/** `GET .../locales/{locale}`: the locale and which of its keys need translating. */
+export type LocaleDetail = Locale & { missing: string[]; outdated: string[] };
+
 export type Diff = { added: string[]; modified: string[]; deleted: string[] };
 
 export type SourceFile = {

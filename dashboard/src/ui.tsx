@@ -134,3 +134,20 @@ export function onSubmit(handler: () => void) {
     handler();
   };
 }
+
+let flash: string | null = null;
+
+/** A confirmation for the next page to show, when the page that did the work goes away (a deleted project). */
+export function setFlash(message: string): void {
+  flash = message;
+}
+
+/** The confirmation left by the previous page, once: the first render takes it. */
+export function useFlash(): string | null {
+  const [message] = useState(() => {
+    const taken = flash;
+    flash = null;
+    return taken;
+  });
+  return message;
+}

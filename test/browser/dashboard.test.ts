@@ -387,6 +387,163 @@ describe.skipIf(!existsSync(CHROMIUM)).each(SYSTEMS)(
       await screenshot(page, 'members');
     });
 
+    it('when an owner deletes a project, then they type its name first and land on their projects without it', async () => {
+      const account = await newAccount();
+      const colleague = await newAccount();
+      const projectId = await newProject(account, 'Old landing page');
+      await newProject(account, 'Kept project');
+      const added = await api('POST', `/v1/projects/${projectId}/members`, account.accessToken, {
+        email: colleague.email,
+        role: 'member',
+      });
+      expect(added.status).toBe(201);
+
+      // A member has no danger zone.
+      const memberPage = await signedInPage(colleague);
+      await memberPage.goto(`${system.base}/projects/${projectId}/settings`);
+      await memberPage.getByText("Only the project's owners can change its settings.").waitFor();
+      expect(await memberPage.getByRole('heading', { name: 'Danger zone' }).count()).toBe(0);
+      expect(await memberPage.getByRole('button', { name: /Delete/ }).count()).toBe(0);
+
+      const page = await signedInPage(account);
+      await page.goto(`${system.base}/projects/${projectId}/settings`);
+      await page.getByRole('heading', { name: 'Danger zone' }).waitFor();
+      await page.getByRole('button', { name: 'Delete this project…' }).click();
+      // The field takes the focus; the delete button waits for the exact name.
+      const confirmation = page.getByLabel("To confirm, type the project's name");
+      await expect.poll(() => isFocused(confirmation)).toBe(true);
+      const confirm = page.getByRole('button', { name: 'Delete this project for good' });
+      expect(await confirm.isDisabled()).toBe(true);
+      await page.keyboard.type('Old landing');
+      await page.keyboard.press('Enter');
+      expect(await confirm.isDisabled()).toBe(true);
+      expect((await api('GET', `/v1/projects/${projectId}`, account.accessToken)).status).toBe(200);
+
+      // Cancel gives the focus back to the button that opened it.
+      await page.getByRole('button', { name: 'Cancel' }).click();
+      const opener = page.getByRole('button', { name: 'Delete this project…' });
+      await expect.poll(() => isFocused(opener)).toBe(true);
+      await page.keyboard.press('Enter');
+      await expect.poll(() => isFocused(confirmation)).toBe(true);
+      expect(await confirmation.inputValue()).toBe('');
+      await page.keyboard.type('Old landing page');
+      expect(await confirm.isEnabled()).toBe(true);
+      await screenshot(page, 'settings-delete');
+      await page.keyboard.press('Enter');
+
+      await heading(page, 'Projects');
+      expect(new URL(page.url()).pathname).toBe('/');
+      await page.getByRole('status').filter({ hasText: 'Project “Old landing page” deleted.' }).waitFor();
+      await page.getByRole('link', { name: 'Kept project' }).waitFor();
+      expect(await page.getByRole('link', { name: 'Old landing page' }).count()).toBe(0);
+      expect((await api('GET', `/v1/projects/${projectId}`, account.accessToken)).status).toBe(404);
+      await screenshot(page, 'projects-after-delete');
+    });
+
+    it('when a project is deleted elsewhere while its owner confirms, then the server message shows', async () => {
+      const account = await newAccount();
+      const projectId = await newProject(account, 'Twice deleted');
+      const page = await signedInPage(account);
+      await page.goto(`${system.base}/projects/${projectId}/settings`);
+      await page.getByRole('button', { name: 'Delete this project…' }).click();
+      await page.getByLabel("To confirm, type the project's name").fill('Twice deleted');
+
+      expect((await api('DELETE', `/v1/projects/${projectId}`, account.accessToken)).status).toBe(204);
+      const gone = await api('DELETE', `/v1/projects/${projectId}`, account.accessToken);
+      expect(gone.status).toBe(404);
+      await page.getByRole('button', { name: 'Delete this project for good' }).click();
+      await page.getByRole('alert').filter({ hasText: gone.body.error.message }).waitFor();
+      expect(new URL(page.url()).pathname).toBe(`/projects/${projectId}/settings`);
+    });
+
+    it('when a locale row is opened, then its missing and outdated keys show with their source values, the long list capped', async () => {
+      const account = await newAccount();
+      const projectId = await newProject(account, 'Catalogue');
+      const base = `/v1/projects/${projectId}`;
+      for (const locale of ['de', 'fr']) {
+        expect((await api('POST', `${base}/locales`, account.accessToken, { locale })).status).toBe(201);
+      }
+      const items = Object.fromEntries(
+        Array.from({ length: 203 }, (_, index) => [`item${String(index).padStart(3, '0')}`, `Item ${index}`]),
+      );
+      const v1 = { home: { title: 'Welcome' }, cart: 'Cart', items };
+      expect((await api('PUT', `${base}/source`, account.accessToken, v1)).status).toBe(200);
+      const german = { home: { title: 'Willkommen' }, cart: 'Warenkorb' };
+      await expect
+        .poll(
+          async () =>
+            (await api('PUT', `${base}/locales/de/translations?sourceVersion=1`, account.accessToken, german))
+              .status,
+          { timeout: 15_000 },
+        )
+        .toBe(200);
+      const v2 = { ...v1, home: { title: 'Welcome back' } };
+      expect((await api('PUT', `${base}/source`, account.accessToken, v2)).status).toBe(200);
+      // The locale learns of version 2 from an event.
+      await expect
+        .poll(async () => (await api('GET', `${base}/locales/de`, account.accessToken)).body.outdated, {
+          timeout: 15_000,
+        })
+        .toEqual(['home.title']);
+
+      const page = await signedInPage(account);
+      await page.goto(`${system.base}/projects/${projectId}`);
+      await heading(page, 'Catalogue');
+      await page.getByText('Source version 2').waitFor();
+      const show = page.getByRole('button', { name: 'Show keys of de' });
+      expect(await show.getAttribute('aria-expanded')).toBe('false');
+      await show.focus();
+      await page.keyboard.press('Enter');
+      const panel = page.locator('#locale-de-keys');
+      const outdated = panel.locator('.key-list.outdated');
+      await outdated.getByRole('heading', { name: 'Outdated in de (the source changed since): 1' }).waitFor();
+      expect(await outdated.locator('li').innerText()).toMatch(/home\.title\s+Welcome back/);
+      const missing = panel.locator('.key-list.missing');
+      await missing.getByRole('heading', { name: 'Missing in de: 203' }).waitFor();
+      expect(await missing.locator('li').count()).toBe(200);
+      expect(await missing.locator('li').first().innerText()).toMatch(/items\.item000\s+Item 0/);
+      expect(await missing.locator('li').last().innerText()).toMatch(/items\.item199\s+Item 199/);
+      await missing.getByText('…and 3 more, not shown.').waitFor();
+      const hide = page.getByRole('button', { name: 'Hide keys of de' });
+      expect(await hide.getAttribute('aria-expanded')).toBe('true');
+      expect(await isFocused(hide)).toBe(true);
+      await screenshot(page, 'project-keys');
+
+      // Space closes it again.
+      await page.keyboard.press('Space');
+      await panel.waitFor({ state: 'hidden' });
+      expect(await show.getAttribute('aria-expanded')).toBe('false');
+
+      // A locale removed meanwhile: the server's message.
+      expect((await api('DELETE', `${base}/locales/fr`, account.accessToken)).status).toBe(204);
+      const gone = await api('GET', `${base}/locales/fr`, account.accessToken);
+      expect(gone.status).toBe(404);
+      await page.getByRole('button', { name: 'Show keys of fr' }).click();
+      await page
+        .locator('#locale-fr-keys')
+        .getByRole('alert')
+        .filter({ hasText: gone.body.error.message })
+        .waitFor();
+
+      const phone = await signedInPage(account, PHONE);
+      await phone.goto(`${system.base}/projects/${projectId}`);
+      await heading(phone, 'Catalogue');
+      await phone.getByText('Source version 2').waitFor();
+      await phone.getByRole('button', { name: 'Show keys of de' }).click();
+      await phone.getByText('…and 3 more, not shown.').waitFor();
+      expect(
+        await phone.evaluate(() => [
+          (globalThis as unknown as InPage).innerWidth,
+          (globalThis as unknown as InPage).document.documentElement.scrollWidth,
+        ]),
+      ).toEqual([PHONE.width, PHONE.width]);
+      // The lists stay within the phone's width, though the table beside them scrolls sideways.
+      const lists = await phone.locator('#locale-de-keys .key-lists').boundingBox();
+      expect(lists!.x).toBeGreaterThanOrEqual(0);
+      expect(lists!.x + lists!.width).toBeLessThanOrEqual(PHONE.width);
+      await screenshot(phone, 'project-keys-phone');
+    });
+
     it('when a token is created, then its value is shown exactly once, it works, and revoking it stops it', async () => {
       const account = await newAccount();
       const projectId = await newProject(account, 'Pipeline');

@@ -26,7 +26,8 @@ export function flattenLocale(
   return into;
 }
 
-function parseContent(file: SourceFile | null): Map<string, string> {
+/** A source file's values by key; nothing for no file, or content that does not parse. */
+export function parseContent(file: SourceFile | null): Map<string, string> {
   if (!file) return new Map();
   try {
     return flattenLocale(JSON.parse(file.content));

@@ -1,8 +1,12 @@
-/** A project's settings (name, source locale, the CLI's provider/model/instructions) and its members. */
-import { useState } from 'preact/hooks';
+/**
+ * A project's settings (name, source locale, the CLI's provider/model/instructions, deleting it)
+ * and its members.
+ */
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, currentUser } from '../api.js';
+import { navigate } from '../router.js';
 import { AI_PROVIDERS, PROVIDER_NAMES, type Member, type Project } from '../types.js';
-import { ErrorNote, Loaded, StatusNote, onSubmit, useAction, useResource } from '../ui.js';
+import { ErrorNote, Loaded, StatusNote, onSubmit, setFlash, useAction, useResource } from '../ui.js';
 
 export function SettingsTab(props: { project: Project; onSaved: () => void }) {
   const { project } = props;
@@ -92,7 +96,82 @@ export function SettingsTab(props: { project: Project; onSaved: () => void }) {
           </button>
         ) : null}
       </form>
+      {isOwner ? <DangerZone project={project} /> : null}
     </>
+  );
+}
+
+/** Deleting the project, confirmed GitHub-style: the owner types its name first. */
+function DangerZone(props: { project: Project }) {
+  const { project } = props;
+  const [confirming, setConfirming] = useState(false);
+  const [typed, setTyped] = useState('');
+  const action = useAction();
+  const input = useRef<HTMLInputElement>(null);
+  const opener = useRef<HTMLButtonElement>(null);
+  const matches = typed.trim() === project.name;
+
+  useEffect(() => {
+    if (confirming) input.current?.focus();
+  }, [confirming]);
+
+  const cancel = () => {
+    setConfirming(false);
+    setTyped('');
+    action.clearError();
+    // The opener is back only after this render.
+    window.setTimeout(() => opener.current?.focus());
+  };
+  const submit = () => {
+    if (!matches) return;
+    void action.run(async () => {
+      await api('DELETE', `/v1/projects/${encodeURIComponent(project.projectId)}`);
+      setFlash(`Project “${project.name}” deleted.`);
+      navigate('/', { replace: true });
+    });
+  };
+
+  return (
+    <section aria-labelledby="danger-zone" class="card danger-zone">
+      <h3 id="danger-zone">Danger zone</h3>
+      <p id="delete-warning">
+        Deleting the project removes its source versions, locales, translations, members and API tokens for
+        good. The CLI and CI using it stop working.
+      </p>
+      {confirming ? (
+        <form class="stack" onSubmit={onSubmit(submit)}>
+          <label>
+            <span>
+              To confirm, type the project's name, <strong class="mono">{project.name}</strong>
+            </span>
+            <input
+              ref={input}
+              type="text"
+              required
+              autocomplete="off"
+              aria-describedby="delete-warning"
+              autocapitalize="off"
+              spellcheck={false}
+              value={typed}
+              onInput={(e) => setTyped(e.currentTarget.value)}
+            />
+          </label>
+          <ErrorNote error={action.error} />
+          <span class="row-actions">
+            <button type="submit" class="danger" disabled={!matches || action.busy}>
+              {action.busy ? 'Deleting…' : 'Delete this project for good'}
+            </button>
+            <button type="button" class="secondary" onClick={cancel}>
+              Cancel
+            </button>
+          </span>
+        </form>
+      ) : (
+        <button ref={opener} type="button" class="danger" onClick={() => setConfirming(true)}>
+          Delete this project…
+        </button>
+      )}
+    </section>
   );
 }
 

@@ -1,10 +1,21 @@
 /** One project: its tabs (locales, history, settings, members, API tokens) under one heading. */
-import { useState } from 'preact/hooks';
+import type { ComponentChildren } from 'preact';
+import { useMemo, useState } from 'preact/hooks';
 import { api, ApiError } from '../api.js';
 import { Link } from '../router.js';
-import type { Locale, Project, SourceFile } from '../types.js';
-import { ErrorNote, Loaded, Loading, Page, formatTime, onSubmit, useAction, useResource } from '../ui.js';
-import { HistoryTab } from './project-history.js';
+import type { Locale, LocaleDetail, Project, SourceFile } from '../types.js';
+import {
+  ErrorNote,
+  Loaded,
+  Loading,
+  Page,
+  formatTime,
+  onSubmit,
+  useAction,
+  useResource,
+  type Resource,
+} from '../ui.js';
+import { HistoryTab, parseContent } from './project-history.js';
 import { MembersTab, SettingsTab } from './project-settings.js';
 import { TokensTab } from './project-tokens.js';
 
@@ -70,18 +81,12 @@ export function ProjectPage(props: { projectId: string; tab: TabId }) {
   );
 }
 
-function SourceSummary(props: { project: Project }) {
-  const base = `/v1/projects/${encodeURIComponent(props.project.projectId)}`;
-  const source = useResource(async () => {
-    try {
-      return await api<SourceFile>('GET', `${base}/source`);
-    } catch (err) {
-      if (err instanceof ApiError && err.status === 404) return null;
-      throw err;
-    }
-  }, [base]);
+/** The current source file, or null before the first push. */
+type SourceState = SourceFile | null;
+
+function SourceSummary(props: { source: Resource<SourceState> }) {
   return (
-    <Loaded resource={source} what="the source">
+    <Loaded resource={props.source} what="the source">
       {(file) =>
         file === null ? (
           <p class="note">
@@ -107,6 +112,16 @@ function SourceSummary(props: { project: Project }) {
 function LocalesTab(props: { project: Project }) {
   const base = `/v1/projects/${encodeURIComponent(props.project.projectId)}`;
   const locales = useResource(() => api<{ locales: Locale[] }>('GET', `${base}/locales`), [base]);
+  // Loaded once for the summary; its values also label the keys a locale lacks.
+  const source = useResource(async (): Promise<SourceState> => {
+    try {
+      return await api<SourceFile>('GET', `${base}/source`);
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 404) return null;
+      throw err;
+    }
+  }, [base]);
+  const sourceValues = useMemo(() => parseContent(source.data ?? null), [source.data]);
   const [confirming, setConfirming] = useState<string | null>(null);
   const removal = useAction();
   const remove = (locale: string) =>
@@ -115,11 +130,15 @@ function LocalesTab(props: { project: Project }) {
       setConfirming(null);
       locales.reload();
     });
+  const refresh = () => {
+    locales.reload();
+    source.reload();
+  };
 
   return (
     <>
       <h2>Locales</h2>
-      <SourceSummary project={props.project} />
+      <SourceSummary source={source} />
       <AddLocale base={base} onAdded={locales.reload} />
       <ErrorNote error={removal.error} />
       <Loaded resource={locales} what="locales">
@@ -144,61 +163,40 @@ function LocalesTab(props: { project: Project }) {
                   </tr>
                 </thead>
                 <tbody>
-                  {list.map((locale) => {
-                    const percent =
-                      locale.keyCount === 0
-                        ? 100
-                        : Math.floor((locale.translatedCount / locale.keyCount) * 100);
-                    return (
-                      <tr key={locale.locale} data-locale={locale.locale}>
-                        <th scope="row">{locale.locale}</th>
-                        <td>
-                          <span class={`badge ${locale.status === 'behind' ? 'bad' : 'good'}`}>
-                            {locale.status === 'behind' ? 'behind' : 'up to date'}
-                          </span>
-                        </td>
-                        <td class="progress-cell">
-                          <progress
-                            max={100}
-                            value={percent}
-                            aria-label={`${locale.locale}: ${locale.translatedCount} of ${locale.keyCount} keys translated`}
-                          />{' '}
-                          {locale.translatedCount}/{locale.keyCount}
-                        </td>
-                        <td>{locale.missingCount}</td>
-                        <td>{locale.outdatedCount}</td>
-                        <td>
-                          v{locale.syncedVersion} / v{locale.sourceVersion}
-                        </td>
-                        <td>
-                          {confirming === locale.locale ? (
-                            <span class="row-actions">
-                              <button
-                                type="button"
-                                class="danger"
-                                disabled={removal.busy}
-                                onClick={() => remove(locale.locale)}
-                              >
-                                Remove {locale.locale} and its translations
-                              </button>
-                              <button type="button" class="secondary" onClick={() => setConfirming(null)}>
-                                Cancel
-                              </button>
-                            </span>
-                          ) : (
+                  {list.map((locale) => (
+                    <LocaleRows
+                      key={locale.locale}
+                      base={base}
+                      locale={locale}
+                      sourceValues={sourceValues}
+                      removeActions={
+                        confirming === locale.locale ? (
+                          <>
                             <button
                               type="button"
-                              class="secondary"
-                              aria-label={`Remove ${locale.locale}`}
-                              onClick={() => setConfirming(locale.locale)}
+                              class="danger"
+                              disabled={removal.busy}
+                              onClick={() => remove(locale.locale)}
                             >
-                              Remove
+                              Remove {locale.locale} and its translations
                             </button>
-                          )}
-                        </td>
-                      </tr>
-                    );
-                  })}
+                            <button type="button" class="secondary" onClick={() => setConfirming(null)}>
+                              Cancel
+                            </button>
+                          </>
+                        ) : (
+                          <button
+                            type="button"
+                            class="secondary"
+                            aria-label={`Remove ${locale.locale}`}
+                            onClick={() => setConfirming(locale.locale)}
+                          >
+                            Remove
+                          </button>
+                        )
+                      }
+                    />
+                  ))}
                 </tbody>
               </table>
             </div>
@@ -206,11 +204,140 @@ function LocalesTab(props: { project: Project }) {
         }
       </Loaded>
       <p>
-        <button type="button" class="secondary" onClick={locales.reload}>
+        <button type="button" class="secondary" onClick={refresh}>
           Refresh
         </button>
       </p>
     </>
+  );
+}
+
+const COLUMNS = 7;
+
+/** A locale's row and, below it, the row that opens to its missing and outdated keys. */
+function LocaleRows(props: {
+  base: string;
+  locale: Locale;
+  sourceValues: Map<string, string>;
+  removeActions: ComponentChildren;
+}) {
+  const { locale } = props;
+  const [open, setOpen] = useState(false);
+  const percent = locale.keyCount === 0 ? 100 : Math.floor((locale.translatedCount / locale.keyCount) * 100);
+  const panelId = `locale-${locale.locale}-keys`;
+  return (
+    <>
+      <tr data-locale={locale.locale}>
+        <th scope="row">{locale.locale}</th>
+        <td>
+          <span class={`badge ${locale.status === 'behind' ? 'bad' : 'good'}`}>
+            {locale.status === 'behind' ? 'behind' : 'up to date'}
+          </span>
+        </td>
+        <td class="progress-cell">
+          <progress
+            max={100}
+            value={percent}
+            aria-label={`${locale.locale}: ${locale.translatedCount} of ${locale.keyCount} keys translated`}
+          />{' '}
+          {locale.translatedCount}/{locale.keyCount}
+        </td>
+        <td>{locale.missingCount}</td>
+        <td>{locale.outdatedCount}</td>
+        <td>
+          v{locale.syncedVersion} / v{locale.sourceVersion}
+        </td>
+        <td>
+          <span class="row-actions">
+            <button
+              type="button"
+              class="secondary"
+              aria-expanded={open}
+              aria-controls={panelId}
+              onClick={() => setOpen(!open)}
+            >
+              {open ? 'Hide keys' : 'Show keys'}
+              <span class="visually-hidden"> of {locale.locale}</span>
+            </button>
+            {props.removeActions}
+          </span>
+        </td>
+      </tr>
+      <tr id={panelId} class="locale-keys" hidden={!open}>
+        <td colSpan={COLUMNS}>
+          {open ? <LocaleKeys base={props.base} locale={locale} sourceValues={props.sourceValues} /> : null}
+        </td>
+      </tr>
+    </>
+  );
+}
+
+/** How many keys of each list are shown: a locale far behind can lack thousands. */
+const KEYS_SHOWN = 200;
+
+function LocaleKeys(props: { base: string; locale: Locale; sourceValues: Map<string, string> }) {
+  const { base, locale } = props;
+  // A new Locale object (the table reloaded) asks again.
+  const detail = useResource(
+    () => api<LocaleDetail>('GET', `${base}/locales/${encodeURIComponent(locale.locale)}`),
+    [base, locale],
+  );
+  return (
+    <div class="key-lists">
+      <Loaded resource={detail} what={`the keys of ${locale.locale}`}>
+        {({ missing, outdated }) =>
+          missing.length + outdated.length === 0 ? (
+            <p>Every key of {locale.locale} is translated and up to date.</p>
+          ) : (
+            <>
+              <KeyList
+                kind="missing"
+                title={`Missing in ${locale.locale}`}
+                keys={missing}
+                sourceValues={props.sourceValues}
+              />
+              <KeyList
+                kind="outdated"
+                title={`Outdated in ${locale.locale} (the source changed since)`}
+                keys={outdated}
+                sourceValues={props.sourceValues}
+              />
+            </>
+          )
+        }
+      </Loaded>
+    </div>
+  );
+}
+
+function KeyList(props: {
+  kind: 'missing' | 'outdated';
+  title: string;
+  keys: string[];
+  sourceValues: Map<string, string>;
+}) {
+  const { keys } = props;
+  if (keys.length === 0) return null;
+  const hidden = keys.length - KEYS_SHOWN;
+  return (
+    <section class={`key-list ${props.kind}`}>
+      <h3>
+        {props.title}: {keys.length}
+      </h3>
+      <ul>
+        {keys.slice(0, KEYS_SHOWN).map((key) => (
+          <li key={key}>
+            <code>{key}</code>
+            {props.sourceValues.has(key) ? <span class="value">{props.sourceValues.get(key)}</span> : null}
+          </li>
+        ))}
+      </ul>
+      {hidden > 0 ? (
+        <p class="muted">
+          …and {hidden} more, not shown. <code>tolk translate</code> translates them all.
+        </p>
+      ) : null}
+    </section>
   );
 }
 

@@ -3,7 +3,7 @@ import { useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { Link, navigate } from '../router.js';
 import type { Locale, Project } from '../types.js';
-import { ErrorNote, Loaded, Page, onSubmit, useAction, useResource } from '../ui.js';
+import { ErrorNote, Loaded, Page, StatusNote, onSubmit, useAction, useFlash, useResource } from '../ui.js';
 
 type Health = { locales: Locale[] } | { error: string };
 
@@ -23,6 +23,7 @@ function HealthBadge(props: { health: Health | undefined }) {
 }
 
 export function ProjectsPage() {
+  const flash = useFlash();
   const projects = useResource(() => api<{ projects: Project[] }>('GET', '/v1/projects'), []);
   const health = useResource(async () => {
     const list = projects.data?.projects ?? [];
@@ -44,6 +45,7 @@ export function ProjectsPage() {
 
   return (
     <Page title="Projects">
+      {flash ? <StatusNote>{flash}</StatusNote> : null}
       <NewProject />
       <Loaded resource={projects} what="projects">
         {({ projects: list }) =>
