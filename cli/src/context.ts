@@ -1,4 +1,4 @@
-import { createApiClient, type ApiClient } from './api/api-client.js';
+import { createApiClient, type ApiClient, type RetryInfo } from './api/api-client.js';
 import { notLoggedIn, resolveCredential, type Credential } from './api/auth.js';
 import { createCredentialStore, type CredentialStore } from './config/credentials.js';
 import { findProjectConfig, loadProjectConfig, type LoadedProjectConfig } from './config/project-config.js';
@@ -98,7 +98,9 @@ function retryOptions(context: Context) {
   }
   return {
     maxRetries,
-    onRetry: ({ attempt, delayMs, reason }: { attempt: number; delayMs: number; reason: string }) =>
-      context.out.note(`${reason}; retry ${attempt} in ${(delayMs / 1000).toFixed(1)} s`),
+    onRetry: ({ attempt, maxRetries, delayMs, reason, request }: RetryInfo) =>
+      context.out.note(
+        `${request}: ${reason}; waiting ${(delayMs / 1000).toFixed(1)} s before retry ${attempt} of ${maxRetries}`,
+      ),
   };
 }

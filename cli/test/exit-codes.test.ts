@@ -202,7 +202,9 @@ describe('tolk exit codes', () => {
           env: { TOLK_TOKEN: owner.token, TOLK_MAX_RETRIES: '1' },
         });
         expect(result.code).toBe(4);
-        expect(result.stderr).toMatch(/503 SERVICE_UNAVAILABLE; retry 1 in/);
+        expect(result.stderr).toMatch(
+          /GET \/v1\/projects\/\S+: 503 SERVICE_UNAVAILABLE; waiting \d+\.\d s before retry 1 of 1/,
+        );
         expect(result.stderr).toMatch(/error: SERVICE_UNAVAILABLE: \S/);
         noStack(result);
       } finally {

@@ -20,6 +20,7 @@ describe('mergeTranslations', () => {
   it('when translations come from everywhere, then the file keeps the source nesting and order, fresh over local over server', () => {
     const merged = mergeTranslations({
       source,
+      locale: 'de',
       server: new Map([
         ['checkout.title', 'Kasse (server)'],
         ['steps.0', 'Eins'],
@@ -34,12 +35,13 @@ describe('mergeTranslations', () => {
       failed: new Set(),
     });
     expect(merged.document).toEqual({
+      '@@locale': 'de',
       checkout: { pay: 'Zahle {amount}', title: 'Kasse (lokal)' },
       steps: { '0': 'Eins', '1': 'Zwei' },
       'flat.key': 'Flach',
     });
     expect(JSON.stringify(merged.document)).toBe(
-      '{"checkout":{"pay":"Zahle {amount}","title":"Kasse (lokal)"},"steps":{"0":"Eins","1":"Zwei"},"flat.key":"Flach"}',
+      '{"@@locale":"de","checkout":{"pay":"Zahle {amount}","title":"Kasse (lokal)"},"steps":{"0":"Eins","1":"Zwei"},"flat.key":"Flach"}',
     );
     expect(merged.keyCount).toBe(5);
   });
@@ -47,30 +49,65 @@ describe('mergeTranslations', () => {
   it('when a batch failed, then none of its keys is written, not even the older value', () => {
     const merged = mergeTranslations({
       source,
+      locale: 'de',
       server: new Map([['checkout.pay', 'Bezahle {amount}']]),
       local: new Map([['checkout.pay', 'Bezahle {amount}']]),
       translated: new Map([['checkout.title', 'Kasse']]),
       failed: new Set(['checkout.pay']),
     });
-    expect(merged.document).toEqual({ checkout: { title: 'Kasse' } });
+    expect(merged.document).toEqual({ '@@locale': 'de', checkout: { title: 'Kasse' } });
   });
 
   it('when a local value has other placeholders than the source, then the server value is kept and it is reported', () => {
     const merged = mergeTranslations({
       source,
+      locale: 'de',
       server: new Map([['checkout.pay', 'Zahle {amount}']]),
       local: new Map([['checkout.pay', 'Zahle {betrag}']]),
       translated: new Map(),
       failed: new Set(),
     });
-    expect(merged.document).toEqual({ checkout: { pay: 'Zahle {amount}' } });
+    expect(merged.document).toEqual({ '@@locale': 'de', checkout: { pay: 'Zahle {amount}' } });
     expect(merged.rejectedLocal).toEqual(['checkout.pay']);
+  });
+
+  it('when the source (ARB) has @@locale, then the file has the target locale in the same place, whatever the local file had', () => {
+    const arb = parseSourceDocument({
+      title: 'Hi',
+      '@@locale': 'en',
+      '@title': { description: 'd' },
+      bye: 'Bye',
+    });
+    const merged = mergeTranslations({
+      source: arb,
+      locale: 'pt-BR',
+      server: new Map(),
+      local: new Map([['title', 'Oi']]),
+      translated: new Map([['bye', 'Tchau']]),
+      failed: new Set(),
+    });
+    expect(JSON.stringify(merged.document)).toBe('{"title":"Oi","@@locale":"pt-BR","bye":"Tchau"}');
+    expect(merged.keyCount).toBe(2);
+  });
+
+  it('when the source has no @@locale, then the file has none either', () => {
+    const plain = parseSourceDocument({ '@@last_modified': 'today', title: 'Hi' });
+    const merged = mergeTranslations({
+      source: plain,
+      locale: 'de',
+      server: new Map(),
+      local: undefined,
+      translated: new Map([['title', 'Hallo']]),
+      failed: new Set(),
+    });
+    expect(merged.document).toStrictEqual({ title: 'Hallo' });
   });
 
   it('when every element of an array is there, then it stays an array', () => {
     const all = new Map(source.keys.map((key) => [key, key.toUpperCase()]));
     const merged = mergeTranslations({
       source,
+      locale: 'de',
       server: all,
       local: undefined,
       translated: new Map(),

@@ -198,6 +198,54 @@ describe('tolk init → push → status → translate → pull', () => {
     expect((await cli.readJson('locales/fr.json')).steps).toEqual(['[fr] Sign up', '[fr] Pay']);
   });
 
+  it('when the source is an ARB file with @@locale, then translate and pull write each target’s @@locale in its place', async () => {
+    const project = await createCliHarness(system.base);
+    try {
+      const run = (args: string[]) => project.tolk(args, { env: { TOLK_TOKEN: token } });
+      const files = 'lib/l10n/app_{locale}.arb';
+      const init = await run([
+        'init',
+        '--name',
+        'Flutter',
+        '--targets',
+        'de,pt-BR',
+        '--files',
+        files,
+        '--yes',
+      ]);
+      expect(init.code, init.stderr).toBe(0);
+      await project.writeJson('lib/l10n/app_en.arb', {
+        '@@locale': 'en',
+        hello: 'Hello {name}',
+        '@hello': { description: 'Greeting', placeholders: { name: { type: 'String' } } },
+        bye: 'Bye',
+      });
+      expect((await run(['push'])).code).toBe(0);
+      const translated = await run(['translate', '--base-url', openai.baseURL, '--model', 'stand-in-model']);
+      expect(translated.code, translated.stderr).toBe(0);
+
+      const expected = (locale: string) =>
+        JSON.stringify(
+          { '@@locale': locale, hello: `[${locale}] Hello {name}`, bye: `[${locale}] Bye` },
+          null,
+          2,
+        ) + '\n';
+      expect(await project.readText('lib/l10n/app_de.arb')).toBe(expected('de'));
+      expect(await project.readText('lib/l10n/app_pt-BR.arb')).toBe(expected('pt-BR'));
+
+      await rm(join(project.cwd, 'lib/l10n/app_de.arb'));
+      await rm(join(project.cwd, 'lib/l10n/app_pt-BR.arb'));
+      const pull = await run(['pull', '--json']);
+      expect(pull.code, pull.stderr).toBe(0);
+      expect(pull.json().locales.map((l: { keyCount: number }) => l.keyCount)).toEqual([2, 2]);
+      expect(await project.readText('lib/l10n/app_de.arb')).toBe(expected('de'));
+      expect(await project.readText('lib/l10n/app_pt-BR.arb')).toBe(expected('pt-BR'));
+      expect((await run(['status', '--check'])).code).toBe(0);
+    } finally {
+      await project.remove();
+    }
+  });
+
   it('when the provider is Anthropic, then translate speaks the Messages API with the key from the environment', async () => {
     const anthropic = await startAnthropicStandIn();
     const project = await createCliHarness(system.base);

@@ -6,7 +6,8 @@
  * in-memory caches. Stand-ins for services not under test are plain HTTP handlers.
  */
 import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
-import type { RequestListener } from 'node:http';
+import { createServer, type RequestListener } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { expect, inject } from 'vitest';
 import { startOutboxRelay } from '@tolk/bus';
 import { PRINCIPAL_HEADER, type Principal, type ServiceName } from '@tolk/contracts';
@@ -39,6 +40,10 @@ export async function startSystem(
     identityEnv?: Record<string, string>;
     /** Wraps project-service, e.g. to count the requests that reach it. */
     wrapProjectService?: (app: RequestListener) => RequestListener;
+    /** Wraps a service (project, source, locale, token, byok), e.g. to lose one of its answers. */
+    wrapServices?: Partial<
+      Record<Exclude<ServiceName, 'identity'>, (app: RequestListener) => RequestListener>
+    >;
     /** Stand-ins for services not under test. */
     standIns?: Partial<Record<Exclude<ServiceName, 'identity' | 'project'>, RequestListener>>;
     /** Extra gateway settings. */
@@ -78,6 +83,16 @@ export async function startSystem(
       app(req, res);
     };
   const cleanups: Array<() => Promise<unknown>> = [];
+  const services = new Map<ServiceName, ServiceServer>();
+  /** A service observed (and wrapped, if asked) on a port of its own, which stop/start keep. */
+  async function serve(name: Exclude<ServiceName, 'identity'>, app: RequestListener) {
+    const wrapped =
+      (name === 'project' ? options.wrapProjectService : undefined) ?? options.wrapServices?.[name];
+    const server = await listenRestartable(observed(name, wrapped?.(app) ?? app));
+    services.set(name, server);
+    cleanups.push(() => server.stop());
+    return server;
+  }
 
   const database = await openTestDatabase(infrastructure.postgresUrl);
   cleanups.push(() => database.drop());
@@ -132,8 +147,7 @@ export async function startSystem(
     bus,
     logger: silent,
   });
-  const project = await listen(observed('project', options.wrapProjectService?.(projectApp) ?? projectApp));
-  cleanups.push(() => project.close());
+  const project = await serve('project', projectApp);
 
   const serviceUrls: Record<string, string> = {};
   if (options.sources) {
@@ -149,8 +163,7 @@ export async function startSystem(
       bus,
       logger: silent,
     });
-    const sourceServer = await listen(observed('source', source.app));
-    cleanups.push(() => sourceServer.close());
+    const sourceServer = await serve('source', source.app);
     serviceUrls['SOURCE_SERVICE_URL'] = sourceServer.url;
 
     const locale = localeService.createLocaleService({
@@ -165,8 +178,7 @@ export async function startSystem(
       bus,
       logger: silent,
     });
-    const localeServer = await listen(observed('locale', locale.app));
-    cleanups.push(() => localeServer.close());
+    const localeServer = await serve('locale', locale.app);
     serviceUrls['LOCALE_SERVICE_URL'] = localeServer.url;
 
     const sourceQueue = `e2e.source-service.${randomUUID()}`;
@@ -204,8 +216,7 @@ export async function startSystem(
       bus,
       logger: silent,
     });
-    const tokenServer = await listen(observed('token', tokens.app));
-    cleanups.push(() => tokenServer.close());
+    const tokenServer = await serve('token', tokens.app);
     serviceUrls['TOKEN_SERVICE_URL'] = tokenServer.url;
     const tokenQueue = `e2e.token-service.${randomUUID()}`;
     await subscribeTokenConsumer({
@@ -234,8 +245,7 @@ export async function startSystem(
       keyring: (await resolveMasterKeys(byokConfig)).keyring,
       logger: silent,
     });
-    const byokServer = await listen(observed('byok', byok.app));
-    cleanups.push(() => byokServer.close());
+    const byokServer = await serve('byok', byok.app);
     serviceUrls['BYOK_SERVICE_URL'] = byokServer.url;
   }
 
@@ -275,6 +285,12 @@ export async function startSystem(
   const call = (method: string, path: string, token?: string, body?: unknown) =>
     request(`${base}${path}`, { method, body, headers: token ? { authorization: `Bearer ${token}` } : {} });
 
+  function requireService(name: ServiceName): ServiceServer {
+    const server = services.get(name);
+    if (!server) throw new Error(`startSystem: ${name} is not running in this system`);
+    return server;
+  }
+
   return {
     base,
     infrastructure,
@@ -296,6 +312,17 @@ export async function startSystem(
       return { email, token: response.body.accessToken, userId: response.body.user.userId };
     },
 
+    /**
+     * Stops a service as a crash would: its port refuses connections (the gateway answers 503)
+     * until `startService` listens on it again.
+     */
+    async stopService(name: Exclude<ServiceName, 'identity'>): Promise<void> {
+      await requireService(name).stop();
+    },
+    async startService(name: Exclude<ServiceName, 'identity'>): Promise<void> {
+      await requireService(name).start();
+    },
+
     /** Stops everything, last started first. */
     async close(): Promise<void> {
       for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
@@ -306,3 +333,31 @@ export async function startSystem(
 export type System = Awaited<ReturnType<typeof startSystem>>;
 
 export type UpstreamRequest = { service: string; method: string; path: string; principal?: Principal };
+
+type ServiceServer = Awaited<ReturnType<typeof listenRestartable>>;
+
+/** Like @tolk/testing's listen, and `stop` then `start` again keeps the port (and the URL). */
+async function listenRestartable(handler: RequestListener) {
+  const server = createServer(handler);
+  const listenOn = (port: number) =>
+    new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  await listenOn(0);
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    start: () => listenOn(port),
+    stop: () =>
+      new Promise<void>((resolve, reject) => {
+        if (!server.listening) return resolve();
+        server.closeAllConnections();
+        server.close((err) => (err ? reject(err) : resolve()));
+      }),
+  };
+}

@@ -21,18 +21,57 @@ export type ApiClientOptions = {
   apiUrl: string;
   auth?: Authenticator;
   signal?: AbortSignal;
-  /** Retries after a 429 or a 5xx (and, for requests that change nothing twice, a network error). */
+  /**
+   * Retries after a 429 (any method: the request was refused, not carried out), after a 5xx or a
+   * lost connection only for requests that do nothing twice (GET, PUT, DELETE), and after a
+   * connection that was never made for any method.
+   */
   maxRetries?: number;
   /** First backoff; doubled each retry, capped at 20 s; `Retry-After` wins when the server sends it. */
   retryBaseMs?: number;
-  onRetry?: (info: { attempt: number; delayMs: number; reason: string }) => void;
+  onRetry?: (info: RetryInfo) => void;
+};
+
+export type RetryInfo = {
+  /** 1 for the first retry. */
+  attempt: number;
+  maxRetries: number;
+  delayMs: number;
+  /** What failed: `429 RATE_LIMITED`, `503 SERVICE_UNAVAILABLE`, `ECONNREFUSED (...)`. */
+  reason: string;
+  /** `GET /v1/projects/.../locales`. */
+  request: string;
 };
 
 const DEFAULT_MAX_RETRIES = 4;
 const MAX_BACKOFF_MS = 20_000;
+/** The longest `Retry-After` honoured; a server asking for more is retried after this. */
+const MAX_RETRY_AFTER_MS = 60_000;
 const REQUEST_TIMEOUT_MS = 60_000;
-/** Retrying these cannot do anything twice: the same upload is the same version. */
+/**
+ * Retrying these cannot do anything twice, even when the first attempt reached the server and
+ * only its answer was lost: the same upload is the same version. A POST (create a project, add
+ * a locale, rotate a refresh token) is not among them.
+ */
 const IDEMPOTENT = new Set(['GET', 'PUT', 'DELETE', 'HEAD']);
+/** Network errors that mean no connection was made, so nothing reached the server. */
+const NOT_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+/**
+ * How long to wait before retry `attempt + 1`: the server's `Retry-After` (at most 60 s), else
+ * `baseMs` doubled per attempt, capped at 20 s, plus up to 20 % jitter so that many clients
+ * refused at once do not come back at once.
+ */
+export function retryDelayMs(
+  attempt: number,
+  retryAfterSeconds: number | undefined,
+  baseMs: number,
+  random: () => number = Math.random,
+): number {
+  if (retryAfterSeconds !== undefined) return Math.min(MAX_RETRY_AFTER_MS, retryAfterSeconds * 1000);
+  const exponential = Math.min(MAX_BACKOFF_MS, baseMs * 2 ** attempt);
+  return exponential + exponential * 0.2 * random();
+}
 
 /**
  * The one way the CLI talks to Tolk: JSON in and out, the error envelope turned into ApiError,
@@ -53,6 +92,7 @@ export function createApiClient(options: ApiClientOptions) {
       if (value !== undefined) url.searchParams.set(name, String(value));
     }
     const authenticated = requestOptions.authenticated ?? true;
+    const described = `${method} ${url.pathname}`;
     let renewed = false;
     for (let attempt = 0; ; attempt++) {
       let response: Response;
@@ -61,8 +101,8 @@ export function createApiClient(options: ApiClientOptions) {
       } catch (error) {
         if (error instanceof InterruptedError || options.signal?.aborted) throw new InterruptedError();
         const reason = describeNetworkError(error);
-        if (attempt < maxRetries && IDEMPOTENT.has(method)) {
-          await backoff(attempt, undefined, reason);
+        if (attempt < maxRetries && (IDEMPOTENT.has(method) || neverConnected(error))) {
+          await backoff(attempt, undefined, reason, described);
           continue;
         }
         throw new NetworkError(`${method} ${url.origin}${url.pathname}: ${reason}`);
@@ -77,9 +117,13 @@ export function createApiClient(options: ApiClientOptions) {
         }
         throw error;
       }
-      const retryable = response.status === 429 || (response.status >= 500 && response.status !== 501);
-      if (retryable && attempt < maxRetries && (response.status === 429 || IDEMPOTENT.has(method))) {
-        await backoff(attempt, error.retryAfterSeconds, `${error.status} ${error.code}`);
+      // A 429 was refused before anything was done; a 5xx may come after the work was done (a
+      // project created, its answer lost), so only what does nothing twice is sent again.
+      const retryable =
+        response.status === 429 ||
+        (response.status >= 500 && response.status !== 501 && IDEMPOTENT.has(method));
+      if (retryable && attempt < maxRetries) {
+        await backoff(attempt, error.retryAfterSeconds, `${error.status} ${error.code}`, described);
         continue;
       }
       throw error;
@@ -100,12 +144,15 @@ export function createApiClient(options: ApiClientOptions) {
     });
   }
 
-  async function backoff(attempt: number, retryAfterSeconds: number | undefined, reason: string) {
-    const exponential = Math.min(MAX_BACKOFF_MS, retryBaseMs * 2 ** attempt);
-    const jitter = exponential * 0.2 * Math.random();
-    const delayMs =
-      retryAfterSeconds !== undefined ? Math.min(60_000, retryAfterSeconds * 1000) : exponential + jitter;
-    options.onRetry?.({ attempt: attempt + 1, delayMs, reason });
+  /** Waits before the next attempt; Ctrl-C (the signal) ends the wait at once. */
+  async function backoff(
+    attempt: number,
+    retryAfterSeconds: number | undefined,
+    reason: string,
+    request: string,
+  ) {
+    const delayMs = retryDelayMs(attempt, retryAfterSeconds, retryBaseMs);
+    options.onRetry?.({ attempt: attempt + 1, maxRetries, delayMs, reason, request });
     await sleep(delayMs, options.signal);
   }
 
@@ -142,8 +189,7 @@ async function parseAnswer<Schema extends z.ZodType>(
 async function readError(response: Response): Promise<ApiError> {
   const text = await response.text().catch(() => '');
   const envelope = errorResponseSchema.safeParse(safeJson(text));
-  const retryAfter = Number(response.headers.get('retry-after'));
-  const retryAfterSeconds = Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter : undefined;
+  const retryAfterSeconds = parseRetryAfter(response.headers.get('retry-after'));
   if (envelope.success) {
     const { code, message } = envelope.data.error;
     return new ApiError(response.status, code, message, retryAfterSeconds);
@@ -156,12 +202,30 @@ async function readError(response: Response): Promise<ApiError> {
   );
 }
 
+/**
+ * `Retry-After` in seconds: delay-seconds or an HTTP date; undefined when absent or unreadable
+ * (then the backoff decides). An absent header is not "retry at once".
+ */
+export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
+  const text = value?.trim();
+  if (!text) return undefined;
+  if (/^\d+$/.test(text)) return Number(text);
+  // An HTTP date starts with the day's name ("Wed, 21 Oct 2015 07:28:00 GMT").
+  const date = /^[A-Za-z]{3}/.test(text) ? Date.parse(text) : Number.NaN;
+  return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - now) / 1000));
+}
+
 function safeJson(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
     return undefined;
   }
+}
+
+function neverConnected(error: unknown): boolean {
+  const code = (error as { cause?: { code?: string } }).cause?.code;
+  return code !== undefined && NOT_CONNECTED.has(code);
 }
 
 function describeNetworkError(error: unknown): string {

@@ -323,6 +323,7 @@ async function uploadLocale(options: {
         : valuesOf(parseLocaleDocument(localDocument, item.path, io.cwd));
     const merged = mergeTranslations({
       source,
+      locale: item.locale,
       server,
       local,
       translated: item.translated,

@@ -2,6 +2,8 @@ import { comparePlaceholders, rebuildTranslation, type ParsedSource } from '@tol
 
 export type MergeInput = {
   source: ParsedSource;
+  /** The target locale: its `@@locale` where the source has one (ARB). */
+  locale: string;
   /** What the server holds for the locale. */
   server: ReadonlyMap<string, string>;
   /** The local target file, when there is one. */
@@ -26,18 +28,23 @@ export type MergeResult = {
  * server for keys not retranslated, so hand edits survive); else the server's. Keys of a failed
  * batch are left out, so a stale value is never uploaded as made from the current source; keys
  * the source no longer has are dropped. Local values whose placeholders differ from the source
- * are left out too (the server would refuse the whole upload for them).
+ * are left out too (the server would refuse the whole upload for them). A source with `@@locale`
+ * (ARB) gives the file `"@@locale": "<target>"` in the same place; no other metadata or annotation.
  */
 export function mergeTranslations(input: MergeInput): MergeResult {
-  const { source, server, local, translated, failed } = input;
+  const { source, locale, server, local, translated, failed } = input;
   const sourceValue = new Map(source.keys.map((key, index) => [key, source.values[index]!]));
   const rejectedLocal: string[] = [];
   let keyCount = 0;
-  const document = rebuildTranslation(source, (key) => {
-    const value = valueOf(key);
-    if (value !== undefined && value !== '') keyCount++;
-    return value === '' ? undefined : value;
-  });
+  const document = rebuildTranslation(
+    source,
+    (key) => {
+      const value = valueOf(key);
+      if (value !== undefined && value !== '') keyCount++;
+      return value === '' ? undefined : value;
+    },
+    { locale },
+  );
   return { document, keyCount, rejectedLocal };
 
   function valueOf(key: string): string | undefined {

@@ -572,7 +572,12 @@ export const OPERATIONS: ApiOperation[] = [
     operationId: 'downloadTranslations',
     tag: 'Locales',
     summary: "Download a locale's translations",
-    success: { status: 200, description: 'The translations, in the source nesting', schema: 'Translations' },
+    success: {
+      status: 200,
+      description:
+        'The translations, in the source nesting, without annotations; `"@@locale"` set to this locale where the source has `@@locale` (ARB)',
+      schema: 'Translations',
+    },
     errors: { 404: 'No such project, or not a target locale of it (NOT_FOUND)' },
   },
   {

@@ -1,6 +1,9 @@
 import type { ParsedSource } from './parse-locale-file.js';
 import { put, walkLayout, type Container } from './walk-layout.js';
 
+/** ARB's name of the file's locale. */
+const LOCALE_METADATA = '@@locale';
+
 /** An object or array of the translation while it is being filled: what it holds, in order. */
 type Pending = { isArray: boolean; names: string[]; values: unknown[]; elements: number };
 
@@ -8,7 +11,10 @@ type Pending = { isArray: boolean; names: string[]; values: unknown[]; elements:
  * A translated file in the source's shape: the source's nesting and key order (as
  * rebuildDocument gives it), with `valueOf(key)` in place of each source value.
  * - A key whose `valueOf` is undefined is left out; an empty string is a translation.
- * - Annotations (`@key`) and metadata (`@@...`) are the source's and are left out.
+ * - Annotations (`@key`) and metadata (`@@...`) are the source's and are left out, except
+ *   `@@locale` when `options.locale` is given: where the source has it, the translation has it
+ *   too, with the target's locale (Flutter's gen-l10n refuses an ARB file whose `@@locale` does
+ *   not match its name). Without `@@locale` in the source, there is none in the translation.
  * - An object or array left with nothing in it is left out, except the top-level object.
  * - An array with some elements left out becomes an object keyed by the remaining indexes
  *   (`{"1": "x"}`), which flattens to the same keys (`steps.1`) where an array would renumber
@@ -18,14 +24,19 @@ type Pending = { isArray: boolean; names: string[]; values: unknown[]; elements:
 export function rebuildTranslation(
   source: ParsedSource,
   valueOf: (key: string) => string | undefined,
+  options: { locale?: string } = {},
 ): Record<string, unknown> {
   const { keys } = source;
+  const { locale } = options;
   const root = pending(false);
   walkLayout<Pending>(source, root, {
     leaf(node, name, index) {
       node.elements++;
       const value = valueOf(keys[index]!);
       if (value !== undefined) add(node, name, value);
+    },
+    metadata(node, name) {
+      if (name === LOCALE_METADATA && locale !== undefined) add(node, name, locale);
     },
     open: pending,
     close(parent, name, node) {

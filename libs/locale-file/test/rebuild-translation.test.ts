@@ -26,6 +26,23 @@ describe('rebuildTranslation', () => {
     );
   });
 
+  it('when a locale is given and the source has @@locale, then the translation has the target locale in the same place', () => {
+    const source =
+      '{"title":"Hi","@@locale":"en","@title":{"description":"d"},"home":{"a":"A"},"@@x":{"y":1}}';
+    const translated = rebuildTranslation(parse(source), (key) => `de:${key}`, { locale: 'de' });
+    expect(JSON.stringify(translated)).toBe('{"title":"de:title","@@locale":"de","home":{"a":"de:home.a"}}');
+    expect(JSON.stringify(rebuildTranslation(parse(source), () => undefined, { locale: 'de' }))).toBe(
+      '{"@@locale":"de"}',
+    );
+  });
+
+  it('when a locale is given and the source has no @@locale, then the translation has none', () => {
+    const parsed = parse('{"@@x":"m","title":"Hi"}');
+    expect(JSON.stringify(rebuildTranslation(parsed, (key) => key, { locale: 'de' }))).toBe(
+      '{"title":"title"}',
+    );
+  });
+
   it('when the values are those of the source, then it is rebuildDocument without annotations', () => {
     const json = '{"b":"B","10":"ten","2":"two","a":{"9":"n","x":["X","Y"]},"c.d":"CD"}';
     const parsed = parse(json);

@@ -180,6 +180,25 @@ describe('PUT /v1/projects/:projectId/locales/:locale/translations', () => {
     expect(JSON.parse(download.body.content as string)).toStrictEqual(GERMAN);
   });
 
+  it('when the source is ARB with @@locale, then the download has the target locale in its place and no other metadata', async () => {
+    const project = await service.projectWithLocales(['pt-BR']);
+    await service.putSource(project.projectId, project.owner, {
+      '@@locale': 'en',
+      title: 'Hello',
+      '@title': { description: 'Greeting' },
+      '@@last_modified': '2026-01-01T00:00:00Z',
+    });
+    await service.waitForSourceVersion(project.projectId, 'pt-BR', project.owner, 1);
+    await service.putTranslations(project.projectId, 'pt-BR', project.owner, 1, {
+      '@@locale': 'en',
+      title: 'Olá',
+    });
+    const download = await service.call('GET', localesPath(project.projectId, '/pt-br/translations'), {
+      as: project.owner,
+    });
+    expect(download.body.content).toBe('{"@@locale":"pt-BR","title":"Olá"}');
+  });
+
   it('when only some keys are translated, then the download holds just those and the rest are missing', async () => {
     const project = await readyProject();
     const partial = { title: GERMAN.title, steps: { 1: 'Zweitens' } };

@@ -318,7 +318,9 @@ export function createLocales(deps: {
       const row = await requireLocale(projectId, locale);
       const translations = await storedTranslations(projectId, locale);
       const source = translations.size > 0 ? await documents.version(projectId, head.version) : undefined;
-      const document = source ? rebuildTranslation(source, (key) => translations.get(key)) : {};
+      const document = source
+        ? rebuildTranslation(source, (key) => translations.get(key), { locale: row.locale })
+        : {};
       return {
         locale,
         syncedVersion: row.syncedVersion,
