@@ -3,6 +3,12 @@ import open from 'open';
 import type { Io } from './io.js';
 import { run } from './run.js';
 
+// The AI SDK logs its own warnings (e.g. a provider without JSON-schema output) to the console;
+// tolk reports what matters itself. TOLK_DEBUG shows them.
+if (!process.env['TOLK_DEBUG']) {
+  (globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;
+}
+
 const controller = new AbortController();
 let interrupted = false;
 process.on('SIGINT', () => {
