@@ -218,7 +218,7 @@ describe('the OpenAPI document against the live system', () => {
     // The colleague's earlier 404 is cached by the gateway until ProjectMembershipChanged evicts it
     // (within about a second, README): until then the colleague is still told "not found".
     const deadline = Date.now() + 5000;
-    let asColleague = 0;
+    let asColleague: number;
     for (;;) {
       asColleague = (
         await documented('patch', '/v1/projects/{projectId}', {
