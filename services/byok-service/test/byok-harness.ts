@@ -9,7 +9,7 @@ import { loadByokConfig } from '../src/config.js';
 import { createKeysRepository } from '../src/data-access/keys-repository.js';
 import { createKeyCipher } from '../src/domain/key-cipher.js';
 import { rotateMasterKey } from '../src/domain/key-rotation.js';
-import { parseMasterKeys, type MasterKeyring } from '../src/domain/master-keys.js';
+import { generateMasterKey, parseMasterKeys, type MasterKeyring } from '../src/domain/master-keys.js';
 
 export const INTERNAL_SECRET = 'test-internal-secret-that-is-long-enough';
 
@@ -17,9 +17,7 @@ export type Response = Awaited<ReturnType<typeof request>>;
 type Headers = Record<string, string>;
 
 /** `kid:base64key` with a fresh random key. */
-export function masterKey(id: string): string {
-  return `${id}:${randomBytes(32).toString('base64')}`;
-}
+export const masterKey = generateMasterKey;
 
 export function keyring(masterKeys: string): MasterKeyring {
   const parsed = parseMasterKeys(masterKeys);

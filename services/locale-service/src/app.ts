@@ -77,7 +77,7 @@ export function createLocaleService(deps: {
     locales,
     directory,
     documents,
-    baseline: createBaselineKeeper({ db, baselines: createBaselinesRepository(db), locales, now }),
+    baseline: createBaselineKeeper({ db, baselines: createBaselinesRepository(), locales, now }),
     limits: {
       maxKeys: config.LOCALE_MAX_KEYS,
       maxDepth: config.LOCALE_MAX_DEPTH,

@@ -3,9 +3,9 @@ import { expect } from 'vitest';
 import { startOutboxRelay } from '@tolk/bus';
 import { migrate } from '@tolk/db';
 import { createLogger } from '@tolk/logger';
-import { consumedFlags, listen, request } from '@tolk/testing';
+import { consumedFlags, listen } from '@tolk/testing';
 // Tests may compose services; production code never imports another service.
-import { INTERNAL_SECRET, startSourceService } from '../../source-service/test/source-harness.js';
+import { INTERNAL_SECRET, callerOf, startSourceService } from '../../source-service/test/source-harness.js';
 import { LOCALES_SCHEMA, MIGRATIONS_DIR, createLocaleService } from '../src/app.js';
 import { loadLocaleConfig } from '../src/config.js';
 import { subscribeLocaleConsumer } from '../src/entry-points/messaging/locale-consumer.js';
@@ -56,14 +56,7 @@ export async function startLocaleService(
     await source.broker.onDeadLetter(queue, (message) => deadLettered.push(message.content.toString('utf8')));
   }
 
-  function call(method: string, path: string, init: { as?: Headers; body?: unknown; rawBody?: string } = {}) {
-    return request(`${server.url}${path}`, {
-      method,
-      headers: init.as,
-      body: init.body,
-      rawBody: init.rawBody,
-    });
-  }
+  const call = callerOf(server.url);
 
   return {
     url: server.url,

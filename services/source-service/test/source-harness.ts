@@ -22,6 +22,12 @@ export const INTERNAL_SECRET = 'test-internal-secret-that-is-long-enough';
 export type Response = Awaited<ReturnType<typeof request>>;
 type Headers = Record<string, string>;
 
+/** Calls on the service at `url`, with the headers `as` (a signed principal, say). */
+export function callerOf(url: string) {
+  return (method: string, path: string, init: { as?: Headers; body?: unknown; rawBody?: string } = {}) =>
+    request(`${url}${path}`, { method, headers: init.as, body: init.body, rawBody: init.rawBody });
+}
+
 /**
  * source-service as it runs, next to a real project-service: one database with each service's
  * schema, both outboxes relayed to RabbitMQ, source-service consuming project events on a
@@ -125,14 +131,7 @@ export async function startSourceService(options: { env?: Record<string, string>
     as,
     waitFor,
 
-    call(method: string, path: string, init: { as?: Headers; body?: unknown; rawBody?: string } = {}) {
-      return request(`${server.url}${path}`, {
-        method,
-        headers: init.as,
-        body: init.body,
-        rawBody: init.rawBody,
-      });
-    },
+    call: callerOf(server.url),
 
     async asProjectToken(projectId: string, permissions: 'read' | 'read_write'): Promise<Headers> {
       // A token id of its own: the signer reuses a signed principal per token id and permission.

@@ -7,7 +7,7 @@ import { createInternalCallerSigner } from '@tolk/http';
 import { createLogger } from '@tolk/logger';
 import { consumedFlags, listen, request } from '@tolk/testing';
 // Tests may compose services; production code never imports another service.
-import { INTERNAL_SECRET, startSourceService } from '../../source-service/test/source-harness.js';
+import { INTERNAL_SECRET, callerOf, startSourceService } from '../../source-service/test/source-harness.js';
 import { MIGRATIONS_DIR, TOKENS_SCHEMA, createTokenService } from '../src/app.js';
 import { loadTokenConfig } from '../src/config.js';
 import { subscribeTokenConsumer } from '../src/entry-points/messaging/token-consumer.js';
@@ -61,15 +61,12 @@ export async function startTokenService(options: { env?: Record<string, string> 
   await base.broker.observe(['TokenRevoked'], ({ envelope }) => published.push(envelope));
 
   const signInternalCaller = createInternalCallerSigner(INTERNAL_SECRET, 'gateway');
+  /** The headers of a call to `/internal/...` as the gateway makes it. */
+  const asInternalCaller = async (): Promise<Headers> => ({
+    [INTERNAL_CALLER_HEADER]: await signInternalCaller(),
+  });
 
-  function call(method: string, path: string, init: { as?: Headers; body?: unknown; rawBody?: string } = {}) {
-    return request(`${server.url}${path}`, {
-      method,
-      headers: init.as,
-      body: init.body,
-      rawBody: init.rawBody,
-    });
-  }
+  const call = callerOf(server.url);
 
   const tokensPath = (projectId: string, tokenId?: string) =>
     `/v1/projects/${projectId}/tokens${tokenId === undefined ? '' : `/${tokenId}`}`;
@@ -107,17 +104,11 @@ export async function startTokenService(options: { env?: Record<string, string> 
       };
     },
 
-    /** The headers of a call to `/internal/...` as the gateway makes it. */
-    async asInternalCaller(): Promise<Headers> {
-      return { [INTERNAL_CALLER_HEADER]: await signInternalCaller() };
-    },
+    asInternalCaller,
 
     /** A POST to an internal route, as the gateway makes it (or with `as` instead). */
     async internal(path: string, body: unknown, as?: Headers) {
-      return call('POST', path, {
-        as: as ?? { [INTERNAL_CALLER_HEADER]: await signInternalCaller() },
-        body,
-      });
+      return call('POST', path, { as: as ?? (await asInternalCaller()), body });
     },
 
     /** Whether the consumer applied the event (true) or skipped it as a duplicate (false), per delivery. */
@@ -151,17 +142,7 @@ export async function startTokenService(options: { env?: Record<string, string> 
     },
 
     /** Publishes an event as another service would. */
-    async publish(type: string, data: Record<string, unknown>, given: Partial<EventEnvelope> = {}) {
-      const envelope: EventEnvelope = {
-        id: given.id ?? randomUUID(),
-        type,
-        occurredAt: given.occurredAt ?? Date.now(),
-        producer: 'test',
-        data,
-      };
-      await bus.publish(envelope);
-      return envelope;
-    },
+    publish: base.publish,
 
     async close() {
       await server.close();

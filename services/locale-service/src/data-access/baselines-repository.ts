@@ -1,9 +1,10 @@
-import type { Db, Queryable } from '@tolk/db';
+import type { Queryable } from '@tolk/db';
 
 /** The translation baseline last announced for a project, and the sequence of that announcement. */
 export type Baseline = { baselineVersion: number; sequence: number };
 
-export function createBaselinesRepository(db: Db) {
+/** Both run inside the caller's transaction: a baseline is only read under its lock. */
+export function createBaselinesRepository() {
   return {
     /**
      * Locks the project's baseline row until the transaction ends (creating it at 0 when the
@@ -32,14 +33,6 @@ export function createBaselinesRepository(db: Db) {
         baseline.baselineVersion,
         baseline.sequence,
       ]);
-    },
-
-    async find(projectId: string, q: Queryable = db): Promise<Baseline | undefined> {
-      const { rows } = await q.query<{ baseline_version: number; sequence: string }>(
-        `SELECT baseline_version, sequence FROM baselines WHERE project_id = $1`,
-        [projectId],
-      );
-      return rows[0] && { baselineVersion: rows[0].baseline_version, sequence: Number(rows[0].sequence) };
     },
   };
 }
