@@ -210,11 +210,9 @@ export async function startEmbeddedTolk(options: EmbeddedOptions) {
 
   const gatewayServer = await listenOn(gateway.app, options.port, options.host);
   servers.push(gatewayServer);
-  const address = gatewayServer.address();
-  const gatewayPort = typeof address === 'object' && address ? address.port : options.port;
 
   return {
-    gatewayUrl: `http://127.0.0.1:${gatewayPort}`,
+    gatewayUrl: urlOf(gatewayServer),
     startedInMs: Date.now() - started,
     async close(): Promise<void> {
       for (const server of servers.reverse()) {

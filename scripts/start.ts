@@ -8,7 +8,6 @@
  */
 import path from 'node:path';
 import { SERVICE_PORTS } from '@tolk/contracts';
-import { isReachable } from '@tolk/testing';
 import { SERVER_DEFAULTS, inheritedEnvironment, loadLauncherConfig } from './config.js';
 import { ensureDashboardBuilt } from './dashboard.js';
 import { embeddedDatabaseDir, startEmbeddedTolk } from './embedded.js';
@@ -106,6 +105,8 @@ if (config.DATABASE_URL === undefined && config.AMQP_URL === undefined && config
 }
 
 async function runOnServers(): Promise<void> {
+  // Loaded only here: the embedded mode probes no servers and need not load the test helpers.
+  const { isReachable } = await import('@tolk/testing');
   const databaseUrl = config.DATABASE_URL ?? SERVER_DEFAULTS.DATABASE_URL;
   const amqpUrl = config.AMQP_URL ?? SERVER_DEFAULTS.AMQP_URL;
   const redisUrl = config.REDIS_URL ?? SERVER_DEFAULTS.REDIS_URL;

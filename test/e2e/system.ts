@@ -12,7 +12,7 @@ import { expect, inject } from 'vitest';
 import { startOutboxRelay } from '@tolk/bus';
 import { PRINCIPAL_HEADER, type Principal, type ServiceName } from '@tolk/contracts';
 import { createPrincipalVerifier } from '@tolk/http';
-import { migrate, type Db } from '@tolk/db';
+import { migrate } from '@tolk/db';
 import { createLogger } from '@tolk/logger';
 import { listen, openTestBroker, openTestDatabase, request, testRedisUrl } from '@tolk/testing';
 import { createGatewayApp } from '../../gateway/src/app.js';
@@ -121,28 +121,23 @@ export async function startSystem(
   cleanups.push(() => identity.close());
 
   /** A service's own schema, migrated, with its outbox relayed; closed at the end. */
-  const dbs = new Map<string, Db>();
   async function migratedDb(schema: string, migrations: string) {
     const db = database.db(schema);
     cleanups.push(() => db.close());
     await migrate(db, migrations);
     const serviceRelay = await startOutboxRelay({ db, bus, logger: silent, ...database.relayOptions });
     cleanups.push(() => serviceRelay.stop());
-    dbs.set(schema, db);
     return db;
   }
+  /** What every service's configuration names: its database, broker and internal secret. */
+  const common = { DATABASE_URL: database.url, AMQP_URL: broker.url, INTERNAL_JWT_SECRET: internalSecret };
 
   const bus = broker.bus({ logger: silent, producer: 'project-service' });
   cleanups.push(() => bus.close());
   const relay = await startOutboxRelay({ db: projectDb, bus, logger: silent, ...database.relayOptions });
   cleanups.push(() => relay.stop());
   const projectApp = projectService.createProjectApp({
-    config: loadProjectConfig({
-      DATABASE_URL: database.url,
-      AMQP_URL: broker.url,
-      INTERNAL_JWT_SECRET: internalSecret,
-      IDENTITY_SERVICE_URL: identity.url,
-    }),
+    config: loadProjectConfig({ ...common, IDENTITY_SERVICE_URL: identity.url }),
     db: projectDb,
     bus,
     logger: silent,
@@ -151,30 +146,24 @@ export async function startSystem(
 
   const serviceUrls: Record<string, string> = {};
   if (options.sources) {
-    const queues: string[] = [];
+    const sourceDb = await migratedDb(sourceService.SOURCE_SCHEMA, sourceService.MIGRATIONS_DIR);
     const source = sourceService.createSourceService({
-      config: loadSourceConfig({
-        DATABASE_URL: database.url,
-        AMQP_URL: broker.url,
-        INTERNAL_JWT_SECRET: internalSecret,
-        PROJECT_SERVICE_URL: project.url,
-      }),
-      db: await migratedDb(sourceService.SOURCE_SCHEMA, sourceService.MIGRATIONS_DIR),
+      config: loadSourceConfig({ ...common, PROJECT_SERVICE_URL: project.url }),
+      db: sourceDb,
       bus,
       logger: silent,
     });
     const sourceServer = await serve('source', source.app);
     serviceUrls['SOURCE_SERVICE_URL'] = sourceServer.url;
 
+    const localeDb = await migratedDb(localeService.LOCALES_SCHEMA, localeService.MIGRATIONS_DIR);
     const locale = localeService.createLocaleService({
       config: loadLocaleConfig({
-        DATABASE_URL: database.url,
-        AMQP_URL: broker.url,
-        INTERNAL_JWT_SECRET: internalSecret,
+        ...common,
         PROJECT_SERVICE_URL: project.url,
         SOURCE_SERVICE_URL: sourceServer.url,
       }),
-      db: await migratedDb(localeService.LOCALES_SCHEMA, localeService.MIGRATIONS_DIR),
+      db: localeDb,
       bus,
       logger: silent,
     });
@@ -183,9 +172,6 @@ export async function startSystem(
 
     const sourceQueue = `e2e.source-service.${randomUUID()}`;
     const localeQueue = `e2e.locale-service.${randomUUID()}`;
-    queues.push(sourceQueue, localeQueue);
-    const sourceDb = dbs.get(sourceService.SOURCE_SCHEMA)!;
-    const localeDb = dbs.get(localeService.LOCALES_SCHEMA)!;
     await subscribeSourceConsumer({
       bus,
       db: sourceDb,
@@ -201,18 +187,14 @@ export async function startSystem(
       logger: silent,
       queue: localeQueue,
     });
-    cleanups.push(() => broker.deleteQueues(queues));
+    cleanups.push(() => broker.deleteQueues([sourceQueue, localeQueue]));
   }
 
   if (options.tokens) {
+    const tokenDb = await migratedDb(tokenService.TOKENS_SCHEMA, tokenService.MIGRATIONS_DIR);
     const tokens = tokenService.createTokenService({
-      config: loadTokenConfig({
-        DATABASE_URL: database.url,
-        AMQP_URL: broker.url,
-        INTERNAL_JWT_SECRET: internalSecret,
-        PROJECT_SERVICE_URL: project.url,
-      }),
-      db: await migratedDb(tokenService.TOKENS_SCHEMA, tokenService.MIGRATIONS_DIR),
+      config: loadTokenConfig({ ...common, PROJECT_SERVICE_URL: project.url }),
+      db: tokenDb,
       bus,
       logger: silent,
     });
@@ -221,7 +203,7 @@ export async function startSystem(
     const tokenQueue = `e2e.token-service.${randomUUID()}`;
     await subscribeTokenConsumer({
       bus,
-      db: dbs.get(tokenService.TOKENS_SCHEMA)!,
+      db: tokenDb,
       sync: tokens.sync,
       logger: silent,
       queue: tokenQueue,
@@ -233,10 +215,8 @@ export async function startSystem(
     const byokDb = database.db(byokService.BYOK_SCHEMA);
     cleanups.push(() => byokDb.close());
     await migrate(byokDb, byokService.MIGRATIONS_DIR);
-    dbs.set(byokService.BYOK_SCHEMA, byokDb);
     const byokConfig = loadByokConfig({
-      DATABASE_URL: database.url,
-      INTERNAL_JWT_SECRET: internalSecret,
+      ...common,
       BYOK_MASTER_KEYS: `e2e:${randomBytes(32).toString('base64')}`,
     });
     const byok = byokService.createByokService({
@@ -282,9 +262,6 @@ export async function startSystem(
   cleanups.push(() => gatewayServer.close());
   const base = gatewayServer.url;
 
-  const call = (method: string, path: string, token?: string, body?: unknown) =>
-    request(`${base}${path}`, { method, body, headers: token ? { authorization: `Bearer ${token}` } : {} });
-
   function requireService(name: ServiceName): ServiceServer {
     const server = services.get(name);
     if (!server) throw new Error(`startSystem: ${name} is not running in this system`);
@@ -294,23 +271,12 @@ export async function startSystem(
   return {
     base,
     infrastructure,
-    call,
+    ...gatewayClient(base),
     /** With `captureLogs`: every log line of every process. */
     logLines,
     upstreamRequests,
     /** The database of the system (every service's schema). */
     databaseUrl: database.url,
-
-    /** Signs up a new user through the gateway. */
-    async signUp(): Promise<{ email: string; token: string; userId: string }> {
-      const email = `user-${randomUUID()}@example.com`;
-      const response = await call('POST', '/v1/auth/signup', undefined, {
-        email,
-        password: 'correct horse battery',
-      });
-      expect(response.status).toBe(201);
-      return { email, token: response.body.accessToken, userId: response.body.user.userId };
-    },
 
     /**
      * Stops a service as a crash would: its port refuses connections (the gateway answers 503)
@@ -331,6 +297,25 @@ export async function startSystem(
 }
 
 export type System = Awaited<ReturnType<typeof startSystem>>;
+
+/** Calls through the gateway at `base`, as a user would; shared with the embedded harness. */
+export function gatewayClient(base: string) {
+  const call = (method: string, path: string, token?: string, body?: unknown) =>
+    request(`${base}${path}`, { method, body, headers: token ? { authorization: `Bearer ${token}` } : {} });
+  return {
+    call,
+    /** Signs up a new user through the gateway. */
+    async signUp(): Promise<{ email: string; token: string; userId: string }> {
+      const email = `user-${randomUUID()}@example.com`;
+      const response = await call('POST', '/v1/auth/signup', undefined, {
+        email,
+        password: 'correct horse battery',
+      });
+      expect(response.status).toBe(201);
+      return { email, token: response.body.accessToken, userId: response.body.user.userId };
+    },
+  };
+}
 
 export type UpstreamRequest = { service: string; method: string; path: string; principal?: Principal };
 

@@ -1,10 +1,9 @@
-import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { expect } from 'vitest';
-import { request } from '@tolk/testing';
-import { startEmbeddedTolk } from '../../scripts/embedded.js';
+import { embeddedDatabaseDir, startEmbeddedTolk } from '../../scripts/embedded.js';
+import { gatewayClient } from '../e2e/system.js';
 
 /**
  * Tolk as `npm start` runs it with no servers (scripts/embedded.ts), for tests: in one process,
@@ -14,7 +13,7 @@ export async function startEmbeddedSystem(options: { gatewayEnv?: Record<string,
   const dataDir = await mkdtemp(path.join(tmpdir(), 'tolk-embedded-'));
   const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const tolk = await startEmbeddedTolk({
-    dataDir: path.join(dataDir, 'pgdata'),
+    dataDir: embeddedDatabaseDir(dataDir),
     tolkDataDir: dataDir,
     secrets: {
       jwtPrivateKey: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
@@ -29,26 +28,10 @@ export async function startEmbeddedSystem(options: { gatewayEnv?: Record<string,
     gatewayEnv: options.gatewayEnv,
   });
 
-  const call = (method: string, route: string, token?: string, body?: unknown) =>
-    request(`${tolk.gatewayUrl}${route}`, {
-      method,
-      body,
-      headers: token ? { authorization: `Bearer ${token}` } : {},
-    });
-
   return {
     base: tolk.gatewayUrl,
     startedInMs: tolk.startedInMs,
-    call,
-    async signUp(): Promise<{ email: string; token: string; userId: string }> {
-      const email = `user-${randomUUID()}@example.com`;
-      const response = await call('POST', '/v1/auth/signup', undefined, {
-        email,
-        password: 'correct horse battery',
-      });
-      expect(response.status).toBe(201);
-      return { email, token: response.body.accessToken, userId: response.body.user.userId };
-    },
+    ...gatewayClient(tolk.gatewayUrl),
     async close(): Promise<void> {
       await tolk.close();
       await rm(dataDir, { recursive: true, force: true });

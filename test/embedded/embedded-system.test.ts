@@ -3,46 +3,20 @@
  * gateway in this process, PGlite, the in-process bus, caches and limits in memory. The core flow
  * and every route answer here as they do against the real servers (test/e2e).
  */
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { request } from '@tolk/testing';
-import { startEmbeddedTolk, type EmbeddedTolk } from '../../scripts/embedded.js';
+import { startEmbeddedSystem, type EmbeddedSystem } from './embedded-harness.js';
 
 describe('Tolk embedded in one process', () => {
-  let tolk: EmbeddedTolk;
-  let dataDir: string;
+  let tolk: EmbeddedSystem;
 
   beforeAll(async () => {
-    dataDir = await mkdtemp(path.join(tmpdir(), 'tolk-embedded-'));
-    const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-    tolk = await startEmbeddedTolk({
-      tolkDataDir: dataDir,
-      secrets: {
-        jwtPrivateKey: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
-        jwtPublicKey: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
-        internalJwtSecret: randomBytes(32).toString('base64url'),
-      },
-      publicUrl: 'http://localhost:8080',
-      port: 0,
-      host: '127.0.0.1',
-      usualPorts: false,
-      logLevel: 'silent',
-    });
+    tolk = await startEmbeddedSystem();
   }, 60_000);
   afterAll(async () => {
     await tolk?.close();
-    await rm(dataDir, { recursive: true, force: true });
   });
 
-  const call = (method: string, route: string, token?: string, body?: unknown) =>
-    request(`${tolk.gatewayUrl}${route}`, {
-      method,
-      body,
-      headers: token ? { authorization: `Bearer ${token}` } : {},
-    });
+  const call: EmbeddedSystem['call'] = (...args) => tolk.call(...args);
 
   async function eventually<T>(what: string, probe: () => Promise<T | undefined>): Promise<T> {
     const deadline = Date.now() + 10_000;
@@ -112,7 +86,7 @@ describe('Tolk embedded in one process', () => {
   });
 
   it('when the process is scraped, then its Node numbers are labelled with Tolk, not with one of its apps', async () => {
-    const response = await fetch(`${tolk.gatewayUrl}/metrics`);
+    const response = await fetch(`${tolk.base}/metrics`);
     const text = await response.text();
     expect(response.status).toBe(200);
     expect(text).toMatch(/^process_cpu_user_seconds_total\{service="tolk"\} /m);

@@ -130,15 +130,7 @@ function writeEscape(out: Buffer, at: number, unit: number): number {
 
 /** After express.raw over UTF-8 JSON bodies: their bytes become the parsed value. */
 export const parseRawUtf8JsonBody: RequestHandler = (req, _res, next) => {
-  if (!Buffer.isBuffer(req.body)) {
-    next();
-    return;
-  }
-  try {
-    req.body = parseUtf8Json(req.body);
-  } catch (err) {
-    next(err);
-    return;
-  }
+  // A parse error thrown here reaches the error middleware as express' parser's would.
+  if (Buffer.isBuffer(req.body)) req.body = parseUtf8Json(req.body);
   next();
 };

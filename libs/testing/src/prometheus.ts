@@ -34,15 +34,6 @@ export function sampleValue(
     .reduce((sum, s) => sum + s.value, 0);
 }
 
-/** Whether any sample of `name` has labels including `labels`. */
-export function hasSample(
-  samples: MetricSample[],
-  name: string,
-  labels: Record<string, string> = {},
-): boolean {
-  return samples.some((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v));
-}
-
 /** `GET <baseUrl>/metrics`, checked to be the Prometheus text format, parsed. */
 export async function scrapeMetrics(
   baseUrl: string,
