@@ -176,7 +176,7 @@ export function createGatewayApp(deps: {
   /** What a route runs before its service's proxy: identity, limits, membership, body checks. */
   function guardsOf(route: GatewayRoute): RequestHandler[] {
     const guards: RequestHandler[] = [];
-    if (route.access !== 'public') guards.push(requireAccess(route.access, route.tokens));
+    if (route.access !== 'public') guards.push(requireAccess(route.tokens));
     guards.push(rateLimits.perCaller);
     if (route.scope === 'project' && requireMember) guards.push(requireMember);
     guards.push(bodyLimit);

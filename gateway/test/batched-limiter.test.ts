@@ -28,7 +28,6 @@ function limiterOn(options: { prefix: string; points: number; durationSeconds?: 
   const limiter = createBatchedLimiter({
     store,
     points: options.points,
-    durationSeconds,
     flushIntervalMs: 20,
     onStoreError: (err) => storeErrors.push(err),
   });

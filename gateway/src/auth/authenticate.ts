@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 import { PRINCIPAL_HEADER, PROJECT_TOKEN_PREFIX, type Principal } from '@tolk/contracts';
 import { ForbiddenError, UnauthorizedError, requestIdOf } from '@tolk/http';
-import type { Access, GatewayRoute } from '../routes.js';
+import type { GatewayRoute } from '../routes.js';
 
 /**
  * Turns a bearer token of one kind into the verified caller, or throws UnauthorizedError.
@@ -37,20 +37,18 @@ export function createAuthenticator(deps: {
       : deps.verifyAccessToken(token);
   }
 
-  return function requireAccess(
-    access: Exclude<Access, 'public'>,
-    tokens: GatewayRoute['tokens'] = {},
-  ): RequestHandler {
+  /** For a route that needs a token: a user's, or a project API token for the methods in `tokens`. */
+  return function requireAccess(tokens: GatewayRoute['tokens']): RequestHandler {
     return async (req, _res, next) => {
       const principal = await resolve(bearerToken(req.headers.authorization), requestIdOf(req));
       if (principal.kind === 'project_token') {
         const method = req.method === 'HEAD' ? 'GET' : req.method;
-        const needed = tokens[method as keyof typeof tokens];
+        const needed = tokens?.[method as keyof typeof tokens];
         if (!needed) {
           throw new ForbiddenError(
-            access === 'user' && Object.keys(tokens).length === 0
-              ? 'This route needs a user access token, not a project API token'
-              : `Project API tokens cannot ${method} here; it needs a user access token`,
+            tokens
+              ? `Project API tokens cannot ${method} here; it needs a user access token`
+              : 'This route needs a user access token, not a project API token',
           );
         }
         if (needed === 'read_write' && principal.permissions !== 'read_write') {

@@ -1,10 +1,10 @@
 import type { RequestHandler } from 'express';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
-import { INTERNAL_CALLER_HEADER, REQUEST_ID_HEADER } from '@tolk/contracts';
-import { AppError, NotFoundError, requestIdOf } from '@tolk/http';
+import { NotFoundError, requestIdOf } from '@tolk/http';
 import type { Logger } from '@tolk/logger';
 import { noteMembershipCacheLookup } from './cache-metrics.js';
+import { createInternalLookup } from './internal-lookup.js';
 
 /** The caller's role in the project, or null: not a member, or no such project (never told apart). */
 export type Membership = { role: string } | null;
@@ -29,39 +29,14 @@ export function createMembershipLookup(deps: {
   signInternalCaller: () => Promise<string>;
   timeoutMs: number;
 }): MembershipLookup {
-  const unavailable = (cause: unknown) =>
-    Object.assign(new AppError('SERVICE_UNAVAILABLE', 'The project service is unavailable'), { cause });
-
+  const lookUp = createInternalLookup({
+    ...deps,
+    service: 'project service',
+    baseUrl: deps.projectServiceUrl,
+  });
   return async function lookUpMembership(projectId, userId, requestId) {
-    const url = `${deps.projectServiceUrl}/internal/projects/${encodeURIComponent(projectId)}/members/${encodeURIComponent(userId)}`;
-    let response: Response;
-    let body: string;
-    try {
-      response = await fetch(url, {
-        headers: {
-          [INTERNAL_CALLER_HEADER]: await deps.signInternalCaller(),
-          ...(requestId ? { [REQUEST_ID_HEADER]: requestId } : {}),
-        },
-        signal: AbortSignal.timeout(deps.timeoutMs),
-      });
-      body = await response.text();
-    } catch (err) {
-      if (err instanceof Error && err.name === 'TimeoutError') {
-        throw Object.assign(new AppError('GATEWAY_TIMEOUT', 'The project service did not answer in time'), {
-          cause: err,
-        });
-      }
-      throw unavailable(err);
-    }
-    if (response.status === 404) return null;
-    if (response.status !== 200) {
-      throw unavailable(new Error(`membership lookup answered ${response.status}: ${body.slice(0, 200)}`));
-    }
-    try {
-      return { role: membershipResponseSchema.parse(JSON.parse(body)).role };
-    } catch (err) {
-      throw unavailable(err);
-    }
+    const path = `/internal/projects/${encodeURIComponent(projectId)}/members/${encodeURIComponent(userId)}`;
+    return lookUp(path, membershipResponseSchema, { requestId });
   };
 }
 

@@ -1,17 +1,16 @@
 import type { Redis } from 'ioredis';
 import {
-  INTERNAL_CALLER_HEADER,
-  REQUEST_ID_HEADER,
   TOKEN_INTROSPECTION_PATH,
   hashProjectToken,
   isWellFormedProjectToken,
   tokenIntrospectionResponseSchema,
   type Principal,
 } from '@tolk/contracts';
-import { AppError, UnauthorizedError } from '@tolk/http';
+import { UnauthorizedError } from '@tolk/http';
 import type { Logger } from '@tolk/logger';
 import type { PrincipalResolver } from './authenticate.js';
 import { noteTokenCacheLookup } from './cache-metrics.js';
+import { createInternalLookup } from './internal-lookup.js';
 
 export type TokenPrincipal = Extract<Principal, { kind: 'project_token' }>;
 
@@ -29,39 +28,13 @@ export function createTokenIntrospection(deps: {
   signInternalCaller: () => Promise<string>;
   timeoutMs: number;
 }): TokenIntrospection {
-  const unavailable = (cause: unknown) =>
-    Object.assign(new AppError('SERVICE_UNAVAILABLE', 'The token service is unavailable'), { cause });
-
+  const lookUp = createInternalLookup({ ...deps, service: 'token service', baseUrl: deps.tokenServiceUrl });
   return async function introspect(tokenHash, requestId) {
-    let response: Response;
-    let body: string;
-    try {
-      response = await fetch(`${deps.tokenServiceUrl}${TOKEN_INTROSPECTION_PATH}`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          [INTERNAL_CALLER_HEADER]: await deps.signInternalCaller(),
-          ...(requestId ? { [REQUEST_ID_HEADER]: requestId } : {}),
-        },
-        body: JSON.stringify({ tokenHash }),
-        signal: AbortSignal.timeout(deps.timeoutMs),
-      });
-      body = await response.text();
-    } catch (err) {
-      if (err instanceof Error && err.name === 'TimeoutError') {
-        throw Object.assign(new AppError('GATEWAY_TIMEOUT', 'The token service did not answer in time'), {
-          cause: err,
-        });
-      }
-      throw unavailable(err);
-    }
-    if (response.status === 404) return null;
-    if (response.status !== 200) throw unavailable(new Error(`introspection answered ${response.status}`));
-    try {
-      return { kind: 'project_token', ...tokenIntrospectionResponseSchema.parse(JSON.parse(body)) };
-    } catch (err) {
-      throw unavailable(err);
-    }
+    const answer = await lookUp(TOKEN_INTROSPECTION_PATH, tokenIntrospectionResponseSchema, {
+      body: { tokenHash },
+      requestId,
+    });
+    return answer && { kind: 'project_token', ...answer };
   };
 }
 

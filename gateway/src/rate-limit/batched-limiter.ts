@@ -4,6 +4,9 @@ export type Verdict = { allowed: true } | { allowed: false; msBeforeNext: number
 
 const ALLOWED: Verdict = Object.freeze({ allowed: true });
 
+/** New keys between two sweeps for idle ones outside a flush. */
+const FORGET_EVERY = 10_000;
+
 /** What this instance knows of one key's window in the shared store, and what it has not told it yet. */
 type Window = {
   /** Points the store has counted in the current window, as of its last answer. */
@@ -37,7 +40,6 @@ type Window = {
 export function createBatchedLimiter(deps: {
   store: RateLimiterAbstract;
   points: number;
-  durationSeconds: number;
   flushIntervalMs: number;
   /** Requests asked of the store within this many points of the limit; default 10% of it, ≥ 10. */
   headroom?: number;
@@ -56,8 +58,9 @@ export function createBatchedLimiter(deps: {
     window.resetsAt = now() + answer.msBeforeNext;
   }
 
-  function answerOf(outcome: unknown): RateLimiterRes | undefined {
-    return outcome instanceof RateLimiterRes ? outcome : undefined;
+  /** A key with nothing pending whose window has ended is known no better than a new one. */
+  function isIdle(window: Window): boolean {
+    return window.pending === 0 && window.inFlight === 0 && window.resetsAt <= now();
   }
 
   async function flush(): Promise<void> {
@@ -65,7 +68,7 @@ export function createBatchedLimiter(deps: {
     const sends: Promise<void>[] = [];
     for (const [key, window] of windows) {
       if (window.pending === 0) {
-        if (window.inFlight === 0 && window.resetsAt <= now()) windows.delete(key);
+        if (isIdle(window)) windows.delete(key);
         continue;
       }
       const sent = window.pending;
@@ -79,8 +82,7 @@ export function createBatchedLimiter(deps: {
           },
           (refusedOrFailed: unknown) => {
             window.inFlight -= sent;
-            const refused = answerOf(refusedOrFailed);
-            if (refused) learn(window, refused);
+            if (refusedOrFailed instanceof RateLimiterRes) learn(window, refusedOrFailed);
             else deps.onStoreError(refusedOrFailed);
           },
         ),
@@ -102,13 +104,12 @@ export function createBatchedLimiter(deps: {
       learn(window, await store.consume(key, 1));
       return ALLOWED;
     } catch (refusedOrFailed) {
-      const refused = answerOf(refusedOrFailed);
-      if (!refused) {
+      if (!(refusedOrFailed instanceof RateLimiterRes)) {
         deps.onStoreError(refusedOrFailed);
         return ALLOWED;
       }
-      learn(window, refused);
-      return { allowed: false, msBeforeNext: refused.msBeforeNext };
+      learn(window, refusedOrFailed);
+      return { allowed: false, msBeforeNext: refusedOrFailed.msBeforeNext };
     } finally {
       window.inFlight -= 1;
     }
@@ -119,6 +120,11 @@ export function createBatchedLimiter(deps: {
     consume(key: string): Verdict | Promise<Verdict> {
       let window = windows.get(key);
       if (!window) {
+        // Callers that only ever ask the store (one request each) never make a flush run: forget
+        // the idle ones here too, once per FORGET_EVERY new keys, so the map stays bounded.
+        if (windows.size % FORGET_EVERY === FORGET_EVERY - 1) {
+          for (const [known, seen] of windows) if (isIdle(seen)) windows.delete(known);
+        }
         window = { counted: 0, resetsAt: 0, inFlight: 0, pending: 0 };
         windows.set(key, window);
       }
@@ -136,12 +142,10 @@ export function createBatchedLimiter(deps: {
       return ALLOWED;
     },
 
-    /** Sends what is pending now (on shutdown, and for tests). */
+    /** Sends what is pending now, without waiting for the timer (tests). */
     async flush(): Promise<void> {
       if (flushTimer) clearTimeout(flushTimer);
       await flush();
     },
   };
 }
-
-export type BatchedLimiter = ReturnType<typeof createBatchedLimiter>;

@@ -84,7 +84,6 @@ export function createRateLimiters(deps: {
     return createBatchedLimiter({
       store,
       points: limit.points,
-      durationSeconds: limit.durationSeconds,
       flushIntervalMs: GENERAL_LIMIT_FLUSH_MS,
       onStoreError,
     });

@@ -11,8 +11,8 @@ function clientIp(req: Request): string {
   return req.ip ?? req.socket.remoteAddress ?? 'unknown';
 }
 
-function retryAfterSeconds(rejection: RateLimiterRes): number {
-  return Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
+function retryAfterSeconds(msBeforeNext: number): number {
+  return Math.max(1, Math.ceil(msBeforeNext / 1000));
 }
 
 /** The login's email, normalised and hashed: no addresses in Redis, one key per mailbox. */
@@ -37,7 +37,8 @@ export function createRateLimitMiddleware(deps: { limiters: RateLimiters; logger
       await limiter.consume(key);
       return true;
     } catch (rejection) {
-      if (rejection instanceof RateLimiterRes) throw new RateLimitedError(retryAfterSeconds(rejection));
+      if (rejection instanceof RateLimiterRes)
+        throw new RateLimitedError(retryAfterSeconds(rejection.msBeforeNext));
       logger.debug(
         { err: rejection, limiter: limiter.keyPrefix },
         'rate limit store unavailable; let through',
@@ -51,9 +52,7 @@ export function createRateLimitMiddleware(deps: { limiters: RateLimiters; logger
   }
 
   function admit(verdict: Verdict, next: NextFunction): void {
-    if (!verdict.allowed) {
-      throw new RateLimitedError(Math.max(1, Math.ceil(verdict.msBeforeNext / 1000)));
-    }
+    if (!verdict.allowed) throw new RateLimitedError(retryAfterSeconds(verdict.msBeforeNext));
     next();
   }
 
