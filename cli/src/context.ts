@@ -20,13 +20,18 @@ export type Context = {
  * The API URL: `--api`, else TOLK_API_URL, else the project's tolk.json, else the server
  * `tolk login` last signed in to, else http://localhost:8080.
  */
-export async function createContext(io: Io, options: { api?: string; json?: boolean }): Promise<Context> {
+export async function createContext(
+  io: Io,
+  options: { api?: string; json?: boolean; projectConfig?: LoadedProjectConfig },
+): Promise<Context> {
   const store = createCredentialStore(io.env);
   const out = createOutput(io, options.json ?? false);
   let apiUrl = options.api || io.env['TOLK_API_URL'];
   if (!apiUrl) {
-    const configFile = await findProjectConfig(io.cwd);
-    if (configFile) apiUrl = (await loadProjectConfig(io.cwd)).config.apiUrl;
+    const projectConfig =
+      options.projectConfig ??
+      ((await findProjectConfig(io.cwd)) ? await loadProjectConfig(io.cwd) : undefined);
+    apiUrl = projectConfig?.config.apiUrl;
   }
   apiUrl ||= (await store.defaultApiUrl()) || DEFAULT_API_URL;
   return { io, out, store, apiUrl: normalizeApiUrl(apiUrl) };
@@ -77,10 +82,7 @@ export async function authenticatedClient(
 /** The project of the current directory, with a client for its server. */
 export async function projectContext(io: Io, options: { json?: boolean }) {
   const project = await loadProjectConfig(io.cwd);
-  const context = await createContext(io, {
-    ...options,
-    api: io.env['TOLK_API_URL'] || project.config.apiUrl,
-  });
+  const context = await createContext(io, { ...options, projectConfig: project });
   const { client, credential } = await authenticatedClient(context);
   return { ...context, project, client, credential } as Context & {
     project: LoadedProjectConfig;

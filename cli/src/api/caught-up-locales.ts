@@ -1,5 +1,4 @@
 import type { LocaleResponse } from '@tolk/contracts';
-import { ApiError } from '../errors.js';
 import { sleep } from '../sleep.js';
 import type { TolkApi } from './tolk-api.js';
 
@@ -7,24 +6,19 @@ const WAIT_MS = 10_000;
 const STEP_MS = 150;
 
 /**
- * The project's source version and its target locales once locale-service has heard of that
- * version. Status follows source uploads through an event, so for a moment after `tolk push` the
- * locales may still count against the previous version; waiting (briefly) for the event gives
- * `status --check` and `translate` the answer a user expects right after a push. If the event is
- * slower than that, locales not yet caught up are reported behind, which they are.
+ * The project's target locales once locale-service has heard of source version `sourceVersion`
+ * (which the caller has just read). Status follows source uploads through an event, so for a
+ * moment after `tolk push` the locales may still count against the previous version; waiting
+ * (briefly) for the event gives `status --check` and `translate` the answer a user expects right
+ * after a push. If the event is slower than that, locales not yet caught up are reported behind,
+ * which they are.
  */
 export async function caughtUpLocales(
   api: TolkApi,
   projectId: string,
+  sourceVersion: number,
   signal: AbortSignal,
-): Promise<{ sourceVersion: number; locales: LocaleResponse[]; caughtUp: boolean }> {
-  const sourceVersion = await api.getSource(projectId).then(
-    (source) => source.version,
-    (error: unknown) => {
-      if (error instanceof ApiError && error.code === 'NOT_FOUND') return 0;
-      throw error;
-    },
-  );
+): Promise<{ locales: LocaleResponse[]; caughtUp: boolean }> {
   const deadline = Date.now() + WAIT_MS;
   for (;;) {
     const { locales } = await api.listLocales(projectId);
@@ -33,7 +27,7 @@ export async function caughtUpLocales(
       const effective = locales.map((locale) =>
         locale.syncedVersion < sourceVersion ? { ...locale, status: 'behind' as const } : locale,
       );
-      return { sourceVersion, locales: effective, caughtUp };
+      return { locales: effective, caughtUp };
     }
     await sleep(STEP_MS, signal);
   }

@@ -2,7 +2,7 @@ import type { LocaleResponse } from '@tolk/contracts';
 import { tolkApi } from '../api/tolk-api.js';
 import { caughtUpLocales } from '../api/caught-up-locales.js';
 import { projectContext } from '../context.js';
-import { ExitCode } from '../errors.js';
+import { ApiError, ExitCode } from '../errors.js';
 import type { Io } from '../io.js';
 
 /**
@@ -13,7 +13,15 @@ import type { Io } from '../io.js';
 export async function status(io: Io, options: { check: boolean; json: boolean }) {
   const { out, project, client } = await projectContext(io, options);
   const { projectId, targetLocales } = project.config;
-  const { sourceVersion, locales, caughtUp } = await caughtUpLocales(tolkApi(client), projectId, io.signal);
+  const api = tolkApi(client);
+  const sourceVersion = await api.getSource(projectId).then(
+    (source) => source.version,
+    (error: unknown) => {
+      if (error instanceof ApiError && error.code === 'NOT_FOUND') return 0;
+      throw error;
+    },
+  );
+  const { locales, caughtUp } = await caughtUpLocales(api, projectId, sourceVersion, io.signal);
   const notOnServer = targetLocales.filter((code) => !locales.some((locale) => locale.locale === code));
   const upToDate = locales.every((locale) => locale.status === 'up_to_date');
 

@@ -71,7 +71,7 @@ export async function translate(io: Io, options: TranslateOptions) {
   if (chosen.length === 0)
     throw usageError('No target locales in tolk.json: add them with `tolk init --targets ...`');
 
-  const [projectInfo, sourceFile, { locales }] = await Promise.all([
+  const [projectInfo, sourceFile] = await Promise.all([
     api.getProject(projectId),
     api.getSource(projectId).catch((error: unknown) => {
       if (error instanceof ApiError && error.code === 'NOT_FOUND') {
@@ -83,8 +83,8 @@ export async function translate(io: Io, options: TranslateOptions) {
       }
       throw error;
     }),
-    caughtUpLocales(api, projectId, io.signal),
   ]);
+  const { locales } = await caughtUpLocales(api, projectId, sourceFile.version, io.signal);
   const sourcePath = localeFilePath(project, sourceLocale);
   const source = parseLocaleDocument(JSON.parse(sourceFile.content), sourcePath, io.cwd);
   await warnWhenLocalSourceDiffers(io, out.note, sourcePath, source, sourceFile.version);

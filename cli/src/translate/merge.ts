@@ -33,7 +33,7 @@ export type MergeResult = {
  */
 export function mergeTranslations(input: MergeInput): MergeResult {
   const { source, locale, server, local, translated, failed } = input;
-  const sourceValue = new Map(source.keys.map((key, index) => [key, source.values[index]!]));
+  const sourceValue = valuesOf(source);
   const rejectedLocal: string[] = [];
   let keyCount = 0;
   const document = rebuildTranslation(
