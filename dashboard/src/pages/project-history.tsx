@@ -8,11 +8,7 @@ import { Loaded, formatTime, useResource } from '../ui.js';
  * The source's keys as the service counts them: nested objects and arrays flattened to dotted
  * paths, `@` annotations left out (they describe keys, they are not keys).
  */
-export function flattenLocale(
-  value: unknown,
-  prefix = '',
-  into = new Map<string, string>(),
-): Map<string, string> {
+function flattenLocale(value: unknown, prefix = '', into = new Map<string, string>()): Map<string, string> {
   if (typeof value === 'string') {
     into.set(prefix, value);
   } else if (Array.isArray(value)) {

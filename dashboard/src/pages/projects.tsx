@@ -4,6 +4,7 @@ import { api } from '../api.js';
 import { Link, navigate } from '../router.js';
 import type { Locale, Project } from '../types.js';
 import { ErrorNote, Loaded, Page, StatusNote, onSubmit, useAction, useFlash, useResource } from '../ui.js';
+import { projectPath } from './project.js';
 
 type Health = { locales: Locale[] } | { error: string };
 
@@ -69,9 +70,7 @@ export function ProjectsPage() {
                   {list.map((project) => (
                     <tr key={project.projectId}>
                       <th scope="row">
-                        <Link href={`/projects/${encodeURIComponent(project.projectId)}`}>
-                          {project.name}
-                        </Link>
+                        <Link href={projectPath(project.projectId)}>{project.name}</Link>
                       </th>
                       <td>{project.sourceLocale}</td>
                       <td>
@@ -97,7 +96,7 @@ function NewProject() {
   const submit = () =>
     void action.run(async () => {
       const project = await api<Project>('POST', '/v1/projects', { name, sourceLocale });
-      navigate(`/projects/${encodeURIComponent(project.projectId)}`);
+      navigate(projectPath(project.projectId));
     });
   return (
     <section aria-labelledby="new-project" class="card">
