@@ -4,11 +4,13 @@
  * (real Postgres in WebAssembly) persisted under the data directory, the in-process bus with the
  * same outbox and consumer semantics, and the gateway's caches and rate limits in memory.
  */
-import http from 'node:http';
+import type http from 'node:http';
 import path from 'node:path';
 import { createInProcessBus, startOutboxRelay, type Bus, type OutboxRelay } from '@tolk/bus';
 import { SERVICE_PORTS } from '@tolk/contracts';
 import { migrate, openEmbeddedPostgres, type Db } from '@tolk/db';
+import type { Express } from 'express';
+import { createExpressServer } from '@tolk/http';
 import { collectProcessMetrics, createLogger, type Logger } from '@tolk/logger';
 import { createGatewayApp } from '../gateway/src/app.js';
 import { loadGatewayConfig } from '../gateway/src/config.js';
@@ -51,8 +53,8 @@ export type EmbeddedOptions = {
   logDestination?: { write(line: string): void };
 };
 
-function listenOn(app: http.RequestListener, port: number, host: string): Promise<http.Server> {
-  const server = http.createServer(app);
+function listenOn(app: Express, port: number, host: string): Promise<http.Server> {
+  const server = createExpressServer(app);
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
@@ -94,7 +96,7 @@ export async function startEmbeddedTolk(options: EmbeddedOptions) {
     await migrate(db, migrations, loggerFor(name));
     return db;
   }
-  async function serve(name: keyof typeof SERVICE_PORTS, app: http.RequestListener): Promise<string> {
+  async function serve(name: keyof typeof SERVICE_PORTS, app: Express): Promise<string> {
     const server = await listenOn(app, options.usualPorts ? SERVICE_PORTS[name] : 0, '127.0.0.1');
     servers.push(server);
     return urlOf(server);

@@ -1,5 +1,6 @@
 import { once } from 'node:events';
 import { ConfigError } from '@tolk/config';
+import { createExpressServer } from '@tolk/http';
 import { createLogger } from '@tolk/logger';
 import { createGatewayApp } from './app.js';
 import { loadGatewayConfig } from './config.js';
@@ -18,7 +19,7 @@ const config = (() => {
 const logger = createLogger({ name: 'gateway', level: config.LOG_LEVEL });
 const gateway = createGatewayApp({ config, logger });
 
-const server = gateway.app.listen(config.PORT, config.HOST);
+const server = createExpressServer(gateway.app).listen(config.PORT, config.HOST);
 // Longer than the idle timeout of the load balancers in front (commonly 60 s), so they never
 // reuse a connection the gateway is closing.
 server.keepAliveTimeout = 65_000;

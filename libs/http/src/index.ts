@@ -7,6 +7,7 @@ export * from './internal-caller.js';
 export * from './service-app.js';
 export * from './routes.js';
 export * from './serve.js';
+export * from './express-server.js';
 export * from './internal-client.js';
 export * from './project-access.js';
 export * from './project-directory.js';

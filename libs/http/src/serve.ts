@@ -1,6 +1,8 @@
-import http from 'node:http';
+import type http from 'node:http';
+import type { Express } from 'express';
 import { ConfigError } from '@tolk/config';
 import type { Logger } from '@tolk/logger';
+import { createExpressServer } from './express-server.js';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -11,7 +13,7 @@ const SHUTDOWN_GRACE_MS = 10_000;
  */
 export async function serveUntilSignalled(options: {
   name: string;
-  app: http.RequestListener;
+  app: Express;
   port: number;
   host: string;
   logger: Logger;
@@ -19,7 +21,7 @@ export async function serveUntilSignalled(options: {
   release: () => Promise<void>;
 }): Promise<http.Server> {
   const { name, logger } = options;
-  const server = http.createServer(options.app);
+  const server = createExpressServer(options.app);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => {

@@ -46,11 +46,23 @@ export function createServiceApp(options: {
    * compressing them on the thread pool) can then run while the event loop parses.
    */
   onJsonBody?: (req: express.Request, raw: Buffer) => void;
+  /**
+   * Runs first for every request, before anything else of the app sees it: what it sets reaches
+   * every answer, the frame's own too (health, 415, malformed JSON, 404).
+   */
+  onRequest?: (req: express.Request, res: express.Response) => void;
 }): Express {
   const service = options.service ?? serviceNameOf(options.logger);
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  const onRequest = options.onRequest;
+  if (onRequest) {
+    app.use((req, res, next) => {
+      onRequest(req, res);
+      next();
+    });
+  }
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });

