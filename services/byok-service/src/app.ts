@@ -1,5 +1,5 @@
-import type { RequestListener } from 'node:http';
 import { fileURLToPath } from 'node:url';
+import type { Express } from 'express';
 import type { Db } from '@tolk/db';
 import { createServiceApp } from '@tolk/http';
 import type { Logger } from '@tolk/logger';
@@ -31,7 +31,7 @@ export function createByokService(deps: {
   keyring: MasterKeyring;
   logger: Logger;
   now?: () => number;
-}): { app: RequestListener } {
+}): { app: Express } {
   const { config, db, keyring, logger } = deps;
 
   const providerKeys = createProviderKeys({
@@ -46,14 +46,8 @@ export function createByokService(deps: {
     internalSecret: config.INTERNAL_JWT_SECRET,
     bodyLimitBytes: BODY_LIMIT_BYTES,
     readiness: [() => db.ping()],
+    // Answers carry decrypted keys: no cache may keep any of them, the frame's own answers included.
+    onRequest: (_req, res) => res.setHeader('Cache-Control', 'no-store'),
   });
-
-  // Answers carry decrypted keys: no cache may keep any of them. Set before express sees the
-  // request, so that the frame's own answers (415, malformed JSON, 404) carry it as well.
-  return {
-    app: (req, res) => {
-      res.setHeader('Cache-Control', 'no-store');
-      app(req, res);
-    },
-  };
+  return { app };
 }

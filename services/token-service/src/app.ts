@@ -1,7 +1,7 @@
 import { redactProjectTokens } from '@tolk/contracts';
-import type { RequestListener } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import type { Bus } from '@tolk/bus';
+import type { Express } from 'express';
 import type { Db } from '@tolk/db';
 import { createInternalCallerSigner, createProjectDirectory, createServiceApp } from '@tolk/http';
 import type { Logger } from '@tolk/logger';
@@ -35,7 +35,7 @@ export function createTokenService(deps: {
   bus: Pick<Bus, 'isConnected'>;
   logger: Logger;
   now?: () => number;
-}): { app: RequestListener; sync: TokenSync } {
+}): { app: Express; sync: TokenSync } {
   const { config, db, bus, logger } = deps;
   const now = deps.now ?? Date.now;
 
@@ -67,17 +67,16 @@ export function createTokenService(deps: {
         if (!bus.isConnected()) throw new Error('not connected to RabbitMQ');
       },
     ],
+    // A creation answer carries a token, so no cache may keep any answer, the frame's own
+    // included; and no token pasted into a URL reaches routing or a log line.
+    onRequest: (req, res) => {
+      res.setHeader('Cache-Control', 'no-store');
+      req.url = req.originalUrl = redactProjectTokens(req.url);
+    },
   });
 
   return {
-    // Set before express sees the request, so that the frame's own answers (415, malformed JSON,
-    // 404) are covered too: a creation answer carries a token, so no cache may keep any answer;
-    // and no token pasted into a URL reaches routing or a log line.
-    app: (req, res) => {
-      res.setHeader('Cache-Control', 'no-store');
-      if (req.url) req.url = redactProjectTokens(req.url);
-      app(req, res);
-    },
+    app,
     sync: createTokenSync({ schema: db.schema, projects, tokens, now }),
   };
 }
