@@ -162,6 +162,38 @@ describe('gateway upstream failures', () => {
     }
   });
 
+  it("when a kept-alive connection is reused, then the timeout is still UPSTREAM_TIMEOUT_MS, not the service's Keep-Alive hint", async () => {
+    // Node shortens a pooled socket's timeout to what the server's Keep-Alive header announces
+    // (less a second) and keeps it when the socket is reused.
+    let calls = 0;
+    const ports = new Set<number | undefined>();
+    const hinting = await startUpstream((_received, res) => {
+      ports.add(res.socket?.remotePort);
+      const delay = calls++ === 0 ? 0 : 1500;
+      setTimeout(() => {
+        res.writeHead(200, { 'content-type': 'application/json', 'keep-alive': 'timeout=2' });
+        res.end(`{"call":${calls}}`);
+      }, delay);
+    });
+    const gateway = await startGateway({
+      SOURCE_SERVICE_URL: hinting.url,
+      PROJECT_SERVICE_URL: projectService.url,
+      UPSTREAM_TIMEOUT_MS: '4000',
+    });
+    try {
+      const headers = { authorization: `Bearer ${await signAccessToken()}` };
+      const first = await request(`${gateway.url}/v1/projects/p1/source`, { headers });
+      expect(first.status).toBe(200);
+      const second = await request(`${gateway.url}/v1/projects/p1/source`, { headers });
+      expect(second.status).toBe(200);
+      expect(second.body).toEqual({ call: 2 });
+      expect(ports.size).toBe(1); // the second call came over the first one's connection
+    } finally {
+      await gateway.close();
+      await hinting.close();
+    }
+  });
+
   it('when the service dies in the middle of its answer, then the client sees a cut response, not a hang', async () => {
     const dying = await startUpstream((_received, res) => {
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
