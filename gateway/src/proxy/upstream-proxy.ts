@@ -1,12 +1,7 @@
 import http, { type ClientRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import https from 'node:https';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import {
-  createProxyMiddleware,
-  debugProxyErrorsPlugin,
-  proxyEventsPlugin,
-  type Plugin,
-} from 'http-proxy-middleware';
+import { createProxyMiddleware, proxyEventsPlugin, type Plugin } from 'http-proxy-middleware';
 import type { ServiceName } from '@tolk/contracts';
 import { AppError } from '@tolk/http';
 import type { Logger } from '@tolk/logger';
@@ -93,12 +88,13 @@ export function createUpstreamProxy(deps: {
     target: deps.target,
     changeOrigin: true,
     agent,
-    // The default logger plugin builds a URL and a log string for every answer, and the default
-    // error answer is ours to give: keep only the event wiring and the error guards.
+    // The default logger plugin builds a URL and a log string for every answer, the default error
+    // answer is ours to give, and the error-guard plugin adds two listeners to every request for
+    // what the handlers below do already (every proxy error is handled; a client that leaves
+    // ends the upstream request, and with it its answer): keep only the event wiring.
     ejectPlugins: true,
     plugins: [
       // The library types its own plugins for plain node requests; express' extend them.
-      debugProxyErrorsPlugin as unknown as Plugin<Request, Response>,
       proxyEventsPlugin as unknown as Plugin<Request, Response>,
       replayConsumedBody,
     ],
@@ -119,6 +115,8 @@ export function createUpstreamProxy(deps: {
           return;
         }
         upstreamRequestOf.set(req, proxyReq);
+        // Per request, not the agent's `timeout` alone: node shortens a pooled socket's timeout
+        // to the service's Keep-Alive hint (5 s from node's servers) and keeps it on reuse.
         proxyReq.setTimeout(timeoutMs, () => proxyReq.destroy(new UpstreamTimeoutError(timeoutMs)));
         // A client that left needs no answer: free the service from working on it.
         res.once('close', () => {
