@@ -1,11 +1,13 @@
 /**
  * The floor of the gateway's stack, for the gateway benchmark: express and http-proxy-middleware
- * with a keep-alive agent and nothing else — no token check, no limits, no request id. What the
- * gateway costs above this is Tolk's own work; what this costs above a direct call is the stack's.
+ * with a keep-alive agent, served as the gateway is (createExpressServer), and nothing else — no
+ * token check, no limits, no request id. What the gateway costs above this is Tolk's own work;
+ * what this costs above a direct call is the stack's.
  */
 import http from 'node:http';
 import express from 'express';
 import { createProxyMiddleware } from 'http-proxy-middleware';
+import { createExpressServer } from '@tolk/http';
 import { bareProxyConfig } from './config.js';
 
 const config = bareProxyConfig();
@@ -20,4 +22,4 @@ app.use(
     agent: new http.Agent({ keepAlive: true, noDelay: true, maxSockets: 512 }),
   }),
 );
-app.listen(config.PORT, '127.0.0.1');
+createExpressServer(app).listen(config.PORT, '127.0.0.1');
