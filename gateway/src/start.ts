@@ -19,11 +19,8 @@ const config = (() => {
 const logger = createLogger({ name: 'gateway', level: config.LOG_LEVEL });
 const gateway = createGatewayApp({ config, logger });
 
+// Idle connections are kept longer than the load balancers in front keep theirs (express-server.ts).
 const server = createExpressServer(gateway.app).listen(config.PORT, config.HOST);
-// Longer than the idle timeout of the load balancers in front (commonly 60 s), so they never
-// reuse a connection the gateway is closing.
-server.keepAliveTimeout = 65_000;
-server.headersTimeout = 66_000;
 await once(server, 'listening');
 logger.info(
   {

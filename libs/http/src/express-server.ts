@@ -3,8 +3,19 @@ import type { Socket } from 'node:net';
 import type { Express } from 'express';
 
 /**
+ * How long an idle kept-alive connection stays open. Every Tolk server sits behind something that
+ * pools connections: load balancers in front of the gateway (whose idle timeout is commonly 60 s),
+ * the gateway in front of the services (up to UPSTREAM_TIMEOUT_MS, 30 s by default). Longer than
+ * theirs, the pool always closes first, so no request is sent on a connection the server is
+ * closing, and a gateway whose traffic pauses for a few seconds (node's default is 5 s) does not
+ * reopen its connections to the services in a burst when it resumes.
+ */
+export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+
+/**
  * The http server of an express app, whose requests and responses are created with the app's
- * own prototypes (`app.request`, `app.response`) instead of node's.
+ * own prototypes (`app.request`, `app.response`) instead of node's; idle connections are kept
+ * `KEEP_ALIVE_TIMEOUT_MS`.
  *
  * Express gives every request and response its prototypes in `app.handle`, with
  * `Object.setPrototypeOf`. An object whose prototype changes after it is built loses V8's fast
@@ -18,6 +29,14 @@ import type { Express } from 'express';
  * more than it saves: 2,470 req/s.) Should node make them classes, the server falls back to node's.
  */
 export function createExpressServer(app: Express): http.Server {
+  const server = serverWithPrototypes(app);
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  // Must be longer than the keep-alive timeout, or node may close a connection a request is using.
+  server.headersTimeout = KEEP_ALIVE_TIMEOUT_MS + 1000;
+  return server;
+}
+
+function serverWithPrototypes(app: Express): http.Server {
   if (isClass(http.IncomingMessage) || isClass(http.ServerResponse)) return http.createServer(app);
   function ExpressRequest(this: http.IncomingMessage, socket: Socket): void {
     http.IncomingMessage.call(this, socket);

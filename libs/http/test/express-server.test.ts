@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createExpressServer } from '@tolk/http';
+import { KEEP_ALIVE_TIMEOUT_MS, createExpressServer } from '@tolk/http';
 
 describe('createExpressServer', () => {
   const app = express();
@@ -82,6 +82,14 @@ describe('createExpressServer', () => {
   it('lets a mounted app handle with its prototypes and gives the request back afterwards', async () => {
     expect(await (await fetch(`${base}/sub/who`)).json()).toEqual({ mountedApp: true, base: '/sub' });
     expect(await (await fetch(`${base}/after-sub`)).json()).toEqual({ sameApp: true });
+  });
+
+  it('keeps idle connections longer than the pools in front of it keep theirs', async () => {
+    const response = await fetch(`${base}/things/1`);
+    await response.arrayBuffer();
+    expect(response.headers.get('keep-alive')).toBe(`timeout=${KEEP_ALIVE_TIMEOUT_MS / 1000}`);
+    expect(KEEP_ALIVE_TIMEOUT_MS).toBeGreaterThan(60_000);
+    expect(server.headersTimeout).toBeGreaterThan(KEEP_ALIVE_TIMEOUT_MS);
   });
 
   it("answers express's own 404 for unknown routes", async () => {
