@@ -10,7 +10,7 @@ import { createInProcessBus, startOutboxRelay, type Bus, type OutboxRelay } from
 import { SERVICE_PORTS } from '@tolk/contracts';
 import { migrate, openEmbeddedPostgres, type Db } from '@tolk/db';
 import type { Express } from 'express';
-import { createExpressServer } from '@tolk/http';
+import { listenExpressApp } from '@tolk/http';
 import { collectProcessMetrics, createLogger, type Logger } from '@tolk/logger';
 import { createGatewayApp } from '../gateway/src/app.js';
 import { loadGatewayConfig } from '../gateway/src/config.js';
@@ -53,17 +53,6 @@ export type EmbeddedOptions = {
   logDestination?: { write(line: string): void };
 };
 
-function listenOn(app: Express, port: number, host: string): Promise<http.Server> {
-  const server = createExpressServer(app);
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve(server);
-    });
-  });
-}
-
 function urlOf(server: http.Server): string {
   const address = server.address();
   if (!address || typeof address === 'string') throw new Error('server is not listening on TCP');
@@ -97,7 +86,7 @@ export async function startEmbeddedTolk(options: EmbeddedOptions) {
     return db;
   }
   async function serve(name: keyof typeof SERVICE_PORTS, app: Express): Promise<string> {
-    const server = await listenOn(app, options.usualPorts ? SERVICE_PORTS[name] : 0, '127.0.0.1');
+    const server = await listenExpressApp(app, options.usualPorts ? SERVICE_PORTS[name] : 0, '127.0.0.1');
     servers.push(server);
     return urlOf(server);
   }
@@ -210,7 +199,7 @@ export async function startEmbeddedTolk(options: EmbeddedOptions) {
     relays.push(await startOutboxRelay({ db, bus, logger, singleRelay: true }));
   }
 
-  const gatewayServer = await listenOn(gateway.app, options.port, options.host);
+  const gatewayServer = await listenExpressApp(gateway.app, options.port, options.host);
   servers.push(gatewayServer);
 
   return {

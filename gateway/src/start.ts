@@ -1,6 +1,5 @@
-import { once } from 'node:events';
 import { ConfigError } from '@tolk/config';
-import { createExpressServer } from '@tolk/http';
+import { listenExpressApp } from '@tolk/http';
 import { createLogger } from '@tolk/logger';
 import { createGatewayApp } from './app.js';
 import { loadGatewayConfig } from './config.js';
@@ -20,8 +19,7 @@ const logger = createLogger({ name: 'gateway', level: config.LOG_LEVEL });
 const gateway = createGatewayApp({ config, logger });
 
 // Idle connections are kept longer than the load balancers in front keep theirs (express-server.ts).
-const server = createExpressServer(gateway.app).listen(config.PORT, config.HOST);
-await once(server, 'listening');
+const server = await listenExpressApp(gateway.app, config.PORT, config.HOST);
 logger.info(
   {
     port: config.PORT,

@@ -36,6 +36,18 @@ export function createExpressServer(app: Express): http.Server {
   return server;
 }
 
+/** `createExpressServer`, listening on `port` of `host`; rejects when it cannot (the port taken, ...). */
+export function listenExpressApp(app: Express, port: number, host: string): Promise<http.Server> {
+  const server = createExpressServer(app);
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve(server);
+    });
+  });
+}
+
 function serverWithPrototypes(app: Express): http.Server {
   if (isClass(http.IncomingMessage) || isClass(http.ServerResponse)) return http.createServer(app);
   function ExpressRequest(this: http.IncomingMessage, socket: Socket): void {

@@ -2,7 +2,7 @@ import type http from 'node:http';
 import type { Express } from 'express';
 import { ConfigError } from '@tolk/config';
 import type { Logger } from '@tolk/logger';
-import { createExpressServer } from './express-server.js';
+import { listenExpressApp } from './express-server.js';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -21,14 +21,7 @@ export async function serveUntilSignalled(options: {
   release: () => Promise<void>;
 }): Promise<http.Server> {
   const { name, logger } = options;
-  const server = createExpressServer(options.app);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
+  const server = await listenExpressApp(options.app, options.port, options.host);
   logger.info(`${name} listening on http://${options.host}:${options.port}`);
 
   let stopping = false;
