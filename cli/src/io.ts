@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 
-/** Where output goes: enough of a stream to write to. */
-export type Sink = { write(chunk: string): unknown };
+/** Where output goes: enough of a stream to write to, and a terminal's size when it is one. */
+export type Sink = { write(chunk: string): unknown; columns?: number; rows?: number; isTTY?: boolean };
 
 /**
  * Everything the CLI reads from and writes to its surroundings, so that a test can run it

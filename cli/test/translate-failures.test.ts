@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSystem, type System } from '../../test/e2e/system.js';
 import { createCliHarness, waitFor, type CliHarness } from './support/cli-harness.js';
+import { createTerminal, flow } from './support/terminal.js';
 import {
   answers,
   startAnthropicStandIn,
@@ -182,16 +183,23 @@ describe('tolk translate when things go wrong', () => {
     expect(result.stderr).toContain('set ANTHROPIC_API_KEY');
   });
 
-  it('when stdout is a terminal, then each locale gets a progress bar redrawn in place', async () => {
+  it('when stdout is a narrow terminal, then the progress line is redrawn in place and a wrapped problem line leaves nothing behind', async () => {
+    openai.script(answers.dropPlaceholder('pay'));
     const result = await cli.tolk(['translate', '--base-url', openai.baseURL, '--model', 'm'], {
       env: { TOLK_TOKEN: user.token },
-      isTTY: true,
+      columns: 40,
     });
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stdout).toContain('\x1b[1A');
-    expect(result.stdout).toMatch(/de {2}█{24} {2}3\/3 keys {2}uploaded, up to date/);
-    expect(result.stdout).toMatch(
-      /Translated 3 keys into 1 locale with openai m: \d+ input \+ \d+ output tokens, [\d.]+ s\./,
+    // The problem was on screen for a while, on more rows than one.
+    expect(flow([result.stdout])).toContain('retrying:attempt1rejectedfor1key,e.g.pay');
+
+    const terminal = createTerminal({ columns: 40 });
+    terminal.sink.write(result.stdout);
+    const screen = await terminal.screen();
+    terminal.dispose();
+    expect(screen.filter((row) => row.startsWith('de '))).toEqual([`de  ${'█'.repeat(24)}  3/3 keys`]);
+    expect(flow(screen)).toMatch(
+      /^de█{24}3\/3keysuploaded,uptodateTranslated3keysinto1localewithopenaim:\d+input\+\d+outputtokens,[\d.]+s\.$/,
     );
   });
 });

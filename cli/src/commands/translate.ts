@@ -245,6 +245,7 @@ export async function translate(io: Io, options: TranslateOptions) {
     while (next < jobs.length) await translateJob(jobs[next++]!);
   });
   await Promise.all(runners);
+  progress.done();
 
   const outcomes = work.map((item) => item.outcome);
   const failedLocales = outcomes.filter((outcome) => outcome.error || outcome.failedKeys.length > 0);

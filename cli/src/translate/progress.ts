@@ -1,3 +1,4 @@
+import { createLogUpdate } from 'log-update';
 import type { Sink } from '../io.js';
 
 type LocaleProgress = { locale: string; total: number; done: number; failed: number; state: string };
@@ -5,8 +6,10 @@ type LocaleProgress = { locale: string; total: number; done: number; failed: num
 const BAR_WIDTH = 24;
 
 /**
- * One progress line per locale. On a terminal the lines are redrawn in place (cursor up, `\r`);
- * elsewhere (CI logs, pipes) each event is one plain line, so logs stay readable.
+ * One progress line per locale. On a terminal the lines are redrawn in place by log-update, which
+ * wraps them to the terminal's width (`sink.columns`) and erases as many rows as the last frame
+ * took, so a long line that wrapped on a narrow terminal is redrawn whole, never left half
+ * behind. Elsewhere (CI logs, pipes) each event is one plain line, so logs stay readable.
  */
 export function createProgress(
   sink: Sink,
@@ -20,7 +23,13 @@ export function createProgress(
     state: total === 0 ? 'nothing to translate' : 'waiting',
   }));
   const width = Math.max(0, ...rows.map((row) => row.locale.length));
-  let drawn = 0;
+  // log-update reads only write, columns and rows of its stream: a Sink with them will do. The
+  // cursor stays visible: hiding it would go through process.stderr, whatever the sink. Pinned to
+  // 6.x: 7.x redraws only the rows that changed and loses the lines below one whose wrapped height
+  // changes (8.0 fixes it, but needs Node 22).
+  const frame = options.tty
+    ? createLogUpdate(sink as NodeJS.WritableStream, { showCursor: true })
+    : undefined;
 
   function render(row: LocaleProgress): string {
     const ratio = row.total === 0 ? 1 : (row.done + row.failed) / row.total;
@@ -31,21 +40,18 @@ export function createProgress(
   }
 
   function redraw() {
-    let text = drawn > 0 ? `\x1b[${drawn}A` : '';
-    for (const row of rows) text += `\r\x1b[2K${render(row)}\n`;
-    drawn = rows.length;
-    sink.write(text);
+    frame?.(rows.map(render).join('\n'));
   }
 
   function update(locale: string, change: Partial<Omit<LocaleProgress, 'locale' | 'total'>>, line?: string) {
     const row = rows.find((r) => r.locale === locale);
     if (!row) return;
     Object.assign(row, change);
-    if (options.tty) redraw();
+    if (frame) redraw();
     else if (line) sink.write(`${locale}: ${line}\n`);
   }
 
-  if (options.tty && rows.length > 0) redraw();
+  if (frame && rows.length > 0) redraw();
   return {
     batchDone(locale: string, keys: number, batch: number, batches: number) {
       const row = rows.find((r) => r.locale === locale)!;
@@ -64,6 +70,10 @@ export function createProgress(
     },
     state(locale: string, state: string) {
       update(locale, { state }, state);
+    },
+    /** The last frame stays as it is; what is written next goes below it. */
+    done() {
+      frame?.done();
     },
   };
 }

@@ -17,6 +17,8 @@ export type RunOptions = {
   /** Lines typed on stdin (then stdin counts as a terminal unless stdinIsTTY says otherwise). */
   input?: string[];
   isTTY?: boolean;
+  /** stdout is a terminal this many columns wide (24 rows). */
+  columns?: number;
   stdinIsTTY?: boolean;
   signal?: AbortSignal;
   openBrowser?: (url: string) => Promise<void>;
@@ -47,6 +49,7 @@ export async function createCliHarness(apiUrl: string) {
       cwd: options.cwd ?? cwd,
       stdin: Readable.from(options.input ? options.input.map((line) => `${line}\n`) : []),
       stdout: {
+        ...(options.columns === undefined ? {} : { columns: options.columns, rows: 24, isTTY: true }),
         write(chunk: string) {
           stdout += chunk;
           options.onOutput?.(stdout, stderr);
@@ -60,7 +63,7 @@ export async function createCliHarness(apiUrl: string) {
           return true;
         },
       },
-      isTTY: options.isTTY ?? false,
+      isTTY: options.isTTY ?? options.columns !== undefined,
       stdinIsTTY: options.stdinIsTTY ?? options.input !== undefined,
       openBrowser: options.openBrowser ?? (async () => Promise.reject(new Error('no browser in tests'))),
       signal: options.signal ?? new AbortController().signal,

@@ -21,7 +21,34 @@ export type SubscribeOptions = {
   maxAttempts?: number;
   /** Messages in flight (and handlers running) at once for this consumer. Default 10. */
   prefetch?: number;
+  /**
+   * How long a failed message waits before each retry: the first entry before the second try,
+   * and so on; the last one repeats. Whole milliseconds, at least 1. Each bus has its default.
+   * The message waits outside the handler (on RabbitMQ in a retry queue per delay), so the
+   * consumer takes other messages meanwhile.
+   */
+  retryDelaysMs?: readonly number[];
 };
+
+/** The wait before the try after failed try `attempt` (1 = the first). */
+export function retryDelayAfter(attempt: number, retryDelaysMs: readonly number[]): number {
+  const delay = retryDelaysMs[Math.min(Math.max(attempt, 1), retryDelaysMs.length) - 1];
+  if (delay === undefined) throw new Error('retryDelaysMs is empty');
+  return delay;
+}
+
+/** The retry delays of a subscription, checked once at subscribe: a bad list is a programming error. */
+export function checkRetryDelays(retryDelaysMs: readonly number[]): readonly number[] {
+  if (
+    retryDelaysMs.length === 0 ||
+    !retryDelaysMs.every((ms) => Number.isInteger(ms) && ms >= 1 && ms <= 2 ** 31 - 1)
+  ) {
+    throw new Error(
+      `retryDelaysMs must be whole milliseconds from 1 to 2^31-1, got [${retryDelaysMs.join(', ')}]`,
+    );
+  }
+  return [...retryDelaysMs];
+}
 
 /**
  * The event bus every service codes against (DESIGN §6). RabbitMQ implements it; an in-process

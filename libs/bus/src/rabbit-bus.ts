@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import amqp, { type Channel, type ChannelModel, type ConfirmChannel, type ConsumeMessage } from 'amqplib';
 import { EVENTS_EXCHANGE, REQUEST_ID_HEADER, eventEnvelopeSchema, type EventEnvelope } from '@tolk/contracts';
 import { currentRequestId, runWithRequestId, type Logger } from '@tolk/logger';
-import type { Bus, SubscribeOptions } from './bus.js';
+import { checkRetryDelays, retryDelayAfter, type Bus, type SubscribeOptions } from './bus.js';
 import { UNREADABLE_EVENT, noteConsumerFailure, noteDeadLettered, watchDeadLetterDepths } from './metrics.js';
 
 /** Where a consumer's rejected messages go; each queue has its own `<queue>.dlq` bound here. */
@@ -13,12 +13,48 @@ export const ATTEMPT_HEADER = 'x-attempt';
 
 const RECONNECT_INITIAL_DELAY_MS = 250;
 const RECONNECT_MAX_DELAY_MS = 5_000;
-const RETRY_INITIAL_DELAY_MS = 200;
-const RETRY_MAX_DELAY_MS = 5_000;
 const CONNECT_TIMEOUT_MS = 10_000;
 const CLOSE_GRACE_MS = 5_000;
 const DEFAULT_MAX_ATTEMPTS = 5;
 const DEFAULT_PREFETCH = 10;
+/**
+ * The waits before the retries of a failed message; one retry queue per distinct delay, whose
+ * name carries the delay: a queue's TTL can never change under it (a redeclaration with other
+ * arguments is refused), a new delay is a new queue.
+ */
+export const DEFAULT_RETRY_DELAYS_MS: readonly number[] = [200, 400, 800, 1_600, 3_200, 5_000];
+
+/**
+ * Where a failed message of `queue` waits `delayMs` (the queue's message TTL) before the broker
+ * dead-letters it back to `queue` through the default exchange. One fixed delay per queue: a
+ * message expires only at a queue's head, so mixed delays in one queue would hold short ones back.
+ */
+export function retryQueueName(queue: string, delayMs: number): string {
+  return `${queue}.retry.${delayMs}ms`;
+}
+
+/** The distinct delays a consumer's messages can wait, given its tries and delays. */
+function retryDelaysUsed(maxAttempts: number, retryDelaysMs: readonly number[]): number[] {
+  return [...new Set(retryDelaysMs.slice(0, Math.max(0, maxAttempts - 1)))];
+}
+
+/**
+ * Every queue a consumer of `queue` declares: the queue, its dead-letter queue and its retry
+ * queues (for deleting a test's queues; `maxAttempts` defaults to every retry queue there can be).
+ */
+export function consumerQueueNames(
+  queue: string,
+  options: { maxAttempts?: number; retryDelaysMs?: readonly number[] } = {},
+): string[] {
+  const delays = retryDelaysUsed(
+    options.maxAttempts ?? Infinity,
+    options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS,
+  );
+  return [queue, `${queue}.dlq`, ...delays.map((delayMs) => retryQueueName(queue, delayMs))];
+}
+
+/** The broker returned a retry copy as unroutable: its retry queue is gone. */
+class UnroutableRetryError extends Error {}
 
 export type RabbitBusOptions = {
   url: string;
@@ -31,12 +67,15 @@ export type RabbitBusOptions = {
   publishTimeoutMs?: number;
 };
 
-type Subscription = Required<Pick<SubscribeOptions, 'maxAttempts' | 'prefetch'>> & SubscribeOptions;
+type Subscription = Required<Pick<SubscribeOptions, 'maxAttempts' | 'prefetch' | 'retryDelaysMs'>> &
+  SubscribeOptions;
 
 /** One live AMQP connection with the channels built on it; replaced wholesale on any failure. */
 type Connection = {
   model: ChannelModel;
   publisher: ConfirmChannel;
+  /** Retry copies the broker returned (mandatory, unroutable), by returnKey, until their confirm. */
+  returned: Map<string, number>;
   consumers: Map<Subscription, { channel: Channel; consumerTag: string }>;
   lost: boolean;
 };
@@ -84,8 +123,19 @@ export function createRabbitBus(options: RabbitBusOptions): Bus {
     try {
       const publisher = await model.createConfirmChannel();
       publisher.on('error', (err: Error) => logger.warn({ err }, 'amqp publish channel error'));
-      const connection: Connection = { model, publisher, consumers: new Map(), lost: state.lost };
+      const connection: Connection = {
+        model,
+        publisher,
+        returned: new Map(),
+        consumers: new Map(),
+        lost: state.lost,
+      };
       state.connection = connection;
+      // The broker sends a return before the confirm of the same message.
+      publisher.on('return', (message: amqp.Message) => {
+        const key = returnKey(message.fields.routingKey, message.properties);
+        connection.returned.set(key, (connection.returned.get(key) ?? 0) + 1);
+      });
       publisher.on('close', () => lose(connection, new Error('publish channel closed')));
       await publisher.assertExchange(EVENTS_EXCHANGE, 'topic', { durable: true });
       await publisher.assertExchange(DEAD_LETTER_EXCHANGE, 'direct', { durable: true });
@@ -188,11 +238,14 @@ export function createRabbitBus(options: RabbitBusOptions): Bus {
       await channel.assertExchange(DEAD_LETTER_EXCHANGE, 'direct', { durable: true });
       await channel.assertQueue(deadLetterQueue, { durable: true });
       await channel.bindQueue(deadLetterQueue, DEAD_LETTER_EXCHANGE, queue);
+      // The main queue's arguments are the ones every earlier version declared: a queue of a
+      // running deployment is redeclared as it is, never refused for new arguments.
       await channel.assertQueue(queue, {
         durable: true,
         deadLetterExchange: DEAD_LETTER_EXCHANGE,
         deadLetterRoutingKey: queue,
       });
+      await declareRetryQueues(channel, subscription);
       for (const type of eventTypes) await channel.bindQueue(queue, EVENTS_EXCHANGE, type);
       const { consumerTag } = await channel.consume(queue, (message) => {
         if (message === null) {
@@ -218,13 +271,41 @@ export function createRabbitBus(options: RabbitBusOptions): Bus {
     }
   }
 
+  async function declareRetryQueues(channel: Channel, subscription: Subscription): Promise<void> {
+    const { queue, maxAttempts, retryDelaysMs } = subscription;
+    for (const delayMs of retryDelaysUsed(maxAttempts, retryDelaysMs)) {
+      await channel.assertQueue(retryQueueName(queue, delayMs), {
+        durable: true,
+        messageTtl: delayMs,
+        deadLetterExchange: '',
+        deadLetterRoutingKey: queue,
+      });
+    }
+  }
+
+  /** Publishes a retry copy, confirmed; rejects when the broker returned it as unroutable. */
+  async function publishRetry(
+    connection: Connection,
+    retryQueue: string,
+    content: Buffer,
+    options: amqp.Options.Publish,
+  ): Promise<void> {
+    await confirmPublish(connection.publisher, '', retryQueue, content, { ...options, mandatory: true });
+    const key = returnKey(retryQueue, options);
+    const returns = connection.returned.get(key) ?? 0;
+    if (returns === 0) return;
+    if (returns === 1) connection.returned.delete(key);
+    else connection.returned.set(key, returns - 1);
+    throw new UnroutableRetryError(`retry queue ${retryQueue} does not exist`);
+  }
+
   async function handleDelivery(
     connection: Connection,
     channel: Channel,
     subscription: Subscription,
     message: ConsumeMessage,
   ): Promise<void> {
-    const { queue, maxAttempts } = subscription;
+    const { queue, maxAttempts, retryDelaysMs } = subscription;
     const headers: Record<string, unknown> = message.properties.headers ?? {};
     const attempt = Math.max(1, Number(headers[ATTEMPT_HEADER]) || 1);
     const messageId: unknown = message.properties.messageId;
@@ -264,26 +345,32 @@ export function createRabbitBus(options: RabbitBusOptions): Bus {
         settle(() => channel.nack(message, false, false));
         return;
       }
-      logger.warn({ ...log, err }, 'event handler failed; retrying');
-    }
-
-    await sleep(Math.min(RETRY_INITIAL_DELAY_MS * 2 ** (attempt - 1), RETRY_MAX_DELAY_MS));
-    if (connection.lost) return;
-    try {
-      // Back of the queue with the count raised, so later messages are not held up; ack the
-      // original only once the copy is confirmed, so a crash in between duplicates, never loses.
-      await confirmPublish(connection.publisher, '', queue, message.content, {
-        persistent: true,
-        contentType: message.properties.contentType,
-        messageId: message.properties.messageId,
-        appId: message.properties.appId,
-        type: message.properties.type,
-        headers: { ...headers, [ATTEMPT_HEADER]: attempt + 1 },
-      });
-      settle(() => channel.ack(message));
-    } catch (err) {
-      logger.warn({ ...log, err }, 'could not schedule the retry; requeueing');
-      settle(() => channel.nack(message, false, true));
+      const delayMs = retryDelayAfter(attempt, retryDelaysMs);
+      logger.warn({ ...log, err, retryInMs: delayMs }, 'event handler failed; retrying');
+      // A lost channel cannot settle: the broker redelivers the unacked original.
+      if (connection.lost) return;
+      const retryQueue = retryQueueName(queue, delayMs);
+      // The copy waits in a retry queue, not in this handler: the prefetch slot is free at once
+      // and the consumer takes other messages meanwhile. The original is acked only once the
+      // broker confirmed the copy, so a crash in between duplicates the message, never loses it.
+      try {
+        await publishRetry(connection, retryQueue, message.content, {
+          persistent: true,
+          contentType: message.properties.contentType,
+          messageId: message.properties.messageId,
+          appId: message.properties.appId,
+          type: message.properties.type,
+          headers: { ...headers, [ATTEMPT_HEADER]: attempt + 1 },
+        });
+        settle(() => channel.ack(message));
+      } catch (retryErr) {
+        logger.warn({ ...log, err: retryErr, retryQueue }, 'could not schedule the retry; requeueing');
+        // Deleted under a running consumer: declared again, so the requeued message's retry lands.
+        if (retryErr instanceof UnroutableRetryError) {
+          await declareRetryQueues(channel, subscription).catch(() => undefined);
+        }
+        settle(() => channel.nack(message, false, true));
+      }
     }
   }
 
@@ -352,6 +439,7 @@ export function createRabbitBus(options: RabbitBusOptions): Bus {
         ...options,
         maxAttempts: Math.max(1, options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS),
         prefetch: Math.max(1, options.prefetch ?? DEFAULT_PREFETCH),
+        retryDelaysMs: checkRetryDelays(options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS),
       };
       for (;;) {
         const connection = await waitForConnection();
@@ -420,6 +508,14 @@ function confirmPublish(
       reject(err instanceof Error ? err : new Error(String(err)));
     }
   });
+}
+
+/** What identifies a returned retry copy: its queue, event and try. */
+function returnKey(
+  routingKey: string,
+  properties: { messageId?: unknown; headers?: Record<string, unknown> },
+) {
+  return `${routingKey}\n${String(properties.messageId)}\n${String(properties.headers?.[ATTEMPT_HEADER])}`;
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {

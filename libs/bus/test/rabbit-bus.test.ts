@@ -1,8 +1,15 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { EVENTS_EXCHANGE, REQUEST_ID_HEADER, type EventEnvelope } from '@tolk/contracts';
 import { currentRequestId, runWithRequestId } from '@tolk/logger';
-import { ATTEMPT_HEADER, createRabbitBus, type Bus, type DeliveryMeta } from '@tolk/bus';
-import { realServers } from '@tolk/testing';
+import {
+  ATTEMPT_HEADER,
+  DEAD_LETTER_EXCHANGE,
+  createRabbitBus,
+  retryQueueName,
+  type Bus,
+  type DeliveryMeta,
+} from '@tolk/bus';
+import { canRunPrivateRabbit, realServers, startPrivateRabbit, type PrivateRabbit } from '@tolk/testing';
 import {
   closeConnectionOnBroker,
   envelope,
@@ -132,7 +139,118 @@ describe.skipIf(!realServers().rabbitmq)('createRabbitBus', () => {
     if (dead === false) return;
     expect(JSON.parse(dead.content.toString())).toMatchObject({ id: poison.id });
     expect(dead.properties.headers?.[ATTEMPT_HEADER]).toBe(3);
+    // It waited in the retry queue of each delay, then was rejected for good by its own queue.
+    const deaths = (dead.properties.headers?.['x-death'] as Array<{ queue: string; reason: string }>).map(
+      (death) => `${death.queue} ${death.reason}`,
+    );
+    expect(deaths.sort()).toEqual(
+      [
+        `${retryQueueName(queue, 200)} expired`,
+        `${retryQueueName(queue, 400)} expired`,
+        `${queue} rejected`,
+      ].sort(),
+    );
     expect(await admin.messageCount(queue)).toBe(0);
+    expect(await admin.messageCount(retryQueueName(queue, 200))).toBe(0);
+  });
+
+  it('when a message waits for its retry, then the consumer takes other messages meanwhile: its prefetch slot is free', async () => {
+    const { bus } = open();
+    const type = uniqueEventType();
+    const queue = queueFor('retry-wait');
+    const handled: Array<{ what: string; at: number }> = [];
+    await bus.subscribe({
+      queue,
+      eventTypes: [type],
+      maxAttempts: 10,
+      prefetch: 1,
+      handler: async (event, meta) => {
+        handled.push({ what: `${String(event.data['name'])}:${meta.attempt}`, at: performance.now() });
+        if (event.data['name'] === 'flaky' && meta.attempt === 6) throw new Error('not yet');
+      },
+    });
+    // Tried five times already (a retry of an earlier run): its sixth failure waits the longest
+    // delay of the default ladder, 5 s, before the seventh try.
+    const flaky = envelope(type, { name: 'flaky' });
+    admin.channel.publish(EVENTS_EXCHANGE, type, Buffer.from(JSON.stringify(flaky)), {
+      persistent: true,
+      messageId: flaky.id,
+      headers: { [ATTEMPT_HEADER]: 6 },
+    });
+    await admin.channel.waitForConfirms();
+    await waitFor(() => handled.some((h) => h.what === 'flaky:6'), { what: 'the failing try' });
+
+    await bus.publish(envelope(type, { name: 'good' }));
+    // With prefetch 1, the good one is handled only if the waiting message does not hold the slot.
+    await waitFor(() => handled.some((h) => h.what === 'good:1'), { timeoutMs: 2_500, what: 'the good one' });
+    expect(await admin.messageCount(retryQueueName(queue, 5_000))).toBe(1);
+
+    await waitFor(() => handled.some((h) => h.what === 'flaky:7'), { what: 'the retry' });
+    expect(handled.map((h) => h.what)).toEqual(['flaky:6', 'good:1', 'flaky:7']);
+    // The broker held it for the delay (its TTL timer is not early).
+    expect(handled[2]!.at - handled[0]!.at).toBeGreaterThanOrEqual(4_900);
+  });
+
+  it('when the queue was declared by an earlier version and holds a retried message, then the bus subscribes and retries it', async () => {
+    const { bus } = open();
+    const type = uniqueEventType();
+    const queue = queueFor('upgrade');
+    // Declared as every earlier version declared a consumer's queue (no retry queues then),
+    // holding a message such a version put back with its count raised.
+    await admin.channel.assertQueue(queue, {
+      durable: true,
+      deadLetterExchange: DEAD_LETTER_EXCHANGE,
+      deadLetterRoutingKey: queue,
+    });
+    const earlier = envelope(type);
+    admin.channel.sendToQueue(queue, Buffer.from(JSON.stringify(earlier)), {
+      persistent: true,
+      messageId: earlier.id,
+      headers: { [ATTEMPT_HEADER]: 2 },
+    });
+    await admin.channel.waitForConfirms();
+
+    const attempts: number[] = [];
+    await bus.subscribe({
+      queue,
+      eventTypes: [type],
+      handler: async (event, meta) => {
+        expect(event.id).toBe(earlier.id);
+        attempts.push(meta.attempt);
+        if (meta.attempt === 2) throw new Error('not yet');
+      },
+    });
+    await waitFor(() => attempts.length === 2, { what: 'the retry' });
+    expect(attempts).toEqual([2, 3]);
+  });
+
+  it('when a retry queue is deleted under a running consumer, then the message is requeued, the queue declared again and the retry lands', async () => {
+    const { bus, lines } = open();
+    const type = uniqueEventType();
+    const queue = queueFor('retry-deleted');
+    const retryDelaysMs = [100];
+    admin.track(queue, { retryDelaysMs });
+    const deliveries: DeliveryMeta[] = [];
+    await bus.subscribe({
+      queue,
+      eventTypes: [type],
+      retryDelaysMs,
+      handler: async (_event, meta) => {
+        deliveries.push(meta);
+        if (meta.attempt === 1) throw new Error('not yet');
+      },
+    });
+    await admin.channel.deleteQueue(retryQueueName(queue, 100));
+
+    await bus.publish(envelope(type));
+    await waitFor(() => deliveries.some((d) => d.attempt === 2), { what: 'the retry' });
+    expect(deliveries).toEqual([
+      { redelivered: false, attempt: 1 },
+      { redelivered: true, attempt: 1 },
+      { redelivered: false, attempt: 2 },
+    ]);
+    expect(lines.map((line) => line['msg'])).toContain('could not schedule the retry; requeueing');
+    expect(await admin.messageCount(retryQueueName(queue, 100))).toBe(0);
   });
 
   it('when a message is not JSON or not an event envelope, then it goes to the dead-letter queue at once', async () => {
@@ -296,3 +414,56 @@ describe.skipIf(!realServers().rabbitmq)('createRabbitBus', () => {
     await expect(bus.publish({ ...envelope(uniqueEventType()), id: '' })).rejects.toThrow();
   });
 });
+
+describe.skipIf(!realServers().rabbitmq || !canRunPrivateRabbit())(
+  'createRabbitBus and a broker restart',
+  () => {
+    let broker: PrivateRabbit;
+    beforeAll(async () => {
+      broker = await startPrivateRabbit();
+    }, 120_000);
+    afterAll(async () => {
+      await broker?.close();
+    }, 60_000);
+
+    it('when the broker restarts while a message waits for its retry, then the retry is delivered after it returns', async () => {
+      const { logger } = memoryLogger();
+      const bus = createRabbitBus({ url: broker.url, logger, producer: 'bus-test' });
+      try {
+        const type = uniqueEventType();
+        const queue = uniqueQueue('restart');
+        const deliveries: DeliveryMeta[] = [];
+        await bus.subscribe({
+          queue,
+          eventTypes: [type],
+          retryDelaysMs: [3_000],
+          handler: async (_event, meta) => {
+            deliveries.push(meta);
+            if (meta.attempt === 1) throw new Error('not yet');
+          },
+        });
+        await bus.publish(envelope(type));
+
+        // The failed message sits in its retry queue, acked on the main one, when the broker stops.
+        const admin = await openAdmin(broker.url);
+        await waitFor(async () => (await admin.messageCount(retryQueueName(queue, 3_000))) === 1, {
+          what: 'the message in the retry queue',
+        });
+        await admin.close();
+        await broker.stop();
+        await broker.start();
+
+        await waitFor(() => deliveries.length === 2, {
+          timeoutMs: 60_000,
+          what: 'the retry after the restart',
+        });
+        expect(deliveries).toEqual([
+          { redelivered: false, attempt: 1 },
+          { redelivered: false, attempt: 2 },
+        ]);
+      } finally {
+        await bus.close();
+      }
+    }, 120_000);
+  },
+);

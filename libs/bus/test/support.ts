@@ -3,6 +3,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import net from 'node:net';
 import { promisify } from 'node:util';
 import amqp from 'amqplib';
+import { consumerQueueNames } from '@tolk/bus';
 import type { EventEnvelope } from '@tolk/contracts';
 import { createLogger, type Logger } from '@tolk/logger';
 
@@ -51,10 +52,9 @@ export async function openAdmin(url: string) {
   const queues = new Set<string>();
   return {
     channel,
-    /** Deleted with its dead-letter queue at close. */
-    track(queue: string) {
-      queues.add(queue);
-      queues.add(`${queue}.dlq`);
+    /** Deleted with its dead-letter and retry queues at close. */
+    track(queue: string, options: { retryDelaysMs?: readonly number[] } = {}) {
+      for (const name of consumerQueueNames(queue, options)) queues.add(name);
     },
     async messageCount(queue: string): Promise<number> {
       return (await channel.checkQueue(queue)).messageCount;
