@@ -3,6 +3,7 @@
  * on the same broker): checked before a run, and removed after it when the run created them.
  */
 import amqp from 'amqplib';
+import { consumerQueueNames } from '@tolk/bus';
 
 /**
  * The service queues as found before the run. A queue someone consumes (a running `npm start`)
@@ -57,7 +58,7 @@ export async function deleteQueues(
   if (queues.length === 0) return;
   const connection = await amqp.connect(amqpUrl);
   try {
-    for (const queue of queues.flatMap((q) => [q, `${q}.dlq`])) {
+    for (const queue of queues.flatMap((q) => consumerQueueNames(q))) {
       for (let attempt = 1; ; attempt++) {
         const channel = await connection.createChannel();
         channel.on('error', () => undefined);

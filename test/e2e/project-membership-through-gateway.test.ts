@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import amqp from 'amqplib';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { consumerQueueNames } from '@tolk/bus';
 import { realServers, request } from '@tolk/testing';
 import { startSystem, type System } from './system.js';
 
@@ -62,8 +63,7 @@ describe.skipIf(withoutServers)('project membership through the gateway', () => 
     await system?.close();
     const connection = await amqp.connect(inject('infrastructure').amqpUrl);
     const channel = await connection.createChannel();
-    for (const queue of [evictionQueue, `${evictionQueue}.dlq`])
-      await channel.deleteQueue(queue).catch(() => {});
+    for (const queue of consumerQueueNames(evictionQueue)) await channel.deleteQueue(queue).catch(() => {});
     await connection.close();
   });
 
