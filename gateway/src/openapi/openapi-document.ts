@@ -87,7 +87,9 @@ const ERROR_MEANINGS: Record<ErrorStatus, string> = {
   415: 'The body is not sent as application/json (UNSUPPORTED_MEDIA_TYPE)',
   429: 'Too many requests (RATE_LIMITED): wait as many seconds as Retry-After says',
   500: 'A bug, logged with the request id; the message holds no internals (INTERNAL_ERROR)',
-  503: 'A service behind the gateway is down (SERVICE_UNAVAILABLE)',
+  503:
+    'A service behind the gateway, or its database, is down or restarting (SERVICE_UNAVAILABLE): ' +
+    'wait as many seconds as Retry-After says when it is sent',
   504: 'A service behind the gateway answered too slowly (GATEWAY_TIMEOUT)',
 };
 
@@ -153,7 +155,9 @@ function errorsOf(operation: ApiOperation, route: GatewayRoute | undefined): Map
 function errorResponse(status: ErrorStatus, meaning: string): OpenApiResponse {
   return {
     description: meaning,
-    headers: headerRefs(status === 429 ? ['X-Request-Id', 'Retry-After'] : ['X-Request-Id']),
+    headers: headerRefs(
+      status === 429 || status === 503 ? ['X-Request-Id', 'Retry-After'] : ['X-Request-Id'],
+    ),
     content: { 'application/json': { schema: schemaRef('Error') } },
   };
 }
