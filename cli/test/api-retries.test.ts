@@ -4,10 +4,12 @@
  * requests that do nothing twice (GET, PUT), backoff is bounded, Ctrl-C ends a wait, and a failure
  * after the retries prints the server's code and message and exits 4.
  */
-import type { RequestListener } from 'node:http';
+import { createServer, type RequestListener } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSystem, type System } from '../../test/e2e/system.js';
-import { parseRetryAfter, retryDelayMs } from '../src/api/api-client.js';
+import { createApiClient, parseRetryAfter, retryDelayMs, type RetryInfo } from '../src/api/api-client.js';
+import { ApiError } from '../src/errors.js';
 import { createCliHarness, type CliHarness } from './support/cli-harness.js';
 
 /** The line the CLI prints before it waits for a retry. */
@@ -43,6 +45,78 @@ describe('parseRetryAfter', () => {
     const now = Date.parse('2026-01-01T00:00:00Z');
     expect(parseRetryAfter('Thu, 01 Jan 2026 00:00:30 GMT', now)).toBe(30);
     expect(parseRetryAfter('Wed, 31 Dec 2025 23:59:00 GMT', now)).toBe(0);
+  });
+});
+
+describe('the API client when a service’s database restarts (503 with Retry-After)', () => {
+  /**
+   * A stand-in for a service whose Postgres is restarting: the first `unavailable` requests get
+   * what the services answer then, the next ones succeed. Each request's arrival time is kept.
+   */
+  async function restartingService(unavailable: number) {
+    const arrivals: { method: string; at: number }[] = [];
+    const server = createServer((req, res) => {
+      arrivals.push({ method: req.method ?? '', at: Date.now() });
+      req.resume();
+      if (arrivals.length <= unavailable) {
+        res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '1' });
+        res.end(
+          JSON.stringify({
+            error: {
+              code: 'SERVICE_UNAVAILABLE',
+              message: "The service's database is unavailable; retry after 1 s",
+            },
+          }),
+        );
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{"ok":true}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    return { url: `http://127.0.0.1:${port}`, arrivals, close: () => server.close() };
+  }
+
+  it.each(['GET', 'PUT', 'DELETE'])(
+    'when a %s is answered 503 with Retry-After: 1, then it is sent again after 1 s and succeeds',
+    async (method) => {
+      const service = await restartingService(2);
+      const retries: RetryInfo[] = [];
+      try {
+        const client = createApiClient({ apiUrl: service.url, onRetry: (info) => retries.push(info) });
+        expect(
+          await client.request(method, '/v1/projects/p1/source', { authenticated: false }),
+        ).toStrictEqual({
+          ok: true,
+        });
+        expect(retries.map((r) => [r.delayMs, r.reason])).toStrictEqual([
+          [1000, '503 SERVICE_UNAVAILABLE'],
+          [1000, '503 SERVICE_UNAVAILABLE'],
+        ]);
+        const [first, second, third] = service.arrivals.map((a) => a.at);
+        expect(service.arrivals).toHaveLength(3);
+        expect(second! - first!).toBeGreaterThanOrEqual(990);
+        expect(third! - second!).toBeGreaterThanOrEqual(990);
+      } finally {
+        service.close();
+      }
+    },
+  );
+
+  it('when a POST is answered 503, then it is not sent again (it may have been done) and the error is the server’s', async () => {
+    const service = await restartingService(1);
+    try {
+      const client = createApiClient({ apiUrl: service.url });
+      const error = await client
+        .request('POST', '/v1/projects', { body: {}, authenticated: false })
+        .catch((e) => e);
+      expect(error).toBeInstanceOf(ApiError);
+      expect(error).toMatchObject({ status: 503, code: 'SERVICE_UNAVAILABLE', retryAfterSeconds: 1 });
+      expect(service.arrivals).toHaveLength(1);
+    } finally {
+      service.close();
+    }
   });
 });
 

@@ -199,31 +199,25 @@ const versionNumber = (minimum: number): JsonSchema => ({
 });
 
 /**
- * Every path parameter of the templates, as the services' parsers accept it. `validated`: a value
- * of the wrong form is a VALIDATION_ERROR (400); the others are opaque ids (unknown ones: 404).
+ * Every path parameter of the templates, as the services' parsers accept it: a locale, provider
+ * or version of the wrong form is a VALIDATION_ERROR (400); the ids are opaque (unknown ones: 404).
  */
-export const PATH_PARAMETERS: Record<
-  string,
-  Omit<Parameter, 'name' | 'in' | 'required'> & { validated: boolean }
-> = {
-  projectId: { description: 'The project', schema: { type: 'string', minLength: 1 }, validated: false },
+export const PATH_PARAMETERS: Record<string, Omit<Parameter, 'name' | 'in' | 'required'>> = {
+  projectId: { description: 'The project', schema: { type: 'string', minLength: 1 } },
   userId: {
     description: 'A member of the project',
     schema: { type: 'string', minLength: 1 },
-    validated: false,
   },
   tokenId: {
     description: 'A project API token (its `tokenId`)',
     schema: { type: 'string', minLength: 1 },
-    validated: false,
   },
   locale: {
     description: 'A target locale code such as `de` or `pt-BR`, in any case (`pt-br` is `pt-BR`)',
     schema: { type: 'string', pattern: caseInsensitivePattern(LOCALE_PATTERN.source) },
-    validated: true,
   },
-  provider: { description: 'The AI provider', schema: inlineSchema(byokProviderSchema), validated: true },
-  version: { description: 'A source version', schema: versionNumber(0), validated: true },
+  provider: { description: 'The AI provider', schema: inlineSchema(byokProviderSchema) },
+  version: { description: 'A source version', schema: versionNumber(0) },
 };
 
 const PROJECT = '/v1/projects/{projectId}';

@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { route } from '@tolk/http';
+import { ignoringQuery, route } from '@tolk/http';
 import { DOCS_PAGE } from './docs-page.js';
 import { buildOpenApiDocument } from './openapi-document.js';
 
@@ -20,12 +20,13 @@ export function createApiReferenceRouter(): Router {
     },
   });
 
+  // A page opened from links, which may carry tracking parameters: it reads no query and refuses none.
   route(router, '/docs', {
-    get: (_req, res) => {
+    get: ignoringQuery((_req, res) => {
       res.setHeader('Cache-Control', 'no-cache');
       res.set(DOCS_PAGE.headers);
       res.type('html').send(DOCS_PAGE.html);
-    },
+    }),
   });
 
   return router;

@@ -75,7 +75,9 @@ anyone else gets 404, as for a project that does not exist.
 case and are returned canonically (\`pt-BR\`).`;
 
 const ERROR_MEANINGS: Record<ErrorStatus, string> = {
-  400: 'The body is not JSON (INVALID_JSON), or a field or parameter is invalid (VALIDATION_ERROR; the message names it)',
+  400:
+    'The body is not JSON (INVALID_JSON), or a field or parameter is invalid, or the query holds a ' +
+    'parameter the operation does not take, twice, or in brackets (VALIDATION_ERROR; the message names it)',
   401: 'No token, or a malformed, unknown, expired or revoked one (UNAUTHORIZED)',
   403: 'This kind of token or its permission does not allow this (FORBIDDEN)',
   404: 'No such project, or the caller is not a member of it (NOT_FOUND)',
@@ -85,7 +87,9 @@ const ERROR_MEANINGS: Record<ErrorStatus, string> = {
   415: 'The body is not sent as application/json (UNSUPPORTED_MEDIA_TYPE)',
   429: 'Too many requests (RATE_LIMITED): wait as many seconds as Retry-After says',
   500: 'A bug, logged with the request id; the message holds no internals (INTERNAL_ERROR)',
-  503: 'A service behind the gateway is down (SERVICE_UNAVAILABLE)',
+  503:
+    'A service behind the gateway, or its database, is down or restarting (SERVICE_UNAVAILABLE): ' +
+    'wait as many seconds as Retry-After says when it is sent',
   504: 'A service behind the gateway answered too slowly (GATEWAY_TIMEOUT)',
 };
 
@@ -121,10 +125,8 @@ function pathParameterNames(path: string): string[] {
 function errorsOf(operation: ApiOperation, route: GatewayRoute | undefined): Map<ErrorStatus, string> {
   const errors = new Map<ErrorStatus, string>();
   const add = (status: ErrorStatus, meaning = ERROR_MEANINGS[status]) => errors.set(status, meaning);
-  const validatedParameter =
-    (operation.parameters?.length ?? 0) > 0 ||
-    pathParameterNames(operation.path).some((name) => PATH_PARAMETERS[name]?.validated);
-  if (operation.requestBody || validatedParameter) add(400);
+  // Every operation refuses a query parameter it does not take (`?foo=1`, `?dryRun[]=true`).
+  add(400);
   if (route && route.access !== 'public') {
     add(401);
     const permission = tokenPermissionOf(route, operation.method);
@@ -153,7 +155,9 @@ function errorsOf(operation: ApiOperation, route: GatewayRoute | undefined): Map
 function errorResponse(status: ErrorStatus, meaning: string): OpenApiResponse {
   return {
     description: meaning,
-    headers: headerRefs(status === 429 ? ['X-Request-Id', 'Retry-After'] : ['X-Request-Id']),
+    headers: headerRefs(
+      status === 429 || status === 503 ? ['X-Request-Id', 'Retry-After'] : ['X-Request-Id'],
+    ),
     content: { 'application/json': { schema: schemaRef('Error') } },
   };
 }

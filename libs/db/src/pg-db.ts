@@ -37,16 +37,26 @@ export function createPgDb(options: {
     ...wrap(pool),
     async transaction(fn) {
       const client = await pool.connect();
+      // The pool listens for errors only on idle clients: a connection lost while this one is
+      // checked out (Postgres restarting between two statements) would otherwise be emitted
+      // with no listener and end the process. The next statement fails with it instead, and the
+      // broken client is discarded rather than returned to the pool.
+      let lost: Error | undefined;
+      const onError = (err: Error) => {
+        lost = err;
+      };
+      client.on('error', onError);
       try {
         await client.query('BEGIN');
         const result = await fn(wrap(client));
         await client.query('COMMIT');
         return result;
       } catch (err) {
-        await client.query('ROLLBACK').catch(() => undefined);
+        if (!lost) await client.query('ROLLBACK').catch(() => undefined);
         throw err;
       } finally {
-        client.release();
+        client.removeListener('error', onError);
+        client.release(lost);
       }
     },
     async listen(channel, onNotify) {

@@ -52,6 +52,46 @@ function fromDatabase(err: Error & { code?: string }): AppError | undefined {
     : undefined;
 }
 
+/** How long a client should wait after a database outage: a Postgres restart takes about 3 s. */
+export const DATABASE_RETRY_AFTER_SECONDS = 2;
+
+/**
+ * SQLSTATEs of a database that cannot serve now but will: class 08 (connection exception),
+ * 57P01-57P03 (admin or crash shutdown, not accepting connections yet: a restart) and 53300
+ * (too many connections).
+ */
+const UNAVAILABLE_SQLSTATE = /^(08[0-9A-Z]{3}|57P0[123]|53300)$/;
+/** A connection to the database that could not be made or was lost (node's socket errors). */
+const UNAVAILABLE_SOCKET = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+]);
+/** node-postgres' own words for a connection it lost or could not get in time. */
+const UNAVAILABLE_MESSAGE =
+  /^(Connection terminated|Client has encountered a connection error|timeout exceeded when trying to connect)/;
+
+/**
+ * A database that is restarting or unreachable is a temporary outage, not a bug: 503 with
+ * `Retry-After`, which the CLI waits out and retries, instead of a 500.
+ */
+function fromDatabaseOutage(err: Error & { code?: unknown }): AppError | undefined {
+  const code = typeof err.code === 'string' ? err.code : '';
+  const unavailable =
+    UNAVAILABLE_SQLSTATE.test(code) || UNAVAILABLE_SOCKET.has(code) || UNAVAILABLE_MESSAGE.test(err.message);
+  return unavailable
+    ? new AppError(
+        'SERVICE_UNAVAILABLE',
+        `The service's database is unavailable; retry after ${DATABASE_RETRY_AFTER_SECONDS} s`,
+        { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) },
+      )
+    : undefined;
+}
+
 /**
  * The one error middleware: maps every error to its status and the spec's envelope
  * `{"error":{"code","message"}}`, nothing else in the body. Only 5xx are logged at error level.
@@ -66,7 +106,10 @@ export function errorMiddleware(logger: Logger): ErrorRequestHandler {
       err instanceof AppError
         ? err
         : err instanceof Error
-          ? (fromBodyParser(err as BodyParserError) ?? fromPathDecoding(err) ?? fromDatabase(err))
+          ? (fromBodyParser(err as BodyParserError) ??
+            fromPathDecoding(err) ??
+            fromDatabase(err) ??
+            fromDatabaseOutage(err))
           : undefined;
     const appError =
       known ?? new AppError('INTERNAL_ERROR', 'Internal error; quote the request id when reporting it');

@@ -15,6 +15,34 @@ import { listen, request } from '@tolk/testing';
 
 const SECRET = 's'.repeat(40);
 
+/** Errors as node-postgres raises them: SQLSTATEs from the server, socket codes, its own messages. */
+const DATABASE_FAILURES: Record<string, Error> = {
+  adminShutdown: Object.assign(new Error('terminating connection due to administrator command'), {
+    code: '57P01',
+  }),
+  crashShutdown: Object.assign(
+    new Error('terminating connection because of crash of another server process'),
+    { code: '57P02' },
+  ),
+  startingUp: Object.assign(new Error('the database system is starting up'), { code: '57P03' }),
+  connectionException: Object.assign(new Error('connection exception'), { code: '08000' }),
+  connectionDoesNotExist: Object.assign(new Error('connection does not exist'), { code: '08003' }),
+  connectionFailure: Object.assign(new Error('connection failure'), { code: '08006' }),
+  tooManyConnections: Object.assign(new Error('sorry, too many clients already'), { code: '53300' }),
+  refused: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }),
+  reset: Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }),
+  terminated: new Error('Connection terminated unexpectedly'),
+  poolTimeout: new Error('timeout exceeded when trying to connect'),
+  connectTimeout: new Error('Connection terminated due to connection timeout'),
+  notQueryable: new Error('Client has encountered a connection error and is not queryable'),
+  // Not outages: a bug or a statement the server refused stays a 500.
+  uniqueViolation: Object.assign(new Error('duplicate key value violates unique constraint'), {
+    code: '23505',
+  }),
+  queryCanceled: Object.assign(new Error('canceling statement due to statement timeout'), { code: '57014' }),
+  syntax: Object.assign(new Error('syntax error at or near "SELEC"'), { code: '42601' }),
+};
+
 describe('createServiceApp', () => {
   let server: Awaited<ReturnType<typeof listen>>;
 
@@ -29,6 +57,11 @@ describe('createServiceApp', () => {
     route(router, '/v1/things/:thingId', { get: (req, res) => res.json({ thingId: req.params['thingId'] }) });
     route(router, '/v1/mine', { get: (req, res) => res.json(requireUser(req)) });
     route(router, '/internal/whoami', { get: (req, res) => res.json({ caller: req.internalCaller }) });
+    route(router, '/v1/database-failure/:kind', {
+      get: (req) => {
+        throw DATABASE_FAILURES[String(req.params['kind'])];
+      },
+    });
     route(router, '/v1/boom', {
       get: () => {
         throw new Error('database password is hunter2');
@@ -47,6 +80,24 @@ describe('createServiceApp', () => {
   function expectEnvelope(body: unknown, code: string) {
     expect(body).toEqual({ error: { code, message: expect.any(String) } });
   }
+
+  it('when the database is restarting or unreachable, then 503 SERVICE_UNAVAILABLE with Retry-After; other database errors stay 500', async () => {
+    for (const kind of Object.keys(DATABASE_FAILURES)) {
+      const response = await request(`${server.url}/v1/database-failure/${kind}`);
+      const outage = !['uniqueViolation', 'queryCanceled', 'syntax'].includes(kind);
+      expect({
+        kind,
+        status: response.status,
+        retryAfter: response.headers.get('retry-after'),
+      }).toStrictEqual({
+        kind,
+        status: outage ? 503 : 500,
+        retryAfter: outage ? '2' : null,
+      });
+      expectEnvelope(response.body, outage ? 'SERVICE_UNAVAILABLE' : 'INTERNAL_ERROR');
+      expect(JSON.stringify(response.body), kind).not.toContain('127.0.0.1');
+    }
+  });
 
   it('when malformed JSON carries a secret, then the message quotes none of it', async () => {
     const response = await request(`${server.url}/v1/things`, {

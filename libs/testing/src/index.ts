@@ -4,6 +4,7 @@ export * from './broker.js';
 export * from './servers.js';
 export * from './http.js';
 export * from './private-rabbit.js';
+export * from './private-postgres.js';
 export * from './prometheus.js';
 export * from './json-schema.js';
 export * from './queues.js';

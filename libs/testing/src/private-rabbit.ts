@@ -1,10 +1,10 @@
 import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chown, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { accepts, freePort } from './ports.js';
 
 const run = promisify(execFile);
 const RABBITMQ_SERVER = '/usr/sbin/rabbitmq-server';
@@ -13,30 +13,6 @@ const RABBITMQCTL = '/usr/sbin/rabbitmqctl';
 /** Whether this machine can run a RabbitMQ broker of a test's own (the Debian package). */
 export function canRunPrivateRabbit(): boolean {
   return existsSync(RABBITMQ_SERVER) && existsSync(RABBITMQCTL);
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
-}
-
-function accepts(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect({ host: '127.0.0.1', port });
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
 }
 
 /**

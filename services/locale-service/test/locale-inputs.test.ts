@@ -263,6 +263,13 @@ describe('PUT /v1/projects/:projectId/locales/:locale/translations', () => {
     ['sourceVersion=-1', '?sourceVersion=-1', 'positive integer'],
     ['sourceVersion=1.5', '?sourceVersion=1.5', 'positive integer'],
     ['a version that does not exist', '?sourceVersion=9', 'does not exist'],
+    [
+      'sourceVersion bracketed',
+      '?sourceVersion[]=1',
+      'query.sourceVersion[]: bracket syntax is not accepted',
+    ],
+    ['sourceVersion twice', '?sourceVersion=1&sourceVersion=1', 'query.sourceVersion: given 2 times'],
+    ['an unknown parameter', '?sourceVersion=1&force=true', 'query.force: is not a parameter of this route'],
   ])('when the query has %s, then 400 VALIDATION_ERROR', async (_what, query, message) => {
     const project = await readyProject();
     const response = await service.call('PUT', localesPath(project.projectId, `/de/translations${query}`), {

@@ -65,12 +65,13 @@ function withInjectableFailure(db: Db) {
  * project-service as it runs, next to a real identity-service: one database with each service's
  * schema, migrated at start; the outbox relayed to RabbitMQ; a queue of the test's own bound to
  * every project event. `identityUrl` points project-service at another identity-service (e.g.
- * one that is down).
+ * one that is down); `postgresUrl` puts the database on another Postgres server (e.g. one the
+ * test restarts).
  */
 export async function startProjectService(
-  options: { identityUrl?: string; identityTimeoutMs?: number } = {},
+  options: { identityUrl?: string; identityTimeoutMs?: number; postgresUrl?: string } = {},
 ) {
-  const database = await openTestDatabase();
+  const database = await openTestDatabase(options.postgresUrl);
   const logLines: string[] = [];
   const logger = createLogger(
     { name: 'project-service', level: 'debug' },

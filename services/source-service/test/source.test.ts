@@ -137,6 +137,46 @@ describe('PUT /v1/projects/:projectId/source', () => {
     }
   });
 
+  it('when dryRun is spelt any other way (brackets, twice, unknown parameters), then 400 naming it and nothing stored', async () => {
+    const { projectId, owner } = await service.createProject();
+    await put(projectId, owner, { a: 'A' });
+    const cases: [string, RegExp][] = [
+      ['?dryRun[]=true', /^query\.dryRun\[\]: bracket syntax is not accepted; send dryRun=<value> once$/],
+      ['?dryRun[x]=true', /^query\.dryRun\[x\]: bracket syntax is not accepted/],
+      ['?dryRun%5B%5D=true', /^query\.dryRun\[\]: bracket syntax/],
+      ['?dryRun=true&dryRun=true', /^query\.dryRun: given 2 times; send it once$/],
+      ['?dryRun=false&dryRun=true', /^query\.dryRun: given 2 times/],
+      [
+        '?dry_run=true',
+        /^query\.dry_run: is not a parameter of this route; this route accepts dryRun, each once$/,
+      ],
+      ['?dryrun=true', /^query\.dryrun: is not a parameter of this route/],
+      ['?dryRun=true&force=1', /^query\.force: is not a parameter of this route/],
+      ['?dryRun', /^query\.dryRun: must be true or false$/],
+    ];
+    for (const [query, message] of cases) {
+      const response = await put(projectId, owner, { a: 'A2', b: 'B' }, {}, query);
+      expectError(response, 400, 'VALIDATION_ERROR');
+      expect(response.body.error.message, query).toMatch(message);
+    }
+    const current = await service.call('GET', path(projectId), { as: owner });
+    expect(current.body.version).toBe(1);
+    expect(JSON.parse(current.body.content as string)).toStrictEqual({ a: 'A' });
+    expect(await service.outboxRows(projectId)).toHaveLength(1);
+  });
+
+  it('when a route that takes no query parameters gets one, then 400 naming it', async () => {
+    const { projectId, owner } = await service.createProject();
+    await put(projectId, owner, { a: 'A' });
+    for (const rest of ['', '/versions', '/versions/1']) {
+      const response = await service.call('GET', path(projectId, `${rest}?_=1700000000000`), { as: owner });
+      expectError(response, 400, 'VALIDATION_ERROR');
+      expect(response.body.error.message).toBe(
+        'query._: is not a parameter of this route; this route takes no query parameters',
+      );
+    }
+  });
+
   it('when the body is bad, then the right error and nothing stored', async () => {
     const { projectId, owner } = await service.createProject();
     const raw = (rawBody: string, contentType = 'application/json') =>
@@ -262,6 +302,21 @@ describe('versions and diffs', () => {
     expectError(await diff('?from=1&to=3'), 404, 'NOT_FOUND');
     for (const q of ['', '?from=1', '?from=a&to=2', '?from=-1&to=1', '?from=1.5&to=2']) {
       expectError(await diff(q), 400, 'VALIDATION_ERROR');
+    }
+    const refused: [string, string][] = [
+      ['?from=1', 'query.to: is required (a version number (a non-negative integer))'],
+      ['?from=1e0&to=2', 'query.from: must be a version number (a non-negative integer)'],
+      ['?from=1&to=2&to=2', 'query.to: given 2 times; send it once'],
+      ['?from[]=1&to=2', 'query.from[]: bracket syntax is not accepted; send from=<value> once'],
+      [
+        '?from=1&to=2&verbose=1',
+        'query.verbose: is not a parameter of this route; this route accepts from, to, each once',
+      ],
+    ];
+    for (const [q, message] of refused) {
+      const response = await diff(q);
+      expectError(response, 400, 'VALIDATION_ERROR');
+      expect(response.body.error.message, q).toBe(message);
     }
     expectError(await service.call('GET', path(projectId, '/versions/3'), { as: owner }), 404, 'NOT_FOUND');
     expectError(await service.call('GET', path(projectId, '/versions/0'), { as: owner }), 404, 'NOT_FOUND');

@@ -27,6 +27,26 @@ export const localeCode = text()
   .regex(LOCALE_PATTERN, { error: LOCALE_CODE_HINT })
   .transform(canonicalLocale);
 
+/** A query parameter that is a flag: exactly `true` or `false`, absent being false. */
+export function queryFlag() {
+  return z
+    .enum(['true', 'false'], { error: 'must be true or false' })
+    .optional()
+    .transform((value) => value === 'true');
+}
+
+/**
+ * A query parameter that is a whole number from `min` to `max`, in decimal digits only (no sign,
+ * exponent, fraction or spaces, which `Number()` would accept). `hint` says what it is.
+ */
+export function queryInteger(min: number, max: number, hint: string) {
+  return z
+    .string({ error: (issue) => (issue.input === undefined ? `is required (${hint})` : `must be ${hint}`) })
+    .regex(/^\d{1,10}$/, { error: `must be ${hint}` })
+    .transform(Number)
+    .refine((value) => value >= min && value <= max, { error: `must be ${hint}` });
+}
+
 /** A timestamp on the wire: epoch milliseconds. */
 export function epochMillis() {
   return z.number().int().meta({ description: 'Epoch milliseconds' });

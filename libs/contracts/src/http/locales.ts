@@ -1,13 +1,23 @@
 /**
- * locale-service's HTTP API (Locales): adding a target locale and the answers of the locale
- * routes. Translation uploads are the locale file itself (parsed by @tolk/locale-file), and the
- * locale in the path and `?sourceVersion` are read by locale-service's own parsers.
+ * locale-service's HTTP API (Locales): adding a target locale, the query of a translation upload
+ * and the answers of the locale routes. Translation uploads are the locale file itself (parsed by
+ * @tolk/locale-file), and the locale in the path is read by locale-service's own parser.
  */
 import { z } from 'zod';
 import { LOCALE_PATTERN } from '../locale.js';
-import { epochMillis, localeCode } from './fields.js';
+import { epochMillis, localeCode, queryInteger } from './fields.js';
+import { MAX_SOURCE_VERSION } from './source.js';
 
 // ---- requests ----
+
+/** `PUT .../translations?sourceVersion=N`: the source version the translations were made from. */
+export const uploadTranslationsQuerySchema = z.strictObject({
+  sourceVersion: queryInteger(
+    1,
+    MAX_SOURCE_VERSION,
+    'the source version the translations were made from (a positive integer)',
+  ),
+});
 
 /** `POST .../locales`: any case accepted (the spec's pattern is case-insensitive), stored canonically. */
 export const addLocaleBodySchema = z.object({ locale: localeCode }, { error: 'must be a JSON object' });

@@ -1,13 +1,23 @@
 /**
- * source-service's HTTP API (Source Files): the answers of the source routes. The upload body is
- * the locale file itself (parsed by @tolk/locale-file), and versions in paths and queries are
- * read by source-service's own parsers, so no request schema lives here.
+ * source-service's HTTP API (Source Files): the query parameters and answers of the source
+ * routes. The upload body is the locale file itself (parsed by @tolk/locale-file), and a version
+ * in a path is read by source-service's own parser.
  */
 import { z } from 'zod';
-import { epochMillis } from './fields.js';
+import { epochMillis, queryFlag, queryInteger } from './fields.js';
 
 /** The largest source version (Postgres `integer`): versions in paths and queries are at most this. */
 export const MAX_SOURCE_VERSION = 2_147_483_647;
+
+// ---- query parameters ----
+
+/** `PUT .../source?dryRun=true`: answer what the upload would do and store nothing. */
+export const uploadSourceQuerySchema = z.strictObject({ dryRun: queryFlag() });
+
+const sourceVersion = queryInteger(0, MAX_SOURCE_VERSION, 'a version number (a non-negative integer)');
+
+/** `GET .../source/diff?from=A&to=B`: 0 is the empty source before any upload. */
+export const sourceDiffQuerySchema = z.strictObject({ from: sourceVersion, to: sourceVersion });
 
 /** The spec's Diff object, used in the upload answer and as `pendingDiff`. */
 export const diffSchema = z.strictObject({

@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { parseInput, requireUser, route } from '@tolk/http';
+import { parseInput, requireUser, route, withQuery } from '@tolk/http';
 import type { User } from '../../data-access/users-repository.js';
 import type { Accounts } from '../../domain/accounts.js';
 import type { DeviceLogin } from '../../domain/device-login.js';
@@ -124,10 +124,9 @@ export function createIdentityRouter(deps: {
   // ---- internal: the service frame lets only internal callers (other services) reach these ----
 
   route(router, '/internal/users', {
-    get: async (req, res) => {
-      const { email } = parseInput(userByEmailQuerySchema, req.query, 'query');
+    get: withQuery(userByEmailQuerySchema, async (_req, res, { email }) => {
       res.json(toDirectoryUserResponse(await userDirectory.getByEmail(email)));
-    },
+    }),
   });
 
   route(router, '/internal/users/lookup', {

@@ -1,10 +1,10 @@
 import { Router, type Request } from 'express';
-import { parseInput, route } from '@tolk/http';
+import { parseInput, route, withQuery } from '@tolk/http';
 import type { Locale, Locales } from '../../domain/locales.js';
 import {
   addLocaleBodySchema,
   parseLocaleParam,
-  parseSourceVersion,
+  uploadTranslationsQuerySchema,
   type LocaleDetailResponse,
   type LocaleListResponse,
   type LocaleResponse,
@@ -84,12 +84,17 @@ export function createLocaleRouter(deps: { locales: Locales }) {
       };
       res.json(body);
     },
-    put: async (req, res) => {
+    put: withQuery(uploadTranslationsQuerySchema, async (req, res, { sourceVersion }) => {
       const locale = parseLocaleParam(param(req, 'locale'));
-      const from = parseSourceVersion(req.query['sourceVersion']);
-      const updated = await locales.upload(req.principal, param(req, 'projectId'), locale, req.body, from);
+      const updated = await locales.upload(
+        req.principal,
+        param(req, 'projectId'),
+        locale,
+        req.body,
+        sourceVersion,
+      );
       res.json(localeBody(updated));
-    },
+    }),
   });
 
   return router;

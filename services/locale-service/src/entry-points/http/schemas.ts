@@ -1,9 +1,4 @@
-import {
-  LOCALE_CODE_HINT,
-  LOCALE_PATTERN,
-  MAX_SOURCE_VERSION as MAX_VERSION,
-  canonicalLocale,
-} from '@tolk/contracts';
+import { LOCALE_CODE_HINT, LOCALE_PATTERN, canonicalLocale } from '@tolk/contracts';
 import { ValidationError } from '@tolk/http';
 
 // ---- requests ----
@@ -14,24 +9,6 @@ export function parseLocaleParam(value: string): string {
   return canonicalLocale(value);
 }
 
-/** `?sourceVersion=N`: required, the positive source version the translations were made from. */
-export function parseSourceVersion(value: unknown): number {
-  if (value === undefined) {
-    throw new ValidationError(
-      'query.sourceVersion: is required (the source version the translations were made from)',
-    );
-  }
-  if (
-    typeof value !== 'string' ||
-    !/^\d{1,10}$/.test(value) ||
-    Number(value) < 1 ||
-    Number(value) > MAX_VERSION
-  ) {
-    throw new ValidationError('query.sourceVersion: must be a source version (a positive integer)');
-  }
-  return Number(value);
-}
-
 // ---- bodies and responses: in @tolk/contracts, so the gateway's OpenAPI document is generated from them ----
 
 export {
@@ -40,6 +17,7 @@ export {
   localeListResponseSchema,
   localeResponseSchema,
   translationsResponseSchema,
+  uploadTranslationsQuerySchema,
   type LocaleDetailResponse,
   type LocaleListResponse,
   type LocaleResponse,

@@ -1,11 +1,12 @@
 import { Router, type Request, type Response } from 'express';
 import { SOURCE_VERSION_HEADER } from '@tolk/contracts';
-import { route } from '@tolk/http';
+import { route, withQuery } from '@tolk/http';
 import type { SourceFile, Sources } from '../../domain/sources.js';
 import {
-  parseDryRun,
   parseIfMatch,
   parseVersion,
+  sourceDiffQuerySchema,
+  uploadSourceQuerySchema,
   type DiffResponse,
   type SourceFileResponse,
   type UploadResponse,
@@ -46,8 +47,7 @@ export function createSourceRouter(deps: {
   });
 
   route(router, '/v1/projects/:projectId/source', {
-    put: async (req, res) => {
-      const dryRun = parseDryRun(req.query['dryRun']);
+    put: withQuery(uploadSourceQuerySchema, async (req, res, { dryRun }) => {
       const expected = parseIfMatch(req.headers['if-match']);
       const result = await sources.upload(req.principal, param(req, 'projectId'), req.body, {
         dryRun,
@@ -63,7 +63,7 @@ export function createSourceRouter(deps: {
       };
       if (!dryRun) res.setHeader('ETag', `"${result.version}"`);
       res.json(body);
-    },
+    }),
     get: async (req, res) => {
       sendSourceFile(res, await sources.current(req.principal, param(req, 'projectId')));
     },
@@ -86,13 +86,11 @@ export function createSourceRouter(deps: {
   });
 
   route(router, '/v1/projects/:projectId/source/diff', {
-    get: async (req, res) => {
-      const from = parseVersion(req.query['from'], 'query.from');
-      const to = parseVersion(req.query['to'], 'query.to');
+    get: withQuery(sourceDiffQuerySchema, async (req, res, { from, to }) => {
       const diff = await sources.diff(req.principal, param(req, 'projectId'), from, to);
       const body: DiffResponse = { added: diff.added, modified: diff.modified, deleted: diff.deleted };
       res.json(body);
-    },
+    }),
   });
 
   // ---- internal: the service frame lets only internal callers reach these ----

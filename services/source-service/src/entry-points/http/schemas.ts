@@ -4,19 +4,12 @@ import type { ExpectedVersion } from '../../domain/sources.js';
 
 // ---- requests ----
 
-/** A version number in a path or query: a non-negative decimal integer, nothing else. */
+/** A version number in a path: a non-negative decimal integer, nothing else. */
 export function parseVersion(value: unknown, name: string): number {
   if (typeof value !== 'string' || !/^\d{1,10}$/.test(value) || Number(value) > MAX_VERSION) {
     throw new ValidationError(`${name}: must be a version number (a non-negative integer)`);
   }
   return Number(value);
-}
-
-/** `?dryRun=true|false`; absent is false. */
-export function parseDryRun(value: unknown): boolean {
-  if (value === undefined || value === 'false') return false;
-  if (value === 'true') return true;
-  throw new ValidationError('query.dryRun: must be true or false');
 }
 
 const ENTITY_TAG = /^(?:W\/)?"(\d{1,10})"$|^(\d{1,10})$/;
@@ -45,6 +38,8 @@ export function parseIfMatch(value: string | undefined): ExpectedVersion | undef
 
 export {
   diffSchema,
+  sourceDiffQuerySchema,
+  uploadSourceQuerySchema,
   sourceFileResponseSchema,
   uploadResponseSchema,
   versionListResponseSchema,
