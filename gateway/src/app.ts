@@ -33,6 +33,7 @@ import { stripClientIdentityHeaders } from './proxy/forwarded-headers.js';
 import { rejectDotSegments } from './proxy/path-guard.js';
 import { createUpstreamHealthProbe } from './proxy/upstream-health.js';
 import { createUpstreamProxy, type UpstreamProxy } from './proxy/upstream-proxy.js';
+import { createFailedAuthLimit } from './rate-limit/failed-auth.js';
 import { createRateLimiters } from './rate-limit/limiters.js';
 import { createRateLimitMiddleware } from './rate-limit/middleware.js';
 import { createRedisClient } from './rate-limit/redis-client.js';
@@ -61,29 +62,33 @@ export function createGatewayApp(deps: {
   const redis = config.REDIS_URL
     ? createRedisClient(config.REDIS_URL, { commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS, logger })
     : undefined;
-  const rateLimits = createRateLimitMiddleware({
-    logger,
-    limiters: createRateLimiters({
-      redis,
-      keyPrefix: config.RATE_LIMIT_KEY_PREFIX,
-      onStoreError: (err) => logger.debug({ err }, 'rate limit store unavailable; let through'),
-      limits: {
-        authAttemptsPerIp: {
-          points: config.RATE_LIMIT_AUTH_PER_IP,
-          durationSeconds: config.RATE_LIMIT_AUTH_PER_IP_WINDOW_SECONDS,
-        },
-        loginFailuresPerEmail: {
-          points: config.RATE_LIMIT_LOGIN_FAILURES_PER_EMAIL,
-          durationSeconds: config.RATE_LIMIT_LOGIN_FAILURES_WINDOW_SECONDS,
-        },
-        perPrincipal: {
-          points: config.RATE_LIMIT_PER_USER,
-          durationSeconds: config.RATE_LIMIT_WINDOW_SECONDS,
-        },
-        perIp: { points: config.RATE_LIMIT_PER_IP, durationSeconds: config.RATE_LIMIT_WINDOW_SECONDS },
+  const onRateLimitStoreError = (err: unknown) =>
+    logger.debug({ err }, 'rate limit store unavailable; let through');
+  const limiters = createRateLimiters({
+    redis,
+    keyPrefix: config.RATE_LIMIT_KEY_PREFIX,
+    onStoreError: onRateLimitStoreError,
+    limits: {
+      authAttemptsPerIp: {
+        points: config.RATE_LIMIT_AUTH_PER_IP,
+        durationSeconds: config.RATE_LIMIT_AUTH_PER_IP_WINDOW_SECONDS,
       },
-    }),
+      loginFailuresPerEmail: {
+        points: config.RATE_LIMIT_LOGIN_FAILURES_PER_EMAIL,
+        durationSeconds: config.RATE_LIMIT_LOGIN_FAILURES_WINDOW_SECONDS,
+      },
+      authFailuresPerIp: {
+        points: config.RATE_LIMIT_AUTH_FAILURES_PER_IP,
+        durationSeconds: config.RATE_LIMIT_AUTH_FAILURES_WINDOW_SECONDS,
+      },
+      perPrincipal: {
+        points: config.RATE_LIMIT_PER_USER,
+        durationSeconds: config.RATE_LIMIT_WINDOW_SECONDS,
+      },
+      perIp: { points: config.RATE_LIMIT_PER_IP, durationSeconds: config.RATE_LIMIT_WINDOW_SECONDS },
+    },
   });
+  const rateLimits = createRateLimitMiddleware({ logger, limiters });
 
   const signInternalCaller = createInternalCallerSigner(config.INTERNAL_JWT_SECRET, 'gateway');
   // Project API tokens are resolved by token-service; without it they are refused as unknown.
@@ -126,6 +131,10 @@ export function createGatewayApp(deps: {
     }),
     resolveProjectToken: deps.resolveProjectToken ?? projectTokens.resolve,
     signPrincipal: createPrincipalSigner(config.INTERNAL_JWT_SECRET),
+    failedAuth: createFailedAuthLimit({
+      limiter: limiters.authFailuresPerIp,
+      onStoreError: onRateLimitStoreError,
+    }),
   });
 
   // Project-scoped routes are authorised by project-service: without it they are not routed.

@@ -108,6 +108,9 @@ export const configSchema = z
     RATE_LIMIT_KEY_PREFIX: z.string().min(1).default('tolk:gateway'),
     RATE_LIMIT_AUTH_PER_IP: count(20),
     RATE_LIMIT_AUTH_PER_IP_WINDOW_SECONDS: count(60),
+    // Requests whose token is refused (401), per client address; past it, 429 for its unproven tokens.
+    RATE_LIMIT_AUTH_FAILURES_PER_IP: count(60),
+    RATE_LIMIT_AUTH_FAILURES_WINDOW_SECONDS: count(60),
     RATE_LIMIT_LOGIN_FAILURES_PER_EMAIL: count(10),
     RATE_LIMIT_LOGIN_FAILURES_WINDOW_SECONDS: count(15 * 60),
     RATE_LIMIT_PER_USER: count(1200),
