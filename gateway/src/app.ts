@@ -40,6 +40,12 @@ import { createRedisClient } from './rate-limit/redis-client.js';
 import { createRouteDispatcher } from './route-dispatch.js';
 import { ROUTES, type GatewayRoute } from './routes.js';
 
+/** Set before a route's guards run, so that their refusals carry it too. */
+const noStore: RequestHandler = (_req, res, next) => {
+  res.setHeader('Cache-Control', 'no-store');
+  next();
+};
+
 /** Login and signup bodies are a few hundred bytes; only these are read by the gateway. */
 const MAX_AUTH_BODY_BYTES = 16 * 1024;
 const READINESS_TIMEOUT_MS = 2000;
@@ -239,7 +245,8 @@ export function createGatewayApp(deps: {
       ROUTES.flatMap((route) => {
         const proxy = proxies.get(route.service);
         if (!proxy || (route.scope === 'project' && !requireMember)) return [];
-        return [{ path: route.path, handlers: [...guardsOf(route), proxy.handler] }];
+        const headers = route.noStore ? [noStore] : [];
+        return [{ path: route.path, handlers: [...headers, ...guardsOf(route), proxy.handler] }];
       }),
     ),
   );

@@ -7,3 +7,5 @@ export * from './private-rabbit.js';
 export * from './prometheus.js';
 export * from './json-schema.js';
 export * from './queues.js';
+export * from './raw-http.js';
+export * from './malformed-http.js';
