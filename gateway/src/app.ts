@@ -233,8 +233,14 @@ export function createGatewayApp(deps: {
     res.json({ status: down.length > 0 ? 'degraded' : 'ready', upstreams, redis: redisState, events });
   });
 
-  // The gateway's own metrics; those of services are scraped on their ports, never routed here.
-  app.get('/metrics', metricsHandler({ service: serviceNameOf(logger), bearerToken: config.METRICS_TOKEN }));
+  // The gateway's own metrics are on the metrics port (metricsApp); on this public one only to a
+  // scrape bearing METRICS_TOKEN, when it is set. Those of services are never routed here.
+  if (config.METRICS_TOKEN) {
+    app.get(
+      '/metrics',
+      metricsHandler({ service: serviceNameOf(logger), bearerToken: config.METRICS_TOKEN }),
+    );
+  }
   app.use(httpMetricsMiddleware(serviceNameOf(logger)));
   app.use(accessLogMiddleware(logger));
   app.use(rejectDotSegments);
@@ -255,8 +261,17 @@ export function createGatewayApp(deps: {
   app.use(notFoundHandler);
   app.use(errorMiddleware(logger));
 
+  // For METRICS_PORT, which only the scraper reaches (nothing routes to it from outside).
+  const metricsApp = express();
+  metricsApp.disable('x-powered-by');
+  metricsApp.get('/metrics', metricsHandler({ service: serviceNameOf(logger) }));
+  metricsApp.use(notFoundHandler);
+  metricsApp.use(errorMiddleware(logger));
+
   return {
     app,
+    /** GET /metrics alone, to serve on METRICS_PORT. */
+    metricsApp,
     /** Resolves once the eviction consumer is bound (it waits for RabbitMQ); at once without it. */
     async startConsumers(): Promise<void> {
       if (!bus) return;

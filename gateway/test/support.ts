@@ -187,14 +187,17 @@ export async function startGateway(
   });
   // Served as start.ts serves it: what node answers before the app is the server's (express-server.ts).
   const server = await listenExpressApp(gateway.app, 0, '127.0.0.1');
+  const metricsServer = await listenExpressApp(gateway.metricsApp, 0, '127.0.0.1');
   const urlOf = (served: http.Server) => `http://127.0.0.1:${(served.address() as net.AddressInfo).port}`;
   return {
     url: urlOf(server),
     port: (server.address() as net.AddressInfo).port,
+    /** Where METRICS_PORT would be. */
+    metricsUrl: urlOf(metricsServer),
     config,
     startConsumers: gateway.startConsumers,
     close: async () => {
-      for (const served of [server]) {
+      for (const served of [server, metricsServer]) {
         served.closeAllConnections();
         await new Promise((resolve) => served.close(resolve));
       }
