@@ -162,22 +162,19 @@ export async function startEmbeddedTolk(options: EmbeddedOptions) {
   );
 
   const gatewayLogger = loggerFor('gateway');
-  const gateway = createGatewayApp({
-    config: loadGatewayConfig({
-      JWT_PUBLIC_KEY: options.secrets.jwtPublicKey,
-      INTERNAL_JWT_SECRET: options.secrets.internalJwtSecret,
-      IDENTITY_SERVICE_URL: identityUrl,
-      PROJECT_SERVICE_URL: projectUrl,
-      SOURCE_SERVICE_URL: sourceUrl,
-      LOCALE_SERVICE_URL: localeUrl,
-      TOKEN_SERVICE_URL: tokenUrl,
-      BYOK_SERVICE_URL: byokUrl,
-      LOG_LEVEL: level,
-      ...options.gatewayEnv,
-    }),
-    logger: gatewayLogger,
-    bus,
+  const gatewayConfig = loadGatewayConfig({
+    JWT_PUBLIC_KEY: options.secrets.jwtPublicKey,
+    INTERNAL_JWT_SECRET: options.secrets.internalJwtSecret,
+    IDENTITY_SERVICE_URL: identityUrl,
+    PROJECT_SERVICE_URL: projectUrl,
+    SOURCE_SERVICE_URL: sourceUrl,
+    LOCALE_SERVICE_URL: localeUrl,
+    TOKEN_SERVICE_URL: tokenUrl,
+    BYOK_SERVICE_URL: byokUrl,
+    LOG_LEVEL: level,
+    ...options.gatewayEnv,
   });
+  const gateway = createGatewayApp({ config: gatewayConfig, logger: gatewayLogger, bus });
 
   // Every consumer before any relay: the in-process bus delivers only to those subscribed.
   await subscribeSourceConsumer({
@@ -201,9 +198,21 @@ export async function startEmbeddedTolk(options: EmbeddedOptions) {
 
   const gatewayServer = await listenExpressApp(gateway.app, options.port, options.host);
   servers.push(gatewayServer);
+  // On this machine only, as the services' own /metrics (every one renders this whole process).
+  const metricsServer =
+    gatewayConfig.METRICS_PORT === 0
+      ? undefined
+      : await listenExpressApp(
+          gateway.metricsApp,
+          options.usualPorts ? gatewayConfig.METRICS_PORT : 0,
+          '127.0.0.1',
+        );
+  if (metricsServer) servers.push(metricsServer);
 
   return {
     gatewayUrl: urlOf(gatewayServer),
+    /** The gateway's GET /metrics (METRICS_PORT); undefined when it is 0. */
+    metricsUrl: metricsServer && urlOf(metricsServer),
     startedInMs: Date.now() - started,
     async close(): Promise<void> {
       for (const server of servers.reverse()) {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import type { z } from 'zod';
-import { SERVICE_PORTS, type ServiceName } from '@tolk/contracts';
+import { GATEWAY_METRICS_PORT, SERVICE_PORTS, type ServiceName } from '@tolk/contracts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -86,7 +86,7 @@ describe('docker-compose.yml', () => {
   it('runs the gateway wired to every service, Redis and the public key', async () => {
     const gateway = compose.services['gateway'];
     expect(gateway?.build?.args).toEqual({ APP: 'gateway' });
-    expect(gateway?.ports).toContain('8080:8080');
+    expect(gateway?.ports).toEqual(['8080:8080']);
     const environment = environmentOf(gateway!);
     expect(new URL(environment['REDIS_URL']!).hostname).toBe('redis');
     for (const name of services) {
@@ -97,6 +97,9 @@ describe('docker-compose.yml', () => {
     }
     const parsed = (await configSchemaOf('gateway')).safeParse(environment);
     expect(parsed.success ? [] : parsed.error.issues).toEqual([]);
+    // Its /metrics on the metrics port, reachable on the compose network only (not published).
+    expect((parsed.data as { METRICS_PORT: number }).METRICS_PORT).toBe(GATEWAY_METRICS_PORT);
+    expect((gateway as { expose?: string[] }).expose).toEqual([String(GATEWAY_METRICS_PORT)]);
   });
 
   it('shares one internal secret between the gateway and every service', () => {

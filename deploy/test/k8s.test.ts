@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import type { z } from 'zod';
-import { GATEWAY_PORT, SERVICE_PORTS, type ServiceName } from '@tolk/contracts';
+import { GATEWAY_METRICS_PORT, GATEWAY_PORT, SERVICE_PORTS, type ServiceName } from '@tolk/contracts';
 import { parseEnvFile, podSpecOf, renderKustomization, type KubeObject } from './kustomize.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -13,10 +13,16 @@ const OVERLAY = path.join(K8S, 'overlays', 'production');
 const NAMESPACE = 'tolk';
 
 const SERVICES = Object.keys(SERVICE_PORTS) as ServiceName[];
-type Process = { name: string; app: string; port: number };
+/** `metricsPort`: where GET /metrics is served; the gateway's public port does not serve it. */
+type Process = { name: string; app: string; port: number; metricsPort: number };
 const PROCESSES: Process[] = [
-  { name: 'gateway', app: 'gateway', port: GATEWAY_PORT },
-  ...SERVICES.map((s) => ({ name: `${s}-service`, app: `services/${s}-service`, port: SERVICE_PORTS[s] })),
+  { name: 'gateway', app: 'gateway', port: GATEWAY_PORT, metricsPort: GATEWAY_METRICS_PORT },
+  ...SERVICES.map((s) => ({
+    name: `${s}-service`,
+    app: `services/${s}-service`,
+    port: SERVICE_PORTS[s],
+    metricsPort: SERVICE_PORTS[s],
+  })),
 ];
 const AUTOSCALED = ['gateway', 'source-service'];
 
@@ -217,7 +223,9 @@ describe('deploy/k8s/overlays/production, rendered', () => {
     // The overlay's registry and tag, on the image deploy/Dockerfile builds for this process.
     expect(container.image).toMatch(new RegExp(`/tolk/${process.name}:[\\w.-]+$`));
     expect(container.image).not.toMatch(/:latest$/);
-    expect(container.ports?.map((p) => p.containerPort)).toEqual([process.port]);
+    expect(container.ports?.map((p) => p.containerPort)).toEqual([
+      ...new Set([process.port, process.metricsPort]),
+    ]);
 
     expect(container.livenessProbe?.httpGet?.path).toBe('/healthz');
     expect(portNumber(container, container.livenessProbe?.httpGet?.port)).toBe(process.port);
@@ -301,6 +309,31 @@ describe('deploy/k8s/overlays/production, rendered', () => {
     const ports = specOf(service)['ports'] as { port: number; targetPort: number | string }[];
     expect(ports.map((p) => p.port)).toEqual([process.port]);
     expect(portNumber(containerOf(process), ports[0]!.targetPort)).toBe(process.port);
+  });
+
+  it.each(PROCESSES)('tells Prometheus to scrape $name where it serves /metrics', async (process) => {
+    const deployment = get('Deployment', process.name);
+    const annotations = (specOf(deployment)['template']?.['metadata']?.['annotations'] ?? {}) as Record<
+      string,
+      string
+    >;
+    expect(annotations).toMatchObject({
+      'prometheus.io/scrape': 'true',
+      'prometheus.io/port': String(process.metricsPort),
+      'prometheus.io/path': '/metrics',
+    });
+    if (process.name !== 'gateway') return;
+    // The gateway's: on a port of the pod that no Service (so no Ingress) sends traffic to.
+    const config = (await configOf('gateway')).configSchema.parse(
+      valuesOf(environmentOf(containerOf(process))),
+    ) as { METRICS_PORT: number; METRICS_TOKEN?: string };
+    expect(config.METRICS_PORT).toBe(process.metricsPort);
+    expect(config.METRICS_TOKEN, 'the public port answers no /metrics').toBeUndefined();
+    const exposed = rendered
+      .filter((o) => o.kind === 'Service')
+      .flatMap((service) => specOf(service)['ports'] as { port: number; targetPort: number | string }[])
+      .map((port) => portNumber(containerOf(process), port.targetPort));
+    expect(exposed).not.toContain(process.metricsPort);
   });
 
   it.each(AUTOSCALED)('scales %s with a HorizontalPodAutoscaler on CPU', (name) => {

@@ -33,11 +33,18 @@ import { stripClientIdentityHeaders } from './proxy/forwarded-headers.js';
 import { rejectDotSegments } from './proxy/path-guard.js';
 import { createUpstreamHealthProbe } from './proxy/upstream-health.js';
 import { createUpstreamProxy, type UpstreamProxy } from './proxy/upstream-proxy.js';
+import { createFailedAuthLimit } from './rate-limit/failed-auth.js';
 import { createRateLimiters } from './rate-limit/limiters.js';
 import { createRateLimitMiddleware } from './rate-limit/middleware.js';
 import { createRedisClient } from './rate-limit/redis-client.js';
 import { createRouteDispatcher } from './route-dispatch.js';
 import { ROUTES, type GatewayRoute } from './routes.js';
+
+/** Set before a route's guards run, so that their refusals carry it too. */
+const noStore: RequestHandler = (_req, res, next) => {
+  res.setHeader('Cache-Control', 'no-store');
+  next();
+};
 
 /** Login and signup bodies are a few hundred bytes; only these are read by the gateway. */
 const MAX_AUTH_BODY_BYTES = 16 * 1024;
@@ -61,29 +68,33 @@ export function createGatewayApp(deps: {
   const redis = config.REDIS_URL
     ? createRedisClient(config.REDIS_URL, { commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS, logger })
     : undefined;
-  const rateLimits = createRateLimitMiddleware({
-    logger,
-    limiters: createRateLimiters({
-      redis,
-      keyPrefix: config.RATE_LIMIT_KEY_PREFIX,
-      onStoreError: (err) => logger.debug({ err }, 'rate limit store unavailable; let through'),
-      limits: {
-        authAttemptsPerIp: {
-          points: config.RATE_LIMIT_AUTH_PER_IP,
-          durationSeconds: config.RATE_LIMIT_AUTH_PER_IP_WINDOW_SECONDS,
-        },
-        loginFailuresPerEmail: {
-          points: config.RATE_LIMIT_LOGIN_FAILURES_PER_EMAIL,
-          durationSeconds: config.RATE_LIMIT_LOGIN_FAILURES_WINDOW_SECONDS,
-        },
-        perPrincipal: {
-          points: config.RATE_LIMIT_PER_USER,
-          durationSeconds: config.RATE_LIMIT_WINDOW_SECONDS,
-        },
-        perIp: { points: config.RATE_LIMIT_PER_IP, durationSeconds: config.RATE_LIMIT_WINDOW_SECONDS },
+  const onRateLimitStoreError = (err: unknown) =>
+    logger.debug({ err }, 'rate limit store unavailable; let through');
+  const limiters = createRateLimiters({
+    redis,
+    keyPrefix: config.RATE_LIMIT_KEY_PREFIX,
+    onStoreError: onRateLimitStoreError,
+    limits: {
+      authAttemptsPerIp: {
+        points: config.RATE_LIMIT_AUTH_PER_IP,
+        durationSeconds: config.RATE_LIMIT_AUTH_PER_IP_WINDOW_SECONDS,
       },
-    }),
+      loginFailuresPerEmail: {
+        points: config.RATE_LIMIT_LOGIN_FAILURES_PER_EMAIL,
+        durationSeconds: config.RATE_LIMIT_LOGIN_FAILURES_WINDOW_SECONDS,
+      },
+      authFailuresPerIp: {
+        points: config.RATE_LIMIT_AUTH_FAILURES_PER_IP,
+        durationSeconds: config.RATE_LIMIT_AUTH_FAILURES_WINDOW_SECONDS,
+      },
+      perPrincipal: {
+        points: config.RATE_LIMIT_PER_USER,
+        durationSeconds: config.RATE_LIMIT_WINDOW_SECONDS,
+      },
+      perIp: { points: config.RATE_LIMIT_PER_IP, durationSeconds: config.RATE_LIMIT_WINDOW_SECONDS },
+    },
   });
+  const rateLimits = createRateLimitMiddleware({ logger, limiters });
 
   const signInternalCaller = createInternalCallerSigner(config.INTERNAL_JWT_SECRET, 'gateway');
   // Project API tokens are resolved by token-service; without it they are refused as unknown.
@@ -126,6 +137,10 @@ export function createGatewayApp(deps: {
     }),
     resolveProjectToken: deps.resolveProjectToken ?? projectTokens.resolve,
     signPrincipal: createPrincipalSigner(config.INTERNAL_JWT_SECRET),
+    failedAuth: createFailedAuthLimit({
+      limiter: limiters.authFailuresPerIp,
+      onStoreError: onRateLimitStoreError,
+    }),
   });
 
   // Project-scoped routes are authorised by project-service: without it they are not routed.
@@ -218,8 +233,14 @@ export function createGatewayApp(deps: {
     res.json({ status: down.length > 0 ? 'degraded' : 'ready', upstreams, redis: redisState, events });
   });
 
-  // The gateway's own metrics; those of services are scraped on their ports, never routed here.
-  app.get('/metrics', metricsHandler({ service: serviceNameOf(logger), bearerToken: config.METRICS_TOKEN }));
+  // The gateway's own metrics are on the metrics port (metricsApp); on this public one only to a
+  // scrape bearing METRICS_TOKEN, when it is set. Those of services are never routed here.
+  if (config.METRICS_TOKEN) {
+    app.get(
+      '/metrics',
+      metricsHandler({ service: serviceNameOf(logger), bearerToken: config.METRICS_TOKEN }),
+    );
+  }
   app.use(httpMetricsMiddleware(serviceNameOf(logger)));
   app.use(accessLogMiddleware(logger));
   app.use(rejectDotSegments);
@@ -230,7 +251,8 @@ export function createGatewayApp(deps: {
       ROUTES.flatMap((route) => {
         const proxy = proxies.get(route.service);
         if (!proxy || (route.scope === 'project' && !requireMember)) return [];
-        return [{ path: route.path, handlers: [...guardsOf(route), proxy.handler] }];
+        const headers = route.noStore ? [noStore] : [];
+        return [{ path: route.path, handlers: [...headers, ...guardsOf(route), proxy.handler] }];
       }),
     ),
   );
@@ -239,8 +261,17 @@ export function createGatewayApp(deps: {
   app.use(notFoundHandler);
   app.use(errorMiddleware(logger));
 
+  // For METRICS_PORT, which only the scraper reaches (nothing routes to it from outside).
+  const metricsApp = express();
+  metricsApp.disable('x-powered-by');
+  metricsApp.get('/metrics', metricsHandler({ service: serviceNameOf(logger) }));
+  metricsApp.use(notFoundHandler);
+  metricsApp.use(errorMiddleware(logger));
+
   return {
     app,
+    /** GET /metrics alone, to serve on METRICS_PORT. */
+    metricsApp,
     /** Resolves once the eviction consumer is bound (it waits for RabbitMQ); at once without it. */
     async startConsumers(): Promise<void> {
       if (!bus) return;

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { env, loadConfig } from '@tolk/config';
-import { GATEWAY_PORT, SERVICE_PORTS, type ServiceName } from '@tolk/contracts';
+import { GATEWAY_METRICS_PORT, GATEWAY_PORT, SERVICE_PORTS, type ServiceName } from '@tolk/contracts';
 
 /** The dashboard's build in this checkout (gateway/src or gateway/dist -> dashboard/dist). */
 export const DEFAULT_DASHBOARD_DIR = fileURLToPath(new URL('../../dashboard/dist', import.meta.url));
@@ -108,12 +108,18 @@ export const configSchema = z
     RATE_LIMIT_KEY_PREFIX: z.string().min(1).default('tolk:gateway'),
     RATE_LIMIT_AUTH_PER_IP: count(20),
     RATE_LIMIT_AUTH_PER_IP_WINDOW_SECONDS: count(60),
+    // Requests whose token is refused (401), per client address; past it, 429 for its unproven tokens.
+    RATE_LIMIT_AUTH_FAILURES_PER_IP: count(60),
+    RATE_LIMIT_AUTH_FAILURES_WINDOW_SECONDS: count(60),
     RATE_LIMIT_LOGIN_FAILURES_PER_EMAIL: count(10),
     RATE_LIMIT_LOGIN_FAILURES_WINDOW_SECONDS: count(15 * 60),
     RATE_LIMIT_PER_USER: count(1200),
     RATE_LIMIT_PER_IP: count(600),
     RATE_LIMIT_WINDOW_SECONDS: count(60),
-    // The gateway's port is public: with it, GET /metrics answers only `Bearer <METRICS_TOKEN>`.
+    // The gateway's metrics are served on a port of their own, for the scraper (0: not served).
+    METRICS_PORT: env.port(GATEWAY_METRICS_PORT),
+    // The gateway's port is public and does not answer GET /metrics; with this set, it answers
+    // it too, to `Authorization: Bearer <METRICS_TOKEN>` only.
     METRICS_TOKEN: optional(z.string().min(16, 'must be at least 16 characters')),
     // The web dashboard's build (dashboard/dist), served at `/`; absent: `/` says how to build it.
     DASHBOARD_DIR: optional(z.string().transform((value) => path.resolve(value))).transform(

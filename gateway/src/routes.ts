@@ -31,6 +31,11 @@ export type GatewayRoute = {
    * without this, refuses a project token with 403 before any service sees the request.
    */
   tokens?: Partial<Record<'GET' | 'PUT', TokenPermission>>;
+  /**
+   * Every answer is `Cache-Control: no-store`, the gateway's own refusals (401, 403, 429, 503, ...)
+   * included, not only the service's: for routes whose answers hold secrets (DESIGN §7).
+   */
+  noStore?: true;
 };
 
 const READ: GatewayRoute['tokens'] = { GET: 'read' };
@@ -47,7 +52,7 @@ export const ROUTES: readonly GatewayRoute[] = [
   { path: '/v1/auth/device/approve', service: 'identity', access: 'user' },
   { path: '/v1/auth/device/deny', service: 'identity', access: 'user' },
   { path: '/v1/user/me', service: 'identity', access: 'user' },
-  { path: '/v1/user/byok{/*rest}', service: 'byok', access: 'user' },
+  { path: '/v1/user/byok{/*rest}', service: 'byok', access: 'user', noStore: true },
   { path: '/v1/projects', service: 'project', access: 'user' },
   { path: '/v1/projects/:projectId', service: 'project', access: 'user', scope: 'project', tokens: READ },
   { path: '/v1/projects/:projectId/members{/*rest}', service: 'project', access: 'user', scope: 'project' },

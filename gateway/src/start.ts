@@ -20,10 +20,15 @@ const gateway = createGatewayApp({ config, logger });
 
 // Idle connections are kept longer than the load balancers in front keep theirs (express-server.ts).
 const server = await listenExpressApp(gateway.app, config.PORT, config.HOST);
+const metricsServer =
+  config.METRICS_PORT === 0
+    ? undefined
+    : await listenExpressApp(gateway.metricsApp, config.METRICS_PORT, config.HOST);
 logger.info(
   {
     port: config.PORT,
     host: config.HOST,
+    metricsPort: metricsServer ? config.METRICS_PORT : 'off',
     upstreams: config.UPSTREAMS,
     redis: Boolean(config.REDIS_URL),
     amqp: Boolean(config.AMQP_URL),
@@ -43,6 +48,9 @@ async function shutdown(signal: string): Promise<void> {
   // Stop accepting, let requests in flight finish, then cut whatever is left.
   const closed = new Promise((resolve) => server.close(resolve));
   server.closeIdleConnections();
+  // A scrape is short and can be repeated: nothing to wait for.
+  metricsServer?.closeAllConnections();
+  metricsServer?.close();
   const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
   force.unref();
   await closed;

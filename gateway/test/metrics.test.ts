@@ -59,19 +59,28 @@ describe.skipIf(!realServers().redis)('GET /metrics of the gateway', () => {
     return { authorization: `Bearer ${await signAccessToken({ sub: `user-${randomUUID()}` })}` };
   }
 
-  it('when scraped, then it answers its own metrics in the Prometheus format and asks no service', async () => {
+  it('when scraped on its metrics port, then it answers its own metrics in the Prometheus format and asks no service', async () => {
     const gateway = await gatewayWith();
-    const response = await request(`${gateway.url}/metrics`);
+    const response = await request(`${gateway.metricsUrl}/metrics`);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('text/plain; version=0.0.4; charset=utf-8');
-    const samples = await scrapeMetrics(gateway.url);
+    const samples = await scrapeMetrics(gateway.metricsUrl);
     expect(sampleValue(samples, 'process_resident_memory_bytes', { service: 'gateway' })).toBeGreaterThan(0);
     for (const service of [projectService, sourceService, tokenService]) {
       expect(service.received.some((received) => received.url.includes('metrics'))).toBe(false);
     }
   });
 
-  it('when METRICS_TOKEN is set, then /metrics answers only a scrape bearing it', async () => {
+  it('when METRICS_TOKEN is not set, then the public port does not answer /metrics at all', async () => {
+    const gateway = await gatewayWith();
+    for (const accept of ['text/plain', 'text/html', '*/*']) {
+      const response = await request(`${gateway.url}/metrics`, { headers: { accept } });
+      expect(response.status).toBe(404);
+      expect(response.body).toEqual({ error: { code: 'NOT_FOUND', message: expect.any(String) } });
+    }
+  });
+
+  it('when METRICS_TOKEN is set, then the public port answers /metrics only to a scrape bearing it', async () => {
     const secret = `metrics-${randomUUID()}`;
     const gateway = await gatewayWith({ METRICS_TOKEN: secret });
     const anonymous = await request(`${gateway.url}/metrics`);
@@ -82,13 +91,18 @@ describe.skipIf(!realServers().redis)('GET /metrics of the gateway', () => {
     ).toBe(401);
     const samples = await scrapeMetrics(gateway.url, { authorization: `Bearer ${secret}` });
     expect(samples.length).toBeGreaterThan(0);
+    // The metrics port is for the scraper inside the network: no token there.
+    expect((await scrapeMetrics(gateway.metricsUrl)).length).toBeGreaterThan(0);
   });
 
   it('when project routes are called, then they are counted under the route table pattern, never the raw path', async () => {
     const gateway = await gatewayWith();
     const headers = await asUser();
     const count = async (labels: Record<string, string>) =>
-      sampleValue(await scrapeMetrics(gateway.url), 'http_requests_total', { service: 'gateway', ...labels });
+      sampleValue(await scrapeMetrics(gateway.metricsUrl), 'http_requests_total', {
+        service: 'gateway',
+        ...labels,
+      });
     const proxied = { method: 'GET', route: SOURCE_ROUTE, status: '200' };
     const unknown = { method: 'GET', route: 'unmatched', status: '404' };
     const [proxiedBefore, unknownBefore] = [await count(proxied), await count(unknown)];
@@ -101,7 +115,7 @@ describe.skipIf(!realServers().redis)('GET /metrics of the gateway', () => {
 
     expect((await count(proxied)) - proxiedBefore).toBe(3);
     expect((await count(unknown)) - unknownBefore).toBe(1);
-    const samples = await scrapeMetrics(gateway.url);
+    const samples = await scrapeMetrics(gateway.metricsUrl);
     const durations = samples.filter(
       (s) => s.name === 'http_request_duration_seconds_count' && s.labels['route'] === SOURCE_ROUTE,
     );
@@ -116,7 +130,7 @@ describe.skipIf(!realServers().redis)('GET /metrics of the gateway', () => {
     const headers = await asUser();
     const projectId = `prj_${randomUUID().replaceAll('-', '')}`;
     const read = async () => {
-      const samples = await scrapeMetrics(gateway.url);
+      const samples = await scrapeMetrics(gateway.metricsUrl);
       return {
         accessHits: tokenLookups(samples, 'access', 'memory', 'hit'),
         accessMisses: tokenLookups(samples, 'access', 'memory', 'miss'),
@@ -153,7 +167,7 @@ describe.skipIf(!realServers().redis)('GET /metrics of the gateway', () => {
     const headers = { authorization: `Bearer ${PROJECT_TOKEN}` };
     const path = `/v1/projects/${TOKEN_PROJECT}/source`;
     const read = async (gateway: Gateway) => {
-      const samples = await scrapeMetrics(gateway.url);
+      const samples = await scrapeMetrics(gateway.metricsUrl);
       return {
         memoryHits: tokenLookups(samples, 'project', 'memory', 'hit'),
         memoryMisses: tokenLookups(samples, 'project', 'memory', 'miss'),

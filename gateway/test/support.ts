@@ -5,6 +5,7 @@ import http from 'node:http';
 import net from 'node:net';
 import { SignJWT } from 'jose';
 import { ACCESS_TOKEN_AUDIENCE, ACCESS_TOKEN_ISSUER } from '@tolk/contracts';
+import { listenExpressApp } from '@tolk/http';
 import { createLogger } from '@tolk/logger';
 import { isReachable, listen } from '@tolk/testing';
 import { createGatewayApp } from '../src/app.js';
@@ -184,14 +185,22 @@ export async function startGateway(
     config,
     logger: createLogger({ name: 'gateway', level: 'silent' }),
   });
-  const server = await listen(gateway.app);
+  // Served as start.ts serves it: what node answers before the app is the server's (express-server.ts).
+  const server = await listenExpressApp(gateway.app, 0, '127.0.0.1');
+  const metricsServer = await listenExpressApp(gateway.metricsApp, 0, '127.0.0.1');
+  const urlOf = (served: http.Server) => `http://127.0.0.1:${(served.address() as net.AddressInfo).port}`;
   return {
-    url: server.url,
-    port: server.port,
+    url: urlOf(server),
+    port: (server.address() as net.AddressInfo).port,
+    /** Where METRICS_PORT would be. */
+    metricsUrl: urlOf(metricsServer),
     config,
     startConsumers: gateway.startConsumers,
     close: async () => {
-      await server.close();
+      for (const served of [server, metricsServer]) {
+        served.closeAllConnections();
+        await new Promise((resolve) => served.close(resolve));
+      }
       await gateway.close();
     },
   };

@@ -77,15 +77,15 @@ describe('request ids and metrics through the gateway', () => {
     expect(uploadLines.map((line) => line.requestId)).toEqual([uploadId, uploadId]);
   });
 
-  it('when the gateway is scraped, then its own metrics count the proxied routes by pattern', async () => {
+  it('when the gateway is scraped on its metrics port, then its own metrics count the proxied routes by pattern', async () => {
     const user = await system.signUp();
-    const before = sampleValue(await scrapeMetrics(system.base), 'http_requests_total', {
+    const before = sampleValue(await scrapeMetrics(system.metricsUrl), 'http_requests_total', {
       method: 'GET',
       route: '/v1/user/me',
       status: '200',
     });
     expect((await system.call('GET', '/v1/user/me', user.token)).status).toBe(200);
-    const samples = await scrapeMetrics(system.base);
+    const samples = await scrapeMetrics(system.metricsUrl);
     const after = sampleValue(samples, 'http_requests_total', {
       method: 'GET',
       route: '/v1/user/me',
@@ -96,5 +96,7 @@ describe('request ids and metrics through the gateway', () => {
     expect(samples.flatMap((s) => Object.values(s.labels)).some((value) => value.includes(user.userId))).toBe(
       false,
     );
+    // Not on the public port (no METRICS_TOKEN here).
+    expect((await request(`${system.base}/metrics`)).status).toBe(404);
   });
 });

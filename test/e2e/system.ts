@@ -261,6 +261,8 @@ export async function startSystem(
   const gatewayServer = await listen(gateway.app);
   cleanups.push(() => gatewayServer.close());
   const base = gatewayServer.url;
+  const metricsServer = await listen(gateway.metricsApp);
+  cleanups.push(() => metricsServer.close());
 
   function requireService(name: ServiceName): ServiceServer {
     const server = services.get(name);
@@ -270,6 +272,8 @@ export async function startSystem(
 
   return {
     base,
+    /** The gateway's METRICS_PORT. */
+    metricsUrl: metricsServer.url,
     infrastructure,
     ...gatewayClient(base),
     /** With `captureLogs`: every log line of every process. */

@@ -30,6 +30,7 @@ export async function startEmbeddedSystem(options: { gatewayEnv?: Record<string,
 
   return {
     base: tolk.gatewayUrl,
+    metricsUrl: tolk.metricsUrl,
     startedInMs: tolk.startedInMs,
     ...gatewayClient(tolk.gatewayUrl),
     async close(): Promise<void> {

@@ -86,7 +86,7 @@ describe('Tolk embedded in one process', () => {
   });
 
   it('when the process is scraped, then its Node numbers are labelled with Tolk, not with one of its apps', async () => {
-    const response = await fetch(`${tolk.base}/metrics`);
+    const response = await fetch(`${tolk.metricsUrl}/metrics`);
     const text = await response.text();
     expect(response.status).toBe(200);
     expect(text).toMatch(/^process_cpu_user_seconds_total\{service="tolk"\} /m);

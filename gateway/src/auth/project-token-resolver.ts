@@ -44,8 +44,10 @@ type LocalEntry = { principal: TokenPrincipal | null; expiresAt: number };
  * Project API tokens resolved for the gateway (DESIGN §2, §7):
  * - a token of the wrong shape or with a bad checksum is refused before any lookup;
  * - then by the SHA-256 of the token: a small in-process cache (`localTtlMs`), Redis shared by
- *   every instance (`redisTtlSeconds`), and token-service's introspection, whose answer — also
- *   "unknown or revoked" — fills both;
+ *   every instance (`redisTtlSeconds`), and token-service's introspection, whose answer fills the
+ *   in-process cache, and Redis when it is a principal. "Unknown" is never written to Redis: a
+ *   key per made-up token would let anyone fill it; the in-process cache is bounded, and
+ *   failed-auth.ts bounds how many an address may try;
  * - `revoke` (TokenRevoked) writes a tombstone in Redis and evicts the in-process caches of every
  *   instance through Redis pub/sub (`evictLocal` on each); should that message be lost, an
  *   in-process entry lives `localTtlMs` at most, and a Redis entry `redisTtlSeconds`;
@@ -95,21 +97,20 @@ export function createProjectTokenResolver(deps: {
     }
   }
 
-  function toRedis(tokenHash: string, principal: TokenPrincipal | null): void {
+  function toRedis(tokenHash: string, principal: TokenPrincipal): void {
     if (!redis || redis.status !== 'ready') return;
     // Not awaited: the answer is known; a lost write only costs a later introspection.
     redis
-      .set(
-        entryKey(tokenHash),
-        principal ? JSON.stringify(principal) : REVOKED,
-        'EX',
-        deps.redisTtlSeconds,
-        'NX',
-      )
+      .set(entryKey(tokenHash), JSON.stringify(principal), 'EX', deps.redisTtlSeconds, 'NX')
       .catch((err: unknown) => logger.warn({ err }, 'could not cache a token answer'));
   }
 
-  async function lookUp(tokenHash: string, requestId?: string): Promise<TokenPrincipal | null> {
+  /** `mayAsk: false`: what the caches know, and null (refused) where they know nothing. */
+  async function lookUp(
+    tokenHash: string,
+    requestId: string | undefined,
+    mayAsk: boolean,
+  ): Promise<TokenPrincipal | null> {
     const cached = local.get(tokenHash);
     const inMemory = cached !== undefined && cached.expiresAt > now();
     noteTokenCacheLookup('project', 'memory', inMemory);
@@ -121,17 +122,18 @@ export function createProjectTokenResolver(deps: {
       remember(tokenHash, shared);
       return shared;
     }
+    if (!mayAsk) return null;
     const principal = await introspect(tokenHash, requestId);
     remember(tokenHash, principal);
-    toRedis(tokenHash, principal);
+    if (principal) toRedis(tokenHash, principal);
     return principal;
   }
 
-  const resolve: PrincipalResolver = async (token, requestId) => {
+  const resolve: PrincipalResolver = async (token, requestId, options) => {
     if (!isWellFormedProjectToken(token)) {
       throw new UnauthorizedError('This is not a valid Tolk project API token (wrong format or checksum)');
     }
-    const principal = await lookUp(hashProjectToken(token), requestId);
+    const principal = await lookUp(hashProjectToken(token), requestId, options?.lookUp ?? true);
     if (!principal) throw new UnauthorizedError('This project API token is unknown or has been revoked');
     deps.noteUse?.(principal.tokenId);
     return principal;

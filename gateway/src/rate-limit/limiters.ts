@@ -14,6 +14,8 @@ export type RateLimits = {
   authAttemptsPerIp: Limit;
   /** Failed logins per email. */
   loginFailuresPerEmail: Limit;
+  /** Requests refused for their token (401), per client IP. */
+  authFailuresPerIp: Limit;
   /** Every authenticated request, per principal. */
   perPrincipal: Limit;
   /** Every unauthenticated request, per client IP. */
@@ -47,7 +49,7 @@ function askingEveryTime(limiter: RateLimiterAbstract, onStoreError: (err: unkno
 /**
  * The limiters, shared by every gateway instance through Redis when it is configured, else kept
  * in this process. When Redis is configured but down:
- * - the brute-force limits (signup/login per IP, failed logins per email) fall back to an
+ * - the brute-force limits (signup/login per IP, failed logins per email, refused tokens per IP) fall back to an
  *   in-memory insurance limiter per instance: still enforced, per instance rather than globally;
  * - the general per-principal / per-IP limit fails open: requests are served unlimited until
  *   Redis is back, because refusing all traffic over a lost cache would be the worse outage.
@@ -92,6 +94,7 @@ export function createRateLimiters(deps: {
   return {
     authAttemptsPerIp: limiter('auth-ip', limits.authAttemptsPerIp, 'insure'),
     loginFailuresPerEmail: limiter('login-email', limits.loginFailuresPerEmail, 'insure'),
+    authFailuresPerIp: limiter('auth-failure-ip', limits.authFailuresPerIp, 'insure'),
     perPrincipal: general('principal', limits.perPrincipal),
     perIp: general('ip', limits.perIp),
   };

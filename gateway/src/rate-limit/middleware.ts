@@ -7,11 +7,11 @@ import { consumedBody } from '../proxy/consumed-body.js';
 import type { Verdict } from './batched-limiter.js';
 import type { RateLimiters } from './limiters.js';
 
-function clientIp(req: Request): string {
+export function clientIp(req: Request): string {
   return req.ip ?? req.socket.remoteAddress ?? 'unknown';
 }
 
-function retryAfterSeconds(msBeforeNext: number): number {
+export function retryAfterSeconds(msBeforeNext: number): number {
   return Math.max(1, Math.ceil(msBeforeNext / 1000));
 }
 

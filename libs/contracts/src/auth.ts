@@ -14,6 +14,8 @@ export const SERVICE_PORTS = {
 } as const;
 export type ServiceName = keyof typeof SERVICE_PORTS;
 export const GATEWAY_PORT = 8080;
+/** The gateway's GET /metrics, apart from its public port (services serve theirs on their own). */
+export const GATEWAY_METRICS_PORT = 9091;
 
 /** Project API tokens (DESIGN §2) start with this prefix, which tells them apart from access tokens. */
 export const PROJECT_TOKEN_PREFIX = 'tolk_';

@@ -1,6 +1,8 @@
 import http from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { Socket } from 'node:net';
 import type { Express } from 'express';
+import { errorBody } from './errors.js';
 
 /**
  * How long an idle kept-alive connection stays open. Every Tolk server sits behind something that
@@ -33,7 +35,109 @@ export function createExpressServer(app: Express): http.Server {
   server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
   // Must be longer than the keep-alive timeout, or node may close a connection a request is using.
   server.headersTimeout = KEEP_ALIVE_TIMEOUT_MS + 1000;
+  answerParserRefusalsInTheEnvelope(server);
   return server;
+}
+
+/** An answer of the server itself, outside express: what node's parser or its checks refuse. */
+type Refusal = { status: number; code: string; message: string };
+
+/**
+ * What node's HTTP parser refuses reaches no app: node answers it itself, with the status and an
+ * empty body. The parser's error code says what was wrong (llhttp's `reason` is a fixed text, it
+ * quotes nothing of the request); the statuses are node's own choices.
+ */
+function refusalOf(err: Error & { code?: string; reason?: string }): Refusal | undefined {
+  switch (err.code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return {
+        status: 431,
+        code: 'REQUEST_HEADER_FIELDS_TOO_LARGE',
+        message: `The request line and headers exceed ${http.maxHeaderSize} bytes (a URL or a header too long)`,
+      };
+    case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
+      return {
+        status: 413,
+        code: 'PAYLOAD_TOO_LARGE',
+        message: 'The chunk extensions of the request body are too long',
+      };
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return { status: 408, code: 'REQUEST_TIMEOUT', message: 'The request was not received in time' };
+    case 'HPE_INVALID_CONTENT_LENGTH':
+    case 'HPE_UNEXPECTED_CONTENT_LENGTH':
+      return {
+        status: 400,
+        code: 'VALIDATION_ERROR',
+        message: `The request's length is ambiguous: ${err.reason ?? 'invalid Content-Length'}`,
+      };
+    case 'HPE_INVALID_CHUNK_SIZE':
+    case 'HPE_STRICT':
+      return {
+        status: 400,
+        code: 'VALIDATION_ERROR',
+        message: `The chunked request body is malformed: ${err.reason ?? 'invalid chunk'}`,
+      };
+    default:
+      // Every other parser error; socket errors (ECONNRESET, EPIPE, ...) have nobody to answer.
+      return err.code?.startsWith('HPE_')
+        ? {
+            status: 400,
+            code: 'VALIDATION_ERROR',
+            message: `Malformed HTTP request: ${err.reason ?? err.message}`,
+          }
+        : undefined;
+  }
+}
+
+function refusalText(refusal: Refusal): { body: string; headers: Record<string, string> } {
+  const body = JSON.stringify(errorBody(refusal.code, refusal.message));
+  return {
+    body,
+    headers: {
+      'Content-Type': 'application/json; charset=utf-8',
+      'Content-Length': String(Buffer.byteLength(body)),
+      // What follows on this connection cannot be trusted to start where the parser thinks.
+      Connection: 'close',
+    },
+  };
+}
+
+/** Through the response node made for a request it refuses before any app sees it. */
+function refuse(res: http.ServerResponse, refusal: Refusal): void {
+  const { body, headers } = refusalText(refusal);
+  res.writeHead(refusal.status, headers).end(body);
+}
+
+/**
+ * Every Tolk server answers in the envelope `{"error":{"code","message"}}`, also where node's own
+ * HTTP code answers: parser errors ('clientError': 431 for an overlong URL or headers, 400 for bad
+ * chunking, Transfer-Encoding with Content-Length, two Content-Lengths, ...), a missing Host
+ * (checked here instead of by node), an unknown `Expect` (417). The connection is closed after.
+ */
+function answerParserRefusalsInTheEnvelope(server: http.Server): void {
+  server.on('clientError', (err: Error, socket: Duplex) => {
+    const refusal = refusalOf(err);
+    const inFlight = (socket as Duplex & { _httpMessage?: http.ServerResponse })._httpMessage;
+    // Never into an answer already begun: the client would read our bytes as part of it.
+    if (!refusal || !socket.writable || inFlight?.headersSent) {
+      socket.destroy();
+      return;
+    }
+    const { body, headers } = refusalText(refusal);
+    const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
+    socket.end(
+      `HTTP/1.1 ${refusal.status} ${http.STATUS_CODES[refusal.status]}\r\n${head.join('')}\r\n${body}`,
+    );
+    // The parser has stopped: nothing more will be read, so the socket goes once the answer is out.
+    socket.once('finish', () => socket.destroy());
+  });
+  server.on('checkExpectation', (_req: http.IncomingMessage, res: http.ServerResponse) => {
+    refuse(res, {
+      status: 417,
+      code: 'EXPECTATION_FAILED',
+      message: 'The only expectation supported is "Expect: 100-continue"',
+    });
+  });
 }
 
 /** `createExpressServer`, listening on `port` of `host`; rejects when it cannot (the port taken, ...). */
@@ -48,8 +152,29 @@ export function listenExpressApp(app: Express, port: number, host: string): Prom
   });
 }
 
+/**
+ * HTTP/1.1 requires Host (RFC 9112 §3.2); node checks it itself unless told not to, and answers
+ * with an empty body. Checked here, the refusal is in the envelope.
+ */
+function requiringHost(app: Express): http.RequestListener {
+  return (req, res) => {
+    if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor === 1) {
+      refuse(res, {
+        status: 400,
+        code: 'VALIDATION_ERROR',
+        message: 'An HTTP/1.1 request needs a Host header',
+      });
+      return;
+    }
+    app(req, res);
+  };
+}
+
 function serverWithPrototypes(app: Express): http.Server {
-  if (isClass(http.IncomingMessage) || isClass(http.ServerResponse)) return http.createServer(app);
+  const listener = requiringHost(app);
+  if (isClass(http.IncomingMessage) || isClass(http.ServerResponse)) {
+    return http.createServer({ requireHostHeader: false }, listener);
+  }
   function ExpressRequest(this: http.IncomingMessage, socket: Socket): void {
     http.IncomingMessage.call(this, socket);
   }
@@ -62,8 +187,9 @@ function serverWithPrototypes(app: Express): http.Server {
     {
       IncomingMessage: ExpressRequest as unknown as typeof http.IncomingMessage,
       ServerResponse: ExpressResponse as unknown as typeof http.ServerResponse,
+      requireHostHeader: false,
     },
-    app,
+    listener,
   );
 }
 

@@ -8,3 +8,5 @@ export * from './private-postgres.js';
 export * from './prometheus.js';
 export * from './json-schema.js';
 export * from './queues.js';
+export * from './raw-http.js';
+export * from './malformed-http.js';
