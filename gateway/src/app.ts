@@ -63,6 +63,7 @@ export function createGatewayApp(deps: {
     : undefined;
   const rateLimits = createRateLimitMiddleware({
     logger,
+    loginBodyLimitBytes: MAX_AUTH_BODY_BYTES,
     limiters: createRateLimiters({
       redis,
       keyPrefix: config.RATE_LIMIT_KEY_PREFIX,
