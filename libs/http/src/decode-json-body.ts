@@ -85,8 +85,9 @@ export async function decodeJsonBody(
   if (text.length === 0) return undefined;
   options.onText?.(text);
   const value = parseUtf8Json(text);
-  // Bytes checked as UTF-8 hold no surrogate: only a `\uD8xx`-style escape can make one.
-  if (text.includes('\\ud') || text.includes('\\uD')) requireWellFormedStrings(value);
+  // Bytes checked as UTF-8 hold no surrogate: only a `\uD8xx`-style escape can make one. Those
+  // are looked at in the text; the value is walked (to name the path) only when one is lone.
+  if (hasLoneSurrogateEscape(text)) requireWellFormedStrings(value);
   return value;
 }
 
@@ -147,6 +148,50 @@ export function firstInvalidUtf8Offset(bytes: Buffer): number {
   return -1;
 }
 
+const BACKSLASH = 0x5c;
+const LOWER_U = 0x75;
+
+/** The UTF-16 unit of a `\uXXXX` escape starting at `at`, or -1. */
+function escapedUnit(text: Buffer, at: number): number {
+  if (text[at] !== BACKSLASH || text[at + 1] !== LOWER_U) return -1;
+  let unit = 0;
+  for (let i = at + 2; i < at + 6; i++) {
+    const digit = parseInt(String.fromCharCode(text[i] ?? 0x20), 16);
+    if (Number.isNaN(digit)) return -1;
+    unit = unit * 16 + digit;
+  }
+  return unit;
+}
+
+/** Whether the backslash at `at` starts an escape (is not itself escaped by the one before). */
+function startsEscape(text: Buffer, at: number): boolean {
+  let preceding = 0;
+  while (at - preceding - 1 >= 0 && text[at - preceding - 1] === BACKSLASH) preceding++;
+  return preceding % 2 === 0;
+}
+
+const isHigh = (unit: number) => unit >= 0xd800 && unit <= 0xdbff;
+const isLow = (unit: number) => unit >= 0xdc00 && unit <= 0xdfff;
+
+/**
+ * Whether the JSON text (already parsed, so every backslash is inside a string) escapes a
+ * surrogate that is not half of a pair. Only the text's `\ud` and `\uD` are visited: a body
+ * escaping all its non-ASCII characters (Python's json.dumps does) costs no walk of its value.
+ */
+function hasLoneSurrogateEscape(text: Buffer): boolean {
+  for (const needle of ['\\ud', '\\uD']) {
+    for (let at = text.indexOf(needle); at !== -1; at = text.indexOf(needle, at + 2)) {
+      if (!startsEscape(text, at)) continue;
+      const unit = escapedUnit(text, at);
+      if (isHigh(unit) && !isLow(escapedUnit(text, at + 6))) return true;
+      if (isLow(unit) && !(at >= 6 && isHigh(escapedUnit(text, at - 6)) && startsEscape(text, at - 6))) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
 const LONE_SURROGATE = /\p{Cs}/u;
 
 /** A lone surrogate as the JSON escape that wrote it, so a message can show it. */
@@ -154,12 +199,16 @@ function escapeLoneSurrogates(text: string): string {
   return text.replace(/\p{Cs}/gu, (unit) => `\\u${unit.charCodeAt(0).toString(16)}`);
 }
 
+const MAX_PATH_IN_MESSAGE = 1000;
+
 type Visit = { value: unknown; key: string | undefined; parent: Visit | undefined };
 
 function pathOf(visit: Visit): string {
   const keys: string[] = [];
   for (let at: Visit | undefined = visit; at?.key !== undefined; at = at.parent) keys.push(at.key);
-  return ['body', ...keys.reverse().map(escapeLoneSurrogates)].join('.');
+  const path = ['body', ...keys.reverse().map(escapeLoneSurrogates)].join('.');
+  // Nesting is bounded by the body size only: a message names at most a key path's worth.
+  return path.length > MAX_PATH_IN_MESSAGE ? `${path.slice(0, MAX_PATH_IN_MESSAGE)}…` : path;
 }
 
 /** Walks the value with a stack of its own: JSON nesting is bounded by the body size only. */
