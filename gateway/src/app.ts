@@ -94,7 +94,11 @@ export function createGatewayApp(deps: {
       perIp: { points: config.RATE_LIMIT_PER_IP, durationSeconds: config.RATE_LIMIT_WINDOW_SECONDS },
     },
   });
-  const rateLimits = createRateLimitMiddleware({ logger, limiters });
+  const rateLimits = createRateLimitMiddleware({
+    logger,
+    limiters,
+    loginBodyLimitBytes: MAX_AUTH_BODY_BYTES,
+  });
 
   const signInternalCaller = createInternalCallerSigner(config.INTERNAL_JWT_SECRET, 'gateway');
   // Project API tokens are resolved by token-service; without it they are refused as unknown.

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { NextFunction, Request, RequestHandler } from 'express';
 import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import { RateLimitedError } from '@tolk/http';
+import { normalizeEmail } from '@tolk/contracts';
+import { RateLimitedError, decodeJsonBody } from '@tolk/http';
 import type { Logger } from '@tolk/logger';
 import { consumedBody } from '../proxy/consumed-body.js';
 import type { Verdict } from './batched-limiter.js';
@@ -15,21 +16,25 @@ export function retryAfterSeconds(msBeforeNext: number): number {
   return Math.max(1, Math.ceil(msBeforeNext / 1000));
 }
 
-/** The login's email, normalised and hashed: no addresses in Redis, one key per mailbox. */
-function loginEmailKey(body: Buffer): string | undefined {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(body.toString('utf8'));
-  } catch {
-    return undefined; // identity-service answers the malformed body itself
-  }
-  const email = (parsed as { email?: unknown } | null)?.email;
-  if (typeof email !== 'string' || email.trim() === '') return undefined;
-  return createHash('sha256').update(email.trim().toLowerCase()).digest('hex');
+/**
+ * The login's email, in identity-service's normal form and hashed: no addresses in Redis, one key
+ * per mailbox. The body was decoded by the rule identity-service reads it by (decodeJsonBody).
+ */
+function loginEmailKey(body: unknown): string | undefined {
+  const email = (body as { email?: unknown } | null | undefined)?.email;
+  if (typeof email !== 'string') return undefined; // identity-service refuses it itself
+  const normalized = normalizeEmail(email);
+  if (normalized === '') return undefined;
+  return createHash('sha256').update(normalized).digest('hex');
 }
 
-export function createRateLimitMiddleware(deps: { limiters: RateLimiters; logger: Logger }) {
-  const { limiters, logger } = deps;
+export function createRateLimitMiddleware(deps: {
+  limiters: RateLimiters;
+  logger: Logger;
+  /** The largest login body the gateway reads, decompressed included. */
+  loginBodyLimitBytes: number;
+}) {
+  const { limiters, logger, loginBodyLimitBytes } = deps;
 
   /** Spends a point: over the limit is a 429; a store that fails (no insurance) lets it through. */
   async function spend(limiter: RateLimiterAbstract, key: string): Promise<boolean> {
@@ -81,10 +86,13 @@ export function createRateLimitMiddleware(deps: { limiters: RateLimiters; logger
    * Failed logins per email. The attempt is counted before it is forwarded and given back unless
    * identity-service answers 401, so parallel guesses cannot all slip in before the first failure
    * is counted; a successful login clears the count. Needs the body read by consumeSmallBody.
+   * A body that cannot be decoded is refused here with the answer identity-service would give,
+   * so no body reaches it whose email the gateway could not count.
    */
   const failedLoginsPerEmail: RequestHandler = async (req, res, next) => {
     const body = consumedBody(req);
-    const key = body && loginEmailKey(body);
+    const key =
+      body && loginEmailKey(await decodeJsonBody(body, req.headers, { limitBytes: loginBodyLimitBytes }));
     if (key && (await spend(limiters.loginFailuresPerEmail, key))) {
       res.once('close', () => {
         const status = res.headersSent ? res.statusCode : 0;

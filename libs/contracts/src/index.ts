@@ -1,6 +1,7 @@
 export * from './events.js';
 export * from './principal.js';
 export * from './auth.js';
+export * from './email.js';
 export * from './locale.js';
 export * from './providers.js';
 export * from './project-events.js';

@@ -6,6 +6,7 @@ export * from './query.js';
 export * from './principal.js';
 export * from './internal-caller.js';
 export * from './service-app.js';
+export * from './decode-json-body.js';
 export * from './routes.js';
 export * from './serve.js';
 export * from './express-server.js';

@@ -1,6 +1,4 @@
 import { isAscii, isUtf8 } from 'node:buffer';
-import type { IncomingMessage } from 'node:http';
-import type { RequestHandler } from 'express';
 
 /**
  * Parsing UTF-8 JSON bodies without decoding them into UTF-16 first.
@@ -17,14 +15,6 @@ import type { RequestHandler } from 'express';
 const CHUNK = 4096;
 const BACKSLASH = 0x5c;
 const HEX = '0123456789abcdef';
-
-/** Whether a JSON request's charset is UTF-8 (none given means UTF-8, as for express.json). */
-export function hasUtf8Charset(req: IncomingMessage): boolean {
-  const contentType = req.headers['content-type'] ?? '';
-  if (!/charset/i.test(contentType)) return true;
-  const charset = /;\s*charset\s*=\s*"?([^";\s]+)"?\s*(?:;|$)/i.exec(contentType)?.[1]?.toLowerCase();
-  return charset === 'utf-8' || charset === 'utf8';
-}
 
 /**
  * The parsed value of a UTF-8 JSON body, as express.json (strict: false) gives it: a leading
@@ -127,10 +117,3 @@ function writeEscape(out: Buffer, at: number, unit: number): number {
   out[at + 5] = HEX.charCodeAt(unit & 0xf);
   return at + 6;
 }
-
-/** After express.raw over UTF-8 JSON bodies: their bytes become the parsed value. */
-export const parseRawUtf8JsonBody: RequestHandler = (req, _res, next) => {
-  // A parse error thrown here reaches the error middleware as express' parser's would.
-  if (Buffer.isBuffer(req.body)) req.body = parseUtf8Json(req.body);
-  next();
-};

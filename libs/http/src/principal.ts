@@ -73,7 +73,7 @@ export function createPrincipalVerifier(secret: string) {
 declare module 'express-serve-static-core' {
   interface Request {
     principal?: Principal;
-    /** A JSON body as it arrived (UTF-8 bytes), beside its parsed `body`. */
+    /** A JSON body's UTF-8 text (decompressed, without a byte order mark), beside its parsed `body`. */
     rawBody?: Buffer;
   }
 }

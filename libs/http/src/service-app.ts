@@ -1,30 +1,58 @@
 import type { IncomingMessage } from 'node:http';
+import { finished } from 'node:stream';
 import express, { type Express, type RequestHandler, type Router } from 'express';
+import getRawBody from 'raw-body';
 import { serviceNameOf, type Logger } from '@tolk/logger';
-import { AppError } from './errors.js';
 import { errorMiddleware, notFoundHandler } from './error-middleware.js';
 import { accessLogMiddleware, requestIdMiddleware } from './request-id.js';
 import { principalMiddleware } from './principal.js';
 import { requireInternalCaller } from './internal-caller.js';
 import { httpMetricsMiddleware, metricsHandler } from './metrics.js';
-import { hasUtf8Charset, parseRawUtf8JsonBody } from './json-body.js';
+import { declaresBody, decodeJsonBody, requireUtf8JsonContentType } from './decode-json-body.js';
 
 export type ReadinessCheck = () => Promise<void>;
 
-const JSON_TYPE = /^application\/([\w.+-]+\+)?json\b/i;
+/**
+ * Reads a JSON body into `req.body` by the one rule (decode-json-body.ts), keeping its UTF-8 text
+ * as `req.rawBody`. A request without a body (or with an empty one) leaves `req.body` undefined.
+ */
+function readJsonBody(options: {
+  limitBytes: number;
+  onJsonBody?: (req: express.Request, raw: Buffer) => void;
+}): RequestHandler {
+  return async (req, _res, next) => {
+    req.body = undefined;
+    if (!declaresBody(req.headers)) return next();
+    // A body that is not JSON is refused before a byte of it is read.
+    const declared = Number(req.headers['content-length'] ?? 1);
+    if (declared > 0) requireUtf8JsonContentType(req.headers);
+    let bytes: Buffer;
+    try {
+      // On the wire the body is at most the limit too, compressed or not.
+      bytes = await getRawBody(req, { length: req.headers['content-length'], limit: options.limitBytes });
+    } catch (err) {
+      // As express' parsers do: the rest of the request is read off before the refusal is sent.
+      await readOff(req);
+      throw err;
+    }
+    req.body = await decodeJsonBody(bytes, req.headers, {
+      limitBytes: options.limitBytes,
+      onText: (text) => {
+        req.rawBody = text;
+        options.onJsonBody?.(req, text);
+      },
+    });
+    next();
+  };
+}
 
-/** Bodies must be JSON; a request that sends any other body type gets 415. */
-const requireJsonBody: RequestHandler = (req, _res, next) => {
-  const hasBody =
-    req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
-  if (hasBody && !JSON_TYPE.test(req.headers['content-type'] ?? '')) {
-    next(
-      new AppError('UNSUPPORTED_MEDIA_TYPE', 'Request body must be sent as Content-Type: application/json'),
-    );
-    return;
-  }
-  next();
-};
+function readOff(req: IncomingMessage): Promise<void> {
+  if (req.readableEnded || req.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    finished(req, () => resolve());
+    req.resume();
+  });
+}
 
 /**
  * The common frame of every service: request id, access log, request metrics and `/metrics`,
@@ -42,8 +70,9 @@ export function createServiceApp(options: {
   readiness?: ReadinessCheck[];
   bodyLimitBytes?: number;
   /**
-   * Called with a JSON body's bytes as they arrived, before they are parsed: work on them (e.g.
-   * compressing them on the thread pool) can then run while the event loop parses.
+   * Called with a JSON body's UTF-8 text (decompressed, without a byte order mark) before it is
+   * parsed: work on it (e.g. compressing it on the thread pool) can then run while the event loop
+   * parses.
    */
   onJsonBody?: (req: express.Request, raw: Buffer) => void;
   /**
@@ -82,20 +111,9 @@ export function createServiceApp(options: {
   app.use(requestIdMiddleware());
   app.use(httpMetricsMiddleware(service));
   app.use(accessLogMiddleware(options.logger));
-  app.use(requireJsonBody);
-  const limit = options.bodyLimitBytes ?? 1024 * 1024;
-  const isJson = (req: IncomingMessage) => JSON_TYPE.test(req.headers['content-type'] ?? '');
-  // The bytes are already in memory: keeping a reference lets a service store the document as it
-  // came instead of serialising the parsed form again.
-  const verify = (req: IncomingMessage, _res: unknown, buf: Buffer) => {
-    (req as express.Request).rawBody = buf;
-    options.onJsonBody?.(req as express.Request, buf);
-  };
-  // UTF-8 (nearly every body) is parsed from its bytes (json-body.ts); other charsets express.json
-  // decodes. Both read the body alike: limits, Content-Length, compression, errors.
-  app.use(express.raw({ limit, type: (req) => isJson(req) && hasUtf8Charset(req), verify }));
-  app.use(parseRawUtf8JsonBody);
-  app.use(express.json({ limit, strict: false, type: (req) => isJson(req) && !hasUtf8Charset(req), verify }));
+  app.use(
+    readJsonBody({ limitBytes: options.bodyLimitBytes ?? 1024 * 1024, onJsonBody: options.onJsonBody }),
+  );
   app.use(principalMiddleware(options.internalSecret));
   app.use('/internal', requireInternalCaller(options.internalSecret));
   app.use(options.router);

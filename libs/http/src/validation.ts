@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { JSON_BODY_REQUIRED } from './decode-json-body.js';
 import { ValidationError } from './errors.js';
 
 function describeIssue(issue: z.core.$ZodIssue, root: string): string {
@@ -10,6 +11,8 @@ function describeIssue(issue: z.core.$ZodIssue, root: string): string {
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown, root = 'body'): z.infer<S> {
   const result = schema.safeParse(input);
   if (!result.success) {
+    // No body at all (the frame leaves it undefined) where the route needs one.
+    if (input === undefined && root === 'body') throw new ValidationError(JSON_BODY_REQUIRED);
     throw new ValidationError(result.error.issues.map((issue) => describeIssue(issue, root)).join('; '));
   }
   return result.data;

@@ -1,3 +1,4 @@
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { Router } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -52,6 +53,15 @@ describe('createServiceApp', () => {
       post: (req, res) => {
         const body = parseInput(z.object({ name: z.string().min(1) }), req.body);
         res.status(201).json(body);
+      },
+    });
+    // What the frame made of a body: its value (or that there was none) and its kept text.
+    route(router, '/v1/echo', {
+      post: (req, res) => {
+        res.json({
+          body: req.body === undefined ? 'no body' : req.body,
+          rawBody: req.rawBody?.toString('utf8') ?? null,
+        });
       },
     });
     route(router, '/v1/things/:thingId', { get: (req, res) => res.json({ thingId: req.params['thingId'] }) });
@@ -141,7 +151,7 @@ describe('createServiceApp', () => {
       'application/json; charset=UTF-8',
       Buffer.from('\ufeff{"name":"Prix €"}'),
     ],
-    ['UTF-16', 'application/json; charset=utf-16le', Buffer.from('{"name":"Prix €"}', 'utf16le')],
+    ['UTF-8 named utf8', 'application/json; charset=utf8', Buffer.from('{"name":"Prix €"}')],
   ])('when a JSON body is sent in %s, then it is parsed', async (_name, contentType, bytes) => {
     const response = await fetch(`${server.url}/v1/things`, {
       method: 'POST',
@@ -150,6 +160,200 @@ describe('createServiceApp', () => {
     });
     expect(response.status).toBe(201);
     expect(await response.json()).toEqual({ name: 'Prix €' });
+  });
+
+  describe('decoding a JSON body (one rule with the gateway)', () => {
+    const post = (path: string, bytes: Buffer | string, headers: Record<string, string> = {}) =>
+      fetch(`${server.url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: bytes,
+      }).then(async (response) => ({
+        status: response.status,
+        body: (await response.json()) as { error: { code: string; message: string } } & Record<
+          string,
+          unknown
+        >,
+      }));
+
+    it.each([
+      ['utf-16le', Buffer.from('{"name":"Prix €"}', 'utf16le')],
+      ['UTF-16BE', Buffer.from('\ufeff{"name":"x"}', 'utf16le').swap16()],
+      ['utf-16', Buffer.from('\ufeff{"name":"x"}', 'utf16le')],
+      ['latin1', Buffer.from('{"name":"caf\u00e9"}', 'latin1')],
+      ['iso-8859-1', Buffer.from('{"name":"x"}', 'latin1')],
+      ['us-ascii', Buffer.from('{"name":"x"}')],
+      ['windows-1252', Buffer.from('{"name":"x"}')],
+    ])('when the charset is %s, then 415 naming it', async (charset, bytes) => {
+      const response = await post('/v1/things', bytes, {
+        'content-type': `application/json; charset=${charset}`,
+      });
+      expect(response.status).toBe(415);
+      expect(response.body).toEqual({
+        error: {
+          code: 'UNSUPPORTED_MEDIA_TYPE',
+          message: `Request body must be UTF-8 JSON; charset "${charset}" is not supported`,
+        },
+      });
+    });
+
+    it('when UTF-16 comes without a charset, then 400 naming the first byte that is not UTF-8', async () => {
+      const response = await post('/v1/things', Buffer.from('\ufeff{"name":"x"}', 'utf16le'));
+      expect(response.status).toBe(400);
+      expect(response.body.error).toEqual({
+        code: 'INVALID_JSON',
+        message: 'Request body is not valid UTF-8 (at byte offset 0); JSON bodies must be UTF-8',
+      });
+    });
+
+    it('when a body holds bytes that are not UTF-8, then 400 naming the offset, never U+FFFD', async () => {
+      // `{"name":"ab` then 0xC3 0x28 (a lead byte without its continuation).
+      const bytes = Buffer.concat([Buffer.from('{"name":"ab'), Buffer.from([0xc3, 0x28]), Buffer.from('"}')]);
+      const response = await post('/v1/echo', bytes);
+      expect(response.status).toBe(400);
+      expect(response.body.error).toEqual({
+        code: 'INVALID_JSON',
+        message: 'Request body is not valid UTF-8 (at byte offset 11); JSON bodies must be UTF-8',
+      });
+    });
+
+    it('when a body starts with a byte order mark, then it is dropped from the value and the kept text', async () => {
+      const response = await post('/v1/echo', Buffer.from('\ufeff{"name":"é"}'));
+      expect(response.status).toBe(200);
+      expect(response.body).toEqual({ body: { name: 'é' }, rawBody: '{"name":"é"}' });
+    });
+
+    it.each([
+      ['no bytes', ''],
+      ['only a byte order mark', '\ufeff'],
+    ])(
+      'when the body is %s, then a route that needs one answers 400 "a JSON body is required"',
+      async (_case, bytes) => {
+        const echoed = await post('/v1/echo', bytes);
+        expect(echoed.body).toEqual({ body: 'no body', rawBody: null });
+        const response = await post('/v1/things', bytes);
+        expect(response.status).toBe(400);
+        expect(response.body).toEqual({
+          error: { code: 'VALIDATION_ERROR', message: 'body: a JSON body is required' },
+        });
+      },
+    );
+
+    it.each([
+      [
+        'a value',
+        '{"name":"a\\ud800b"}',
+        'body.name: must be well-formed Unicode, not a lone surrogate (\\ud800)',
+      ],
+      [
+        'a nested value',
+        '{"settings":{"list":["ok","\\uDC00"]}}',
+        'body.settings.list.1: must be well-formed Unicode, not a lone surrogate (\\udc00)',
+      ],
+      [
+        'a key',
+        '{"ok":"\\ud83d\\ude00","k\\ud800":"v"}',
+        'body.k\\ud800: a key must be well-formed Unicode, not a lone surrogate (\\ud800)',
+      ],
+      [
+        'a pair in the wrong order',
+        '{"name":"\\ude00\\ud83d"}',
+        'body.name: must be well-formed Unicode, not a lone surrogate (\\ude00)',
+      ],
+    ])(
+      'when %s holds a lone surrogate, then 400 VALIDATION_ERROR naming its path',
+      async (_case, text, message) => {
+        const response = await post('/v1/echo', text);
+        expect(response.status).toBe(400);
+        expect(response.body).toEqual({ error: { code: 'VALIDATION_ERROR', message } });
+      },
+    );
+
+    it('when a surrogate pair is escaped, then it is one character', async () => {
+      const response = await post('/v1/echo', '{"name":"\\ud83d\\ude00 \\\\ud800"}');
+      expect(response.body).toEqual({
+        body: { name: '😀 \\ud800' },
+        rawBody: '{"name":"\\ud83d\\ude00 \\\\ud800"}',
+      });
+    });
+
+    it.each([
+      ['gzip', gzipSync],
+      ['deflate', deflateSync],
+      ['br', brotliCompressSync],
+    ] as const)(
+      'when the body is compressed with %s, then it is decompressed',
+      async (encoding, compress) => {
+        const response = await post('/v1/echo', compress(Buffer.from('{"name":"Prix €"}')), {
+          'content-encoding': encoding,
+        });
+        expect(response.status).toBe(200);
+        expect(response.body).toEqual({ body: { name: 'Prix €' }, rawBody: '{"name":"Prix €"}' });
+      },
+    );
+
+    it.each([
+      [
+        'gzip',
+        Buffer.from('{"name":"not compressed"}'),
+        'Request body does not decompress as gzip (incorrect header check)',
+      ],
+      [
+        'gzip',
+        gzipSync(Buffer.from('{"name":"cut short"}')).subarray(0, 12),
+        'Request body does not decompress as gzip (unexpected end of file)',
+      ],
+      [
+        'deflate',
+        Buffer.from('{"name":"x"}'),
+        'Request body does not decompress as deflate (incorrect header check)',
+      ],
+      [
+        'br',
+        Buffer.from('{"name":"x"}'),
+        expect.stringMatching(/^Request body does not decompress as br \(.+\)$/),
+      ],
+    ])(
+      'when a %s body does not decompress, then 400 INVALID_JSON, not 500',
+      async (encoding, bytes, message) => {
+        const response = await post('/v1/echo', bytes, { 'content-encoding': encoding });
+        expect(response.status).toBe(400);
+        expect(response.body).toEqual({ error: { code: 'INVALID_JSON', message } });
+      },
+    );
+
+    it.each(['compress', 'zstd', 'gzip, br', 'x-unknown'])(
+      'when the Content-Encoding is %s, then 415 naming it',
+      async (encoding) => {
+        const response = await post('/v1/echo', '{"name":"x"}', { 'content-encoding': encoding });
+        expect(response.status).toBe(415);
+        expect(response.body.error).toEqual({
+          code: 'UNSUPPORTED_MEDIA_TYPE',
+          message: `Content-Encoding "${encoding}" is not supported; send the body uncompressed or as one of gzip, deflate, br`,
+        });
+      },
+    );
+
+    it('when a small compressed body decompresses past the limit, then 413', async () => {
+      // Under the limit (1024 bytes) on the wire, 200 times past it once inflated.
+      const bomb = gzipSync(Buffer.from(`{"name":"x"${' '.repeat(200 * 1024)}}`));
+      expect(bomb.length).toBeLessThan(1024);
+      const response = await post('/v1/echo', bomb, { 'content-encoding': 'gzip' });
+      expect(response.status).toBe(413);
+      expect(response.body.error).toEqual({
+        code: 'PAYLOAD_TOO_LARGE',
+        message: 'Request body exceeds the limit of 1024 bytes once decompressed',
+      });
+    });
+
+    it.each(['text/json', 'application/jsonx', ';charset=utf-8'])(
+      'when the Content-Type is %s, then 415',
+      async (contentType) => {
+        const response = await post('/v1/echo', '{"name":"x"}', { 'content-type': contentType });
+        expect(response.status).toBe(415);
+        expect(response.body.error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
+      },
+    );
   });
 
   it('when a field is invalid, then the message names it', async () => {

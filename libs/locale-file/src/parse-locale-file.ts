@@ -1,4 +1,4 @@
-import { PayloadTooLargeError, ValidationError } from '@tolk/http';
+import { JSON_BODY_REQUIRED, PayloadTooLargeError, ValidationError } from '@tolk/http';
 
 /**
  * Reading an uploaded source locale file (DESIGN §4) into its flattened form.
@@ -115,6 +115,8 @@ export function parseSourceDocument(
   limits: SourceLimits = DEFAULT_SOURCE_LIMITS,
   options: ParseOptions = {},
 ): ParsedSource {
+  // An empty upload is no body, never an empty file that would delete every key.
+  if (body === undefined) throw new ValidationError(JSON_BODY_REQUIRED);
   if (!isJsonObject(body)) throw new ValidationError('body: must be a JSON object of translation keys');
   const walk: Walk = {
     limits,

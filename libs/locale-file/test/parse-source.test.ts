@@ -122,10 +122,10 @@ describe('parseSourceDocument: the body', () => {
     expectInvalid(json, 'body: must be a JSON object of translation keys');
   });
 
-  it('when there is no body at all, then ValidationError names the body', () => {
+  it('when there is no body at all, then ValidationError says a body is required', () => {
     const error = rejection(() => parseSourceDocument(undefined, DEFAULT_SOURCE_LIMITS));
     expect(error).toBeInstanceOf(ValidationError);
-    expect(error).toMatchObject({ message: 'body: must be a JSON object of translation keys' });
+    expect(error).toMatchObject({ message: 'body: a JSON body is required' });
   });
 });
 

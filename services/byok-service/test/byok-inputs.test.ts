@@ -99,11 +99,11 @@ describe('PUT bodies', () => {
     },
   );
 
-  it('when there is no body at all, then 400 VALIDATION_ERROR "body: must be a JSON object"', async () => {
+  it('when there is no body at all, then 400 VALIDATION_ERROR "body: a JSON body is required"', async () => {
     const user = await service.newUser();
     const response = await service.call('PUT', '/v1/user/byok/openai', { as: user.as });
     expectError(response, 400, 'VALIDATION_ERROR');
-    expect(response.body.error.message).toBe('body: must be a JSON object');
+    expect(response.body.error.message).toBe('body: a JSON body is required');
   });
 
   it.each([
@@ -156,7 +156,9 @@ describe('PUT bodies', () => {
     const user = await service.newUser();
     const response = await rawPut(user.as, '{"apiKey":"sk-secret-\\ud800-tail"}');
     expectError(response, 400, 'VALIDATION_ERROR');
-    expect(response.body.error.message).toBe('body.apiKey: must be valid Unicode text');
+    expect(response.body.error.message).toBe(
+      'body.apiKey: must be well-formed Unicode, not a lone surrogate (\\ud800)',
+    );
     expect(await storedRows(user.userId)).toBe(0);
   });
 

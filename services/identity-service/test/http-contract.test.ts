@@ -54,7 +54,7 @@ describe('request bodies', () => {
   it('when there is no body at all, then 400 VALIDATION_ERROR', async () => {
     const response = await identity.post('/v1/auth/login');
     expectError(response, 400, 'VALIDATION_ERROR');
-    expect(response.body.error.message).toBe('body: must be a JSON object');
+    expect(response.body.error.message).toBe('body: a JSON body is required');
   });
 
   it('when the body is not sent as JSON, then 415 UNSUPPORTED_MEDIA_TYPE', async () => {

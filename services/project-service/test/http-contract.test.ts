@@ -56,6 +56,44 @@ describe('request bodies', () => {
     }
   });
 
+  it.each([
+    ['POST', 'the name', '{"name":"Site \\ud800","sourceLocale":"en"}', 'body.name (\\ud800)'],
+    [
+      'POST',
+      'the settings',
+      '{"name":"Site","sourceLocale":"en","settings":{"instructions":"Be brief \\udfff"}}',
+      'body.settings.instructions (\\udfff)',
+    ],
+    ['PATCH', 'the name', '{"name":"\\ud800"}', 'body.name (\\ud800)'],
+    ['PATCH', 'the settings', '{"settings":{"model":"m\\udbff"}}', 'body.settings.model (\\udbff)'],
+  ])(
+    'when %s holds a lone surrogate in %s, then 400 VALIDATION_ERROR naming the path and nothing changes',
+    async (method, _field, rawBody, where) => {
+      const [path, surrogate] = where.split(' ');
+      const { userId } = await service.signUp();
+      const project = await service.createProject(userId);
+      const response = await request(
+        `${service.url}/v1/projects${method === 'PATCH' ? `/${project.projectId}` : ''}`,
+        { method, rawBody, headers: { ...(await service.as(userId)), 'content-type': 'application/json' } },
+      );
+      expectError(response, 400, 'VALIDATION_ERROR');
+      expect(response.body.error.message).toBe(
+        `${path}: must be well-formed Unicode, not a lone surrogate ${surrogate}`,
+      );
+      const list = await service.call('GET', '/v1/projects', { as: await service.as(userId) });
+      expect(list.body.projects).toStrictEqual([project]);
+    },
+  );
+
+  it.each(BODY_ROUTES)(
+    'when %s %s comes with an empty body, then 400 "a JSON body is required"',
+    async (method, path) => {
+      const response = await raw(method, path, '');
+      expectError(response, 400, 'VALIDATION_ERROR');
+      expect(response.body.error.message).toBe('body: a JSON body is required');
+    },
+  );
+
   it('when the body is not sent as JSON, then 415 UNSUPPORTED_MEDIA_TYPE', async () => {
     const response = await raw(
       'POST',

@@ -421,7 +421,7 @@ describe('PATCH /v1/projects/:projectId', () => {
       as: await service.as(owner.userId),
     });
     expectError(response, 400, 'VALIDATION_ERROR');
-    expect(response.body.error.message).toBe('body: must be a JSON object');
+    expect(response.body.error.message).toBe('body: a JSON body is required');
   });
 
   it('when a member patches, then 403 FORBIDDEN and nothing changes', async () => {

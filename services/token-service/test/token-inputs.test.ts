@@ -96,7 +96,9 @@ describe('POST /v1/projects/:projectId/tokens bodies', () => {
       '{"label":"CI \\ud800","permissions":"read"}',
     );
     expectError(response, 400, 'VALIDATION_ERROR');
-    expect(response.body.error.message).toBe('body.label: must be valid Unicode text');
+    expect(response.body.error.message).toBe(
+      'body.label: must be well-formed Unicode, not a lone surrogate (\\ud800)',
+    );
     expect(await storedTokens(project.projectId)).toBe(0);
   });
 
@@ -145,11 +147,11 @@ describe('POST /v1/projects/:projectId/tokens bodies', () => {
     },
   );
 
-  it('when there is no body at all, then 400 VALIDATION_ERROR "body: must be a JSON object"', async () => {
+  it('when there is no body at all, then 400 VALIDATION_ERROR "body: a JSON body is required"', async () => {
     const project = await service.createProject();
     const response = await service.call('POST', service.tokensPath(project.projectId), { as: project.owner });
     expectError(response, 400, 'VALIDATION_ERROR');
-    expect(response.body.error.message).toBe('body: must be a JSON object');
+    expect(response.body.error.message).toBe('body: a JSON body is required');
   });
 
   it.each([

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { normalizeEmail } from '../email.js';
 import { LOCALE_PATTERN, canonicalLocale } from '../locale.js';
 
 /** A string field whose messages say plainly whether it was missing or of the wrong type. */
@@ -13,10 +14,9 @@ export function jsonObject<Shape extends z.core.$ZodLooseShape>(shape: Shape) {
   return z.object(shape, { error: 'must be a JSON object' });
 }
 
-// 254: the longest address SMTP can deliver to (RFC 5321).
+// 254: the longest address SMTP can deliver to (RFC 5321). Stored as normalizeEmail leaves it.
 export const emailAddress = text()
-  .trim()
-  .toLowerCase()
+  .overwrite(normalizeEmail)
   .max(254, { error: 'must be at most 254 characters' })
   .pipe(z.email({ error: 'must be an email address' }));
 

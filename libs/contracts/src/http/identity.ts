@@ -3,6 +3,7 @@
  * services. identity-service validates with these schemas; the gateway documents them.
  */
 import { z } from 'zod';
+import { normalizeEmail } from '../email.js';
 import { emailAddress, epochMillis, jsonObject, text } from './fields.js';
 
 /**
@@ -46,7 +47,8 @@ export const signupRequestSchema = jsonObject({
 
 export const loginRequestSchema = jsonObject({
   // Not checked for format: any unknown address gets the same answer as a wrong password.
-  email: text().trim().toLowerCase().max(1024, { error: 'must be at most 1024 characters' }),
+  // The form identity-service looks up and the gateway counts failed logins under.
+  email: text().overwrite(normalizeEmail).max(1024, { error: 'must be at most 1024 characters' }),
   password: text().max(1024, { error: 'must be at most 1024 characters' }),
 });
 

@@ -33,7 +33,7 @@ export function createUsersRepository(db: Db) {
       return rows[0] && toUser(rows[0]);
     },
 
-    /** `email` as stored: trimmed and lower-cased. */
+    /** `email` as stored: in normalizeEmail's form (@tolk/contracts), as the request schemas leave it. */
     async findByEmail(email: string, q: Queryable = db): Promise<User | undefined> {
       const { rows } = await q.query<UserRow>(
         `SELECT user_id, email, name, created_at FROM users WHERE email = $1`,

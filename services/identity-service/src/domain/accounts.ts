@@ -6,7 +6,7 @@ import { newId } from './opaque-tokens.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import type { Session, Sessions } from './sessions.js';
 
-/** Emails arrive trimmed and lower-cased from the request schemas. */
+/** Emails arrive in normalizeEmail's form (@tolk/contracts) from the request schemas. */
 export function createAccounts(deps: {
   db: Db;
   users: UsersRepository;

@@ -3,7 +3,7 @@ import type { User, UsersRepository } from '../data-access/users-repository.js';
 
 /**
  * Lookups for other services (over `/internal/...`): project-service adds members by email and
- * shows members' emails, but owns no users. Emails arrive trimmed and lower-cased.
+ * shows members' emails, but owns no users. Emails arrive in normalizeEmail's form.
  */
 export function createUserDirectory(deps: { users: UsersRepository }) {
   const { users } = deps;
