@@ -124,6 +124,12 @@ export function createUpstreamProxy(deps: {
         });
       },
       proxyRes: (proxyRes, _req, res) => {
+        // The service's connection to the gateway is not the client's. http-proxy would copy its
+        // `connection: keep-alive` (or, without one, write keep-alive itself), and node then keeps
+        // a connection the client asked to close. What node decided for the client's goes out
+        // instead; the service's Keep-Alive timeout says nothing about the gateway's.
+        proxyRes.headers.connection = res.shouldKeepAlive ? 'keep-alive' : 'close';
+        delete proxyRes.headers['keep-alive'];
         // A service that dies mid-body must not leave the client waiting for the rest.
         proxyRes.once('close', () => {
           if (!proxyRes.complete) res.destroy();
