@@ -80,7 +80,7 @@ export function createRateLimitMiddleware(deps: { limiters: RateLimiters; logger
   /**
    * Failed logins per email. The attempt is counted before it is forwarded and given back unless
    * identity-service answers 401, so parallel guesses cannot all slip in before the first failure
-   * is counted; a successful login clears the count. Needs the body read by consumeSmallBody.
+   * is counted; a successful login clears the count. Needs the body read by consumeBody.
    */
   const failedLoginsPerEmail: RequestHandler = async (req, res, next) => {
     const body = consumedBody(req);
