@@ -35,6 +35,7 @@ import { createUpstreamProxy, type UpstreamProxy } from './proxy/upstream-proxy.
 import { createRateLimiters } from './rate-limit/limiters.js';
 import { createRateLimitMiddleware } from './rate-limit/middleware.js';
 import { createRedisClient } from './rate-limit/redis-client.js';
+import { createUploadSlots } from './rate-limit/upload-slots.js';
 import { createRouteDispatcher } from './route-dispatch.js';
 import { ROUTES, type GatewayRoute } from './routes.js';
 
@@ -169,6 +170,7 @@ export function createGatewayApp(deps: {
     timeoutMs: Math.min(READINESS_TIMEOUT_MS, config.UPSTREAM_TIMEOUT_MS),
   });
 
+  const uploadSlots = createUploadSlots({ maxPerUploader: config.MAX_UPLOADS_PER_PRINCIPAL });
   const bodyTiming = {
     timeoutMs: config.BODY_TIMEOUT_MS,
     minBytesPerSecond: config.BODY_MIN_BYTES_PER_SECOND,
@@ -184,7 +186,7 @@ export function createGatewayApp(deps: {
     guards.push(rateLimits.perCaller);
     if (route.scope === 'project' && requireMember) guards.push(requireMember);
     if (route.authAttempt) guards.push(rateLimits.authAttemptsPerIp);
-    guards.push(route.authAttempt === 'login' ? loginBody : body);
+    guards.push(uploadSlots, route.authAttempt === 'login' ? loginBody : body);
     if (route.authAttempt === 'login') guards.push(rateLimits.failedLoginsPerEmail);
     return guards;
   }

@@ -97,6 +97,9 @@ export const configSchema = z
     BODY_TIMEOUT_MS: count(120_000),
     BODY_MIN_BYTES_PER_SECOND: z.coerce.number().int().nonnegative().default(1024),
     BODY_MIN_RATE_GRACE_MS: count(5000),
+    // Requests with a body in progress at once per principal (per client address before
+    // authentication) in this gateway process; more is 429 RATE_LIMITED with Retry-After.
+    MAX_UPLOADS_PER_PRINCIPAL: count(10),
     UPSTREAM_TIMEOUT_MS: count(30_000),
     UPSTREAM_MAX_SOCKETS: count(512),
     TRUST_PROXY: trustProxySchema,

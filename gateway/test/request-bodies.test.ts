@@ -151,6 +151,55 @@ describe('gateway request bodies', () => {
     }
   });
 
+  it('when one principal has MAX_UPLOADS_PER_PRINCIPAL uploads in progress, then its next one is 429 with Retry-After, and others still upload', async () => {
+    const gateway = await gatewayWith({ MAX_UPLOADS_PER_PRINCIPAL: '2' });
+    try {
+      const url = `${gateway.url}/v1/projects/p-cap/source`;
+      const busy = await headersOf('busy-uploader');
+      const held = [openUpload(url, busy), openUpload(url, busy)];
+      await Promise.all(held.map((upload) => upload.write('{"x":')));
+
+      const third = openUpload(url, busy);
+      await third.write('{"x":"3"}');
+      const refused = await third.answer;
+      expect(refused.status).toBe(429);
+      expect(refused.body.error.code).toBe('RATE_LIMITED');
+      expect(refused.body.error.message).toMatch(/at most 2 requests with a body/);
+      expect(refused.headers['retry-after']).toBe('1');
+
+      const other = openUpload(url, await headersOf('someone-else'));
+      await other.end();
+      expect((await other.answer).status).toBe(200);
+
+      // A finished upload frees its slot.
+      await held[0]!.write('"1"}');
+      await held[0]!.end();
+      expect((await held[0]!.answer).status).toBe(200);
+      const again = openUpload(url, busy);
+      await again.write('{"x":"4"}');
+      await again.end();
+      expect((await again.answer).status).toBe(200);
+
+      held[1]!.destroy();
+    } finally {
+      await gateway.close();
+    }
+  });
+
+  it('when a request without a body comes from a principal with every upload slot taken, then it still passes', async () => {
+    const gateway = await gatewayWith({ MAX_UPLOADS_PER_PRINCIPAL: '1' });
+    try {
+      const headers = await headersOf('reader');
+      const held = openUpload(`${gateway.url}/v1/projects/p-read/source`, headers);
+      await held.write('{');
+      const read = await fetch(`${gateway.url}/v1/projects/p-read/source`, { headers });
+      expect(read.status).toBe(200);
+      held.destroy();
+    } finally {
+      await gateway.close();
+    }
+  });
+
   it('when node’s fetch uploads 11 MB, then it reads the 413 envelope every time (20 tries), never EPIPE', async () => {
     const gateway = await gatewayWith();
     try {

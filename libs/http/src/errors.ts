@@ -54,8 +54,8 @@ export class PayloadTooLargeError extends AppError {
   }
 }
 export class RateLimitedError extends AppError {
-  constructor(retryAfterSeconds: number) {
-    super('RATE_LIMITED', `Too many requests; retry after ${retryAfterSeconds} s`, {
+  constructor(retryAfterSeconds: number, reason = 'Too many requests') {
+    super('RATE_LIMITED', `${reason}; retry after ${retryAfterSeconds} s`, {
       'Retry-After': String(retryAfterSeconds),
     });
   }
