@@ -16,8 +16,8 @@ export type SlowUploads = {
 
 /**
  * Opens `count` slow uploads to `url` (http://127.0.0.1:port/path) and resolves once all are
- * connected. With `reopen`, a connection the gateway ends is replaced, as a persistent attacker
- * does, until `stop`.
+ * connected. With `reopen`, a connection the gateway ends is replaced `everyMs` later, as a
+ * persistent attacker does, until `stop`.
  */
 export async function startSlowUploads(options: {
   url: string;
@@ -44,11 +44,16 @@ export async function startSlowUploads(options: {
 
   const connect = () =>
     new Promise<void>((resolve) => {
+      // Trickled to only once its request has begun: a byte before it would be a malformed request.
       const socket = net.connect(Number(target.port), target.hostname, () => {
+        if (stopped) {
+          socket.destroy();
+          return;
+        }
         socket.write(head);
+        sockets.add(socket);
         resolve();
       });
-      sockets.add(socket);
       let status: string | undefined;
       socket.on('data', (chunk: Buffer) => {
         status ??= /^HTTP\/1\.1 (\d{3})/.exec(chunk.toString('latin1'))?.[1];
@@ -59,7 +64,8 @@ export async function startSlowUploads(options: {
         resolve();
         if (stopped) return;
         note(status ?? 'closed');
-        if (options.reopen) void connect();
+        // After a pause, or 590 refused clients would reconnect as fast as the loop turns.
+        if (options.reopen) setTimeout(() => void (stopped || connect()), options.everyMs);
       });
     });
 
