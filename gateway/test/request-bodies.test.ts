@@ -161,6 +161,7 @@ describe('gateway request bodies', () => {
 
       const third = openUpload(url, busy);
       await third.write('{"x":"3"}');
+      await third.end();
       const refused = await third.answer;
       expect(refused.status).toBe(429);
       expect(refused.body.error.code).toBe('RATE_LIMITED');
@@ -181,6 +182,32 @@ describe('gateway request bodies', () => {
       expect((await again.answer).status).toBe(200);
 
       held[1]!.destroy();
+    } finally {
+      await gateway.close();
+    }
+  });
+
+  it('when uploads come without a token, then they count per client address', async () => {
+    const gateway = await startGateway({
+      IDENTITY_SERVICE_URL: project.url,
+      PROJECT_SERVICE_URL: project.url,
+      MAX_UPLOADS_PER_PRINCIPAL: '2',
+    });
+    try {
+      const url = `${gateway.url}/v1/auth/signup`;
+      const headers = { 'content-type': 'application/json' };
+      const held = [openUpload(url, headers, 'POST'), openUpload(url, headers, 'POST')];
+      await Promise.all(held.map((upload) => upload.write('{"email":')));
+
+      const third = openUpload(url, headers, 'POST');
+      await third.write('{}');
+      await third.end();
+      const refused = await third.answer;
+      expect(refused.status).toBe(429);
+      expect(refused.body.error.code).toBe('RATE_LIMITED');
+      expect(refused.headers['retry-after']).toBe('1');
+
+      for (const upload of held) upload.destroy();
     } finally {
       await gateway.close();
     }
