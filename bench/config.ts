@@ -38,6 +38,24 @@ export function sourceBenchConfig() {
   return loadConfig(sourceBenchSchema, process.env);
 }
 
+const slowClientsBenchSchema = z.object({
+  DATABASE_URL: env.url(['postgres', 'postgresql']).default('postgres://postgres@127.0.0.1:5432/postgres'),
+  REDIS_URL: env.url(['redis', 'rediss']).default('redis://127.0.0.1:6379'),
+  AMQP_URL: env.url(['amqp', 'amqps']).default('amqp://guest:guest@127.0.0.1:5672'),
+  // Ports of the gateway and the four services: this one and the next four.
+  BENCH_SLOW_PORT: env.port(18100),
+  // The slow uploads of one user, and how often each sends a byte (the report's: 600, every 5 s).
+  BENCH_SLOW_CLIENTS: z.coerce.number().int().min(1).max(2000).default(600),
+  BENCH_SLOW_EVERY_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
+  // The other user's source GETs and PUTs, one after the other, in each of the two phases.
+  BENCH_SLOW_CALLS: z.coerce.number().int().min(20).max(5000).default(300),
+});
+
+/** bench:slow-clients' configuration (bench/slow-clients.ts). */
+export function slowClientsBenchConfig() {
+  return loadConfig(slowClientsBenchSchema, process.env);
+}
+
 const bareProxySchema = z.object({
   PORT: env.port(18082),
   TARGET_URL: env.url(['http']),

@@ -242,7 +242,12 @@ export function createHttpClient(baseUrl: string) {
     call(
       method: string,
       target: string,
-      options: { headers?: Record<string, string>; body?: Buffer | Record<string, unknown> } = {},
+      options: {
+        headers?: Record<string, string>;
+        body?: Buffer | Record<string, unknown>;
+        /** Gives up on the exchange (the promise rejects with an AbortError). */
+        signal?: AbortSignal;
+      } = {},
     ): Promise<Answer> {
       const body = Buffer.isBuffer(options.body)
         ? options.body
@@ -257,7 +262,15 @@ export function createHttpClient(baseUrl: string) {
       return new Promise((resolve, reject) => {
         const started = performance.now();
         const request = http.request(
-          { agent, host: base.hostname, port: base.port, method, path: target, headers },
+          {
+            agent,
+            host: base.hostname,
+            port: base.port,
+            method,
+            path: target,
+            headers,
+            signal: options.signal,
+          },
           (response) => {
             const chunks: Buffer[] = [];
             response.on('data', (chunk: Buffer) => chunks.push(chunk));

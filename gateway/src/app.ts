@@ -27,8 +27,7 @@ import { createTokenUsageReporter } from './auth/token-usage.js';
 import type { GatewayConfig } from './config.js';
 import { createDashboardRouter } from './dashboard/dashboard-router.js';
 import { createApiReferenceRouter } from './openapi/api-reference-router.js';
-import { rejectDeclaredOversizedBody } from './proxy/body-limit.js';
-import { consumeSmallBody } from './proxy/consumed-body.js';
+import { consumeBody } from './proxy/consumed-body.js';
 import { stripClientIdentityHeaders } from './proxy/forwarded-headers.js';
 import { rejectDotSegments } from './proxy/path-guard.js';
 import { createUpstreamHealthProbe } from './proxy/upstream-health.js';
@@ -37,6 +36,7 @@ import { createFailedAuthLimit } from './rate-limit/failed-auth.js';
 import { createRateLimiters } from './rate-limit/limiters.js';
 import { createRateLimitMiddleware } from './rate-limit/middleware.js';
 import { createRedisClient } from './rate-limit/redis-client.js';
+import { createUploadSlots } from './rate-limit/upload-slots.js';
 import { createRouteDispatcher } from './route-dispatch.js';
 import { ROUTES, type GatewayRoute } from './routes.js';
 
@@ -46,7 +46,7 @@ const noStore: RequestHandler = (_req, res, next) => {
   next();
 };
 
-/** Login and signup bodies are a few hundred bytes; only these are read by the gateway. */
+/** Login bodies are a few hundred bytes; the gateway reads their email. */
 const MAX_AUTH_BODY_BYTES = 16 * 1024;
 const READINESS_TIMEOUT_MS = 2000;
 
@@ -180,7 +180,6 @@ export function createGatewayApp(deps: {
         target,
         timeoutMs: config.UPSTREAM_TIMEOUT_MS,
         maxSockets: config.UPSTREAM_MAX_SOCKETS,
-        maxBodyBytes: config.MAX_BODY_BYTES,
         logger,
       }),
     );
@@ -190,7 +189,14 @@ export function createGatewayApp(deps: {
     timeoutMs: Math.min(READINESS_TIMEOUT_MS, config.UPSTREAM_TIMEOUT_MS),
   });
 
-  const bodyLimit = rejectDeclaredOversizedBody(config.MAX_BODY_BYTES);
+  const uploadSlots = createUploadSlots({ maxPerUploader: config.MAX_UPLOADS_PER_PRINCIPAL });
+  const bodyTiming = {
+    timeoutMs: config.BODY_TIMEOUT_MS,
+    minBytesPerSecond: config.BODY_MIN_BYTES_PER_SECOND,
+    graceMs: config.BODY_MIN_RATE_GRACE_MS,
+  };
+  const body = consumeBody(config.MAX_BODY_BYTES, bodyTiming);
+  const loginBody = consumeBody(MAX_AUTH_BODY_BYTES, bodyTiming);
 
   /** What a route runs before its service's proxy: identity, limits, membership, body checks. */
   function guardsOf(route: GatewayRoute): RequestHandler[] {
@@ -198,11 +204,9 @@ export function createGatewayApp(deps: {
     if (route.access !== 'public') guards.push(requireAccess(route.tokens));
     guards.push(rateLimits.perCaller);
     if (route.scope === 'project' && requireMember) guards.push(requireMember);
-    guards.push(bodyLimit);
     if (route.authAttempt) guards.push(rateLimits.authAttemptsPerIp);
-    if (route.authAttempt === 'login') {
-      guards.push(consumeSmallBody(MAX_AUTH_BODY_BYTES), rateLimits.failedLoginsPerEmail);
-    }
+    guards.push(uploadSlots, route.authAttempt === 'login' ? loginBody : body);
+    if (route.authAttempt === 'login') guards.push(rateLimits.failedLoginsPerEmail);
     return guards;
   }
 

@@ -88,6 +88,18 @@ export const configSchema = z
     BYOK_SERVICE_URL: optional(serviceUrl),
     // The source file limit (10 MiB) plus room for JSON framing around it.
     MAX_BODY_BYTES: count(10 * MIB + 64 * 1024),
+    // Every request body is read whole by the gateway before a service sees it (a slow client
+    // holds no connection to a service); one not complete in time is answered 408 and its
+    // connection closed. BODY_TIMEOUT_MS bounds the whole body: 2 minutes is 10 MiB at about
+    // 700 kbit/s, a slow but honest uplink. Past BODY_MIN_RATE_GRACE_MS, the body must also
+    // have averaged BODY_MIN_BYTES_PER_SECOND since it began (0 turns that off), so a client
+    // trickling a byte now and then is cut after seconds, not minutes.
+    BODY_TIMEOUT_MS: count(120_000),
+    BODY_MIN_BYTES_PER_SECOND: z.coerce.number().int().nonnegative().default(1024),
+    BODY_MIN_RATE_GRACE_MS: count(5000),
+    // Requests with a body in progress at once per principal (per client address before
+    // authentication) in this gateway process; more is 429 RATE_LIMITED with Retry-After.
+    MAX_UPLOADS_PER_PRINCIPAL: count(10),
     UPSTREAM_TIMEOUT_MS: count(30_000),
     UPSTREAM_MAX_SOCKETS: count(512),
     TRUST_PROXY: trustProxySchema,

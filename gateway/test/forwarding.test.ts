@@ -155,6 +155,27 @@ describe('gateway forwarding', () => {
     expect(headers.te).toBeUndefined();
   });
 
+  it('when the client asks to close its connection, then the answer says connection: close, not the service’s keep-alive', async () => {
+    const response = await rawRequest(`${gateway.url}/v1/projects/p1/source`, {
+      method: 'GET',
+      headers: { authorization, connection: 'close' },
+    });
+
+    expect(response.status).toBe(200);
+    expect(response.headers.connection).toBe('close');
+    expect(response.headers['keep-alive']).toBeUndefined();
+  });
+
+  it('when the client keeps its connection, then so does the answer', async () => {
+    const response = await rawRequest(`${gateway.url}/v1/projects/p1/source`, {
+      method: 'GET',
+      headers: { authorization, connection: 'keep-alive' },
+    });
+
+    expect(response.status).toBe(200);
+    expect(response.headers.connection).toBe('keep-alive');
+  });
+
   it('when the service answers with an error, then its status, headers and body pass through', async () => {
     const conflict = await startUpstream((_received, res) => {
       res

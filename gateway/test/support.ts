@@ -269,3 +269,50 @@ export function rawRequest(
     })();
   });
 }
+
+export type Answer = { status: number; headers: http.IncomingHttpHeaders; body: any };
+
+/**
+ * An upload whose body the test writes piece by piece (`write`, `end`), as a slow client would:
+ * chunked unless `headers` declare a Content-Length. `answer` resolves with the gateway's answer
+ * whenever it comes, even before the body is complete; `closed` once the connection is closed.
+ */
+export function openUpload(url: string, headers: Record<string, string>, method = 'PUT') {
+  const [, host, port, path] = /^http:\/\/([^:/]+):(\d+)(\/.*)$/.exec(url)!;
+  const req = http.request({ host, port: Number(port), path, method, headers, agent: false });
+  req.flushHeaders();
+  // A write to a connection the gateway closed fails; the answer (or its absence) is what counts.
+  req.on('error', () => {});
+  const closed = new Promise<void>((resolve) => req.once('close', () => resolve()));
+  const answer = new Promise<Answer>((resolve, reject) => {
+    req.once('response', (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.once('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        let body: unknown;
+        try {
+          body = JSON.parse(text);
+        } catch {
+          body = text;
+        }
+        resolve({ status: res.statusCode!, headers: res.headers, body });
+      });
+      res.once('error', reject);
+    });
+    req.once('close', () => reject(new Error('the connection closed without an answer')));
+  });
+  // Settled by the test or never: an unhandled rejection must not fail an unrelated test.
+  answer.catch(() => {});
+  return {
+    answer,
+    closed,
+    write: (chunk: string | Buffer) =>
+      new Promise<void>((resolve) => {
+        if (req.destroyed) resolve();
+        else req.write(chunk, () => resolve());
+      }),
+    end: () => new Promise<void>((resolve) => req.end(resolve)),
+    destroy: () => req.destroy(),
+  };
+}

@@ -127,7 +127,7 @@ export type RequestSchemaName = keyof typeof REQUEST_SCHEMAS | 'LocaleFile';
 export type ResponseSchemaName = keyof typeof RESPONSE_SCHEMAS | 'OpenApiDocument';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
-export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 412 | 413 | 415 | 429 | 500 | 503 | 504;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 408 | 409 | 412 | 413 | 415 | 429 | 500 | 503 | 504;
 
 export type Parameter = {
   name: string;

@@ -71,7 +71,9 @@ anyone else gets 404, as for a project that does not exist.
 \`METHOD_NOT_ALLOWED\` with an \`Allow\` header; a path that does not exist answers 404.
 
 **Conventions.** Bodies are JSON (\`Content-Type: application/json\`); request bodies may be up to
-10 MiB (by default). Timestamps are epoch milliseconds. Locale codes match \`^[a-z]{2,3}(-[A-Z]{2,3})?$\` in any
+10 MiB, must be complete within 2 minutes and, after their first 5 s, arrive at 1 KiB/s on average
+(else 408), and a caller may have at most 10 requests with a body in progress (else 429) — all by
+default. Timestamps are epoch milliseconds. Locale codes match \`^[a-z]{2,3}(-[A-Z]{2,3})?$\` in any
 case and are returned canonically (\`pt-BR\`).`;
 
 const ERROR_MEANINGS: Record<ErrorStatus, string> = {
@@ -81,6 +83,7 @@ const ERROR_MEANINGS: Record<ErrorStatus, string> = {
   401: 'No token, or a malformed, unknown, expired or revoked one (UNAUTHORIZED)',
   403: 'This kind of token or its permission does not allow this (FORBIDDEN)',
   404: 'No such project, or the caller is not a member of it (NOT_FOUND)',
+  408: 'The body did not arrive in time, or trickled in too slowly; the connection is closed (REQUEST_TIMEOUT)',
   409: 'A conflict with what is stored (CONFLICT)',
   412: 'The precondition does not hold (PRECONDITION_FAILED)',
   413: 'The body is over the size limit (PAYLOAD_TOO_LARGE)',
@@ -137,6 +140,7 @@ function errorsOf(operation: ApiOperation, route: GatewayRoute | undefined): Map
   }
   if (route?.scope === 'project') add(404);
   if (operation.requestBody) {
+    if (operation.servedBy !== 'gateway') add(408);
     add(413);
     add(415);
   }

@@ -2,29 +2,42 @@ import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import type { Request, RequestHandler, Response } from 'express';
 import type { Plugin } from 'http-proxy-middleware';
-import { PayloadTooLargeError } from '@tolk/http';
-import { closeAfterRefusal, readBodyUpTo } from './body-limit.js';
+import { AppError } from '@tolk/http';
+import { closeAfterRefusal, hasBody, readBodyUpTo, type BodyTiming } from './body-limit.js';
 
 const consumedBodies = new WeakMap<IncomingMessage, Buffer>();
 
 /**
- * Reads a small body into memory for a gateway check that needs it (the login's email). Only for
- * routes whose bodies are tiny by nature; every other body streams through unread. The exact
- * bytes are kept and forwarded unchanged.
+ * Reads a request's whole body into memory before anything is sent to a service (nginx's
+ * `proxy_request_buffering`): a slow client then holds a gateway socket and the bytes it sent,
+ * never a pooled connection to a service, which a few hundred trickling uploads would otherwise
+ * exhaust for everyone. The body is forwarded byte for byte, with a Content-Length instead of
+ * chunks. It is also what gateway checks that need the body (the login's email) read.
+ * A request without a body passes at once. Over `maxBytes` is 413, slower than `timing` is 408;
+ * either closes the connection after the answer.
  */
-export function consumeSmallBody(maxBytes: number): RequestHandler {
+export function consumeBody(maxBytes: number, timing: BodyTiming): RequestHandler {
   return async (req, res, next) => {
+    if (!hasBody(req)) {
+      next();
+      return;
+    }
+    let body: Buffer;
     try {
-      consumedBodies.set(req, await readBodyUpTo(req, maxBytes));
+      body = await readBodyUpTo(req, maxBytes, timing);
     } catch (err) {
-      if (err instanceof PayloadTooLargeError) closeAfterRefusal(res);
+      const code = err instanceof AppError ? err.code : undefined;
+      if (code === 'PAYLOAD_TOO_LARGE' || code === 'REQUEST_TIMEOUT') closeAfterRefusal(req, res);
       throw err;
     }
+    consumedBodies.set(req, body);
+    req.headers['content-length'] = String(body.length);
+    delete req.headers['transfer-encoding'];
     next();
   };
 }
 
-/** The bytes `consumeSmallBody` read, if it ran for this request. */
+/** The bytes `consumeBody` read, if the request had a body. */
 export function consumedBody(req: IncomingMessage): Buffer | undefined {
   return consumedBodies.get(req);
 }

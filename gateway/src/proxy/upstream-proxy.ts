@@ -1,11 +1,10 @@
-import http, { type ClientRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import https from 'node:https';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { createProxyMiddleware, proxyEventsPlugin, type Plugin } from 'http-proxy-middleware';
 import type { ServiceName } from '@tolk/contracts';
 import { AppError } from '@tolk/http';
 import type { Logger } from '@tolk/logger';
-import { closeAfterRefusal, watchStreamedBody } from './body-limit.js';
 import { replayConsumedBody } from './consumed-body.js';
 import { removeUnforwardedHeaders } from './forwarded-headers.js';
 
@@ -34,17 +33,16 @@ function isServerResponse(value: unknown): value is ServerResponse {
 }
 
 /**
- * Streams requests of one service's routes to it, bodies untouched, over a pool of kept-alive
- * connections (without one, http-proxy opens a connection per request and collapses under load).
- * Its failures reach the one error middleware: refused or unreachable is 503, silent for
- * `timeoutMs` is 504, a chunked body past `maxBodyBytes` is 413.
+ * Sends requests of one service's routes to it, bodies untouched (read whole beforehand by
+ * consumeBody), over a pool of kept-alive connections (without one, http-proxy opens a connection
+ * per request and collapses under load). Its failures reach the one error middleware: refused or
+ * unreachable is 503, silent for `timeoutMs` is 504.
  */
 export function createUpstreamProxy(deps: {
   service: ServiceName;
   target: string;
   timeoutMs: number;
   maxSockets: number;
-  maxBodyBytes: number;
   logger: Logger;
 }) {
   const { service, timeoutMs, logger } = deps;
@@ -57,16 +55,10 @@ export function createUpstreamProxy(deps: {
     timeout: timeoutMs,
   });
 
-  // Per in-flight request: where its errors go, its upstream request, whether it was refused.
-  // Kept on the request itself: WeakMap entries outlive their requests until a full GC, which at
-  // a thousand requests a second fills the old generation and lengthens every collection.
+  // Per in-flight request: where its errors go. Kept on the request itself: WeakMap entries
+  // outlive their requests until a full GC, which at a thousand requests a second fills the old
+  // generation and lengthens every collection.
   const nextOf = requestSlot<NextFunction>('next');
-  const upstreamRequestOf = requestSlot<ClientRequest>('upstreamRequest');
-  const refusedFlag = requestSlot<true>('refused');
-  const refused = {
-    add: (req: IncomingMessage) => refusedFlag.set(req, true),
-    has: (req: IncomingMessage) => refusedFlag.get(req) === true,
-  };
 
   function fail(req: IncomingMessage, res: ServerResponse, error: AppError): void {
     // Answered already, or the client has gone: nobody to tell.
@@ -99,22 +91,7 @@ export function createUpstreamProxy(deps: {
       replayConsumedBody,
     ],
     on: {
-      // Emitted right before the body is piped upstream, so the byte count misses no chunk.
-      start: (req, res) => {
-        watchStreamedBody(req, deps.maxBodyBytes, (error) => {
-          req.unpipe();
-          refused.add(req);
-          upstreamRequestOf.get(req)?.destroy();
-          closeAfterRefusal(res);
-          fail(req, res, error);
-        });
-      },
-      proxyReq: (proxyReq, req, res) => {
-        if (refused.has(req)) {
-          proxyReq.destroy();
-          return;
-        }
-        upstreamRequestOf.set(req, proxyReq);
+      proxyReq: (proxyReq, _req, res) => {
         // Per request, not the agent's `timeout` alone: node shortens a pooled socket's timeout
         // to the service's Keep-Alive hint (5 s from node's servers) and keeps it on reuse.
         proxyReq.setTimeout(timeoutMs, () => proxyReq.destroy(new UpstreamTimeoutError(timeoutMs)));
@@ -124,13 +101,19 @@ export function createUpstreamProxy(deps: {
         });
       },
       proxyRes: (proxyRes, _req, res) => {
+        // The service's connection to the gateway is not the client's. http-proxy would copy its
+        // `connection: keep-alive` (or, without one, write keep-alive itself), and node then keeps
+        // a connection the client asked to close. What node decided for the client's goes out
+        // instead; the service's Keep-Alive timeout says nothing about the gateway's.
+        proxyRes.headers.connection = res.shouldKeepAlive ? 'keep-alive' : 'close';
+        delete proxyRes.headers['keep-alive'];
         // A service that dies mid-body must not leave the client waiting for the rest.
         proxyRes.once('close', () => {
           if (!proxyRes.complete) res.destroy();
         });
       },
       error: (err, req, res) => {
-        if (!isServerResponse(res) || refused.has(req)) return;
+        if (!isServerResponse(res)) return;
         const error =
           err instanceof UpstreamTimeoutError
             ? new AppError('GATEWAY_TIMEOUT', `The ${service} service did not answer in time`)

@@ -85,7 +85,7 @@ export function createRateLimitMiddleware(deps: {
   /**
    * Failed logins per email. The attempt is counted before it is forwarded and given back unless
    * identity-service answers 401, so parallel guesses cannot all slip in before the first failure
-   * is counted; a successful login clears the count. Needs the body read by consumeSmallBody.
+   * is counted; a successful login clears the count. Needs the body read by consumeBody.
    * A body that cannot be decoded is refused here with the answer identity-service would give,
    * so no body reaches it whose email the gateway could not count.
    */

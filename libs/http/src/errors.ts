@@ -54,8 +54,8 @@ export class PayloadTooLargeError extends AppError {
   }
 }
 export class RateLimitedError extends AppError {
-  constructor(retryAfterSeconds: number) {
-    super('RATE_LIMITED', `Too many requests; retry after ${retryAfterSeconds} s`, {
+  constructor(retryAfterSeconds: number, reason = 'Too many requests') {
+    super('RATE_LIMITED', `${reason}; retry after ${retryAfterSeconds} s`, {
       'Retry-After': String(retryAfterSeconds),
     });
   }
@@ -73,6 +73,7 @@ export const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   FORBIDDEN: 403,
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
+  REQUEST_TIMEOUT: 408,
   CONFLICT: 409,
   PRECONDITION_FAILED: 412,
   PAYLOAD_TOO_LARGE: 413,
