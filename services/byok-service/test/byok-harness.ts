@@ -56,6 +56,7 @@ export async function startByokService(options: { masterKeys?: string } = {}) {
   async function serve(masterKeys: string) {
     const config = loadByokConfig({
       DATABASE_URL: database.url,
+      AMQP_URL: 'amqp://127.0.0.1:5672',
       INTERNAL_JWT_SECRET: INTERNAL_SECRET,
       BYOK_MASTER_KEYS: masterKeys,
     });
