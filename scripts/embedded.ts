@@ -9,13 +9,14 @@ import path from 'node:path';
 import { createInProcessBus, startOutboxRelay, type Bus, type OutboxRelay } from '@tolk/bus';
 import { SERVICE_PORTS } from '@tolk/contracts';
 import { migrate, openEmbeddedPostgres, type Db } from '@tolk/db';
-import type { Express } from 'express';
+import express, { type Express } from 'express';
 import { listenExpressApp } from '@tolk/http';
 import { collectProcessMetrics, createLogger, type Logger } from '@tolk/logger';
 import { createGatewayApp } from '../gateway/src/app.js';
 import { loadGatewayConfig } from '../gateway/src/config.js';
 import * as byokService from '../services/byok-service/src/app.js';
 import { loadByokConfig } from '../services/byok-service/src/config.js';
+import { subscribeByokConsumer } from '../services/byok-service/src/entry-points/messaging/byok-consumer.js';
 import { resolveMasterKeys } from '../services/byok-service/src/master-key-source.js';
 import * as identityService from '../services/identity-service/src/app.js';
 import { loadIdentityConfig } from '../services/identity-service/src/config.js';
@@ -24,6 +25,7 @@ import { loadLocaleConfig } from '../services/locale-service/src/config.js';
 import { subscribeLocaleConsumer } from '../services/locale-service/src/entry-points/messaging/locale-consumer.js';
 import * as projectService from '../services/project-service/src/app.js';
 import { loadProjectConfig } from '../services/project-service/src/config.js';
+import { subscribeProjectConsumer } from '../services/project-service/src/entry-points/messaging/project-consumer.js';
 import * as sourceService from '../services/source-service/src/app.js';
 import { loadSourceConfig } from '../services/source-service/src/config.js';
 import { subscribeSourceConsumer } from '../services/source-service/src/entry-points/messaging/source-consumer.js';
@@ -91,13 +93,17 @@ export async function startEmbeddedTolk(options: EmbeddedOptions) {
     return urlOf(server);
   }
 
+  // identity-service and project-service ask each other (emails; the projects an account deletion
+  // takes): identity-service listens first and is given its app once project-service's URL is known.
+  let identityApp: Express | undefined = undefined;
   const identityUrl = await serve(
     'identity',
-    identityService.createIdentityApp({
-      config: loadIdentityConfig({ ...common, JWT_PRIVATE_KEY: options.secrets.jwtPrivateKey }),
-      db: await database(identityService.IDENTITY_SCHEMA, identityService.MIGRATIONS_DIR, 'identity-service'),
-      logger: loggerFor('identity-service'),
-    }),
+    express().use((req, res, next) => (identityApp ? identityApp(req, res, next) : next())),
+  );
+  const identityDb = await database(
+    identityService.IDENTITY_SCHEMA,
+    identityService.MIGRATIONS_DIR,
+    'identity-service',
   );
 
   const projectDb = await database(
@@ -114,6 +120,17 @@ export async function startEmbeddedTolk(options: EmbeddedOptions) {
       logger: loggerFor('project-service'),
     }),
   );
+
+  identityApp = identityService.createIdentityApp({
+    config: loadIdentityConfig({
+      ...common,
+      JWT_PRIVATE_KEY: options.secrets.jwtPrivateKey,
+      PROJECT_SERVICE_URL: projectUrl,
+    }),
+    db: identityDb,
+    bus,
+    logger: loggerFor('identity-service'),
+  });
 
   const sourceDb = await database(
     sourceService.SOURCE_SCHEMA,
@@ -151,15 +168,14 @@ export async function startEmbeddedTolk(options: EmbeddedOptions) {
   const tokenUrl = await serve('token', tokens.app);
 
   const byokConfig = loadByokConfig({ ...common, TOLK_DATA_DIR: options.tolkDataDir });
-  const byokUrl = await serve(
-    'byok',
-    byokService.createByokService({
-      config: byokConfig,
-      db: await database(byokService.BYOK_SCHEMA, byokService.MIGRATIONS_DIR, 'byok-service'),
-      keyring: (await resolveMasterKeys(byokConfig)).keyring,
-      logger: loggerFor('byok-service'),
-    }).app,
-  );
+  const byokDb = await database(byokService.BYOK_SCHEMA, byokService.MIGRATIONS_DIR, 'byok-service');
+  const byok = byokService.createByokService({
+    config: byokConfig,
+    db: byokDb,
+    keyring: (await resolveMasterKeys(byokConfig)).keyring,
+    logger: loggerFor('byok-service'),
+  });
+  const byokUrl = await serve('byok', byok.app);
 
   const gatewayLogger = loggerFor('gateway');
   const gatewayConfig = loadGatewayConfig({
@@ -191,8 +207,18 @@ export async function startEmbeddedTolk(options: EmbeddedOptions) {
     logger: loggerFor('locale-service'),
   });
   await subscribeTokenConsumer({ bus, db: tokenDb, sync: tokens.sync, logger: loggerFor('token-service') });
+  await subscribeProjectConsumer({
+    bus,
+    db: projectDb,
+    accountRemoval: projectService.createProjectAccountRemoval({
+      db: projectDb,
+      logger: loggerFor('project-service'),
+    }),
+    logger: loggerFor('project-service'),
+  });
+  await subscribeByokConsumer({ bus, db: byokDb, sync: byok.sync, logger: loggerFor('byok-service') });
   await gateway.startConsumers();
-  for (const db of [projectDb, sourceDb, localeDb, tokenDb]) {
+  for (const db of [identityDb, projectDb, sourceDb, localeDb, tokenDb]) {
     relays.push(await startOutboxRelay({ db, bus, logger, singleRelay: true }));
   }
 

@@ -75,6 +75,9 @@ export type ApiToken = {
   createdAt: number;
 };
 
+/** In the list view: the member who created the token (removing them revokes it). */
+export type ListedToken = ApiToken & { createdBy: { userId: string } };
+
 export type CreatedToken = ApiToken & { token: string };
 
 export type KeyStatus = {

@@ -15,6 +15,7 @@ import {
 import { serviceNameOf, type Logger } from '@tolk/logger';
 import { createAccessTokenVerifier } from './auth/access-token-verifier.js';
 import { createAuthenticator, type PrincipalResolver } from './auth/authenticate.js';
+import { createDeletedUsers, listenForUserDeletions, subscribeUserDeletions } from './auth/deleted-users.js';
 import { subscribeMembershipEvictions } from './auth/membership-events.js';
 import {
   createMembershipCache,
@@ -53,7 +54,7 @@ const READINESS_TIMEOUT_MS = 2000;
 /**
  * The composition root of the gateway: builds every part from the configuration and returns the
  * express app (it never listens), `startConsumers`, which starts the membership- and token-cache
- * evictions when AMQP_URL is set, and `close`, which releases Redis, RabbitMQ and the upstream connections.
+ * evictions and the deleted-account refusals when AMQP_URL is set, and `close`, which releases Redis, RabbitMQ and the upstream connections.
  */
 export function createGatewayApp(deps: {
   config: GatewayConfig;
@@ -134,10 +135,24 @@ export function createGatewayApp(deps: {
     ? listenForTokenEvictions({ redis, channel: tokenEvictionChannel, resolver: projectTokens, logger })
     : undefined;
 
+  // Deleted accounts: their access tokens are refused until they would have expired.
+  const deletedUsersTtlMs = config.ACCESS_TOKEN_MAX_TTL_SECONDS * 1000;
+  const deletedUsers = createDeletedUsers({
+    redis,
+    key: `${config.TOKEN_CACHE_KEY_PREFIX}:deleted-users`,
+    ttlMs: deletedUsersTtlMs,
+    logger,
+  });
+  const userDeletionChannel = `${config.TOKEN_CACHE_KEY_PREFIX}:user-deleted`;
+  const userDeletions = redis
+    ? listenForUserDeletions({ redis, channel: userDeletionChannel, deletedUsers, logger })
+    : undefined;
+
   const requireAccess = createAuthenticator({
     verifyAccessToken: createAccessTokenVerifier({
       publicKeyPem: config.JWT_PUBLIC_KEY,
       cacheSize: config.ACCESS_TOKEN_CACHE_SIZE,
+      deletedUsers,
     }),
     resolveProjectToken: deps.resolveProjectToken ?? projectTokens.resolve,
     signPrincipal: createPrincipalSigner(config.INTERNAL_JWT_SECRET),
@@ -302,12 +317,22 @@ export function createGatewayApp(deps: {
               logger,
             })
           : undefined,
+        subscribeUserDeletions({
+          bus,
+          queue: config.USER_EVENTS_QUEUE,
+          redis,
+          channel: userDeletionChannel,
+          deletedUsers,
+          ttlMs: deletedUsersTtlMs,
+          logger,
+        }),
       ]);
     },
     async close(): Promise<void> {
       for (const proxy of proxies.values()) proxy.close();
       await tokenUsage?.close();
       await tokenEvictions?.close();
+      await userDeletions?.close();
       await bus?.close();
       if (redis) await redis.quit().catch(() => redis.disconnect());
     },

@@ -77,7 +77,8 @@ export const configSchema = z
     INTERNAL_JWT_SECRET: env.secret(),
     REDIS_URL: optional(env.url(['redis', 'rediss'])),
     REDIS_COMMAND_TIMEOUT_MS: count(250),
-    // Cache evictions: memberships (ProjectMembershipChanged, ProjectDeleted) and tokens (TokenRevoked).
+    // Cache evictions: memberships (ProjectMembershipChanged, ProjectDeleted), tokens (TokenRevoked)
+    // and deleted accounts (UserDeleted).
     AMQP_URL: optional(env.url(['amqp', 'amqps'])),
     SERVICE_URLS: optional(serviceUrlsSchema),
     IDENTITY_SERVICE_URL: optional(serviceUrl),
@@ -117,6 +118,10 @@ export const configSchema = z
     TOKEN_CACHE_KEY_PREFIX: z.string().min(1).default('tolk:gateway:tokens'),
     TOKEN_EVENTS_QUEUE: z.string().min(1).default('gateway.token-revocations'),
     TOKEN_USAGE_FLUSH_MS: count(1000),
+    // Deleted accounts (UserDeleted): their access tokens are refused this long after the
+    // deletion, which must be at least identity-service's ACCESS_TOKEN_TTL_SECONDS.
+    ACCESS_TOKEN_MAX_TTL_SECONDS: count(15 * 60),
+    USER_EVENTS_QUEUE: z.string().min(1).default('gateway.user-deletions'),
     RATE_LIMIT_KEY_PREFIX: z.string().min(1).default('tolk:gateway'),
     RATE_LIMIT_AUTH_PER_IP: count(20),
     RATE_LIMIT_AUTH_PER_IP_WINDOW_SECONDS: count(60),

@@ -572,6 +572,8 @@ describe.skipIf(!existsSync(CHROMIUM)).each(SYSTEMS)(
       await row.getByText(`${token.slice(0, 10)}…`).waitFor();
       await row.getByText('read and write').waitFor();
       await row.getByText('never').waitFor();
+      // Who created it, by email: removing them from the project revokes it.
+      await row.getByText(account.email).waitFor();
 
       // Once: after Done, and after a reload, the value is nowhere on the page.
       await page.getByRole('button', { name: 'Done' }).click();

@@ -173,6 +173,22 @@ describe('the OpenAPI document against the live system', () => {
     expect(validateJsonSchema({ $ref: '#/components/schemas/Error' }, wrongMethod.body, document)).toEqual(
       [],
     );
+
+    // Deleting an account: named first (409), confirmed with the email (204).
+    const leaving = await system.signUp();
+    expect((await documented('delete', '/v1/user/me', { token: leaving.token })).status).toBe(409);
+    expect(
+      (
+        await documented('delete', '/v1/user/me', {
+          token: leaving.token,
+          body: { confirm: 'x@example.com' },
+        })
+      ).status,
+    ).toBe(400);
+    expect(
+      (await documented('delete', '/v1/user/me', { token: leaving.token, body: { confirm: leaving.email } }))
+        .status,
+    ).toBe(204);
   });
 
   it('when the Projects routes are called, then every answer is as documented', async () => {
@@ -231,6 +247,40 @@ describe('the OpenAPI document against the live system', () => {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     expect(asColleague).toBe(403);
+    const colleagueAsMember = { ...params, userId: colleague.userId };
+    const promoted = await documented('patch', '/v1/projects/{projectId}/members/{userId}', {
+      token: owner.token,
+      params: colleagueAsMember,
+      body: { role: 'owner' },
+    });
+    expect(promoted.status).toBe(200);
+    expect(
+      (
+        await documented('patch', '/v1/projects/{projectId}/members/{userId}', {
+          token: owner.token,
+          params: colleagueAsMember,
+          body: { role: 'admin' },
+        })
+      ).status,
+    ).toBe(400);
+    expect(
+      (
+        await documented('patch', '/v1/projects/{projectId}/members/{userId}', {
+          token: owner.token,
+          params: colleagueAsMember,
+          body: { role: 'member' },
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await documented('patch', '/v1/projects/{projectId}/members/{userId}', {
+          token: owner.token,
+          params: { ...params, userId: owner.userId },
+          body: { role: 'member' },
+        })
+      ).status,
+    ).toBe(409);
     expect(
       (
         await documented('delete', '/v1/projects/{projectId}/members/{userId}', {

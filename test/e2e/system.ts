@@ -21,12 +21,14 @@ import * as identityService from '../../services/identity-service/src/app.js';
 import { loadIdentityConfig } from '../../services/identity-service/src/config.js';
 import * as byokService from '../../services/byok-service/src/app.js';
 import { loadByokConfig } from '../../services/byok-service/src/config.js';
+import { subscribeByokConsumer } from '../../services/byok-service/src/entry-points/messaging/byok-consumer.js';
 import { resolveMasterKeys } from '../../services/byok-service/src/master-key-source.js';
 import * as localeService from '../../services/locale-service/src/app.js';
 import { loadLocaleConfig } from '../../services/locale-service/src/config.js';
 import { subscribeLocaleConsumer } from '../../services/locale-service/src/entry-points/messaging/locale-consumer.js';
 import * as projectService from '../../services/project-service/src/app.js';
 import { loadProjectConfig } from '../../services/project-service/src/config.js';
+import { subscribeProjectConsumer } from '../../services/project-service/src/entry-points/messaging/project-consumer.js';
 import * as sourceService from '../../services/source-service/src/app.js';
 import { loadSourceConfig } from '../../services/source-service/src/config.js';
 import { subscribeSourceConsumer } from '../../services/source-service/src/entry-points/messaging/source-consumer.js';
@@ -106,18 +108,10 @@ export async function startSystem(
   await migrate(projectDb, projectService.MIGRATIONS_DIR);
 
   const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-  const identity = await listen(
-    identityService.createIdentityApp({
-      config: loadIdentityConfig({
-        DATABASE_URL: database.url,
-        INTERNAL_JWT_SECRET: internalSecret,
-        JWT_PRIVATE_KEY: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
-        ...options.identityEnv,
-      }),
-      db: identityDb,
-      logger: silent,
-    }),
-  );
+  // identity-service and project-service ask each other (emails; the projects an account deletion
+  // takes): identity-service listens first and is given its app once project-service's URL is known.
+  let identityApp: RequestListener | undefined = undefined;
+  const identity = await listen((req, res) => identityApp?.(req, res));
   cleanups.push(() => identity.close());
 
   /** A service's own schema, migrated, with its outbox relayed; closed at the end. */
@@ -143,6 +137,34 @@ export async function startSystem(
     logger: silent,
   });
   const project = await serve('project', projectApp);
+  const projectQueue = `e2e.project-service.${randomUUID()}`;
+  await subscribeProjectConsumer({
+    bus,
+    db: projectDb,
+    accountRemoval: projectService.createProjectAccountRemoval({ db: projectDb, logger: silent }),
+    logger: silent,
+    queue: projectQueue,
+  });
+  cleanups.push(() => broker.deleteQueues([projectQueue]));
+
+  const identityRelay = await startOutboxRelay({
+    db: identityDb,
+    bus,
+    logger: silent,
+    ...database.relayOptions,
+  });
+  cleanups.push(() => identityRelay.stop());
+  identityApp = identityService.createIdentityApp({
+    config: loadIdentityConfig({
+      ...common,
+      JWT_PRIVATE_KEY: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+      PROJECT_SERVICE_URL: project.url,
+      ...options.identityEnv,
+    }),
+    db: identityDb,
+    bus,
+    logger: silent,
+  });
 
   const serviceUrls: Record<string, string> = {};
   if (options.sources) {
@@ -227,6 +249,9 @@ export async function startSystem(
     });
     const byokServer = await serve('byok', byok.app);
     serviceUrls['BYOK_SERVICE_URL'] = byokServer.url;
+    const byokQueue = `e2e.byok-service.${randomUUID()}`;
+    await subscribeByokConsumer({ bus, db: byokDb, sync: byok.sync, logger: silent, queue: byokQueue });
+    cleanups.push(() => broker.deleteQueues([byokQueue]));
   }
 
   const standInUrls: Record<string, string> = {};
@@ -236,6 +261,14 @@ export async function startSystem(
     standInUrls[`${service.toUpperCase()}_SERVICE_URL`] = standIn.url;
   }
 
+  // Queues of this system's own: a durable queue shared with other test files' gateways would
+  // hand them this system's events.
+  const gatewayQueues = {
+    MEMBERSHIP_EVENTS_QUEUE: `e2e.gateway.membership.${randomUUID()}`,
+    TOKEN_EVENTS_QUEUE: `e2e.gateway.tokens.${randomUUID()}`,
+    USER_EVENTS_QUEUE: `e2e.gateway.users.${randomUUID()}`,
+  };
+  cleanups.push(() => broker.deleteQueues(Object.values(gatewayQueues)));
   const gateway = createGatewayApp({
     config: loadGatewayConfig({
       JWT_PUBLIC_KEY: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
@@ -248,7 +281,7 @@ export async function startSystem(
       RATE_LIMIT_KEY_PREFIX: `tolk-e2e:${randomUUID()}`,
       MEMBERSHIP_CACHE_KEY_PREFIX: `tolk-e2e:${randomUUID()}:membership`,
       TOKEN_CACHE_KEY_PREFIX: `tolk-e2e:${randomUUID()}:tokens`,
-      TOKEN_EVENTS_QUEUE: `e2e.gateway.tokens.${randomUUID()}`,
+      ...gatewayQueues,
       ...(options.tokens && broker.real ? { AMQP_URL: broker.url } : {}),
       ...options.gatewayEnv,
     }),

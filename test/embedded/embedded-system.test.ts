@@ -85,6 +85,52 @@ describe('Tolk embedded in one process', () => {
     expect((await call('GET', '/v1/user/me')).body.error.code).toBe('UNAUTHORIZED');
   });
 
+  it('when an account is deleted, then the project it alone owned and its tokens go and its access token is refused, as with the servers', async () => {
+    const email = 'leaving@example.com';
+    const signup = await call('POST', '/v1/auth/signup', undefined, {
+      email,
+      password: 'correct horse battery',
+    });
+    const token = signup.body.accessToken as string;
+    const created = await call('POST', '/v1/projects', token, { name: 'Mine', sourceLocale: 'en' });
+    const project = `/v1/projects/${created.body.projectId}`;
+    const projectToken = await call('POST', `${project}/tokens`, token, { label: 'CI', permissions: 'read' });
+    const colleague = await call('POST', '/v1/auth/signup', undefined, {
+      email: 'staying@example.com',
+      password: 'correct horse battery',
+    });
+    const colleagueToken = colleague.body.accessToken as string;
+    expect(
+      (await call('POST', `${project}/members`, token, { email: 'staying@example.com', role: 'member' }))
+        .status,
+    ).toBe(201);
+    expect((await call('GET', project, colleagueToken)).status).toBe(200);
+    expect((await call('PUT', '/v1/user/byok/openai', token, { apiKey: 'sk-test-embedded-1' })).status).toBe(
+      200,
+    );
+
+    const unconfirmed = await call('DELETE', '/v1/user/me', token);
+    expect(unconfirmed.status).toBe(409);
+    expect(unconfirmed.body.error.message).toContain(`"Mine" (${created.body.projectId})`);
+    expect((await call('DELETE', '/v1/user/me', token, { confirm: email })).status).toBe(204);
+
+    await eventually('the access token refused', async () =>
+      (await call('GET', '/v1/projects', token)).status === 401 ? true : undefined,
+    );
+    await eventually('the project token refused', async () =>
+      (await call('GET', project, projectToken.body.token as string)).status === 401 ? true : undefined,
+    );
+    // The project the account alone owned is gone for its other member too; the email is free again.
+    await eventually('the project deleted', async () =>
+      (await call('GET', project, colleagueToken)).status === 404 ? true : undefined,
+    );
+    const again = await call('POST', '/v1/auth/signup', undefined, {
+      email,
+      password: 'correct horse battery',
+    });
+    expect(again.status).toBe(201);
+  });
+
   it('when the process is scraped, then its Node numbers are labelled with Tolk, not with one of its apps', async () => {
     const response = await fetch(`${tolk.metricsUrl}/metrics`);
     const text = await response.text();

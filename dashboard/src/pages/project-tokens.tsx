@@ -1,7 +1,7 @@
 /** Project API tokens for CI: create (the value shown once), list, revoke. */
 import { useRef, useState } from 'preact/hooks';
 import { api } from '../api.js';
-import type { ApiToken, CreatedToken, Project } from '../types.js';
+import type { ApiToken, CreatedToken, ListedToken, Member, Project } from '../types.js';
 import { ErrorNote, Loaded, StatusNote, formatTime, onSubmit, useAction, useResource } from '../ui.js';
 
 const PERMISSION_LABELS: Record<ApiToken['permissions'], string> = {
@@ -11,7 +11,13 @@ const PERMISSION_LABELS: Record<ApiToken['permissions'], string> = {
 
 export function TokensTab(props: { project: Project }) {
   const base = `/v1/projects/${encodeURIComponent(props.project.projectId)}/tokens`;
-  const tokens = useResource(() => api<{ tokens: ApiToken[] }>('GET', base), [base]);
+  const tokens = useResource(() => api<{ tokens: ListedToken[] }>('GET', base), [base]);
+  // Creators by email where the member list says it; their id until it has loaded (or if it fails).
+  const membersPath = `/v1/projects/${encodeURIComponent(props.project.projectId)}/members`;
+  const members = useResource(() => api<{ members: Member[] }>('GET', membersPath), [membersPath]);
+  const creatorOf = (token: ListedToken) =>
+    members.data?.members.find((member) => member.userId === token.createdBy.userId)?.email ??
+    token.createdBy.userId;
   const [created, setCreated] = useState<CreatedToken | null>(null);
   const [confirming, setConfirming] = useState<string | null>(null);
   const [revoked, setRevoked] = useState<string | null>(null);
@@ -29,7 +35,8 @@ export function TokensTab(props: { project: Project }) {
       <h2>API tokens</h2>
       <p class="muted">
         For CI pipelines: <code>TOLK_TOKEN=…</code> lets <code>tolk push</code> and <code>tolk pull</code> run
-        without a login. A token reaches this project only.
+        without a login. A token reaches this project only, and belongs to the member who created it: removing
+        that member from the project revokes it.
       </p>
       {created ? (
         <NewTokenValue token={created} onDone={() => setCreated(null)} />
@@ -60,6 +67,7 @@ export function TokensTab(props: { project: Project }) {
                     <th scope="col">Prefix</th>
                     <th scope="col">Permission</th>
                     <th scope="col">Created</th>
+                    <th scope="col">Created by</th>
                     <th scope="col">Last used</th>
                     <th scope="col">
                       <span class="visually-hidden">Actions</span>
@@ -75,6 +83,7 @@ export function TokensTab(props: { project: Project }) {
                       </td>
                       <td>{PERMISSION_LABELS[token.permissions]}</td>
                       <td>{formatTime(token.createdAt)}</td>
+                      <td>{creatorOf(token)}</td>
                       <td>{token.lastUsedAt === null ? 'never' : formatTime(token.lastUsedAt)}</td>
                       <td>
                         {confirming === token.tokenId ? (

@@ -15,10 +15,13 @@ type CachedPrincipal = { principal: Principal; expiresAt: number };
  * Verifies identity-service's ES256 access tokens. The key is parsed once; verified tokens are
  * remembered (by their exact string, never past their `exp`) so a busy CLI does not pay for an
  * ECDSA verification on every request. The cache is bounded and forgets its oldest entries first.
+ * A token of a deleted account is refused, cached or not.
  */
 export function createAccessTokenVerifier(deps: {
   publicKeyPem: string;
   cacheSize: number;
+  /** Users whose accounts were deleted: their tokens are refused, however valid (see deleted-users.ts). */
+  deletedUsers?: { has(userId: string): boolean };
   now?: () => number;
 }) {
   const publicKey = createPublicKey(deps.publicKeyPem);
@@ -34,12 +37,19 @@ export function createAccessTokenVerifier(deps: {
     cache.set(token, entry);
   }
 
+  function refuseDeleted(principal: Principal): Principal {
+    if (principal.kind === 'user' && deps.deletedUsers?.has(principal.userId)) {
+      throw new UnauthorizedError('The account of this access token has been deleted');
+    }
+    return principal;
+  }
+
   return async function verifyAccessToken(token: string): Promise<Principal> {
     const cached = cache.get(token);
     if (cached) {
       if (cached.expiresAt > now()) {
         noteTokenCacheLookup('access', 'memory', true);
-        return cached.principal;
+        return refuseDeleted(cached.principal);
       }
       cache.delete(token);
     }
@@ -63,7 +73,7 @@ export function createAccessTokenVerifier(deps: {
     if (!subject) throw new UnauthorizedError('The access token names no user');
     const principal: Principal = { kind: 'user', userId: subject };
     remember(token, { principal, expiresAt });
-    return principal;
+    return refuseDeleted(principal);
   };
 }
 

@@ -16,6 +16,7 @@ import {
   createProjectRequestSchema,
   createTokenRequestSchema,
   createTokenResponseSchema,
+  deleteAccountRequestSchema,
   deviceAuthorizationRequestSchema,
   deviceAuthorizationResponseSchema,
   deviceTokenRequestSchema,
@@ -40,6 +41,7 @@ import {
   storedKeyResponseSchema,
   tokenListResponseSchema,
   translationsResponseSchema,
+  updateMemberRequestSchema,
   updateProjectRequestSchema,
   uploadResponseSchema,
   userCodeRequestSchema,
@@ -59,6 +61,8 @@ export const REQUEST_SCHEMAS = {
   CreateProjectRequest: createProjectRequestSchema,
   UpdateProjectRequest: updateProjectRequestSchema,
   AddMemberRequest: addMemberRequestSchema,
+  UpdateMemberRequest: updateMemberRequestSchema,
+  DeleteAccountRequest: deleteAccountRequestSchema,
   AddLocaleRequest: addLocaleBodySchema,
   CreateTokenRequest: createTokenRequestSchema,
   StoreProviderKeyRequest: storeKeyRequestSchema,
@@ -336,6 +340,26 @@ export const OPERATIONS: ApiOperation[] = [
     summary: 'The signed-in user',
     success: { status: 200, description: 'The user', schema: 'User' },
   },
+  {
+    method: 'delete',
+    path: '/v1/user/me',
+    operationId: 'deleteCurrentUser',
+    tag: 'User',
+    summary: 'Delete the signed-in account, after a confirmation',
+    description:
+      'Without `confirm` nothing is deleted: the answer is 409 CONFLICT, whose message names the ' +
+      'projects the account is the only owner of, which would be deleted with it (make another ' +
+      'member an owner first to keep one). With `{"confirm": "<the account\'s email>"}` the account ' +
+      'is deleted: every sign-in (refresh tokens) at once; its memberships, those projects, its ' +
+      'provider keys and the project API tokens it created within seconds; and its access tokens ' +
+      'are refused by the gateway within a second.',
+    requestBody: { schema: 'DeleteAccountRequest', required: false },
+    success: { status: 204, description: 'Deleted' },
+    errors: {
+      400: "`confirm` is not the account's email (VALIDATION_ERROR)",
+      409: 'No `confirm`: nothing deleted; the message names the projects that would go (CONFLICT)',
+    },
+  },
 
   // ---- Projects ----
   {
@@ -419,6 +443,23 @@ export const OPERATIONS: ApiOperation[] = [
       403: 'A member who is not an owner may only remove themselves (FORBIDDEN)',
       404: 'No such project, or that user is not a member of it (NOT_FOUND)',
       409: 'The last owner cannot leave: add another owner first, or delete the project (CONFLICT)',
+    },
+  },
+  {
+    method: 'patch',
+    path: `${PROJECT}/members/{userId}`,
+    operationId: 'changeMemberRole',
+    tag: 'Projects',
+    summary: "Change a member's role",
+    description:
+      'Owners only. A project always keeps an owner: demoting the last one is refused. The ' +
+      'gateway applies the new role within about a second.',
+    requestBody: { schema: 'UpdateMemberRequest', required: true },
+    success: { status: 200, description: 'The member with the new role', schema: 'Member' },
+    errors: {
+      403: 'Only an owner may change roles, and only with an access token (FORBIDDEN)',
+      404: 'No such project, or that user is not a member of it (NOT_FOUND)',
+      409: 'The last owner cannot be demoted: make another member an owner first (CONFLICT)',
     },
   },
 

@@ -18,6 +18,7 @@ export const EVENT_TYPES = [
   'ProjectMembershipChanged',
   'TokenRevoked',
   'TranslationBaselineChanged',
+  'UserDeleted',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

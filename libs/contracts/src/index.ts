@@ -7,4 +7,5 @@ export * from './providers.js';
 export * from './project-events.js';
 export * from './source-events.js';
 export * from './project-tokens.js';
+export * from './user-events.js';
 export * from './http/index.js';

@@ -1,6 +1,10 @@
 import { z } from 'zod';
 import type { EventType } from './events.js';
 
+/** What happened to a membership (ProjectMembershipChanged). */
+export const MEMBERSHIP_CHANGES = ['added', 'removed', 'role_changed'] as const;
+export type MembershipChange = (typeof MEMBERSHIP_CHANGES)[number];
+
 /**
  * The `data` of the events project-service publishes. Consumers parse with these; unknown
  * members are tolerated so that a producer can add fields without breaking older consumers.
@@ -27,8 +31,16 @@ export const projectEventDataSchemas = {
   }),
   /** Every service drops the project's data. */
   ProjectDeleted: z.object({ projectId: z.string().min(1) }),
-  /** A member was added or removed: whoever caches memberships evicts (projectId, userId). */
-  ProjectMembershipChanged: z.object({ projectId: z.string().min(1), userId: z.string().min(1) }),
+  /**
+   * A member was added, removed (or left) or given another role: whoever caches memberships
+   * evicts (projectId, userId); token-service revokes the tokens a removed member created.
+   * `change` is absent only in events written before it existed (treated as unknown).
+   */
+  ProjectMembershipChanged: z.object({
+    projectId: z.string().min(1),
+    userId: z.string().min(1),
+    change: z.enum(MEMBERSHIP_CHANGES).optional(),
+  }),
 } satisfies Partial<Record<EventType, z.ZodType>>;
 
 export type ProjectEventType = keyof typeof projectEventDataSchemas;

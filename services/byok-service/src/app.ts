@@ -7,6 +7,7 @@ import type { ByokConfig } from './config.js';
 import { createKeysRepository } from './data-access/keys-repository.js';
 import { createKeyCipher } from './domain/key-cipher.js';
 import type { MasterKeyring } from './domain/master-keys.js';
+import { createByokSync, type ByokSync } from './domain/byok-sync.js';
 import { createProviderKeys } from './domain/provider-keys.js';
 import { createByokRouter } from './entry-points/http/router.js';
 
@@ -22,8 +23,9 @@ export type ByokAppConfig = Pick<ByokConfig, 'INTERNAL_JWT_SECRET'>;
 
 /**
  * Composition root: wires the repository, the cipher over the master keys and the routes into the
- * service's app. `db` must be bound to the byok schema and migrated; `keyring` comes from
- * BYOK_MASTER_KEYS or the development key file (see master-key-source.ts). Never listens.
+ * service's app, and the effects of consumed events (`sync`, for start.ts to subscribe with). `db`
+ * must be bound to the byok schema and migrated; `keyring` comes from BYOK_MASTER_KEYS or the
+ * development key file (see master-key-source.ts). Never listens.
  */
 export function createByokService(deps: {
   config: ByokAppConfig;
@@ -31,14 +33,12 @@ export function createByokService(deps: {
   keyring: MasterKeyring;
   logger: Logger;
   now?: () => number;
-}): { app: Express } {
+}): { app: Express; sync: ByokSync } {
   const { config, db, keyring, logger } = deps;
+  const now = deps.now ?? Date.now;
+  const keys = createKeysRepository(db);
 
-  const providerKeys = createProviderKeys({
-    keys: createKeysRepository(db),
-    cipher: createKeyCipher(keyring),
-    now: deps.now ?? Date.now,
-  });
+  const providerKeys = createProviderKeys({ keys, cipher: createKeyCipher(keyring), now });
 
   const app = createServiceApp({
     logger,
@@ -49,5 +49,5 @@ export function createByokService(deps: {
     // Answers carry decrypted keys: no cache may keep any of them, the frame's own answers included.
     onRequest: (_req, res) => res.setHeader('Cache-Control', 'no-store'),
   });
-  return { app };
+  return { app, sync: createByokSync({ keys, now }) };
 }

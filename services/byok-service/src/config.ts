@@ -25,6 +25,8 @@ const fields = z.object({
   HOST: env.host(),
   NODE_ENV: env.nodeEnv(),
   DATABASE_URL: env.url(['postgres', 'postgresql']),
+  // UserDeleted arrives over RabbitMQ: a deleted account's keys are deleted.
+  AMQP_URL: env.url(['amqp', 'amqps']),
   INTERNAL_JWT_SECRET: env.secret(),
   // The first key encrypts every write; the others still decrypt what they encrypted.
   BYOK_MASTER_KEYS: masterKeysSchema,

@@ -1,8 +1,10 @@
+import { createRabbitBus } from '@tolk/bus';
 import { createPgDb, migrate } from '@tolk/db';
 import { runProcess, serveUntilSignalled } from '@tolk/http';
 import { createLogger } from '@tolk/logger';
 import { BYOK_SCHEMA, MIGRATIONS_DIR, createByokService } from './app.js';
 import { loadByokConfig } from './config.js';
+import { subscribeByokConsumer } from './entry-points/messaging/byok-consumer.js';
 import { resolveMasterKeys } from './master-key-source.js';
 
 runProcess(async () => {
@@ -28,13 +30,21 @@ runProcess(async () => {
   });
   await migrate(db, MIGRATIONS_DIR, logger);
 
-  const { app } = createByokService({ config, db, keyring: masterKeys.keyring, logger });
+  const { app, sync } = createByokService({ config, db, keyring: masterKeys.keyring, logger });
+  // Connects in the background; deletions wait in the durable queue while RabbitMQ is away.
+  const bus = createRabbitBus({ url: config.AMQP_URL, logger, producer: 'byok-service' });
+  void subscribeByokConsumer({ bus, db, sync, logger }).catch((err: unknown) =>
+    logger.error({ err }, 'subscribing to events failed'),
+  );
   await serveUntilSignalled({
     name: 'byok-service',
     app,
     port: config.PORT,
     host: config.HOST,
     logger,
-    release: () => db.close(),
+    release: async () => {
+      await bus.close();
+      await db.close();
+    },
   });
 });

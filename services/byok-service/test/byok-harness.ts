@@ -1,13 +1,14 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { PRINCIPAL_HEADER, type AiProvider, type Principal } from '@tolk/contracts';
+import { PRINCIPAL_HEADER, type AiProvider, type EventEnvelope, type Principal } from '@tolk/contracts';
 import { migrate, type Db } from '@tolk/db';
 import { createPrincipalSigner } from '@tolk/http';
 import { createLogger } from '@tolk/logger';
-import { listen, openTestDatabase, request } from '@tolk/testing';
+import { consumedFlags, listen, openTestBroker, openTestDatabase, request } from '@tolk/testing';
 import { BYOK_SCHEMA, MIGRATIONS_DIR, createByokService } from '../src/app.js';
 import { loadByokConfig } from '../src/config.js';
 import { createKeysRepository } from '../src/data-access/keys-repository.js';
 import { createKeyCipher } from '../src/domain/key-cipher.js';
+import { subscribeByokConsumer } from '../src/entry-points/messaging/byok-consumer.js';
 import { rotateMasterKey } from '../src/domain/key-rotation.js';
 import { generateMasterKey, parseMasterKeys, type MasterKeyring } from '../src/domain/master-keys.js';
 
@@ -56,20 +57,27 @@ export async function startByokService(options: { masterKeys?: string } = {}) {
   async function serve(masterKeys: string) {
     const config = loadByokConfig({
       DATABASE_URL: database.url,
+      AMQP_URL: 'amqp://127.0.0.1:5672',
       INTERNAL_JWT_SECRET: INTERNAL_SECRET,
       BYOK_MASTER_KEYS: masterKeys,
     });
-    const { app } = createByokService({ config, db, keyring: config.BYOK_MASTER_KEYS!, logger });
+    const { app, sync } = createByokService({ config, db, keyring: config.BYOK_MASTER_KEYS!, logger });
     const server = await listen(app);
     servers.push(server);
     return {
       url: server.url,
+      sync,
       call: (method: string, path: string, init: { as?: Headers; body?: unknown; rawBody?: string } = {}) =>
         request(`${server.url}${path}`, { method, headers: init.as, body: init.body, rawBody: init.rawBody }),
     };
   }
 
   const main = await serve(options.masterKeys ?? masterKey('k1'));
+  // The consumer of UserDeleted, on a queue of this test file's own.
+  const broker = await openTestBroker({ logger });
+  const bus = broker.bus({ logger, producer: 'byok-service' });
+  const queue = `byok-service-test-${randomUUID()}`;
+  await subscribeByokConsumer({ bus, db, sync: main.sync, logger, queue });
   const signPrincipal = createPrincipalSigner(INTERNAL_SECRET);
 
   async function principal(p: Principal): Promise<Headers> {
@@ -96,6 +104,25 @@ export async function startByokService(options: { masterKeys?: string } = {}) {
         projectId: `prj_${randomUUID().replaceAll('-', '')}`,
         permissions: 'read_write',
       }),
+
+    /** Publishes an event as another service would (identity-service's UserDeleted). */
+    async publish(type: string, data: Record<string, unknown>, id: string = randomUUID()) {
+      const envelope: EventEnvelope = { id, type, occurredAt: Date.now(), producer: 'test', data };
+      await bus.publish(envelope);
+      return envelope;
+    },
+
+    /** Resolves once `check` holds (polled), or fails after 10 s naming `what`. */
+    async waitUntil(what: string, check: () => Promise<boolean>): Promise<void> {
+      const deadline = Date.now() + 10_000;
+      while (!(await check())) {
+        if (Date.now() > deadline) throw new Error(`${what}: not within 10 s`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    },
+
+    /** Whether the consumer applied the event (true) or skipped it as a duplicate (false), per delivery. */
+    consumed: (eventId: string) => consumedFlags(logLines, eventId),
 
     /** Stores a key through the API; answers the response. */
     put(as: Headers, provider: string, apiKey: unknown) {
@@ -149,6 +176,9 @@ export async function startByokService(options: { masterKeys?: string } = {}) {
 
     async close() {
       await Promise.all(servers.map((server) => server.close()));
+      await bus.close();
+      await broker.deleteQueues([queue]);
+      await broker.close();
       await db.close();
       await database.drop();
     },

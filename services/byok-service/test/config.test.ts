@@ -14,6 +14,7 @@ const ROOT = path.resolve(import.meta.dirname, '../../..');
 
 const required = {
   DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/tolk',
+  AMQP_URL: 'amqp://guest:guest@127.0.0.1:5672',
   INTERNAL_JWT_SECRET: 'x'.repeat(32),
 };
 
@@ -114,6 +115,7 @@ describe('byok-service configuration', () => {
   it('when nothing is set, then every missing value is listed at once', () => {
     expect(problemsOf(() => loadByokConfig({})).map((p) => p.split(':')[0])).toStrictEqual([
       'DATABASE_URL',
+      'AMQP_URL',
       'INTERNAL_JWT_SECRET',
     ]);
   });

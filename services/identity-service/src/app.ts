@@ -1,14 +1,16 @@
 import { fileURLToPath } from 'node:url';
 import type { Express } from 'express';
+import type { Bus } from '@tolk/bus';
 import type { Db } from '@tolk/db';
-import { createServiceApp } from '@tolk/http';
+import { createInternalCallerSigner, createServiceApp } from '@tolk/http';
 import type { Logger } from '@tolk/logger';
 import type { IdentityConfig } from './config.js';
 import { createDeviceCodesRepository } from './data-access/device-codes-repository.js';
+import { createProjectClient } from './data-access/project-client.js';
 import { createRefreshTokensRepository } from './data-access/refresh-tokens-repository.js';
 import { createUsersRepository } from './data-access/users-repository.js';
 import { createAccessTokenIssuer } from './domain/access-tokens.js';
-import { createAccounts } from './domain/accounts.js';
+import { PRODUCER, createAccounts } from './domain/accounts.js';
 import { createDeviceLogin } from './domain/device-login.js';
 import { createSessions } from './domain/sessions.js';
 import { createUserDirectory } from './domain/user-directory.js';
@@ -28,20 +30,24 @@ export type IdentityAppConfig = Pick<
   | 'REFRESH_TOKEN_TTL_SECONDS'
   | 'DEVICE_CODE_TTL_SECONDS'
   | 'DEVICE_POLL_INTERVAL_SECONDS'
+  | 'PROJECT_SERVICE_URL'
+  | 'PROJECT_SERVICE_TIMEOUT_MS'
 >;
 
 /**
  * Composition root: wires repositories, use cases and routes into the service's express app.
  * `db` must be bound to the identity schema and migrated. `now` is the clock every expiry and
- * poll interval is measured with. Never listens.
+ * poll interval is measured with. Events (UserDeleted) go to the outbox in `db`; the relay that
+ * sends them over `bus` is started by start.ts. Never listens.
  */
 export function createIdentityApp(deps: {
   config: IdentityAppConfig;
   db: Db;
+  bus: Pick<Bus, 'isConnected'>;
   logger: Logger;
   now?: () => number;
 }): Express {
-  const { config, db, logger } = deps;
+  const { config, db, bus, logger } = deps;
   const now = deps.now ?? Date.now;
 
   const users = createUsersRepository(db);
@@ -62,7 +68,13 @@ export function createIdentityApp(deps: {
     now,
     logger,
   });
-  const accounts = createAccounts({ db, users, sessions, now, logger });
+  const projects = createProjectClient({
+    baseUrl: config.PROJECT_SERVICE_URL,
+    timeoutMs: config.PROJECT_SERVICE_TIMEOUT_MS,
+    signInternalCaller: createInternalCallerSigner(config.INTERNAL_JWT_SECRET, PRODUCER),
+    logger,
+  });
+  const accounts = createAccounts({ db, users, sessions, projects, now, logger });
   const deviceLogin = createDeviceLogin({
     db,
     deviceCodes,
@@ -84,6 +96,11 @@ export function createIdentityApp(deps: {
       userDirectory: createUserDirectory({ users }),
     }),
     internalSecret: config.INTERNAL_JWT_SECRET,
-    readiness: [() => db.ping()],
+    readiness: [
+      () => db.ping(),
+      async () => {
+        if (!bus.isConnected()) throw new Error('not connected to RabbitMQ');
+      },
+    ],
   });
 }

@@ -8,6 +8,8 @@ export const configSchema = z.object({
   PORT: env.port(SERVICE_PORTS.identity),
   HOST: env.host(),
   DATABASE_URL: env.url(['postgres', 'postgresql']),
+  // UserDeleted goes out through the outbox and RabbitMQ.
+  AMQP_URL: env.url(['amqp', 'amqps']),
   INTERNAL_JWT_SECRET: env.secret(),
   JWT_PRIVATE_KEY: env.es256Key('private'),
   // The dashboard's origin: the device login's verification page lives there.
@@ -16,6 +18,9 @@ export const configSchema = z.object({
   REFRESH_TOKEN_TTL_SECONDS: env.seconds(30 * DAY_SECONDS),
   DEVICE_CODE_TTL_SECONDS: env.seconds(15 * 60),
   DEVICE_POLL_INTERVAL_SECONDS: env.seconds(5),
+  // Deleting an account first names the projects it deletes, which project-service knows.
+  PROJECT_SERVICE_URL: env.httpBase(`http://127.0.0.1:${SERVICE_PORTS.project}`),
+  PROJECT_SERVICE_TIMEOUT_MS: z.coerce.number().int().positive().default(5_000),
   LOG_LEVEL: env.logLevel(),
 });
 

@@ -11,6 +11,7 @@ const p256 = pem(generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey);
 
 const required = {
   DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/tolk',
+  AMQP_URL: 'amqp://guest:guest@127.0.0.1:5672',
   INTERNAL_JWT_SECRET: 'x'.repeat(32),
   JWT_PRIVATE_KEY: p256,
 };
@@ -37,6 +38,8 @@ describe('identity-service configuration', () => {
       REFRESH_TOKEN_TTL_SECONDS: 30 * 24 * 60 * 60,
       DEVICE_CODE_TTL_SECONDS: 900,
       DEVICE_POLL_INTERVAL_SECONDS: 5,
+      PROJECT_SERVICE_URL: 'http://127.0.0.1:8082',
+      PROJECT_SERVICE_TIMEOUT_MS: 5000,
       LOG_LEVEL: 'info',
     });
     expect(Object.isFrozen(config)).toBe(true);
@@ -55,6 +58,7 @@ describe('identity-service configuration', () => {
   it('when nothing is set, then every missing value is listed at once', () => {
     const problems = problemsOf({});
     expect(problems.map((p) => p.split(':')[0]).sort()).toEqual([
+      'AMQP_URL',
       'DATABASE_URL',
       'INTERNAL_JWT_SECRET',
       'JWT_PRIVATE_KEY',

@@ -104,7 +104,7 @@ describe('routes', () => {
     ['GET', '/v1/auth/device/token', 'POST'],
     ['PATCH', '/v1/auth/device/approve', 'POST'],
     ['GET', '/v1/auth/device/deny', 'POST'],
-    ['POST', '/v1/user/me', 'GET, HEAD'],
+    ['POST', '/v1/user/me', 'GET, DELETE, HEAD'],
   ])('when %s %s, then 405 METHOD_NOT_ALLOWED with Allow: %s', async (method, path, allow) => {
     const response = await request(`${identity.url}${path}`, { method });
     expectError(response, 405, 'METHOD_NOT_ALLOWED');

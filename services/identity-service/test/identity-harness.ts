@@ -4,7 +4,8 @@ import { INTERNAL_CALLER_HEADER, PRINCIPAL_HEADER, type Principal } from '@tolk/
 import { migrate, type Db } from '@tolk/db';
 import { createInternalCallerSigner, createPrincipalSigner } from '@tolk/http';
 import { createLogger } from '@tolk/logger';
-import { listen, openTestDatabase, request } from '@tolk/testing';
+import { startOutboxRelay } from '@tolk/bus';
+import { listen, openTestBroker, openTestDatabase, request } from '@tolk/testing';
 import { IDENTITY_SCHEMA, MIGRATIONS_DIR, createIdentityApp } from '../src/app.js';
 import { loadIdentityConfig } from '../src/config.js';
 
@@ -15,21 +16,15 @@ export const PASSWORD = 'correct horse battery staple';
 type Response = Awaited<ReturnType<typeof request>>;
 
 /**
- * identity-service as it runs: a database of its own, migrated at start, the app listening on
- * an ephemeral port, a fresh ES256 key pair and a clock the test can move forward.
+ * identity-service as it runs: a database of its own, migrated at start, the outbox relayed to
+ * RabbitMQ, the app listening on an ephemeral port, a fresh ES256 key pair and a clock the test
+ * can move forward. No project-service runs beside it: `projectServiceUrl` names one (by default
+ * a port nothing listens on).
  */
-export async function startIdentityService() {
+export async function startIdentityService(options: { projectServiceUrl?: string } = {}) {
   const database = await openTestDatabase();
   const db: Db = database.db(IDENTITY_SCHEMA);
   await migrate(db, MIGRATIONS_DIR);
-
-  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-  const config = loadIdentityConfig({
-    DATABASE_URL: database.url,
-    INTERNAL_JWT_SECRET: INTERNAL_SECRET,
-    JWT_PRIVATE_KEY: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
-    PUBLIC_URL,
-  });
 
   let offsetMs = 0;
   const clock = {
@@ -46,7 +41,22 @@ export async function startIdentityService() {
     { write: (line: string) => void logLines.push(line) },
   );
 
-  const app = createIdentityApp({ config, db, logger, now: clock.now });
+  const broker = await openTestBroker({ logger });
+  const bus = broker.bus({ logger, producer: 'identity-service' });
+  const relay = await startOutboxRelay({ db, bus, logger, ...database.relayOptions });
+
+  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const config = loadIdentityConfig({
+    DATABASE_URL: database.url,
+    INTERNAL_JWT_SECRET: INTERNAL_SECRET,
+    JWT_PRIVATE_KEY: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+    PUBLIC_URL,
+    AMQP_URL: broker.url,
+    // The discard port: no service answers there.
+    PROJECT_SERVICE_URL: options.projectServiceUrl ?? 'http://127.0.0.1:9',
+  });
+
+  const app = createIdentityApp({ config, db, bus, logger, now: clock.now });
   const server = await listen(app);
   const signPrincipal = createPrincipalSigner(INTERNAL_SECRET);
   const signInternalCaller = createInternalCallerSigner(INTERNAL_SECRET, 'identity-test');
@@ -96,8 +106,13 @@ export async function startIdentityService() {
       };
     },
 
+    broker,
+
     async close() {
       await server.close();
+      await relay.stop();
+      await bus.close();
+      await broker.close();
       await db.close();
       await database.drop();
     },

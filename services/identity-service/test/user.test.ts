@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PRINCIPAL_HEADER } from '@tolk/contracts';
+import { PRINCIPAL_HEADER, type EventEnvelope } from '@tolk/contracts';
 import { createPrincipalSigner } from '@tolk/http';
+import { request } from '@tolk/testing';
 import { userResponseSchema } from '../src/entry-points/http/schemas.js';
-import { expectError, startIdentityService, type IdentityService } from './identity-harness.js';
+import { PASSWORD, expectError, startIdentityService, type IdentityService } from './identity-harness.js';
 
 let identity: IdentityService;
 beforeAll(async () => {
@@ -50,5 +51,68 @@ describe('GET /v1/user/me', () => {
 
   it('when the user no longer exists, then 401 UNAUTHORIZED', async () => {
     expectError(await identity.get('/v1/user/me', await identity.asUser('usr_gone')), 401, 'UNAUTHORIZED');
+  });
+});
+
+describe('DELETE /v1/user/me', () => {
+  async function deleteMe(userId: string, body: unknown) {
+    return request(`${identity.url}/v1/user/me`, {
+      method: 'DELETE',
+      headers: await identity.asUser(userId),
+      body,
+    });
+  }
+
+  it('when confirmed with the email, then 204, every sign-in ends, and UserDeleted is published once', async () => {
+    const published: EventEnvelope[] = [];
+    await identity.broker.observe(['UserDeleted'], ({ envelope }) => published.push(envelope));
+    const session = await identity.signUp();
+    const other = await identity.signUp();
+    const { userId, email } = session.user;
+
+    expect((await deleteMe(userId, { confirm: email })).status).toBe(204);
+
+    expectError(await identity.get('/v1/user/me', await identity.asUser(userId)), 401, 'UNAUTHORIZED');
+    expectError(
+      await identity.post('/v1/auth/refresh', { refreshToken: session.refreshToken }),
+      401,
+      'UNAUTHORIZED',
+    );
+    expectError(await identity.post('/v1/auth/login', { email, password: PASSWORD }), 401, 'UNAUTHORIZED');
+    const { rows } = await identity.db.query(`SELECT 1 FROM refresh_token_families WHERE user_id = $1`, [
+      userId,
+    ]);
+    expect(rows).toEqual([]);
+    await expect
+      .poll(() => published.filter((e) => e.data['userId'] === userId), { timeout: 10_000 })
+      .toHaveLength(1);
+    expect(published.find((e) => e.data['userId'] === userId)).toMatchObject({
+      type: 'UserDeleted',
+      producer: 'identity-service',
+      data: { userId },
+    });
+    // Nobody else is touched; the email may sign up again, as a new account.
+    expect((await identity.get('/v1/user/me', await identity.asUser(other.user.userId))).status).toBe(200);
+    const again = await identity.post('/v1/auth/signup', { email, password: PASSWORD });
+    expect(again.status).toBe(201);
+    expect(again.body.user.userId).not.toBe(userId);
+  });
+
+  it('when the principal is a project token, then 403 FORBIDDEN', async () => {
+    const response = await request(`${identity.url}/v1/user/me`, {
+      method: 'DELETE',
+      headers: await identity.asProjectToken(),
+      body: { confirm: 'x@example.com' },
+    });
+    expectError(response, 403, 'FORBIDDEN');
+  });
+
+  it('when the body is not an object, then 400 VALIDATION_ERROR', async () => {
+    const { user } = await identity.signUp();
+    for (const body of [[], 'yes', 1]) {
+      const response = await deleteMe(user.userId, body);
+      expectError(response, 400, 'VALIDATION_ERROR');
+      expect(response.body.error.message).toBe('body: must be a JSON object');
+    }
   });
 });

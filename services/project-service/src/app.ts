@@ -8,6 +8,7 @@ import type { ProjectConfig } from './config.js';
 import { createIdentityClient } from './data-access/identity-client.js';
 import { createMembersRepository } from './data-access/members-repository.js';
 import { createProjectsRepository } from './data-access/projects-repository.js';
+import { createAccountRemoval, type AccountRemoval } from './domain/account-removal.js';
 import { createMembers } from './domain/members.js';
 import { createProjectAccess } from './domain/project-access.js';
 import { PRODUCER } from './domain/project-events.js';
@@ -58,10 +59,11 @@ export function createProjectApp(deps: {
     logger,
   });
   const members = createMembers({ db, members: membersRepository, access, identity, now, logger });
+  const accountRemoval = createProjectAccountRemoval({ db, logger, now });
 
   return createServiceApp({
     logger,
-    router: createProjectRouter({ projects, members }),
+    router: createProjectRouter({ projects, members, accountRemoval }),
     internalSecret: config.INTERNAL_JWT_SECRET,
     readiness: [
       () => db.ping(),
@@ -69,5 +71,23 @@ export function createProjectApp(deps: {
         if (!bus.isConnected()) throw new Error('not connected to RabbitMQ');
       },
     ],
+  });
+}
+
+/**
+ * What deleting an account does to projects: the sole-owned projects identity-service names
+ * first, and the effect of UserDeleted, for start.ts to subscribe with. `db` as for the app.
+ */
+export function createProjectAccountRemoval(deps: {
+  db: Db;
+  logger: Logger;
+  now?: () => number;
+}): AccountRemoval {
+  return createAccountRemoval({
+    schema: deps.db.schema,
+    projects: createProjectsRepository(deps.db),
+    members: createMembersRepository(deps.db),
+    now: deps.now ?? Date.now,
+    logger: deps.logger,
   });
 }

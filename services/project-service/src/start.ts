@@ -2,9 +2,10 @@ import { createRabbitBus, startOutboxRelay } from '@tolk/bus';
 import { createPgDb, migrate } from '@tolk/db';
 import { runProcess, serveUntilSignalled } from '@tolk/http';
 import { createLogger } from '@tolk/logger';
-import { MIGRATIONS_DIR, PROJECTS_SCHEMA, createProjectApp } from './app.js';
+import { MIGRATIONS_DIR, PROJECTS_SCHEMA, createProjectAccountRemoval, createProjectApp } from './app.js';
 import { loadProjectConfig } from './config.js';
 import { PRODUCER } from './domain/project-events.js';
+import { subscribeProjectConsumer } from './entry-points/messaging/project-consumer.js';
 
 runProcess(async () => {
   const config = loadProjectConfig();
@@ -20,6 +21,10 @@ runProcess(async () => {
   // Connects in the background; the outbox keeps events while RabbitMQ is away.
   const bus = createRabbitBus({ url: config.AMQP_URL, logger, producer: PRODUCER });
   const relay = await startOutboxRelay({ db, bus, logger });
+  const accountRemoval = createProjectAccountRemoval({ db, logger });
+  void subscribeProjectConsumer({ bus, db, accountRemoval, logger }).catch((err: unknown) =>
+    logger.error({ err }, 'subscribing to events failed'),
+  );
 
   await serveUntilSignalled({
     name: 'project-service',

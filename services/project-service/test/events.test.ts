@@ -101,7 +101,7 @@ describe('events of project changes', () => {
     await expectEvent('ProjectDeleted', project.projectId, { projectId: project.projectId });
   });
 
-  it('when a member is added and removed, then each change publishes ProjectMembershipChanged', async () => {
+  it('when a member is added and removed, then each change publishes ProjectMembershipChanged saying which', async () => {
     const owner = await service.signUp();
     const member = await service.signUp();
     const project = await service.createProject(owner.userId);
@@ -109,7 +109,7 @@ describe('events of project changes', () => {
     const rows = await service.outboxRows(project.projectId);
     expect(rows.map((row) => [row.type, row.payload.data])).toEqual([
       ['ProjectCreated', expect.anything()],
-      ['ProjectMembershipChanged', { projectId: project.projectId, userId: member.userId }],
+      ['ProjectMembershipChanged', { projectId: project.projectId, userId: member.userId, change: 'added' }],
     ]);
 
     const removed = await service.call(
@@ -127,8 +127,8 @@ describe('events of project changes', () => {
         .filter((d) => d.envelope.data['projectId'] === project.projectId)
         .map((d) => d.envelope.data);
     await expect.poll(membershipEvents, { timeout: 10_000 }).toEqual([
-      { projectId: project.projectId, userId: member.userId },
-      { projectId: project.projectId, userId: member.userId },
+      { projectId: project.projectId, userId: member.userId, change: 'added' },
+      { projectId: project.projectId, userId: member.userId, change: 'removed' },
     ]);
   });
 

@@ -143,9 +143,9 @@ describe('routes', () => {
     ['PUT', '/v1/projects/prj_x', 'GET, PATCH, DELETE, HEAD'],
     ['PUT', '/v1/projects/prj_x/members', 'GET, POST, HEAD'],
     ['DELETE', '/v1/projects/prj_x/members', 'GET, POST, HEAD'],
-    ['GET', '/v1/projects/prj_x/members/usr_x', 'DELETE'],
-    ['POST', '/v1/projects/prj_x/members/usr_x', 'DELETE'],
-    ['PATCH', '/v1/projects/prj_x/members/usr_x', 'DELETE'],
+    ['GET', '/v1/projects/prj_x/members/usr_x', 'PATCH, DELETE'],
+    ['POST', '/v1/projects/prj_x/members/usr_x', 'PATCH, DELETE'],
+    ['PUT', '/v1/projects/prj_x/members/usr_x', 'PATCH, DELETE'],
   ])('when %s %s, then 405 METHOD_NOT_ALLOWED with Allow: %s', async (method, path, allow) => {
     const response = await service.call(method, path, { as: await service.as('usr_any') });
     expectError(response, 405, 'METHOD_NOT_ALLOWED');

@@ -323,3 +323,142 @@ describe('DELETE /v1/projects/:projectId/members/:userId', () => {
     expectError(response, 403, 'FORBIDDEN');
   });
 });
+
+function changeRole(asUserId: string, projectId: string, userId: string, body: unknown) {
+  return service
+    .as(asUserId)
+    .then((as) => service.call('PATCH', `/v1/projects/${projectId}/members/${userId}`, { as, body }));
+}
+
+describe('PATCH /v1/projects/:projectId/members/:userId', () => {
+  it('when an owner makes a member an owner, then 200 with the member, who may then change the project', async () => {
+    const { owner, member, project } = await projectWithMember();
+
+    const response = await changeRole(owner.userId, project.projectId, member.userId, { role: 'owner' });
+
+    expect(response.status).toBe(200);
+    expect(memberResponseSchema.parse(response.body)).toStrictEqual({
+      userId: member.userId,
+      email: member.email,
+      role: 'owner',
+    });
+    const patched = await service.call('PATCH', `/v1/projects/${project.projectId}`, {
+      as: await service.as(member.userId),
+      body: { name: 'Renamed by the new owner' },
+    });
+    expect(patched.status).toBe(200);
+    const changes = await service.waitForEvent('ProjectMembershipChanged', project.projectId);
+    expect(changes.map((d) => d.envelope.data)).toContainEqual({
+      projectId: project.projectId,
+      userId: member.userId,
+      change: 'role_changed',
+    });
+  });
+
+  it('when an owner demotes another owner, then 200, and the demoted one may no longer change the project', async () => {
+    const { owner, member, project } = await projectWithMember();
+    await changeRole(owner.userId, project.projectId, member.userId, { role: 'owner' });
+
+    const response = await changeRole(owner.userId, project.projectId, member.userId, { role: 'member' });
+
+    expect(response.status).toBe(200);
+    expect(response.body).toStrictEqual({ userId: member.userId, email: member.email, role: 'member' });
+    const patched = await service.call('PATCH', `/v1/projects/${project.projectId}`, {
+      as: await service.as(member.userId),
+      body: { name: 'Not allowed' },
+    });
+    expectError(patched, 403, 'FORBIDDEN');
+  });
+
+  it('when the last owner would be demoted, then 409 CONFLICT saying why, and they stay owner', async () => {
+    const { owner, project } = await projectWithMember();
+
+    const response = await changeRole(owner.userId, project.projectId, owner.userId, { role: 'member' });
+
+    expectError(response, 409, 'CONFLICT');
+    expect(response.body.error.message).toMatch(/last owner.*another member an owner first/);
+    expect((await membersOf(project.projectId, owner.userId))[0]).toMatchObject({ role: 'owner' });
+  });
+
+  it('when two owners each demote the other at the same time, then exactly one owner remains', async () => {
+    const { owner, member, project } = await projectWithMember();
+    await changeRole(owner.userId, project.projectId, member.userId, { role: 'owner' });
+
+    const answers = await Promise.all([
+      changeRole(owner.userId, project.projectId, member.userId, { role: 'member' }),
+      changeRole(member.userId, project.projectId, owner.userId, { role: 'member' }),
+    ]);
+
+    // The second finds its caller no longer an owner (403), or the other the last owner (409).
+    expect(answers.map((a) => a.status).sort()[0]).toBe(200);
+    expect([403, 409]).toContain(answers.map((a) => a.status).sort()[1]);
+    const owners = (await membersOf(project.projectId, owner.userId)).filter((m) => m.role === 'owner');
+    expect(owners).toHaveLength(1);
+  });
+
+  it('when the role is the one the member has, then 200 and nothing is published', async () => {
+    const { owner, member, project } = await projectWithMember();
+    const response = await changeRole(owner.userId, project.projectId, member.userId, { role: 'member' });
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({ role: 'member' });
+    const rows = await service.outboxRows(project.projectId);
+    expect(rows.map((row) => row.payload.data['change'])).toEqual([undefined, 'added']);
+  });
+
+  it('when a member (not an owner) changes a role, then 403 FORBIDDEN and nothing changes', async () => {
+    const { owner, member, project } = await projectWithMember();
+    expectError(
+      await changeRole(member.userId, project.projectId, member.userId, { role: 'owner' }),
+      403,
+      'FORBIDDEN',
+    );
+    expectError(
+      await changeRole(member.userId, project.projectId, owner.userId, { role: 'member' }),
+      403,
+      'FORBIDDEN',
+    );
+    expect((await membersOf(project.projectId, owner.userId)).map((m) => m.role)).toEqual([
+      'owner',
+      'member',
+    ]);
+  });
+
+  it('when the user is not a member, or the caller is not, then 404 NOT_FOUND', async () => {
+    const { owner, outsider, project } = await projectWithMember();
+    const notMember = await changeRole(owner.userId, project.projectId, outsider.userId, { role: 'owner' });
+    expectError(notMember, 404, 'NOT_FOUND');
+    expect(notMember.body.error.message).toMatch(/not a member/);
+    expectError(
+      await changeRole(outsider.userId, project.projectId, owner.userId, { role: 'member' }),
+      404,
+      'NOT_FOUND',
+    );
+  });
+
+  it('when the role is missing or unknown, then 400 VALIDATION_ERROR naming the field', async () => {
+    const { owner, member, project } = await projectWithMember();
+    for (const [body, message] of [
+      [{}, 'body.role: is required'],
+      [{ role: 'admin' }, 'body.role: must be owner or member'],
+      [{ role: null }, 'body.role: must be owner or member'],
+      [[], 'body: must be a JSON object'],
+    ] as const) {
+      const response = await changeRole(owner.userId, project.projectId, member.userId, body);
+      expectError(response, 400, 'VALIDATION_ERROR');
+      expect(response.body.error.message).toBe(message);
+    }
+  });
+
+  it('when the caller is a project token, then 403 FORBIDDEN', async () => {
+    const { member, project } = await projectWithMember();
+    const response = await service.call(
+      'PATCH',
+      `/v1/projects/${project.projectId}/members/${member.userId}`,
+      {
+        as: await service.asProjectToken(project.projectId, 'read_write'),
+        body: { role: 'owner' },
+      },
+    );
+    expectError(response, 403, 'FORBIDDEN');
+  });
+});

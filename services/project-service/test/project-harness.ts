@@ -1,4 +1,5 @@
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
+import type { RequestListener } from 'node:http';
 import { expect } from 'vitest';
 import { startOutboxRelay } from '@tolk/bus';
 import {
@@ -19,9 +20,15 @@ import {
   createIdentityApp,
 } from '../../identity-service/src/app.js';
 import { loadIdentityConfig } from '../../identity-service/src/config.js';
-import { MIGRATIONS_DIR, PROJECTS_SCHEMA, createProjectApp } from '../src/app.js';
+import {
+  MIGRATIONS_DIR,
+  PROJECTS_SCHEMA,
+  createProjectAccountRemoval,
+  createProjectApp,
+} from '../src/app.js';
 import { loadProjectConfig } from '../src/config.js';
 import type { ProjectResponse } from '../src/entry-points/http/schemas.js';
+import { subscribeProjectConsumer } from '../src/entry-points/messaging/project-consumer.js';
 
 export const INTERNAL_SECRET = 'test-internal-secret-that-is-long-enough';
 
@@ -79,21 +86,20 @@ export async function startProjectService(
   );
 
   const broker = await openTestBroker({ logger });
+  const identityLogger = createLogger({ name: 'identity-service', level: 'silent' });
   const identityDb = database.db(IDENTITY_SCHEMA);
   await migrate(identityDb, IDENTITY_MIGRATIONS_DIR);
-  const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-  const identityConfig = loadIdentityConfig({
-    DATABASE_URL: database.url,
-    INTERNAL_JWT_SECRET: INTERNAL_SECRET,
-    JWT_PRIVATE_KEY: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+  const identityBus = broker.bus({ logger: identityLogger, producer: 'identity-service' });
+  const identityRelay = await startOutboxRelay({
+    db: identityDb,
+    bus: identityBus,
+    logger: identityLogger,
+    ...database.relayOptions,
   });
-  const identityServer = await listen(
-    createIdentityApp({
-      config: identityConfig,
-      db: identityDb,
-      logger: createLogger({ name: 'identity-service', level: 'silent' }),
-    }),
-  );
+  // identity-service and project-service ask each other (emails; the projects an account deletion
+  // takes): identity-service listens first and is given its app once project-service's URL is known.
+  let identityApp: RequestListener | undefined = undefined;
+  const identityServer = await listen((req, res) => identityApp?.(req, res));
 
   const db = database.db(PROJECTS_SCHEMA);
   await migrate(db, MIGRATIONS_DIR);
@@ -109,6 +115,28 @@ export async function startProjectService(
     ...(options.identityTimeoutMs ? { IDENTITY_SERVICE_TIMEOUT_MS: String(options.identityTimeoutMs) } : {}),
   });
   const server = await listen(createProjectApp({ config, db: faults.db, bus, logger }));
+  const consumerQueue = `project-service-test-${randomUUID()}`;
+  await subscribeProjectConsumer({
+    bus,
+    db,
+    accountRemoval: createProjectAccountRemoval({ db, logger }),
+    logger,
+    queue: consumerQueue,
+  });
+
+  const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  identityApp = createIdentityApp({
+    config: loadIdentityConfig({
+      DATABASE_URL: database.url,
+      AMQP_URL: broker.url,
+      INTERNAL_JWT_SECRET: INTERNAL_SECRET,
+      JWT_PRIVATE_KEY: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+      PROJECT_SERVICE_URL: server.url,
+    }),
+    db: identityDb,
+    bus: identityBus,
+    logger: identityLogger,
+  });
 
   // Other test files publish project events to the same exchange: look for your project's.
   const delivered: DeliveredEvent[] = [];
@@ -206,7 +234,10 @@ export async function startProjectService(
       await server.close();
       await identityServer.close().catch(() => undefined);
       await relay.stop();
+      await identityRelay.stop();
       await bus.close();
+      await identityBus.close();
+      await broker.deleteQueues([consumerQueue]);
       await broker.close();
       await db.close();
       await identityDb.close();

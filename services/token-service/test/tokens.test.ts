@@ -193,13 +193,15 @@ describe('GET /v1/projects/:projectId/tokens', () => {
         permissions: token.permissions,
         lastUsedAt: null,
         createdAt: token.createdAt,
+        createdBy: { userId: project.ownerId },
       })),
     });
     for (const listed of body.tokens) {
       expect(listed.tokenPrefix).toHaveLength(10);
       expect(listed.tokenPrefix.startsWith('tolk_')).toBe(true);
+      // The spec's six fields, and who created the token.
       expect(Object.keys(listed).sort()).toEqual(
-        ['createdAt', 'label', 'lastUsedAt', 'permissions', 'tokenId', 'tokenPrefix'].sort(),
+        ['createdAt', 'createdBy', 'label', 'lastUsedAt', 'permissions', 'tokenId', 'tokenPrefix'].sort(),
       );
     }
     for (const token of created) expect(response.text).not.toContain(token.token);

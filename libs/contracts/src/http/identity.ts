@@ -61,6 +61,19 @@ export const deviceTokenRequestSchema = jsonObject({ deviceCode: opaqueToken });
 
 export const userCodeRequestSchema = jsonObject({ userCode });
 
+/**
+ * `DELETE /v1/user/me`: without `confirm` (no body, or `{}`) nothing is deleted and the answer is
+ * 409 naming the projects that would go with the account; `confirm` must be the account's email,
+ * typed again, as GitHub asks for a repository's name before deleting it.
+ */
+export const deleteAccountRequestSchema = jsonObject({
+  confirm: text()
+    .overwrite(normalizeEmail)
+    .max(1024, { error: 'must be at most 1024 characters' })
+    .optional()
+    .meta({ description: "The account's email, typed again to confirm the deletion" }),
+}).optional();
+
 // ---- internal requests (other services; the gateway never routes /internal) ----
 
 /** `GET /internal/users?email=`: the address as a user would type it. */
@@ -114,6 +127,7 @@ export const directoryUserResponseSchema = z.strictObject({
 
 export const usersLookupResponseSchema = z.strictObject({ users: z.array(directoryUserResponseSchema) });
 
+export type DeleteAccountRequest = z.infer<typeof deleteAccountRequestSchema>;
 export type UserResponse = z.infer<typeof userResponseSchema>;
 export type DirectoryUserResponse = z.infer<typeof directoryUserResponseSchema>;
 export type SessionResponse = z.infer<typeof sessionResponseSchema>;

@@ -75,6 +75,13 @@ export const addMemberRequestSchema = jsonObject({
   role: role.default('member'),
 });
 
+/** `PATCH .../members/{userId}`: the member's new role. */
+export const updateMemberRequestSchema = jsonObject({
+  role: z.enum(['owner', 'member'], {
+    error: (issue) => (issue.input === undefined ? 'is required' : 'must be owner or member'),
+  }),
+});
+
 // ---- responses ----
 
 export const projectResponseSchema = z.strictObject({
@@ -123,7 +130,16 @@ export const internalProjectResponseSchema = z.strictObject({
   updatedAt: z.number().int(),
 });
 
+/**
+ * `GET /internal/users/{userId}/sole-owned-projects`: the projects this user is the only owner
+ * of, which deleting the account deletes too (identity-service asks, to name them first).
+ */
+export const soleOwnedProjectsResponseSchema = z.strictObject({
+  projects: z.array(z.strictObject({ projectId: z.string(), name: z.string() })),
+});
+
 export type ProjectResponse = z.infer<typeof projectResponseSchema>;
 export type MemberResponse = z.infer<typeof memberResponseSchema>;
 export type MembershipResponse = z.infer<typeof membershipResponseSchema>;
 export type InternalProjectResponse = z.infer<typeof internalProjectResponseSchema>;
+export type SoleOwnedProjectsResponse = z.infer<typeof soleOwnedProjectsResponseSchema>;

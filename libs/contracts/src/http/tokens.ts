@@ -78,9 +78,20 @@ export const createTokenResponseSchema = apiTokenSchema.extend({
   }),
 });
 
-/** `GET .../tokens`: in the list view the prefix is always there. */
+/**
+ * Who created a token: the member who owns it. Removing that member from the project (or the
+ * member leaving, or deleting their account) revokes it.
+ */
+const createdBy = z
+  .strictObject({ userId: z.string().min(1) })
+  .meta({ description: 'The member who created the token; removing them from the project revokes it' });
+
+/**
+ * `GET .../tokens`: in the list view the prefix is always there, and each token names its creator
+ * (beyond the spec's six fields, which stay as they are).
+ */
 export const tokenListResponseSchema = z.strictObject({
-  tokens: z.array(apiTokenSchema.extend({ tokenPrefix: z.string().length(TOKEN_PREFIX_LENGTH) })),
+  tokens: z.array(apiTokenSchema.extend({ tokenPrefix: z.string().length(TOKEN_PREFIX_LENGTH), createdBy })),
 });
 
 export type CreateTokenResponse = z.infer<typeof createTokenResponseSchema>;

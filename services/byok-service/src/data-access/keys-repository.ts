@@ -42,17 +42,21 @@ export function createKeysRepository(db: Db) {
       return rows.map(toSummary);
     },
 
-    /** Stores the key, replacing any the user had for the provider. */
+    /**
+     * Stores the key, replacing any the user had for the provider; undefined (nothing stored) when
+     * the user's account has been deleted.
+     */
     async upsert(
       owner: KeyOwner,
       key: { sealed: SealedKey; hint: string; at: number },
       q: Queryable = db,
-    ): Promise<StoredKeySummary> {
+    ): Promise<StoredKeySummary | undefined> {
       const { sealed } = key;
       const { rows } = await q.query<SummaryRow>(
         `INSERT INTO provider_keys
            (user_id, provider, key_id, nonce, ciphertext, tag, hint, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8)
+         SELECT $1, $2, $3, $4, $5, $6, $7, $8, $8
+          WHERE NOT EXISTS (SELECT 1 FROM deleted_users WHERE user_id = $1)
          ON CONFLICT (user_id, provider) DO UPDATE
            SET key_id = EXCLUDED.key_id, nonce = EXCLUDED.nonce, ciphertext = EXCLUDED.ciphertext,
                tag = EXCLUDED.tag, hint = EXCLUDED.hint, updated_at = EXCLUDED.updated_at
@@ -68,7 +72,16 @@ export function createKeysRepository(db: Db) {
           new Date(key.at),
         ],
       );
-      return toSummary(rows[0]!);
+      return rows[0] && toSummary(rows[0]);
+    },
+
+    /** UserDeleted: every key of the user goes, and the user id is kept so none is stored again. */
+    async deleteUser(userId: string, at: number, q: Queryable = db): Promise<void> {
+      await q.query(
+        `INSERT INTO deleted_users (user_id, deleted_at) VALUES ($1, $2) ON CONFLICT DO NOTHING`,
+        [userId, new Date(at)],
+      );
+      await q.query(`DELETE FROM provider_keys WHERE user_id = $1`, [userId]);
     },
 
     async delete(owner: KeyOwner, q: Queryable = db): Promise<boolean> {

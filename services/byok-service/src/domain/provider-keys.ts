@@ -1,4 +1,5 @@
 import { AI_PROVIDERS, type AiProvider } from '@tolk/contracts';
+import { UnauthorizedError } from '@tolk/http';
 import type { KeysRepository } from '../data-access/keys-repository.js';
 import type { KeyCipher, KeyOwner } from './key-cipher.js';
 
@@ -38,6 +39,8 @@ export function createProviderKeys(deps: { keys: KeysRepository; cipher: KeyCiph
     async store(owner: KeyOwner, apiKey: string): Promise<StoredKeyStatus> {
       const hint = hintOf(apiKey);
       const stored = await keys.upsert(owner, { sealed: cipher.seal(owner, apiKey), hint, at: now() });
+      // An access token that outlived its account by the moment the gateway takes to learn of it.
+      if (!stored) throw new UnauthorizedError('This account has been deleted');
       return { provider: owner.provider, hasKey: true, hint: stored.hint, updatedAt: stored.updatedAt };
     },
 

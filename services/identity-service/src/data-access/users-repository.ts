@@ -51,6 +51,15 @@ export function createUsersRepository(db: Db) {
       return rows.map(toUser);
     },
 
+    /**
+     * Deletes the user, and with them (ON DELETE CASCADE) every refresh-token family and device
+     * login of theirs; false when there was no such user.
+     */
+    async delete(userId: string, q: Queryable = db): Promise<boolean> {
+      const { rowCount } = await q.query(`DELETE FROM users WHERE user_id = $1`, [userId]);
+      return rowCount > 0;
+    },
+
     async findWithPasswordByEmail(
       email: string,
       q: Queryable = db,

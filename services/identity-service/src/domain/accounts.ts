@@ -1,20 +1,60 @@
-import { ConflictError, UnauthorizedError } from '@tolk/http';
+import { randomUUID } from 'node:crypto';
+import { enqueueEvent } from '@tolk/bus';
+import { userEventDataSchemas, type EventEnvelope } from '@tolk/contracts';
+import { ConflictError, UnauthorizedError, ValidationError } from '@tolk/http';
 import type { Db } from '@tolk/db';
 import type { Logger } from '@tolk/logger';
+import type { OwnedProject, ProjectClient } from '../data-access/project-client.js';
 import type { User, UsersRepository } from '../data-access/users-repository.js';
 import { newId } from './opaque-tokens.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import type { Session, Sessions } from './sessions.js';
+
+export const PRODUCER = 'identity-service';
+
+/** A 409 names this many projects at most; a user with more is told how many more. */
+const NAMED_PROJECTS = 20;
+
+function userDeletedEvent(userId: string, occurredAt: number): EventEnvelope {
+  const data = userEventDataSchemas.UserDeleted.parse({ userId });
+  return { id: randomUUID(), type: 'UserDeleted', occurredAt, producer: PRODUCER, data };
+}
+
+/** What a deletion without confirmation answers: what would go, and how to confirm. */
+function confirmationNeeded(projects: OwnedProject[]): ConflictError {
+  const named = projects
+    .slice(0, NAMED_PROJECTS)
+    .map((project) => `${JSON.stringify(project.name)} (${project.projectId})`);
+  if (projects.length > NAMED_PROJECTS) named.push(`and ${projects.length - NAMED_PROJECTS} more`);
+  const consequence =
+    projects.length === 0
+      ? 'No project is deleted with it: you are not the only owner of any.'
+      : `It also deletes the ${projects.length === 1 ? 'project' : `${projects.length} projects`} you are ` +
+        `the only owner of, with all their data: ${named.join(', ')}. To keep one, make another member ` +
+        'an owner first.';
+  return new ConflictError(
+    `Deleting your account cannot be undone. ${consequence} To delete it, send ` +
+      '{"confirm": "<your account\'s email>"}',
+  );
+}
 
 /** Emails arrive in normalizeEmail's form (@tolk/contracts) from the request schemas. */
 export function createAccounts(deps: {
   db: Db;
   users: UsersRepository;
   sessions: Sessions;
+  projects: ProjectClient;
   now: () => number;
   logger: Logger;
 }) {
-  const { db, users, sessions, now, logger } = deps;
+  const { db, users, sessions, projects, now, logger } = deps;
+
+  /** The user behind a verified access token; gone users must sign in again. */
+  async function getUser(userId: string): Promise<User> {
+    const user = await users.findById(userId);
+    if (!user) throw new UnauthorizedError('The user of this access token no longer exists');
+    return user;
+  }
 
   return {
     async signUp(input: { email: string; password: string; name: string | null }): Promise<Session> {
@@ -39,11 +79,29 @@ export function createAccounts(deps: {
       return sessions.start(account.user);
     },
 
-    /** The user behind a verified access token; gone users must sign in again. */
-    async getUser(userId: string): Promise<User> {
-      const user = await users.findById(userId);
-      if (!user) throw new UnauthorizedError('The user of this access token no longer exists');
-      return user;
+    getUser,
+
+    /**
+     * `DELETE /v1/user/me`. Without `confirm`, nothing happens: 409 names the projects that would
+     * be deleted with the account (those the user is the only owner of). With `confirm` equal to
+     * the account's email, the user is deleted with every sign-in (refresh tokens, device logins),
+     * and UserDeleted goes to the outbox in the same transaction: project-service deletes those
+     * projects and the memberships, byok-service the provider keys, token-service revokes the
+     * tokens the user created, and every gateway refuses the user's access tokens.
+     */
+    async deleteAccount(userId: string, confirm: string | undefined): Promise<void> {
+      const user = await getUser(userId);
+      if (confirm === undefined) throw confirmationNeeded(await projects.soleOwnedProjects(userId));
+      if (confirm !== user.email) {
+        throw new ValidationError("body.confirm: must be this account's email, to confirm the deletion");
+      }
+      await db.transaction(async (tx) => {
+        if (!(await users.delete(userId, tx))) {
+          throw new UnauthorizedError('The user of this access token no longer exists');
+        }
+        await enqueueEvent(tx, db.schema, userDeletedEvent(userId, now()));
+      });
+      logger.info({ userId }, 'account deleted');
     },
   };
 }

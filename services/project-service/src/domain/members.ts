@@ -13,8 +13,8 @@ import { projectEvent } from './project-events.js';
 export type Member = { userId: string; email: string | null; role: Role };
 
 /**
- * A project's members. Owners add (by email) and remove members; a member may leave; a project
- * never loses its last owner. Each change publishes ProjectMembershipChanged through the outbox.
+ * A project's members. Owners add (by email), remove members and change their roles; a member may
+ * leave; a project never loses its last owner. Each change publishes ProjectMembershipChanged through the outbox.
  */
 export function createMembers(deps: {
   db: Db;
@@ -54,7 +54,7 @@ export function createMembers(deps: {
         await enqueueEvent(
           tx,
           db.schema,
-          projectEvent('ProjectMembershipChanged', { projectId, userId: user.userId }, at),
+          projectEvent('ProjectMembershipChanged', { projectId, userId: user.userId, change: 'added' }, at),
         );
       });
       logger.info({ projectId, userId: user.userId, role: input.role, by: callerId }, 'member added');
@@ -79,10 +79,38 @@ export function createMembers(deps: {
         await enqueueEvent(
           tx,
           db.schema,
-          projectEvent('ProjectMembershipChanged', { projectId, userId }, now()),
+          projectEvent('ProjectMembershipChanged', { projectId, userId, change: 'removed' }, now()),
         );
       });
       logger.info({ projectId, userId, by: callerId }, 'member removed');
+    },
+
+    /**
+     * Owners only: the member's new role. Demoting the last owner is refused, so a project always
+     * keeps one; a role the member already has changes nothing and publishes nothing.
+     */
+    async changeRole(callerId: string, projectId: string, userId: string, role: Role): Promise<Member> {
+      const changed = await db.transaction(async (tx) => {
+        await access.lockAsOwner(projectId, callerId, tx);
+        const target = isPlausibleId(userId) ? await members.find(projectId, userId, tx) : undefined;
+        if (!target) throw new NotFoundError('That user is not a member of this project');
+        if (target.role === role) return false;
+        if (target.role === 'owner' && (await members.countOwners(projectId, tx)) <= 1) {
+          throw new ConflictError(
+            'This is the last owner of the project; make another member an owner first',
+          );
+        }
+        await members.setRole(projectId, userId, role, tx);
+        await enqueueEvent(
+          tx,
+          db.schema,
+          projectEvent('ProjectMembershipChanged', { projectId, userId, change: 'role_changed' }, now()),
+        );
+        return true;
+      });
+      if (changed) logger.info({ projectId, userId, role, by: callerId }, 'member role changed');
+      const [user] = await identity.findUsersByIds([userId]);
+      return { userId, email: user?.email ?? null, role };
     },
 
     /** For the gateway's membership check (internal): the user's role, or 404. */

@@ -10,6 +10,8 @@ export type TokenRow = {
   permissions: TokenPermissions;
   lastUsedAt: number | null;
   createdAt: number;
+  /** The member who created it, and owns it: removing them from the project revokes it. */
+  createdBy: string;
 };
 
 /** What is stored of a new token. */
@@ -38,6 +40,7 @@ type Row = {
   permissions: TokenPermissions;
   last_used_at: Date | null;
   created_at: Date;
+  created_by: string;
 };
 
 function toToken(row: Row): TokenRow {
@@ -48,6 +51,7 @@ function toToken(row: Row): TokenRow {
     permissions: row.permissions,
     lastUsedAt: row.last_used_at?.getTime() ?? null,
     createdAt: row.created_at.getTime(),
+    createdBy: row.created_by,
   };
 }
 
@@ -82,7 +86,7 @@ export function createTokensRepository(db: Db) {
     /** The project's live tokens, newest first. */
     async listLive(projectId: string, q: Queryable = db): Promise<TokenRow[]> {
       const { rows } = await q.query<Row>(
-        `SELECT token_id, token_prefix, label, permissions, last_used_at, created_at
+        `SELECT token_id, token_prefix, label, permissions, last_used_at, created_at, created_by
            FROM api_tokens
           WHERE project_id = $1 AND revoked_at IS NULL
           ORDER BY created_at DESC, token_id DESC`,
@@ -105,6 +109,33 @@ export function createTokensRepository(db: Db) {
         [projectId, tokenId, new Date(by.at), by.userId],
       );
       return rows[0] && { tokenId, projectId, tokenHash: rows[0].token_hash };
+    },
+
+    /**
+     * Revokes every live token `createdBy` created, in one project or (without `projectId`) in
+     * all; returns them. `revoked_by` says why: no user revoked them. Rows are locked in token-id
+     * order, as a usage report locks them, so the two never deadlock.
+     */
+    async revokeCreatedBy(
+      createdBy: string,
+      projectId: string | undefined,
+      by: { reason: string; at: number },
+      tx: Queryable,
+    ): Promise<RevokedToken[]> {
+      const { rows } = await tx.query<{ token_id: string; project_id: string; token_hash: string }>(
+        `UPDATE api_tokens SET revoked_at = $3, revoked_by = $4
+          WHERE token_id IN (
+            SELECT token_id FROM api_tokens
+             WHERE created_by = $1 AND ($2::text IS NULL OR project_id = $2) AND revoked_at IS NULL
+             ORDER BY token_id FOR UPDATE)
+          RETURNING token_id, project_id, token_hash`,
+        [createdBy, projectId ?? null, new Date(by.at), by.reason],
+      );
+      return rows.map((row) => ({
+        tokenId: row.token_id,
+        projectId: row.project_id,
+        tokenHash: row.token_hash,
+      }));
     },
 
     /** The live token with this hash, if any. */

@@ -35,7 +35,41 @@ export function createTokenSync(deps: {
         await enqueueEvent(tx, schema, tokenRevokedEvent(revoked, at));
       }
     },
+
+    /**
+     * ProjectMembershipChanged (removed, or left): a project token belongs to the member who
+     * created it, so every live token they created in the project is revoked, each announced with
+     * TokenRevoked in this transaction; the gateway refuses it within a second. A duplicate event
+     * finds none left. Tokens the member creates after being added again are not touched by a
+     * redelivery (it is recorded as processed), but an event delayed past a re-addition revokes
+     * those too: the safe side.
+     */
+    async memberRemoved(projectId: string, userId: string, tx: Queryable): Promise<void> {
+      await revokeAndAnnounce(userId, projectId, 'member-removed', tx);
+    },
+
+    /** UserDeleted: every live token the user created, in any project, is revoked. */
+    async userDeleted(userId: string, tx: Queryable): Promise<void> {
+      await revokeAndAnnounce(userId, undefined, 'user-deleted', tx);
+    },
   };
+
+  async function revokeAndAnnounce(
+    userId: string,
+    projectId: string | undefined,
+    reason: string,
+    tx: Queryable,
+  ): Promise<void> {
+    const at = now();
+    for (const revoked of await tokens.revokeCreatedBy(
+      userId,
+      projectId,
+      { reason: `system:${reason}`, at },
+      tx,
+    )) {
+      await enqueueEvent(tx, schema, tokenRevokedEvent(revoked, at));
+    }
+  }
 }
 
 export type TokenSync = ReturnType<typeof createTokenSync>;

@@ -6,6 +6,7 @@ import type { DeviceLogin } from '../../domain/device-login.js';
 import type { Session, Sessions } from '../../domain/sessions.js';
 import type { UserDirectory } from '../../domain/user-directory.js';
 import {
+  deleteAccountRequestSchema,
   deviceAuthorizationRequestSchema,
   deviceTokenRequestSchema,
   loginRequestSchema,
@@ -118,6 +119,12 @@ export function createIdentityRouter(deps: {
     get: async (req, res) => {
       const { userId } = requireUser(req);
       res.json(toUserResponse(await accounts.getUser(userId)));
+    },
+    delete: async (req, res) => {
+      const { userId } = requireUser(req);
+      const input = parseInput(deleteAccountRequestSchema, req.body);
+      await accounts.deleteAccount(userId, input?.confirm);
+      res.status(204).end();
     },
   });
 

@@ -4,6 +4,7 @@
  */
 export {
   MAX_LOOKUP_USER_IDS,
+  deleteAccountRequestSchema,
   deviceAuthorizationRequestSchema,
   deviceAuthorizationResponseSchema,
   deviceTokenRequestSchema,

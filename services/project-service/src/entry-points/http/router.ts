@@ -1,16 +1,19 @@
 import { Router, type Request } from 'express';
 import { authorizeProject, parseInput, requireUser, route } from '@tolk/http';
 import type { MemberProject, Project } from '../../data-access/projects-repository.js';
+import type { AccountRemoval } from '../../domain/account-removal.js';
 import type { Member, Members } from '../../domain/members.js';
 import type { Projects } from '../../domain/projects.js';
 import {
   addMemberRequestSchema,
   createProjectRequestSchema,
+  updateMemberRequestSchema,
   updateProjectRequestSchema,
   type InternalProjectResponse,
   type MemberResponse,
   type MembershipResponse,
   type ProjectResponse,
+  type SoleOwnedProjectsResponse,
 } from './schemas.js';
 
 function toProjectResponse(project: MemberProject | (Project & { role: null })): ProjectResponse {
@@ -39,8 +42,12 @@ function toMemberResponse(member: Member): MemberResponse {
   return { userId: member.userId, email: member.email, role: member.role };
 }
 
-export function createProjectRouter(deps: { projects: Projects; members: Members }) {
-  const { projects, members } = deps;
+export function createProjectRouter(deps: {
+  projects: Projects;
+  members: Members;
+  accountRemoval: Pick<AccountRemoval, 'soleOwnedProjects'>;
+}) {
+  const { projects, members, accountRemoval } = deps;
   const router = Router();
 
   // Answers depend on who asks (role, membership): no shared or browser cache may keep one.
@@ -99,6 +106,12 @@ export function createProjectRouter(deps: { projects: Projects; members: Members
   });
 
   route(router, '/v1/projects/:projectId/members/:userId', {
+    patch: async (req, res) => {
+      const { userId } = requireUser(req);
+      const { role } = parseInput(updateMemberRequestSchema, req.body);
+      const member = await members.changeRole(userId, param(req, 'projectId'), param(req, 'userId'), role);
+      res.json(toMemberResponse(member));
+    },
     delete: async (req, res) => {
       const { userId } = requireUser(req);
       await members.remove(userId, param(req, 'projectId'), param(req, 'userId'));
@@ -128,6 +141,14 @@ export function createProjectRouter(deps: { projects: Projects; members: Members
         param(req, 'userId'),
       );
       res.json(membership);
+    },
+  });
+
+  route(router, '/internal/users/:userId/sole-owned-projects', {
+    get: async (req, res) => {
+      const projectsOfUser = await accountRemoval.soleOwnedProjects(param(req, 'userId'));
+      const answer: SoleOwnedProjectsResponse = { projects: projectsOfUser };
+      res.json(answer);
     },
   });
 

@@ -11,9 +11,12 @@ export {
   membershipResponseSchema,
   projectListResponseSchema,
   projectResponseSchema,
+  soleOwnedProjectsResponseSchema,
+  updateMemberRequestSchema,
   updateProjectRequestSchema,
   type InternalProjectResponse,
   type MemberResponse,
   type MembershipResponse,
   type ProjectResponse,
+  type SoleOwnedProjectsResponse,
 } from '@tolk/contracts';

@@ -28,6 +28,7 @@ function listedTokenBody(token: ListedToken): TokenListResponse['tokens'][number
     permissions: token.permissions,
     lastUsedAt: token.lastUsedAt,
     createdAt: token.createdAt,
+    createdBy: { userId: token.createdBy },
   };
 }
 
