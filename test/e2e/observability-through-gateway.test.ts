@@ -56,16 +56,43 @@ describe('request ids and metrics through the gateway', () => {
       expect.objectContaining({ requestId: addLocaleId, status: 200 }),
     ]);
 
+    // locale-service's queue is bound to the exchange that every test file running beside this
+    // one publishes to, so it consumes their SourceChanged too, each under its own request id.
+    // One of them is consumed here first, as they often are under load.
+    const otherEvent = {
+      id: randomUUID(),
+      type: 'SourceChanged',
+      occurredAt: Date.now(),
+      producer: 'source-service',
+      data: {
+        projectId: randomUUID(),
+        version: 1,
+        previousVersion: 0,
+        keyCount: 1,
+        added: 1,
+        modified: 0,
+        deleted: 0,
+      },
+    };
+    await system.publishEvent(otherEvent, randomUUID());
+    await eventually('the other SourceChanged consumed', () =>
+      lines().find((line) => line.msg === 'event consumed' && line['eventId'] === otherEvent.id),
+    );
+
     const uploadId = `e2e-upload-${randomUUID()}`;
     const uploaded = await send('PUT', `/v1/projects/${projectId}/source`, uploadId, { title: 'Hello' });
     expect(uploaded.status).toBe(200);
     expect(uploaded.headers.get('x-request-id')).toBe(uploadId);
 
-    // locale-service consumed the SourceChanged that the upload caused, under the upload's id.
+    // source-service wrote the upload's SourceChanged to its outbox under the upload's id…
+    const outboxed = (await system.outboxEvents('source')).filter((event) => event.type === 'SourceChanged');
+    expect(outboxed).toEqual([expect.objectContaining({ requestId: uploadId })]);
+    const uploadEventId = outboxed[0]!.id;
+    // …and locale-service consumed that event (told from other test files' by its id) under it.
     const consumed = await eventually('SourceChanged consumed', () =>
-      lines().find((line) => line.msg === 'event consumed' && line['eventType'] === 'SourceChanged'),
+      lines().find((line) => line.msg === 'event consumed' && line['eventId'] === uploadEventId),
     );
-    expect(consumed).toMatchObject({ requestId: uploadId, applied: true });
+    expect(consumed).toMatchObject({ eventType: 'SourceChanged', requestId: uploadId, applied: true });
 
     // The access lines of the upload: the gateway's and source-service's, both under the id sent.
     const uploadLines = lines().filter(

@@ -10,10 +10,10 @@ import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, inject } from 'vitest';
 import { startOutboxRelay } from '@tolk/bus';
-import { PRINCIPAL_HEADER, type Principal, type ServiceName } from '@tolk/contracts';
+import { PRINCIPAL_HEADER, type EventEnvelope, type Principal, type ServiceName } from '@tolk/contracts';
 import { createPrincipalVerifier } from '@tolk/http';
-import { migrate } from '@tolk/db';
-import { createLogger } from '@tolk/logger';
+import { migrate, type Db } from '@tolk/db';
+import { createLogger, runWithRequestId } from '@tolk/logger';
 import { listen, openTestBroker, openTestDatabase, request, testRedisUrl } from '@tolk/testing';
 import { createGatewayApp } from '../../gateway/src/app.js';
 import { loadGatewayConfig } from '../../gateway/src/config.js';
@@ -86,6 +86,8 @@ export async function startSystem(
     };
   const cleanups: Array<() => Promise<unknown>> = [];
   const services = new Map<ServiceName, ServiceServer>();
+  /** The database of each service of this system that has an outbox. */
+  const outboxDbs = new Map<OutboxService, Db>();
   /** A service observed (and wrapped, if asked) on a port of its own, which stop/start keep. */
   async function serve(name: Exclude<ServiceName, 'identity'>, app: RequestListener) {
     const wrapped =
@@ -115,10 +117,11 @@ export async function startSystem(
   cleanups.push(() => identity.close());
 
   /** A service's own schema, migrated, with its outbox relayed; closed at the end. */
-  async function migratedDb(schema: string, migrations: string) {
+  async function migratedDb(service: OutboxService, schema: string, migrations: string) {
     const db = database.db(schema);
     cleanups.push(() => db.close());
     await migrate(db, migrations);
+    outboxDbs.set(service, db);
     const serviceRelay = await startOutboxRelay({ db, bus, logger: silent, ...database.relayOptions });
     cleanups.push(() => serviceRelay.stop());
     return db;
@@ -130,6 +133,7 @@ export async function startSystem(
   cleanups.push(() => bus.close());
   const relay = await startOutboxRelay({ db: projectDb, bus, logger: silent, ...database.relayOptions });
   cleanups.push(() => relay.stop());
+  outboxDbs.set('project', projectDb);
   const projectApp = projectService.createProjectApp({
     config: loadProjectConfig({ ...common, IDENTITY_SERVICE_URL: identity.url }),
     db: projectDb,
@@ -168,7 +172,7 @@ export async function startSystem(
 
   const serviceUrls: Record<string, string> = {};
   if (options.sources) {
-    const sourceDb = await migratedDb(sourceService.SOURCE_SCHEMA, sourceService.MIGRATIONS_DIR);
+    const sourceDb = await migratedDb('source', sourceService.SOURCE_SCHEMA, sourceService.MIGRATIONS_DIR);
     const source = sourceService.createSourceService({
       config: loadSourceConfig({ ...common, PROJECT_SERVICE_URL: project.url }),
       db: sourceDb,
@@ -178,7 +182,7 @@ export async function startSystem(
     const sourceServer = await serve('source', source.app);
     serviceUrls['SOURCE_SERVICE_URL'] = sourceServer.url;
 
-    const localeDb = await migratedDb(localeService.LOCALES_SCHEMA, localeService.MIGRATIONS_DIR);
+    const localeDb = await migratedDb('locale', localeService.LOCALES_SCHEMA, localeService.MIGRATIONS_DIR);
     const locale = localeService.createLocaleService({
       config: loadLocaleConfig({
         ...common,
@@ -213,7 +217,7 @@ export async function startSystem(
   }
 
   if (options.tokens) {
-    const tokenDb = await migratedDb(tokenService.TOKENS_SCHEMA, tokenService.MIGRATIONS_DIR);
+    const tokenDb = await migratedDb('token', tokenService.TOKENS_SCHEMA, tokenService.MIGRATIONS_DIR);
     const tokens = tokenService.createTokenService({
       config: loadTokenConfig({ ...common, PROJECT_SERVICE_URL: project.url }),
       db: tokenDb,
@@ -316,6 +320,29 @@ export async function startSystem(
     databaseUrl: database.url,
 
     /**
+     * The events a service of this system wrote to its outbox (published or not), oldest first,
+     * with the request id each was written under. Its consumers' queues are bound to the exchange
+     * every test file running beside this one publishes to: an event of this system is told from
+     * theirs by its id.
+     */
+    async outboxEvents(service: OutboxService): Promise<OutboxEvent[]> {
+      const db = outboxDbs.get(service);
+      if (!db) throw new Error(`startSystem: ${service}-service is not running in this system`);
+      const { rows } = await db.query<{ id: string; type: string; request_id: string | null }>(
+        'SELECT id, type, request_id FROM outbox ORDER BY seq',
+      );
+      return rows.map((row) => ({ id: row.id, type: row.type, requestId: row.request_id }));
+    },
+
+    /**
+     * Publishes an event under a request id as a service of another test file would: on the
+     * exchange every run shares (or the in-process bus), so this system's consumers get it too.
+     */
+    publishEvent(envelope: EventEnvelope, requestId: string): Promise<void> {
+      return runWithRequestId(requestId, () => bus.publish(envelope));
+    },
+
+    /**
      * Stops a service as a crash would: its port refuses connections (the gateway answers 503)
      * until `startService` listens on it again.
      */
@@ -334,6 +361,9 @@ export async function startSystem(
 }
 
 export type System = Awaited<ReturnType<typeof startSystem>>;
+
+type OutboxService = 'project' | 'source' | 'locale' | 'token';
+export type OutboxEvent = { id: string; type: string; requestId: string | null };
 
 /** Calls through the gateway at `base`, as a user would; shared with the embedded harness. */
 export function gatewayClient(base: string) {
