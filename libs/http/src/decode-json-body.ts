@@ -27,9 +27,6 @@ import { parseUtf8Json } from './json-body.js';
  *   text is written as, cannot hold one.
  */
 
-/** What a route that needs a body says when it got none. */
-export const JSON_BODY_REQUIRED = 'body: a JSON body is required';
-
 const JSON_MEDIA_TYPE = /^application\/([\w.+-]+\+)?json$/;
 const UTF8_CHARSETS = new Set(['utf-8', 'utf8']);
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);

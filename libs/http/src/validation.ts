@@ -1,6 +1,5 @@
 import type { z } from 'zod';
-import { JSON_BODY_REQUIRED } from './decode-json-body.js';
-import { ValidationError } from './errors.js';
+import { JSON_BODY_REQUIRED, ValidationError } from './errors.js';
 
 function describeIssue(issue: z.core.$ZodIssue, root: string): string {
   const path = issue.path.map(String).join('.');
