@@ -7,7 +7,8 @@
  */
 import type { z } from 'zod';
 import {
-  LOCALE_PATTERN,
+  MAX_TARGET_LOCALE_LENGTH,
+  TARGET_LOCALE_PATTERN,
   MAX_SOURCE_VERSION,
   addLocaleBodySchema,
   addMemberRequestSchema,
@@ -218,8 +219,14 @@ export const PATH_PARAMETERS: Record<
     validated: false,
   },
   locale: {
-    description: 'A target locale code such as `de` or `pt-BR`, in any case (`pt-br` is `pt-BR`)',
-    schema: { type: 'string', pattern: caseInsensitivePattern(LOCALE_PATTERN.source) },
+    description:
+      'A target locale: a BCP 47 code such as `de`, `pt-BR`, `zh-Hant` or `es-419`, in any case ' +
+      '(`zh-hant` is `zh-Hant`); one `Intl.getCanonicalLocales` accepts',
+    schema: {
+      type: 'string',
+      maxLength: MAX_TARGET_LOCALE_LENGTH,
+      pattern: caseInsensitivePattern(TARGET_LOCALE_PATTERN.source),
+    },
     validated: true,
   },
   provider: { description: 'The AI provider', schema: inlineSchema(byokProviderSchema), validated: true },
@@ -541,6 +548,9 @@ export const OPERATIONS: ApiOperation[] = [
     operationId: 'addLocale',
     tag: 'Locales',
     summary: 'Add a target locale',
+    description:
+      'Any well-formed BCP 47 code (`de`, `pt-BR`, `zh-Hant`, `es-419`, `sr-Latn`) of at most 35 characters, ' +
+      'in any case; it is stored and returned in its canonical form (`zh-hant` → `zh-Hant`).',
     requestBody: { schema: 'AddLocaleRequest', required: true },
     success: { status: 201, description: 'The new target locale', schema: 'Locale' },
     errors: {

@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { LOCALE_PATTERN, canonicalLocale } from '../locale.js';
+import {
+  MAX_TARGET_LOCALE_LENGTH,
+  SOURCE_LOCALE_PATTERN,
+  TARGET_LOCALE_HINT,
+  TARGET_LOCALE_PATTERN,
+  canonicalLocale,
+  parseTargetLocale,
+  sourceLocaleProblem,
+} from '../locale.js';
 
 /** A string field whose messages say plainly whether it was missing or of the wrong type. */
 export function text() {
@@ -20,12 +28,31 @@ export const emailAddress = text()
   .max(254, { error: 'must be at most 254 characters' })
   .pipe(z.email({ error: 'must be an email address' }));
 
-export const LOCALE_CODE_HINT = 'must be a locale code such as en, de or pt-BR';
-
-/** Any case accepted (the spec's pattern is case-insensitive); stored canonically, `pt-BR`. */
-export const localeCode = text()
-  .regex(LOCALE_PATTERN, { error: LOCALE_CODE_HINT })
+/** A project's source locale: the spec's pattern, any case (it is case-insensitive), stored as `pt-BR`. */
+export const sourceLocaleCode = text()
+  .regex(SOURCE_LOCALE_PATTERN, { error: (issue) => sourceLocaleProblem(String(issue.input)) })
   .transform(canonicalLocale);
+
+/** What is wrong with a target locale code, for any of its checks. */
+function targetLocaleProblem(issue: { input?: unknown }): string {
+  const parsed = parseTargetLocale(String(issue.input));
+  return parsed.ok ? TARGET_LOCALE_HINT : parsed.problem;
+}
+
+/**
+ * A target locale: a BCP 47 code (DESIGN §11), any case, stored in its canonical form
+ * (`zh-hant` → `zh-Hant`). The length and pattern are what the OpenAPI document shows; Intl has
+ * the last word.
+ */
+export const targetLocaleCode = text()
+  .max(MAX_TARGET_LOCALE_LENGTH, { error: targetLocaleProblem, abort: true })
+  .regex(TARGET_LOCALE_PATTERN, { error: targetLocaleProblem })
+  .transform((code, ctx) => {
+    const parsed = parseTargetLocale(code);
+    if (parsed.ok) return parsed.locale;
+    ctx.addIssue({ code: 'custom', message: parsed.problem, input: code });
+    return z.NEVER;
+  });
 
 /** A timestamp on the wire: epoch milliseconds. */
 export function epochMillis() {
