@@ -599,7 +599,11 @@ export const OPERATIONS: ApiOperation[] = [
     description:
       'The body is the locale file itself, translated from source version `sourceVersion`. Each ' +
       'value must use the same placeholders as its source value (`{name}`, ICU arguments, `{{x}}`, ' +
-      '`%s`/`%1$s`, HTML-like tags); a mismatch stores nothing of the upload.',
+      '`%s`/`%1$s`, HTML-like tags). Where the source value is an ICU message, the translation must ' +
+      'parse as one too, and each `plural`/`selectordinal` of the source must come back with every ' +
+      'CLDR category of this locale (`other` always; `=0`/`=1` are extra; a language whose only ' +
+      'category is `other`, such as ja, may use the argument directly). Any violation stores nothing ' +
+      'of the upload.',
     parameters: [
       {
         name: 'sourceVersion',
@@ -613,8 +617,9 @@ export const OPERATIONS: ApiOperation[] = [
     success: { status: 200, description: 'The target locale with its new status', schema: 'Locale' },
     errors: {
       400:
-        'A rule of the locale file is broken, placeholders differ from the source (the message names ' +
-        'the keys), or sourceVersion does not exist (VALIDATION_ERROR); or INVALID_JSON',
+        'A rule of the locale file is broken, placeholders differ from the source, an ICU message does ' +
+        'not parse or lacks plural categories of the locale (the message names the keys and the ' +
+        'categories), or sourceVersion does not exist (VALIDATION_ERROR); or INVALID_JSON',
       404: 'No such project, or not a target locale of it (NOT_FOUND)',
       409: 'Translations made from a newer source version are already stored: pull and translate again (CONFLICT)',
       413: 'The body is over 10 MiB, or holds more than 200,000 keys (PAYLOAD_TOO_LARGE)',
