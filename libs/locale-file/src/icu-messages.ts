@@ -66,6 +66,28 @@ function pluralArguments(elements: readonly MessageFormatElement[], into: Plural
   return into;
 }
 
+/** What the rules need of a source value: whether it parses, and its plural arguments. */
+type SourceShape = { ok: false } | { ok: true; plurals: PluralArguments };
+
+/**
+ * The shapes of a source's values, by the identity of its values array, filled as keys are
+ * checked. Source versions never change and locale-service caches each as one object, so uploads
+ * made from the same version parse its values once, not once per upload and target locale.
+ */
+const sourceShapes = new WeakMap<readonly string[], (SourceShape | undefined)[]>();
+
+function sourceShape(source: FlatEntries, index: number): SourceShape {
+  let shapes = sourceShapes.get(source.values);
+  if (!shapes) sourceShapes.set(source.values, (shapes = []));
+  let shape = shapes[index];
+  if (!shape) {
+    const parsed = parseIcu(source.values[index]!);
+    shape = parsed.ok ? { ok: true, plurals: pluralArguments(parsed.elements) } : { ok: false };
+    shapes[index] = shape;
+  }
+  return shape;
+}
+
 /**
  * Every key present in both whose translation breaks the ICU rules for `locale`, in source key
  * order. A source value that does not parse as ICU (i18next `{{x}}`, printf) has no ICU rules.
@@ -87,29 +109,30 @@ export function findIcuProblems(
     const key = source.keys[i]!;
     const translation = translationOf(key, i);
     if (translation === undefined) continue;
-    const sourceValue = source.values[i]!;
-    const parsedSource = parseIcu(sourceValue);
-    if (!parsedSource.ok) continue;
-    const parsed = translation === sourceValue ? parsedSource : parseIcu(translation);
-    if (!parsed.ok) {
+    const shape = sourceShape(source, i);
+    if (!shape.ok) continue;
+    const plurals = translation === source.values[i] ? shape.plurals : translationPlurals(translation);
+    if (typeof plurals === 'string') {
       problems.push({
         key,
         kind: 'icu-syntax',
-        error: parsed.error,
-        message: `does not parse as an ICU message, as its source does (${parsed.error})`,
+        error: plurals,
+        message: `does not parse as an ICU message, as its source does (${plurals})`,
       });
       continue;
     }
-    const gaps = pluralGaps(
-      pluralArguments(parsedSource.elements),
-      pluralArguments(parsed.elements),
-      categoriesOf,
-    );
+    const gaps = pluralGaps(shape.plurals, plurals, categoriesOf);
     if (gaps.length > 0) {
       problems.push({ key, kind: 'plural-categories', gaps, message: describeGaps(gaps, locale) });
     }
   }
   return problems;
+}
+
+/** The plural arguments of a translation, or the parser's error. */
+function translationPlurals(translation: string): PluralArguments | string {
+  const parsed = parseIcu(translation);
+  return parsed.ok ? pluralArguments(parsed.elements) : parsed.error;
 }
 
 function pluralGaps(

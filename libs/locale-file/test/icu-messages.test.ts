@@ -184,4 +184,16 @@ describe('findIcuProblems', () => {
       ['d', 'plural-categories'],
     ]);
   });
+
+  it('when one source version is checked again and again, then each check holds its own translations and locale', () => {
+    const source = { keys: ['files', 'hi'], values: [FILES, 'Hi {name}'] };
+    const polish = '{count, plural, one {# plik} few {# pliki} many {# plików} other {# pliku}}';
+    expect(findIcuProblems(source, new Map([['files', FILES]]), 'de')).toEqual([]);
+    expect(findIcuProblems(source, new Map([['files', FILES]]), 'pl')).toMatchObject([{ key: 'files' }]);
+    expect(findIcuProblems(source, new Map([['files', polish]]), 'pl')).toEqual([]);
+    expect(findIcuProblems(source, new Map([['hi', 'Cześć {name']]), 'pl')).toMatchObject([
+      { key: 'hi', kind: 'icu-syntax' },
+    ]);
+    expect(findIcuProblems(source, new Map([['hi', 'Cześć {name}']]), 'pl')).toEqual([]);
+  });
 });
