@@ -69,6 +69,9 @@ function pluralArguments(elements: readonly MessageFormatElement[], into: Plural
 /** What the rules need of a source value: whether it parses, and its plural arguments. */
 type SourceShape = { ok: false } | { ok: true; plurals: PluralArguments };
 
+const NOT_ICU: SourceShape = { ok: false };
+const NO_PLURALS: SourceShape = { ok: true, plurals: new Map() };
+
 /**
  * The shapes of a source's values, by the identity of its values array, filled as keys are
  * checked. Source versions never change and locale-service caches each as one object, so uploads
@@ -82,7 +85,9 @@ function sourceShape(source: FlatEntries, index: number): SourceShape {
   let shape = shapes[index];
   if (!shape) {
     const parsed = parseIcu(source.values[index]!);
-    shape = parsed.ok ? { ok: true, plurals: pluralArguments(parsed.elements) } : { ok: false };
+    const plurals = parsed.ok ? pluralArguments(parsed.elements) : undefined;
+    // Most values have no plural: they share one shape, so a large version costs an array slot each.
+    shape = !plurals ? NOT_ICU : plurals.size === 0 ? NO_PLURALS : { ok: true, plurals };
     shapes[index] = shape;
   }
   return shape;
