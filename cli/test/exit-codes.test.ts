@@ -82,7 +82,7 @@ describe('tolk exit codes', () => {
     it('when a locale code is malformed, then exit 2 naming it', async () => {
       const result = await tolk(['init', '--name', 'X', '--targets', 'de,not a locale', '--yes'], {});
       expect(result.code).toBe(2);
-      expect(result.stderr).toContain('"not a locale" is not a locale code');
+      expect(result.stderr).toContain('"not a locale" is not a BCP 47 locale code');
     });
 
     it('when there is no tolk.json, then exit 2 saying to run tolk init', async () => {

@@ -144,6 +144,10 @@ describe('tolk init → push → status → translate → pull', () => {
     });
     expect(Object.keys(JSON.parse(de).cart)).toEqual(['title', 'pay', 'items']);
     expect(de.endsWith('}\n')).toBe(true);
+    // French plurals have a `many` (1,000,000 de …) that English lacks: the answer check asks for it.
+    expect((await cli.readJson('locales/fr.json')).cart.items).toBe(
+      '[fr] {count, plural, one {# item} other {# items} many {# items}}',
+    );
 
     // status: up to date
     const upToDate = await tolk(['status', '--check']);

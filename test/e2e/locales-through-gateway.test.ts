@@ -3,6 +3,7 @@
  * gateway in front of identity-, project-, source- and locale-service, events through the outboxes
  * and RabbitMQ. Create a project, add locales, upload the source, translate, change the source.
  */
+import { IntlMessageFormat } from 'intl-messageformat';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSystem, type System } from './system.js';
 
@@ -111,5 +112,119 @@ describe('source and locales through the gateway', () => {
 
     const pulled = await call('GET', `${project}/locales/fr/translations`, user.token);
     expect(JSON.parse(pulled.body.content)).toEqual(french);
+  });
+
+  it('when target locales are BCP 47 codes, then they are canonical everywhere, and the source locale says why it may not be one', async () => {
+    const user = await system.signUp();
+    const refused = await call('POST', '/v1/projects', user.token, { name: 'Hant', sourceLocale: 'zh-Hant' });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.code).toBe('VALIDATION_ERROR');
+    expect(refused.body.error.message).toContain('body.sourceLocale: "zh-Hant" cannot be a source locale');
+
+    const created = await call('POST', '/v1/projects', user.token, { name: 'Codes', sourceLocale: 'EN' });
+    const project = `/v1/projects/${created.body.projectId}`;
+    for (const [code, canonical] of [
+      ['zh-hant', 'zh-Hant'],
+      ['es-419', 'es-419'],
+      ['SR-latn', 'sr-Latn'],
+    ]) {
+      const added = await call('POST', `${project}/locales`, user.token, { locale: code });
+      expect(added.status).toBe(201);
+      expect(added.body.locale).toBe(canonical);
+      const found = await call('GET', `${project}/locales/${canonical!.toLowerCase()}`, user.token);
+      expect(found.body.locale).toBe(canonical);
+    }
+    for (const code of ['xx-', '12', 'x'.repeat(40)]) {
+      const bad = await call('POST', `${project}/locales`, user.token, { locale: code });
+      expect(bad.status).toBe(400);
+      expect(bad.body.error).toMatchObject({
+        code: 'VALIDATION_ERROR',
+        message: expect.stringContaining(`body.locale: ${JSON.stringify(code)}`),
+      });
+    }
+  });
+
+  it('when ICU plurals are translated, then each target keeps its own categories, refusals store nothing, and every accepted one formats', async () => {
+    const user = await system.signUp();
+    const created = await call('POST', '/v1/projects', user.token, { name: 'Plurals', sourceLocale: 'en' });
+    const project = `/v1/projects/${created.body.projectId}`;
+    const targets = ['pl', 'ar', 'ja', 'pt-PT'];
+    for (const locale of targets) {
+      expect((await call('POST', `${project}/locales`, user.token, { locale })).status).toBe(201);
+    }
+    const source = {
+      files: '{count, plural, one {# file} other {# files}}',
+      place: '{n, selectordinal, one {#st} two {#nd} few {#rd} other {#th}}',
+    };
+    expect((await call('PUT', `${project}/source`, user.token, source)).status).toBe(200);
+    await eventually('every target at version 1', async () => {
+      const list = await call('GET', `${project}/locales`, user.token);
+      const locales = list.body.locales as Array<{ sourceVersion: number }>;
+      return locales.every((l) => l.sourceVersion === 1) ? locales : undefined;
+    });
+
+    const englishShaped = await call(
+      'PUT',
+      `${project}/locales/pl/translations?sourceVersion=1`,
+      user.token,
+      {
+        files: '{count, plural, one {# plik} other {# pliki}}',
+      },
+    );
+    expect(englishShaped.status).toBe(400);
+    expect(englishShaped.body.error).toEqual({
+      code: 'VALIDATION_ERROR',
+      message:
+        'ICU messages break the rules for pl in 1 key(s): "files": {count, plural} lacks few, many ' +
+        '(pl: one, few, many, other); nothing was stored',
+    });
+    expect((await call('GET', `${project}/locales/pl`, user.token)).body.translatedCount).toBe(0);
+
+    const good: Record<string, Record<string, string>> = {
+      pl: {
+        files: '{count, plural, one {# plik} few {# pliki} many {# plików} other {# pliku}}',
+        place: '{n}.',
+      },
+      ar: {
+        files:
+          '{count, plural, zero {لا ملفات} one {ملف واحد} two {ملفان} few {# ملفات} many {# ملفًا} other {# ملف}}',
+        place: 'الترتيب {n}',
+      },
+      ja: { files: '{count}個のファイル', place: '{n}番目' },
+      'pt-PT': {
+        files: '{count, plural, one {# ficheiro} many {# de ficheiros} other {# ficheiros}}',
+        place: '{n, selectordinal, other {#.º}}',
+      },
+    };
+    for (const locale of targets) {
+      const uploaded = await call(
+        'PUT',
+        `${project}/locales/${locale}/translations?sourceVersion=1`,
+        user.token,
+        good[locale],
+      );
+      expect(uploaded.status, locale).toBe(200);
+      expect(uploaded.body.status).toBe('up_to_date');
+      const pulled = await call('GET', `${project}/locales/${locale}/translations`, user.token);
+      const content = JSON.parse(pulled.body.content) as Record<string, string>;
+      expect(content).toEqual(good[locale]);
+      for (const [key, message] of Object.entries(content)) {
+        const format = new IntlMessageFormat(message, locale);
+        for (const number of [0, 1, 2, 3, 5, 11, 22, 101, 1.5]) {
+          const text = format.format({ count: number, n: number });
+          // Formatted whole: no syntax left over, no runtime fallback to the message's source.
+          expect(text, `${locale} ${key} ${number}`).toMatch(/^[^{}#]+$/);
+        }
+      }
+    }
+    // Arabic's forms as CLDR reads them: 0 zero, 2 two, 3 few, 11 many, 101 other.
+    const arabic = new IntlMessageFormat(good['ar']!.files!, 'ar');
+    expect([0, 2, 3, 11, 101].map((count) => arabic.format({ count }))).toEqual([
+      'لا ملفات',
+      'ملفان',
+      '3 ملفات',
+      '11 ملفًا',
+      '101 ملف',
+    ]);
   });
 });

@@ -1,4 +1,4 @@
-import { findPlaceholderMismatches } from '@tolk/locale-file';
+import { findIcuProblems, findPlaceholderMismatches } from '@tolk/locale-file';
 import type { KeyProblem } from './errors.js';
 
 export type CheckedAnswer = {
@@ -9,13 +9,19 @@ export type CheckedAnswer = {
 };
 
 /**
- * Checks a model's answer to a request for `requested` (key → source text): the answer must be
- * a JSON object, and each requested key must map to a non-empty string with the same
- * placeholders, ICU arguments and tags as its source. Good keys are kept even when others fail,
+ * Checks a model's answer to a request for `requested` (key → source text) in `targetLocale`: the
+ * answer must be a JSON object, and each requested key must map to a non-empty string that keeps
+ * the ICU rules of its source for the target (it parses where the source does; plurals hold every
+ * category of the target, DESIGN §11) and has the same placeholders, ICU arguments and tags as
+ * its source: what the server checks on upload. Good keys are kept even when others fail,
  * so that only the bad ones are asked again. Keys answered that were not asked for are never
  * kept; they are reported but do not fail an answer on their own.
  */
-export function checkAnswer(requested: ReadonlyMap<string, string>, answerText: string): CheckedAnswer {
+export function checkAnswer(
+  requested: ReadonlyMap<string, string>,
+  answerText: string,
+  targetLocale: string,
+): CheckedAnswer {
   const answer = parseAnswer(answerText);
   if (!answer.ok) {
     const message = `no usable answer: ${answer.detail}`;
@@ -49,10 +55,13 @@ export function checkAnswer(requested: ReadonlyMap<string, string>, answerText: 
   }
 
   const keys = [...candidates.keys()];
-  const mismatches = findPlaceholderMismatches(
-    { keys, values: keys.map((key) => requested.get(key)!) },
-    candidates,
-  );
+  const sources = { keys, values: keys.map((key) => requested.get(key)!) };
+  // ICU first, as on the server: a translation that does not parse also loses placeholders.
+  for (const problem of findIcuProblems(sources, candidates, targetLocale)) {
+    candidates.delete(problem.key);
+    problems.push(problem);
+  }
+  const mismatches = findPlaceholderMismatches(sources, candidates);
   for (const { key, missing, unexpected } of mismatches) {
     candidates.delete(key);
     problems.push({

@@ -1,4 +1,5 @@
 import { APICallError, LoadAPIKeyError, RetryError } from 'ai';
+import type { IcuViolation } from '@tolk/locale-file';
 
 /** What went wrong with one key of a model's answer. */
 export type KeyProblem = { key: string; message: string } & (
@@ -6,6 +7,8 @@ export type KeyProblem = { key: string; message: string } & (
   | { kind: 'not-a-string'; got: string }
   | { kind: 'empty' }
   | { kind: 'placeholders'; missing: string[]; unexpected: string[] }
+  /** The ICU rules of DESIGN §11 for the target locale: it must parse, plurals keep its categories. */
+  | IcuViolation
   /** A key the model answered that was not asked for: never kept. */
   | { kind: 'unexpected-key' }
   /** The answer as a whole was not a JSON object, so no key of it could be used. */

@@ -72,7 +72,7 @@ export async function translateBatch(input: TranslateBatchInput): Promise<Transl
     usage.inputTokens += answer.usage.inputTokens;
     usage.outputTokens += answer.usage.outputTokens;
 
-    const checked = checkAnswer(pending, answer.text);
+    const checked = checkAnswer(pending, answer.text, input.targetLocale);
     for (const [key, value] of checked.accepted) translations.set(key, value);
     problems = checked.problems;
     const stillPending = new Map([...pending].filter(([key]) => !checked.accepted.has(key)));

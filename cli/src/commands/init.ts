@@ -11,7 +11,7 @@ import {
 import { authenticatedClient, createContext } from '../context.js';
 import { ApiError, ExitCode, usageError } from '../errors.js';
 import type { Io } from '../io.js';
-import { parseLocale, parseLocaleList } from '../locales.js';
+import { parseLocaleList, parseSourceLocale } from '../locales.js';
 import { createPrompter } from '../prompt.js';
 
 export const DEFAULT_FILES = 'locales/{locale}.json';
@@ -57,7 +57,10 @@ export async function init(io: Io, options: InitOptions) {
     let created = false;
     if (options.project !== undefined) {
       project = await api.getProject(options.project);
-      if (options.source !== undefined && parseLocale(options.source, '--source') !== project.sourceLocale) {
+      if (
+        options.source !== undefined &&
+        parseSourceLocale(options.source, '--source') !== project.sourceLocale
+      ) {
         throw usageError(
           `--source ${options.source} differs from the project's source locale ${project.sourceLocale}`,
         );
@@ -66,7 +69,7 @@ export async function init(io: Io, options: InitOptions) {
       const fallbackName = basename(io.cwd) || 'My project';
       const name =
         options.name ?? (interactive ? await prompter.ask('Project name', fallbackName) : fallbackName);
-      const source = parseLocale(
+      const source = parseSourceLocale(
         options.source ?? (interactive ? await prompter.ask('Source locale', 'en') : 'en'),
         '--source',
       );

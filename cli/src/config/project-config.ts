@@ -1,22 +1,33 @@
 import { access, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
-import { LOCALE_PATTERN, canonicalLocale } from '@tolk/contracts';
+import { sourceLocaleProblem } from '@tolk/contracts';
 import { CliError, ExitCode } from '../errors.js';
+import { readSourceLocale, readTargetLocale } from '../locales.js';
 
 export const PROJECT_CONFIG_FILE = 'tolk.json';
 export const LOCALE_PLACEHOLDER = '{locale}';
 
-const locale = z
-  .string()
-  .regex(LOCALE_PATTERN, { error: 'must be a locale code such as en, de or pt-BR' })
-  .transform(canonicalLocale);
+// Both in canonical form; `pt_BR` is read as `pt-BR`.
+const sourceLocale = z.string().transform((code, ctx) => {
+  const canonical = readSourceLocale(code);
+  if (canonical !== undefined) return canonical;
+  ctx.addIssue({ code: 'custom', message: sourceLocaleProblem(code) });
+  return z.NEVER;
+});
+
+const targetLocale = z.string().transform((code, ctx) => {
+  const parsed = readTargetLocale(code);
+  if (parsed.ok) return parsed.locale;
+  ctx.addIssue({ code: 'custom', message: parsed.problem });
+  return z.NEVER;
+});
 
 const projectConfigSchema = z.object({
   apiUrl: z.url({ error: 'must be the URL of a Tolk server' }).optional(),
   projectId: z.string().min(1, { error: 'must not be empty' }),
-  sourceLocale: locale,
-  targetLocales: z.array(locale),
+  sourceLocale,
+  targetLocales: z.array(targetLocale),
   files: z.string().includes(LOCALE_PLACEHOLDER, { error: `must contain ${LOCALE_PLACEHOLDER}` }),
 });
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { checkAnswer } from '../../src/ai/check-answer.js';
 
-function check(requested: Record<string, string>, answer: string) {
-  const { accepted, problems } = checkAnswer(new Map(Object.entries(requested)), answer);
+function check(requested: Record<string, string>, answer: string, locale = 'de') {
+  const { accepted, problems } = checkAnswer(new Map(Object.entries(requested)), answer, locale);
   return { accepted: Object.fromEntries(accepted), problems };
 }
 
@@ -58,5 +58,49 @@ describe('checkAnswer', () => {
       expect(result.accepted).toEqual({});
       expect(result.problems.map((p) => p.kind)).toEqual(['unreadable-answer', 'unreadable-answer']);
     }
+  });
+
+  describe('ICU messages, for the target locale (DESIGN §11)', () => {
+    const files = '{count, plural, one {# file} other {# files}}';
+
+    it('when a Polish plural lacks few and many, then the key is refused naming them and the rest accepted', () => {
+      const result = check(
+        { files, title: 'Files' },
+        JSON.stringify({ files: '{count, plural, one {# plik} other {# pliki}}', title: 'Pliki' }),
+        'pl',
+      );
+      expect(result.accepted).toEqual({ title: 'Pliki' });
+      expect(result.problems).toEqual([
+        {
+          key: 'files',
+          kind: 'plural-categories',
+          gaps: [{ argument: 'count', type: 'cardinal', missing: ['few', 'many'] }],
+          message: '{count, plural} lacks few, many (pl: one, few, many, other)',
+        },
+      ]);
+    });
+
+    it('when the plural has every Polish category, or a Japanese answer uses the argument directly, then it is accepted', () => {
+      const polish = '{count, plural, one {# plik} few {# pliki} many {# plików} other {# pliku}}';
+      expect(check({ files }, JSON.stringify({ files: polish }), 'pl').accepted).toEqual({ files: polish });
+      expect(check({ files }, JSON.stringify({ files: '{count}個のファイル' }), 'ja').accepted).toEqual({
+        files: '{count}個のファイル',
+      });
+    });
+
+    it('when the answer does not parse where the source does, then the parser’s error is named, not a placeholder loss', () => {
+      const result = check(
+        { files },
+        JSON.stringify({ files: '{count, plural, one {# Datei} other {# Dateien}' }),
+      );
+      expect(result.accepted).toEqual({});
+      expect(result.problems).toEqual([
+        expect.objectContaining({
+          key: 'files',
+          kind: 'icu-syntax',
+          message: expect.stringContaining('does not parse as an ICU message, as its source does'),
+        }),
+      ]);
+    });
   });
 });

@@ -239,6 +239,34 @@ describe.each(providers)('translateBatch with $provider', ({ provider, start }) 
     expect(standIn.stringsReceived()[1]).toEqual({ files: source });
   });
 
+  it('when a Polish answer lacks plural categories, then only that key is asked again naming them, and a complete one is kept', async () => {
+    const source = '{count, plural, one {# file} other {# files}}';
+    const polish = '{count, plural, one {# plik} few {# pliki} many {# plików} other {# pliku}}';
+    standIn.script(
+      { translate: () => ({ files: '{count, plural, one {# plik} other {# pliki}}', title: 'Pliki' }) },
+      { translate: () => ({ files: polish }) },
+    );
+
+    const result = await translate({ files: source, title: 'Files' }, { targetLocale: 'pl' });
+
+    expect(result.translations).toEqual({ files: polish, title: 'Pliki' });
+    expect(standIn.stringsReceived()[1]).toEqual({ files: source });
+    expect(JSON.stringify(standIn.requests[1]!.body)).toContain('{count, plural} lacks few, many');
+  });
+
+  it('when every answer lacks a category, then it rejects naming the key and the categories', async () => {
+    standIn.answerAlways({ translate: () => ({ files: '{count, plural, one {# plik} other {# pliki}}' }) });
+
+    const error = await translate(
+      { files: '{count, plural, one {# file} other {# files}}' },
+      { targetLocale: 'pl', maxAttempts: 2 },
+    ).catch((e: unknown) => e);
+
+    expect(error).toBeInstanceOf(TranslationRejectedError);
+    expect((error as Error).message).toContain('"files": {count, plural} lacks few, many');
+    expect(standIn.requests).toHaveLength(2);
+  });
+
   it('when a key is named __proto__, then it is sent and read back as a key like any other', async () => {
     const strings = JSON.parse(
       '{"__proto__": "Prototype {x}", "constructor": "Builder", "toString": "Text"}',

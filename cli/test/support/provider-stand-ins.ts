@@ -1,5 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { TYPE, parse, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
+import { pluralCategories } from '@tolk/locale-file';
 
 /**
  * Local stand-ins for AI providers, speaking their real wire protocols so that the AI SDK's own
@@ -50,9 +52,52 @@ export type ProviderStandIn = {
   close(): Promise<void>;
 };
 
-/** The default translator's value for `text`. */
+/**
+ * The default translator's value for `text`: `[<locale>] text`, where each ICU plural also gets
+ * the categories of the target locale it lacks (after its own, saying what its `other` says), as
+ * a translator into a language with more forms (Polish, Arabic, French's `many`) writes them
+ * (DESIGN §11). The rest of the text stays as it is, byte for byte.
+ */
 export function fakeTranslation(text: string, targetLocale: string): string {
-  return `[${targetLocale}] ${text}`;
+  return `[${targetLocale}] ${withTargetPlurals(text, targetLocale)}`;
+}
+
+function withTargetPlurals(text: string, locale: string): string {
+  let elements: MessageFormatElement[];
+  try {
+    elements = parse(text, { ignoreTag: true, captureLocation: true });
+  } catch {
+    return text;
+  }
+  // Text inserted before the closing brace of each plural, applied from the end of the text.
+  const insertions: { at: number; text: string }[] = [];
+  const visit = (nodes: MessageFormatElement[]) => {
+    for (const node of nodes) {
+      if (node.type === TYPE.plural && node.location && node.options['other']?.location) {
+        const other = node.options['other'].location;
+        const branch = text.slice(other.start.offset, other.end.offset);
+        const needed = pluralCategories(locale, node.pluralType === 'ordinal' ? 'ordinal' : 'cardinal');
+        const lacking = needed.filter((category) => !(category in node.options));
+        if (lacking.length > 0) {
+          insertions.push({
+            at: node.location.end.offset - 1,
+            text: lacking.map((c) => ` ${c} ${branch}`).join(''),
+          });
+        }
+      }
+      if (node.type === TYPE.plural || node.type === TYPE.select) {
+        for (const option of Object.values(node.options)) visit(option.value);
+      } else if (node.type === TYPE.tag) {
+        visit(node.children);
+      }
+    }
+  };
+  visit(elements);
+  let result = text;
+  for (const { at, text: inserted } of insertions.sort((x, y) => y.at - x.at)) {
+    result = result.slice(0, at) + inserted + result.slice(at);
+  }
+  return result;
 }
 
 const translateAll: TranslateFn = (asked, target) =>

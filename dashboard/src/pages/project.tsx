@@ -357,8 +357,9 @@ function AddLocale(props: { base: string; onAdded: () => void }) {
         <input
           type="text"
           required
-          size={10}
-          placeholder="de, fr, pt-BR"
+          size={14}
+          placeholder="de, pt-BR, zh-Hant"
+          title="A BCP 47 locale code such as de, pt-BR, zh-Hant, es-419 or sr-Latn"
           autocapitalize="off"
           spellcheck={false}
           value={locale}

@@ -7,7 +7,8 @@
  */
 import type { z } from 'zod';
 import {
-  LOCALE_PATTERN,
+  MAX_TARGET_LOCALE_LENGTH,
+  TARGET_LOCALE_PATTERN,
   MAX_SOURCE_VERSION,
   addLocaleBodySchema,
   addMemberRequestSchema,
@@ -217,8 +218,14 @@ export const PATH_PARAMETERS: Record<string, Omit<Parameter, 'name' | 'in' | 're
     schema: { type: 'string', minLength: 1 },
   },
   locale: {
-    description: 'A target locale code such as `de` or `pt-BR`, in any case (`pt-br` is `pt-BR`)',
-    schema: { type: 'string', pattern: caseInsensitivePattern(LOCALE_PATTERN.source) },
+    description:
+      'A target locale: a BCP 47 code such as `de`, `pt-BR`, `zh-Hant` or `es-419`, in any case ' +
+      '(`zh-hant` is `zh-Hant`); one `Intl.getCanonicalLocales` accepts',
+    schema: {
+      type: 'string',
+      maxLength: MAX_TARGET_LOCALE_LENGTH,
+      pattern: caseInsensitivePattern(TARGET_LOCALE_PATTERN.source),
+    },
   },
   provider: { description: 'The AI provider', schema: inlineSchema(byokProviderSchema) },
   version: { description: 'A source version', schema: versionNumber(0) },
@@ -576,6 +583,9 @@ export const OPERATIONS: ApiOperation[] = [
     operationId: 'addLocale',
     tag: 'Locales',
     summary: 'Add a target locale',
+    description:
+      'Any well-formed BCP 47 code (`de`, `pt-BR`, `zh-Hant`, `es-419`, `sr-Latn`) of at most 35 characters, ' +
+      'in any case; it is stored and returned in its canonical form (`zh-hant` → `zh-Hant`).',
     requestBody: { schema: 'AddLocaleRequest', required: true },
     success: { status: 201, description: 'The new target locale', schema: 'Locale' },
     errors: {
@@ -624,7 +634,11 @@ export const OPERATIONS: ApiOperation[] = [
     description:
       'The body is the locale file itself, translated from source version `sourceVersion`. Each ' +
       'value must use the same placeholders as its source value (`{name}`, ICU arguments, `{{x}}`, ' +
-      '`%s`/`%1$s`, HTML-like tags); a mismatch stores nothing of the upload.',
+      '`%s`/`%1$s`, HTML-like tags). Where the source value is an ICU message, the translation must ' +
+      'parse as one too, and each `plural`/`selectordinal` of the source must come back with every ' +
+      'CLDR category of this locale (`other` always; `=0`/`=1` are extra; a language whose only ' +
+      'category is `other`, such as ja, may use the argument directly). Any violation stores nothing ' +
+      'of the upload.',
     parameters: [
       {
         name: 'sourceVersion',
@@ -638,8 +652,9 @@ export const OPERATIONS: ApiOperation[] = [
     success: { status: 200, description: 'The target locale with its new status', schema: 'Locale' },
     errors: {
       400:
-        'A rule of the locale file is broken, placeholders differ from the source (the message names ' +
-        'the keys), or sourceVersion does not exist (VALIDATION_ERROR); or INVALID_JSON',
+        'A rule of the locale file is broken, placeholders differ from the source, an ICU message does ' +
+        'not parse or lacks plural categories of the locale (the message names the keys and the ' +
+        'categories), or sourceVersion does not exist (VALIDATION_ERROR); or INVALID_JSON',
       404: 'No such project, or not a target locale of it (NOT_FOUND)',
       409: 'Translations made from a newer source version are already stored: pull and translate again (CONFLICT)',
       413: 'The body is over 10 MiB, or holds more than 200,000 keys (PAYLOAD_TOO_LARGE)',

@@ -102,16 +102,12 @@ export function comparePlaceholders(source: string, translation: string): Placeh
   return { missing, unexpected };
 }
 
-/**
- * Every key present in both whose translation's placeholders differ from the source's, in
- * source key order. Translations given as entries are matched by position while the keys line
- * up (the usual case), through a Map only after that.
- */
+/** Every key present in both whose translation's placeholders differ from the source's, in source key order. */
 export function findPlaceholderMismatches(
   source: FlatEntries,
   translations: ReadonlyMap<string, string> | FlatEntries,
 ): PlaceholderMismatch[] {
-  const translationOf = lookupIn(translations);
+  const translationOf = translationLookup(translations);
   const mismatches: PlaceholderMismatch[] = [];
   for (let i = 0; i < source.keys.length; i++) {
     const key = source.keys[i]!;
@@ -123,7 +119,11 @@ export function findPlaceholderMismatches(
   return mismatches;
 }
 
-function lookupIn(
+/**
+ * The translation of the source's key at `index`. Translations given as entries are matched by
+ * position while the keys line up (the usual case), through a Map only after that.
+ */
+export function translationLookup(
   translations: ReadonlyMap<string, string> | FlatEntries,
 ): (key: string, index: number) => string | undefined {
   if ('get' in translations) return (key) => translations.get(key);

@@ -71,8 +71,8 @@ describe('POST /v1/projects/:projectId/locales', () => {
   it.each([
     ['no locale', {}, 'is required'],
     ['a number', { locale: 7 }, 'must be a string'],
-    ['a malformed code', { locale: 'english' }, 'locale code'],
-    ['a region too long', { locale: 'pt-BRAZ' }, 'locale code'],
+    ['a malformed code', { locale: 'english' }, 'not a BCP 47 locale code'],
+    ['a subtag of one letter', { locale: 'pt-B' }, 'not a BCP 47 locale code'],
     ['an array body', ['de'], 'JSON object'],
   ])('when the body has %s, then 400 VALIDATION_ERROR naming the problem', async (_what, body, message) => {
     const project = await service.createProject();
@@ -141,7 +141,7 @@ describe('GET and DELETE /v1/projects/:projectId/locales/:locale', () => {
       'NOT_FOUND',
     );
     expectError(
-      await service.call('GET', localesPath(project.projectId, '/not-a-locale'), { as: project.owner }),
+      await service.call('GET', localesPath(project.projectId, '/not_a_locale'), { as: project.owner }),
       400,
       'VALIDATION_ERROR',
     );

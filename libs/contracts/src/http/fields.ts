@@ -1,6 +1,14 @@
 import { z } from 'zod';
 import { normalizeEmail } from '../email.js';
-import { LOCALE_PATTERN, canonicalLocale } from '../locale.js';
+import {
+  MAX_TARGET_LOCALE_LENGTH,
+  SOURCE_LOCALE_PATTERN,
+  TARGET_LOCALE_HINT,
+  TARGET_LOCALE_PATTERN,
+  canonicalLocale,
+  parseTargetLocale,
+  sourceLocaleProblem,
+} from '../locale.js';
 
 /** A string field whose messages say plainly whether it was missing or of the wrong type. */
 export function text() {
@@ -20,11 +28,9 @@ export const emailAddress = text()
   .max(254, { error: 'must be at most 254 characters' })
   .pipe(z.email({ error: 'must be an email address' }));
 
-export const LOCALE_CODE_HINT = 'must be a locale code such as en, de or pt-BR';
-
-/** Any case accepted (the spec's pattern is case-insensitive); stored canonically, `pt-BR`. */
-export const localeCode = text()
-  .regex(LOCALE_PATTERN, { error: LOCALE_CODE_HINT })
+/** A project's source locale: the spec's pattern, any case (it is case-insensitive), stored as `pt-BR`. */
+export const sourceLocaleCode = text()
+  .regex(SOURCE_LOCALE_PATTERN, { error: (issue) => sourceLocaleProblem(String(issue.input)) })
   .transform(canonicalLocale);
 
 /** A query parameter that is a flag: exactly `true` or `false`, absent being false. */
@@ -46,6 +52,27 @@ export function queryInteger(min: number, max: number, hint: string) {
     .transform(Number)
     .refine((value) => value >= min && value <= max, { error: `must be ${hint}` });
 }
+
+/** What is wrong with a target locale code, for any of its checks. */
+function targetLocaleProblem(issue: { input?: unknown }): string {
+  const parsed = parseTargetLocale(String(issue.input));
+  return parsed.ok ? TARGET_LOCALE_HINT : parsed.problem;
+}
+
+/**
+ * A target locale: a BCP 47 code (DESIGN §11), any case, stored in its canonical form
+ * (`zh-hant` → `zh-Hant`). The length and pattern are what the OpenAPI document shows; Intl has
+ * the last word.
+ */
+export const targetLocaleCode = text()
+  .max(MAX_TARGET_LOCALE_LENGTH, { error: targetLocaleProblem, abort: true })
+  .regex(TARGET_LOCALE_PATTERN, { error: targetLocaleProblem })
+  .transform((code, ctx) => {
+    const parsed = parseTargetLocale(code);
+    if (parsed.ok) return parsed.locale;
+    ctx.addIssue({ code: 'custom', message: parsed.problem, input: code });
+    return z.NEVER;
+  });
 
 /** A timestamp on the wire: epoch milliseconds. */
 export function epochMillis() {

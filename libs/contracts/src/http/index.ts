@@ -5,4 +5,3 @@ export * from './source.js';
 export * from './locales.js';
 export * from './tokens.js';
 export * from './byok.js';
-export { LOCALE_CODE_HINT } from './fields.js';

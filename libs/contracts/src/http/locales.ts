@@ -4,8 +4,8 @@
  * @tolk/locale-file), and the locale in the path is read by locale-service's own parser.
  */
 import { z } from 'zod';
-import { LOCALE_PATTERN } from '../locale.js';
-import { epochMillis, localeCode, queryInteger } from './fields.js';
+import { MAX_TARGET_LOCALE_LENGTH, TARGET_LOCALE_PATTERN } from '../locale.js';
+import { epochMillis, queryInteger, targetLocaleCode } from './fields.js';
 import { MAX_SOURCE_VERSION } from './source.js';
 
 // ---- requests ----
@@ -19,13 +19,16 @@ export const uploadTranslationsQuerySchema = z.strictObject({
   ),
 });
 
-/** `POST .../locales`: any case accepted (the spec's pattern is case-insensitive), stored canonically. */
-export const addLocaleBodySchema = z.object({ locale: localeCode }, { error: 'must be a JSON object' });
+/** `POST .../locales`: a BCP 47 code in any case, stored in its canonical form (DESIGN §11). */
+export const addLocaleBodySchema = z.object({ locale: targetLocaleCode }, { error: 'must be a JSON object' });
 
 // ---- responses ----
 
+/** A target locale as the answers give it: canonical (`zh-Hant`, `es-419`). */
+const targetLocale = z.string().max(MAX_TARGET_LOCALE_LENGTH).regex(TARGET_LOCALE_PATTERN);
+
 export const localeResponseSchema = z.strictObject({
-  locale: z.string().regex(LOCALE_PATTERN),
+  locale: targetLocale,
   status: z.enum(['behind', 'up_to_date']),
   syncedVersion: z
     .number()
@@ -48,7 +51,7 @@ export const localeDetailResponseSchema = localeResponseSchema.extend({
 export const localeListResponseSchema = z.strictObject({ locales: z.array(localeResponseSchema) });
 
 export const translationsResponseSchema = z.strictObject({
-  locale: z.string().regex(LOCALE_PATTERN),
+  locale: targetLocale,
   syncedVersion: z.number().int().nonnegative(),
   content: z.string().meta({ description: "The translations as a JSON string, in the source's nesting" }),
   updatedAt: epochMillis(),

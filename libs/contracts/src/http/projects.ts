@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { AI_PROVIDERS } from '../providers.js';
-import { emailAddress, epochMillis, jsonObject, localeCode, text } from './fields.js';
+import { emailAddress, epochMillis, jsonObject, sourceLocaleCode, text } from './fields.js';
 
 /** C0 controls and DEL: never part of a name or a model; NUL is refused by the database itself. */
 function hasControlCharacter(value: string): boolean {
@@ -57,13 +57,13 @@ const role = z.enum(['owner', 'member'], { error: 'must be owner or member' });
 
 export const createProjectRequestSchema = jsonObject({
   name,
-  sourceLocale: localeCode,
+  sourceLocale: sourceLocaleCode,
   settings: settings.optional(),
 });
 
 export const updateProjectRequestSchema = jsonObject({
   name: name.optional(),
-  sourceLocale: localeCode.optional(),
+  sourceLocale: sourceLocaleCode.optional(),
   settings: settings.optional(),
 }).refine(
   (input) => input.name !== undefined || input.sourceLocale !== undefined || input.settings !== undefined,

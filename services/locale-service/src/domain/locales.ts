@@ -12,6 +12,7 @@ import type { Logger } from '@tolk/logger';
 import {
   decodeStoredEntries,
   encodeStoredEntries,
+  findIcuProblems,
   findPlaceholderMismatches,
   parseSourceDocument,
   rebuildTranslation,
@@ -176,15 +177,30 @@ export function createLocales(deps: {
   }
 
   /**
-   * The upload's keys must all be keys of the source version it was made from, and every value
-   * must use its source value's placeholders; otherwise nothing is stored.
+   * The upload's keys must all be keys of the source version it was made from, every value must
+   * keep the ICU rules of its source for `locale` (DESIGN §11) and use its source value's
+   * placeholders; otherwise nothing is stored.
    */
-  function checkAgainstSource(translation: { keys: string[]; values: string[] }, source: SourceVersion) {
+  function checkAgainstSource(
+    translation: { keys: string[]; values: string[] },
+    source: SourceVersion,
+    locale: string,
+  ) {
     const sourceKeys = new Set(source.keys);
     const unknown = translation.keys.filter((key) => !sourceKeys.has(key));
     if (unknown.length > 0) {
       throw new ValidationError(
         `Keys not in source version ${source.version}: ${nameKeys(unknown)}; nothing was stored`,
+      );
+    }
+    // Before placeholders: a translation that does not parse loses arguments, and the parser's
+    // error says better why.
+    const icu = findIcuProblems(source, translation, locale);
+    if (icu.length > 0) {
+      const named = icu.slice(0, NAMED_KEYS).map((p) => `${JSON.stringify(p.key)}: ${p.message}`);
+      const more = icu.length > named.length ? `; and ${icu.length - named.length} more` : '';
+      throw new ValidationError(
+        `ICU messages break the rules for ${locale} in ${icu.length} key(s): ${named.join('; ')}${more}; nothing was stored`,
       );
     }
     const mismatches = findPlaceholderMismatches(source, translation);
@@ -282,7 +298,7 @@ export function createLocales(deps: {
         head = await documents.head(projectId);
       }
       const made = await documents.version(projectId, from);
-      checkAgainstSource(parsed, made);
+      checkAgainstSource(parsed, made, locale);
 
       const translations = translationsOf(parsed);
       const current = head.version === from ? made : await documents.version(projectId, head.version);

@@ -1,12 +1,13 @@
-import { LOCALE_CODE_HINT, LOCALE_PATTERN, canonicalLocale } from '@tolk/contracts';
+import { parseTargetLocale } from '@tolk/contracts';
 import { ValidationError } from '@tolk/http';
 
 // ---- requests ----
 
-/** A locale code in the path, in its canonical spelling. */
+/** A target locale code in the path, in its canonical spelling: `zh-hant` finds `zh-Hant`. */
 export function parseLocaleParam(value: string): string {
-  if (!LOCALE_PATTERN.test(value)) throw new ValidationError(`path.locale: ${LOCALE_CODE_HINT}`);
-  return canonicalLocale(value);
+  const parsed = parseTargetLocale(value);
+  if (!parsed.ok) throw new ValidationError(`path.locale: ${parsed.problem}`);
+  return parsed.locale;
 }
 
 // ---- bodies and responses: in @tolk/contracts, so the gateway's OpenAPI document is generated from them ----
