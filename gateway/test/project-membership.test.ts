@@ -252,6 +252,29 @@ describe.skipIf(!realServers().redis)('gateway membership checks on /v1/projects
     expect(healed.status).toBe(200);
   });
 
+  it('when project-service answers 503 with Retry-After (its database restarting), then the gateway passes the Retry-After on', async () => {
+    const restarting = await listen((req, res) => {
+      if (req.url === '/healthz') {
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}');
+        return;
+      }
+      res
+        .writeHead(503, { 'content-type': 'application/json', 'retry-after': '2' })
+        .end('{"error":{"code":"SERVICE_UNAVAILABLE","message":"database unavailable"}}');
+    });
+    running.push(restarting);
+    const gateway = await gatewayWith({ PROJECT_SERVICE_URL: restarting.url });
+
+    const response = await request(`${gateway.url}/v1/projects/prj_1/source`, {
+      headers: await tokenFor('u'),
+    });
+
+    expect(response.status).toBe(503);
+    expect(response.body.error.code).toBe('SERVICE_UNAVAILABLE');
+    expect(response.headers.get('retry-after')).toBe('2');
+    expect(sourceService.received).toHaveLength(0);
+  });
+
   it('when project-service is too slow, then 504 GATEWAY_TIMEOUT', async () => {
     const slow = await listen((_req, res) => {
       setTimeout(

@@ -6,6 +6,8 @@ import { AppError } from '@tolk/http';
  * Asks another service's internal API about one thing, signed as the gateway and carrying the
  * request id: 200 → the body as `schema` says, 404 → null. Unreachable, any other answer or a body
  * not as the schema says → 503 SERVICE_UNAVAILABLE; silent for `timeoutMs` → 504 GATEWAY_TIMEOUT.
+ * A 503 that says when to come back (a service whose database restarts: `Retry-After`) passes its
+ * `Retry-After` on, so the client waits that long instead of guessing.
  * A POST when there is a `body`, else a GET.
  */
 export function createInternalLookup(deps: {
@@ -15,8 +17,15 @@ export function createInternalLookup(deps: {
   signInternalCaller: () => Promise<string>;
   timeoutMs: number;
 }) {
-  const unavailable = (cause: unknown) =>
-    Object.assign(new AppError('SERVICE_UNAVAILABLE', `The ${deps.service} is unavailable`), { cause });
+  const unavailable = (cause: unknown, retryAfter?: string | null) =>
+    Object.assign(
+      new AppError(
+        'SERVICE_UNAVAILABLE',
+        `The ${deps.service} is unavailable`,
+        retryAfter && /^\d{1,5}$/.test(retryAfter) ? { 'Retry-After': retryAfter } : {},
+      ),
+      { cause },
+    );
 
   return async function lookUp<S extends z.ZodType>(
     path: string,
@@ -47,7 +56,10 @@ export function createInternalLookup(deps: {
     }
     if (response.status === 404) return null;
     if (response.status !== 200) {
-      throw unavailable(new Error(`${path} answered ${response.status}: ${body.slice(0, 200)}`));
+      throw unavailable(
+        new Error(`${path} answered ${response.status}: ${body.slice(0, 200)}`),
+        response.status === 503 ? response.headers.get('retry-after') : undefined,
+      );
     }
     try {
       return schema.parse(JSON.parse(body));
