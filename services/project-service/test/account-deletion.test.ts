@@ -99,13 +99,14 @@ describe('DELETE /v1/user/me', () => {
     expect(response.status).toBe(204);
 
     await service.waitForEvent('ProjectDeleted', alone.projectId);
-    const removals = await service.waitForEvent('ProjectMembershipChanged', theirs.projectId);
-    expect(removals.map((d) => d.envelope.data)).toContainEqual({
-      projectId: theirs.projectId,
-      userId: user.userId,
-      change: 'removed',
-    });
-    await service.waitForEvent('ProjectMembershipChanged', shared.projectId);
+    // The projects' earlier events (the user added) are there already: wait for the removals.
+    const removalOf = async (projectId: string) =>
+      (await service.waitForEvent('ProjectMembershipChanged', projectId)).map((d) => d.envelope.data);
+    for (const { projectId } of [theirs, shared]) {
+      await expect
+        .poll(() => removalOf(projectId), { timeout: 10_000 })
+        .toContainEqual({ projectId, userId: user.userId, change: 'removed' });
+    }
     expect(await roleIn(shared.projectId, user.userId)).toBeUndefined();
     expect(await roleIn(shared.projectId, colleague.userId)).toBe('owner');
     expect(await roleIn(theirs.projectId, colleague.userId)).toBe('owner');
