@@ -347,12 +347,16 @@ describe('PATCH /v1/projects/:projectId/members/:userId', () => {
       body: { name: 'Renamed by the new owner' },
     });
     expect(patched.status).toBe(200);
-    const changes = await service.waitForEvent('ProjectMembershipChanged', project.projectId);
-    expect(changes.map((d) => d.envelope.data)).toContainEqual({
-      projectId: project.projectId,
-      userId: member.userId,
-      change: 'role_changed',
-    });
+    // The member's 'added' event is there already: wait for the role change itself.
+    await expect
+      .poll(
+        async () =>
+          (await service.waitForEvent('ProjectMembershipChanged', project.projectId)).map(
+            (d) => d.envelope.data,
+          ),
+        { timeout: 10_000 },
+      )
+      .toContainEqual({ projectId: project.projectId, userId: member.userId, change: 'role_changed' });
   });
 
   it('when an owner demotes another owner, then 200, and the demoted one may no longer change the project', async () => {
