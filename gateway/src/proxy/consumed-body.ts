@@ -4,8 +4,9 @@ import type { Request, RequestHandler, Response } from 'express';
 import type { Plugin } from 'http-proxy-middleware';
 import { AppError } from '@tolk/http';
 import { closeAfterRefusal, hasBody, readBodyUpTo, type BodyTiming } from './body-limit.js';
+import { requestSlot } from './request-slot.js';
 
-const consumedBodies = new WeakMap<IncomingMessage, Buffer>();
+const consumedBodies = requestSlot<Buffer>('consumedBody');
 
 /**
  * Reads a request's whole body into memory before anything is sent to a service (nginx's

@@ -7,6 +7,7 @@ import { AppError } from '@tolk/http';
 import type { Logger } from '@tolk/logger';
 import { replayConsumedBody } from './consumed-body.js';
 import { removeUnforwardedHeaders } from './forwarded-headers.js';
+import { requestSlot } from './request-slot.js';
 
 /** Destroys an upstream request that stayed silent too long; recognised to answer 504, not 503. */
 class UpstreamTimeoutError extends Error {
@@ -14,18 +15,6 @@ class UpstreamTimeoutError extends Error {
     super(`No answer within ${timeoutMs} ms`);
     this.name = 'UpstreamTimeoutError';
   }
-}
-
-/** A private per-request value, stored under a symbol on the request object. */
-function requestSlot<T>(name: string) {
-  const key = Symbol(name);
-  type WithSlot = IncomingMessage & { [key]?: T };
-  return {
-    get: (req: IncomingMessage): T | undefined => (req as WithSlot)[key],
-    set: (req: IncomingMessage, value: T): void => {
-      (req as WithSlot)[key] = value;
-    },
-  };
 }
 
 function isServerResponse(value: unknown): value is ServerResponse {
@@ -55,9 +44,7 @@ export function createUpstreamProxy(deps: {
     timeout: timeoutMs,
   });
 
-  // Per in-flight request: where its errors go. Kept on the request itself: WeakMap entries
-  // outlive their requests until a full GC, which at a thousand requests a second fills the old
-  // generation and lengthens every collection.
+  // Per in-flight request: where its errors go (on the request itself, see requestSlot).
   const nextOf = requestSlot<NextFunction>('next');
 
   function fail(req: IncomingMessage, res: ServerResponse, error: AppError): void {
