@@ -1,7 +1,7 @@
 // The locale file format shared by the source and translations of a project, and by the CLI:
 // flattening with ARB-style annotations, rebuilding the original nesting (of the source, or of a
 // translation in the source's shape), key-level diffs, the placeholder check, the ICU rules and
-// CLDR plural categories (DESIGN §11), and the stored form.
+// CLDR plural categories and i18next plural groups (DESIGN §11), and the stored form.
 export * from './parse-locale-file.js';
 export * from './rebuild-document.js';
 export * from './rebuild-translation.js';
@@ -12,3 +12,4 @@ export * from './version-cache.js';
 export * from './stored-document.js';
 export * from './plural-categories.js';
 export * from './icu-messages.js';
+export * from './plural-groups.js';

@@ -1,4 +1,5 @@
 import type { FlatEntries } from './diff.js';
+import type { TargetKeys } from './plural-groups.js';
 
 /**
  * The placeholder check used when translations are uploaded and when an AI model answers: a
@@ -102,11 +103,49 @@ export function comparePlaceholders(source: string, translation: string): Placeh
   return { missing, unexpected };
 }
 
-/** Every key present in both whose translation's placeholders differ from the source's, in source key order. */
+/**
+ * What a form of an i18next plural group lacks and adds (DESIGN §11): it keeps the placeholders
+ * that every source form shares, and may use any placeholder of any source form (`{{count}}` may
+ * be left out only where the source leaves it out of one of its forms, English `One item`).
+ */
+export function comparePluralFormPlaceholders(
+  sources: readonly string[],
+  translation: string,
+): PlaceholderDifference | undefined {
+  if (sources.length === 1) return comparePlaceholders(sources[0]!, translation);
+  if (!sources.some(mayHavePlaceholders) && !mayHavePlaceholders(translation)) return undefined;
+  const found = sources.map(findPlaceholders);
+  const shared = newFound();
+  const allowed = newFound();
+  for (const form of found) {
+    for (const token of form.set) {
+      allowed.set.add(token);
+      if (found.every((other) => other.set.has(token))) shared.set.add(token);
+    }
+    for (const [token, count] of form.counts) {
+      allowed.counts.set(token, Math.max(allowed.counts.get(token) ?? 0, count));
+      const least = Math.min(...found.map((other) => other.counts.get(token) ?? 0));
+      if (least > 0) shared.counts.set(token, least);
+    }
+  }
+  const actual = findPlaceholders(translation);
+  const missing = difference(shared, actual);
+  const unexpected = difference(actual, allowed);
+  if (missing.length === 0 && unexpected.length === 0) return undefined;
+  return { missing, unexpected };
+}
+
+/**
+ * Every key present in both whose translation's placeholders differ from the source's, in source
+ * key order. With `target`, the target locale's keys are checked: a plural group's forms by the
+ * rule of comparePluralFormPlaceholders.
+ */
 export function findPlaceholderMismatches(
   source: FlatEntries,
   translations: ReadonlyMap<string, string> | FlatEntries,
+  target?: TargetKeys,
 ): PlaceholderMismatch[] {
+  if (target && target.groups.length > 0) return findTargetMismatches(source, translations, target);
   const translationOf = translationLookup(translations);
   const mismatches: PlaceholderMismatch[] = [];
   for (let i = 0; i < source.keys.length; i++) {
@@ -116,6 +155,23 @@ export function findPlaceholderMismatches(
     const difference = comparePlaceholders(source.values[i]!, translation);
     if (difference) mismatches.push({ key, ...difference });
   }
+  return mismatches;
+}
+
+function findTargetMismatches(
+  source: FlatEntries,
+  translations: ReadonlyMap<string, string> | FlatEntries,
+  target: TargetKeys,
+): PlaceholderMismatch[] {
+  const translationOf = translationLookup(translations);
+  const mismatches: PlaceholderMismatch[] = [];
+  target.entries.forEach((entry, index) => {
+    const translation = translationOf(entry.key, index);
+    if (translation === undefined) return;
+    const values = entry.sources.map((at) => source.values[at]!);
+    const difference = comparePluralFormPlaceholders(values, translation);
+    if (difference) mismatches.push({ key: entry.key, ...difference });
+  });
   return mismatches;
 }
 

@@ -1,4 +1,5 @@
 import type { ParsedSource } from './parse-locale-file.js';
+import { pluralSuffix, type TargetKeys } from './plural-groups.js';
 import { put, walkLayout, type Container } from './walk-layout.js';
 
 /** ARB's name of the file's locale. */
@@ -20,18 +21,33 @@ type Pending = { isArray: boolean; names: string[]; values: unknown[]; elements:
  *   (`{"1": "x"}`), which flattens to the same keys (`steps.1`) where an array would renumber
  *   them; with every element there it stays an array.
  * - `__proto__` stays a data property, as in rebuildDocument.
+ * - With `options.target` (targetKeys of the source for the translation's locale), each i18next
+ *   plural group is written as the target's forms, in CLDR order, at the place of the group's
+ *   first source form (DESIGN §11); `valueOf` is asked for the target's form keys.
  */
 export function rebuildTranslation(
   source: ParsedSource,
   valueOf: (key: string) => string | undefined,
-  options: { locale?: string } = {},
+  options: { locale?: string; target?: TargetKeys } = {},
 ): Record<string, unknown> {
   const { keys } = source;
-  const { locale } = options;
+  const { locale, target } = options;
+  const groupOf = target && target.groups.length > 0 ? target.groupOfSource : undefined;
   const root = pending(false);
   walkLayout<Pending>(source, root, {
     leaf(node, name, index) {
       node.elements++;
+      const group = groupOf?.get(index);
+      if (group) {
+        const first = group.forms[0]!;
+        if (first.index !== index) return;
+        const stem = name.slice(0, name.length - pluralSuffix(group.type, first.category).length);
+        for (const entry of target!.formsOf.get(group)!) {
+          const value = valueOf(entry.key);
+          if (value !== undefined) add(node, `${stem}${pluralSuffix(group.type, entry.category!)}`, value);
+        }
+        return;
+      }
       const value = valueOf(keys[index]!);
       if (value !== undefined) add(node, name, value);
     },
