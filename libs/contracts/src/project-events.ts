@@ -16,6 +16,8 @@ export const projectEventDataSchemas = {
     /** Canonical (`pt-BR`). */
     sourceLocale: z.string().min(1),
     ownerId: z.string().min(1),
+    /** Absent in events written before the setting existed: true, its default. */
+    i18nextPlurals: z.boolean().optional(),
   }),
   /** The project's state after the change (name, source locale, CLI settings). */
   ProjectUpdated: z.object({
@@ -27,6 +29,8 @@ export const projectEventDataSchemas = {
       provider: z.string().nullable(),
       model: z.string().nullable(),
       instructions: z.string().nullable(),
+      /** Absent in events written before the setting existed: true, its default. */
+      i18nextPlurals: z.boolean().optional(),
     }),
   }),
   /** Every service drops the project's data. */

@@ -8,12 +8,15 @@ import { projectNotFound } from './project-access.js';
 export type ProjectFacts = {
   projectId: string;
   /** Canonical (`pt-BR`). */ sourceLocale: string;
+  /** Whether keys are read as i18next plural groups (DESIGN §11); absent = true, the default. */
+  i18nextPlurals?: boolean;
   updatedAt: number;
 };
 
 const projectSchema = z.object({
   projectId: z.string().min(1),
   sourceLocale: z.string().min(1),
+  i18nextPlurals: z.boolean().optional(),
   updatedAt: z.number().int(),
 });
 
@@ -31,7 +34,7 @@ export function createProjectDirectory<Project>(deps: {
   store: {
     find(projectId: string): Promise<Project | undefined>;
     isDeleted(projectId: string): Promise<boolean>;
-    remember(facts: ProjectFacts): Promise<void>;
+    remember(facts: ProjectFacts): Promise<unknown>;
   };
   baseUrl: string;
   timeoutMs: number;

@@ -56,6 +56,7 @@ describe('events of project changes', () => {
       name: 'Shop',
       sourceLocale: 'pt-BR',
       ownerId: owner.userId,
+      i18nextPlurals: true,
     });
     expect(envelope.occurredAt).toBe(project.createdAt);
   });
@@ -74,9 +75,26 @@ describe('events of project changes', () => {
       projectId: project.projectId,
       name: project.name,
       sourceLocale: 'en-GB',
-      settings: { provider: 'mistral', model: null, instructions: 'Keep it short.' },
+      settings: { provider: 'mistral', model: null, instructions: 'Keep it short.', i18nextPlurals: true },
     });
     expect(envelope.occurredAt).toBe(response.body.updatedAt);
+  });
+
+  it('when plural-key recognition is turned off, then ProjectUpdated says so', async () => {
+    const owner = await service.signUp();
+    const project = await service.createProject(owner.userId);
+    const response = await service.call('PATCH', `/v1/projects/${project.projectId}`, {
+      as: await service.as(owner.userId),
+      body: { settings: { i18nextPlurals: false } },
+    });
+    expect(response.status).toBe(200);
+    expect(response.body.settings.i18nextPlurals).toBe(false);
+    await expectEvent('ProjectUpdated', project.projectId, {
+      projectId: project.projectId,
+      name: project.name,
+      sourceLocale: project.sourceLocale,
+      settings: { provider: null, model: null, instructions: null, i18nextPlurals: false },
+    });
   });
 
   it('when a patch changes nothing, then no event is written', async () => {

@@ -119,7 +119,12 @@ describe('request bodies', () => {
     expect(response.status).toBe(201);
     expect(response.body.role).toBe('owner');
     expect(response.body.projectId).not.toBe('prj_mine');
-    expect(response.body.settings).toStrictEqual({ provider: null, model: null, instructions: null });
+    expect(response.body.settings).toStrictEqual({
+      provider: null,
+      model: null,
+      instructions: null,
+      i18nextPlurals: true,
+    });
   });
 
   it('when a field is named __proto__, then nothing is polluted and it is data like any other', async () => {

@@ -11,7 +11,7 @@ afterAll(async () => {
   await service?.close();
 });
 
-const NO_SETTINGS = { provider: null, model: null, instructions: null };
+const NO_SETTINGS = { provider: null, model: null, instructions: null, i18nextPlurals: true };
 
 /** An owner, a member and an outsider of one new project. */
 async function projectWithMember() {
@@ -94,7 +94,12 @@ describe('POST /v1/projects', () => {
     const project = await service.createProject(userId, {
       settings: { provider: 'anthropic', model: ' claude ' },
     });
-    expect(project.settings).toStrictEqual({ provider: 'anthropic', model: 'claude', instructions: null });
+    expect(project.settings).toStrictEqual({
+      provider: 'anthropic',
+      model: 'claude',
+      instructions: null,
+      i18nextPlurals: true,
+    });
   });
 
   it.each(AI_PROVIDERS)('when the provider is %s, then it is accepted', async (provider) => {
@@ -384,19 +389,30 @@ describe('PATCH /v1/projects/:projectId', () => {
     const first = await patch(owner.userId, project.projectId, {
       settings: { provider: 'openai', model: 'gpt-4o' },
     });
-    expect(first.body.settings).toStrictEqual({ provider: 'openai', model: 'gpt-4o', instructions: null });
+    expect(first.body.settings).toStrictEqual({
+      provider: 'openai',
+      model: 'gpt-4o',
+      instructions: null,
+      i18nextPlurals: true,
+    });
 
     const second = await patch(owner.userId, project.projectId, { settings: { instructions: 'Be brief.' } });
     expect(second.body.settings).toStrictEqual({
       provider: 'openai',
       model: 'gpt-4o',
       instructions: 'Be brief.',
+      i18nextPlurals: true,
     });
 
     const third = await patch(owner.userId, project.projectId, {
       settings: { model: null, instructions: '  ' },
     });
-    expect(third.body.settings).toStrictEqual({ provider: 'openai', model: null, instructions: null });
+    expect(third.body.settings).toStrictEqual({
+      provider: 'openai',
+      model: null,
+      instructions: null,
+      i18nextPlurals: true,
+    });
 
     const fourth = await patch(owner.userId, project.projectId, {
       name: 'Both',
@@ -433,6 +449,11 @@ describe('PATCH /v1/projects/:projectId', () => {
     ['null settings', { settings: null }, /^body\.settings: must be a JSON object$/],
     ['an unknown provider', { settings: { provider: 'llama' } }, /^body\.settings\.provider: must be one of/],
     ['a long model', { settings: { model: 'm'.repeat(201) } }, /^body\.settings\.model: must be at most 200/],
+    [
+      'a plural-key setting that is not a boolean',
+      { settings: { i18nextPlurals: 'no' } },
+      /^body\.settings\.i18nextPlurals: must be true or false$/,
+    ],
   ])(
     'when the body is %s, then 400 VALIDATION_ERROR naming the field and nothing changes',
     async (_case, body, message) => {
@@ -493,7 +514,12 @@ describe('PATCH /v1/projects/:projectId', () => {
     const read = await service.call('GET', `/v1/projects/${project.projectId}`, {
       as: await service.as(owner.userId),
     });
-    expect(read.body.settings).toStrictEqual({ provider: null, model: 'one', instructions: 'two' });
+    expect(read.body.settings).toStrictEqual({
+      provider: null,
+      model: 'one',
+      instructions: 'two',
+      i18nextPlurals: true,
+    });
   });
 });
 

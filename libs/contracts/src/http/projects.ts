@@ -47,6 +47,8 @@ const settings = z.object(
     model: optionalText(200, hasControlCharacter).optional(),
     // Free text for the translator: line breaks and tabs are welcome, NUL is not.
     instructions: optionalText(10_000, hasNul).optional(),
+    /** Whether keys `x_one`, `x_other` are read as i18next plural groups (DESIGN §11). */
+    i18nextPlurals: z.boolean({ error: 'must be true or false' }).optional(),
   },
   { error: 'must be a JSON object' },
 );
@@ -93,8 +95,15 @@ export const projectResponseSchema = z.strictObject({
       provider: z.string().nullable(),
       model: z.string().nullable(),
       instructions: z.string().nullable(),
+      i18nextPlurals: z.boolean().meta({
+        description:
+          "Whether sibling keys item_one, item_other are read as an i18next plural group, translated into each target locale's own plural forms (default true)",
+      }),
     })
-    .meta({ description: "The CLI's configuration: AI provider, model, instructions for the translator" }),
+    .meta({
+      description:
+        "The CLI's configuration: AI provider, model, instructions for the translator; how keys are read",
+    }),
   /** The caller's role; null when the caller is a project API token (no member behind it). */
   role: role.nullable().meta({ description: "The caller's role; null for a project API token" }),
   createdAt: epochMillis(),
@@ -121,12 +130,14 @@ export const membershipResponseSchema = z.strictObject({
 
 /**
  * `GET /internal/projects/{projectId}`: what other services keep of a project (source-service:
- * its source locale). `updatedAt` orders this answer against ProjectUpdated events.
+ * its source locale; locale-service: also whether i18next plural keys are recognised).
+ * `updatedAt` orders this answer against ProjectUpdated events.
  */
 export const internalProjectResponseSchema = z.strictObject({
   projectId: z.string(),
   name: z.string(),
   sourceLocale: z.string(),
+  i18nextPlurals: z.boolean(),
   updatedAt: z.number().int(),
 });
 

@@ -95,6 +95,11 @@ export function createLocalesRepository(db: Db) {
     },
 
     /** The locales whose counts were computed against a version older than `version`, locked. */
+    /** The counts of every locale of the project are recomputed before they are next shown. */
+    async markStale(projectId: string, tx: Queryable): Promise<void> {
+      await tx.query(`UPDATE locales SET counts_version = -1 WHERE project_id = $1`, [projectId]);
+    },
+
     async lockStale(projectId: string, version: number, tx: Queryable): Promise<LocaleRow[]> {
       const { rows } = await tx.query<Row>(
         `SELECT ${COLUMNS} FROM locales WHERE project_id = $1 AND counts_version < $2

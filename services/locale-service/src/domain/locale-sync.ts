@@ -20,9 +20,17 @@ export function createLocaleSync(deps: {
   const { projects, heads, locales, documents, now } = deps;
 
   return {
-    /** ProjectCreated / ProjectUpdated: the source locale; an older state never overwrites a newer one. */
+    /**
+     * ProjectCreated / ProjectUpdated: the source locale and the plural-key setting; an older
+     * state never overwrites a newer one. A changed setting changes every locale's keys: their
+     * counts are recomputed (refresh) as if the source had moved.
+     */
     async projectChanged(facts: ProjectFacts, tx: Queryable): Promise<void> {
-      await projects.remember({ ...facts, sourceLocale: canonicalLocale(facts.sourceLocale) }, tx);
+      const { pluralsChanged } = await projects.remember(
+        { ...facts, sourceLocale: canonicalLocale(facts.sourceLocale) },
+        tx,
+      );
+      if (pluralsChanged) await locales.markStale(facts.projectId, tx);
     },
 
     /** ProjectDeleted: every row of the project goes; a tombstone keeps it from coming back. */

@@ -1,7 +1,15 @@
 import type { Db, Queryable } from '@tolk/db';
 
-/** The CLI's configuration of a project; null = not set (the CLI decides). */
-export type ProjectSettings = { provider: string | null; model: string | null; instructions: string | null };
+/**
+ * The CLI's configuration of a project (null = not set: the CLI decides), and whether keys are
+ * read as i18next plural groups (DESIGN §11).
+ */
+export type ProjectSettings = {
+  provider: string | null;
+  model: string | null;
+  instructions: string | null;
+  i18nextPlurals: boolean;
+};
 
 export type Project = {
   projectId: string;
@@ -25,19 +33,25 @@ type ProjectRow = {
   provider: string | null;
   model: string | null;
   instructions: string | null;
+  i18next_plurals: boolean;
   created_at: Date;
   updated_at: Date;
 };
 
 const PROJECT_COLUMNS = `p.project_id, p.name, p.source_locale, p.provider, p.model, p.instructions,
-       p.created_at, p.updated_at`;
+       p.i18next_plurals, p.created_at, p.updated_at`;
 
 function toProject(row: ProjectRow): Project {
   return {
     projectId: row.project_id,
     name: row.name,
     sourceLocale: row.source_locale,
-    settings: { provider: row.provider, model: row.model, instructions: row.instructions },
+    settings: {
+      provider: row.provider,
+      model: row.model,
+      instructions: row.instructions,
+      i18nextPlurals: row.i18next_plurals,
+    },
     createdAt: row.created_at.getTime(),
     updatedAt: row.updated_at.getTime(),
   };
@@ -52,8 +66,9 @@ export function createProjectsRepository(db: Db) {
     async insert(project: Project, q: Queryable = db): Promise<void> {
       await q.query(
         `INSERT INTO projects
-           (project_id, name, source_locale, provider, model, instructions, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+           (project_id, name, source_locale, provider, model, instructions, i18next_plurals,
+            created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
         [
           project.projectId,
           project.name,
@@ -61,6 +76,7 @@ export function createProjectsRepository(db: Db) {
           project.settings.provider,
           project.settings.model,
           project.settings.instructions,
+          project.settings.i18nextPlurals,
           new Date(project.createdAt),
           new Date(project.updatedAt),
         ],
@@ -120,7 +136,8 @@ export function createProjectsRepository(db: Db) {
     async update(project: Project, tx: Queryable): Promise<void> {
       await tx.query(
         `UPDATE projects
-            SET name = $2, source_locale = $3, provider = $4, model = $5, instructions = $6, updated_at = $7
+            SET name = $2, source_locale = $3, provider = $4, model = $5, instructions = $6,
+                i18next_plurals = $7, updated_at = $8
           WHERE project_id = $1`,
         [
           project.projectId,
@@ -129,6 +146,7 @@ export function createProjectsRepository(db: Db) {
           project.settings.provider,
           project.settings.model,
           project.settings.instructions,
+          project.settings.i18nextPlurals,
           new Date(project.updatedAt),
         ],
       );

@@ -12,7 +12,12 @@ import { isPlausibleId, newProjectId } from './ids.js';
 import { projectNotFound, type ProjectAccess } from './project-access.js';
 import { projectEvent } from './project-events.js';
 
-export const DEFAULT_SETTINGS: ProjectSettings = { provider: null, model: null, instructions: null };
+export const DEFAULT_SETTINGS: ProjectSettings = {
+  provider: null,
+  model: null,
+  instructions: null,
+  i18nextPlurals: true,
+};
 
 /** Validated and normalised by the request schemas (trimmed name, canonical locale). */
 export type NewProject = { name: string; sourceLocale: string; settings?: Partial<ProjectSettings> };
@@ -24,6 +29,7 @@ function mergeSettings(settings: ProjectSettings, patch: Partial<ProjectSettings
     provider: patch.provider !== undefined ? patch.provider : settings.provider,
     model: patch.model !== undefined ? patch.model : settings.model,
     instructions: patch.instructions !== undefined ? patch.instructions : settings.instructions,
+    i18nextPlurals: patch.i18nextPlurals ?? settings.i18nextPlurals,
   };
 }
 
@@ -33,7 +39,8 @@ function sameProject(a: Project, b: Project): boolean {
     a.sourceLocale === b.sourceLocale &&
     a.settings.provider === b.settings.provider &&
     a.settings.model === b.settings.model &&
-    a.settings.instructions === b.settings.instructions
+    a.settings.instructions === b.settings.instructions &&
+    a.settings.i18nextPlurals === b.settings.i18nextPlurals
   );
 }
 
@@ -70,10 +77,11 @@ export function createProjects(deps: {
           tx,
         );
         const { projectId, name, sourceLocale } = project;
+        const { i18nextPlurals } = project.settings;
         await enqueueEvent(
           tx,
           db.schema,
-          projectEvent('ProjectCreated', { projectId, name, sourceLocale, ownerId }, at),
+          projectEvent('ProjectCreated', { projectId, name, sourceLocale, ownerId, i18nextPlurals }, at),
         );
       });
       logger.info({ projectId: project.projectId, userId: ownerId }, 'project created');

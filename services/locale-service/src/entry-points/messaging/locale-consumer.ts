@@ -16,11 +16,29 @@ type Effect = { apply: (tx: Queryable) => Promise<void>; sourceOf?: string };
 function effectOf(envelope: EventEnvelope, sync: LocaleSync): Effect | undefined {
   const type = envelope.type as Consumed;
   switch (type) {
-    case 'ProjectCreated':
-    case 'ProjectUpdated': {
-      const { projectId, sourceLocale } = projectEventDataSchemas[type].parse(envelope.data);
+    case 'ProjectCreated': {
+      const data = projectEventDataSchemas.ProjectCreated.parse(envelope.data);
+      const { projectId, sourceLocale, i18nextPlurals } = data;
       return {
-        apply: (tx) => sync.projectChanged({ projectId, sourceLocale, updatedAt: envelope.occurredAt }, tx),
+        apply: (tx) =>
+          sync.projectChanged(
+            { projectId, sourceLocale, i18nextPlurals, updatedAt: envelope.occurredAt },
+            tx,
+          ),
+      };
+    }
+    case 'ProjectUpdated': {
+      const data = projectEventDataSchemas.ProjectUpdated.parse(envelope.data);
+      const { projectId, sourceLocale } = data;
+      const { i18nextPlurals } = data.settings;
+      return {
+        apply: (tx) =>
+          sync.projectChanged(
+            { projectId, sourceLocale, i18nextPlurals, updatedAt: envelope.occurredAt },
+            tx,
+          ),
+        // A changed plural-key setting leaves the counts stale; refreshing them is a no-op otherwise.
+        sourceOf: projectId,
       };
     }
     case 'ProjectDeleted': {

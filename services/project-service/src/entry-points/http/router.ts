@@ -25,6 +25,7 @@ function toProjectResponse(project: MemberProject | (Project & { role: null })):
       provider: project.settings.provider,
       model: project.settings.model,
       instructions: project.settings.instructions,
+      i18nextPlurals: project.settings.i18nextPlurals,
     },
     role: project.role,
     createdAt: project.createdAt,
@@ -128,6 +129,7 @@ export function createProjectRouter(deps: {
         projectId: project.projectId,
         name: project.name,
         sourceLocale: project.sourceLocale,
+        i18nextPlurals: project.settings.i18nextPlurals,
         updatedAt: project.updatedAt,
       };
       res.json(answer);
