@@ -1,0 +1,89 @@
+/**
+ * The one contract every file format of the CLI keeps (DESIGN §12). The server holds one JSON
+ * locale document per project; a format maps one file of an app onto a part of that document
+ * and back. Adding a format is adding a module that implements `LocaleFormat` and registering it
+ * in `formats/index.ts`; nothing else in the CLI changes.
+ *
+ * - `read` turns a file into a **locale document**: the JSON the server's `parseSourceDocument`
+ *   accepts (nested objects, string leaves). Comments and notes of the file become ARB-style
+ *   annotations (`"@key": { "description": "..." }`), which reach the model as context. Plural
+ *   structures of the format (a Rails hash of CLDR categories, Android `plurals`, PO plural
+ *   entries, ...) become one key whose value is an ICU plural message (`{count, plural, one
+ *   {...} other {...}}`); i18next plural keys stay keys (DESIGN §11).
+ * - `write` writes a **target file in the source file's layout**: it is given the source file
+ *   itself, and the value of each key (the flattened key paths of what `read` made of the source)
+ *   for the target locale. Keys with no value are left out. A plural structure comes back in the
+ *   format's own structure with the target's CLDR categories, taken from the ICU message.
+ *   Written from a source file and its own values, a format gives back the same bytes wherever
+ *   the format allows (indentation, key order, comments, final newline).
+ * - A file that does not parse in its format is a `FormatError` naming the line and column.
+ */
+import type { TargetKeys } from '@tolk/locale-file';
+
+export const FORMAT_NAMES = ['json', 'i18next', 'arb', 'yaml', 'properties'] as const;
+export type FormatName = (typeof FORMAT_NAMES)[number];
+
+/** Per file set, from `tolk.json`: what a format may be told beyond its name. */
+export type FormatOptions = {
+  /** `properties`: the files' encoding; UTF-8 unless the app says otherwise. */
+  encoding?: 'utf-8' | 'iso-8859-1';
+};
+
+export type ReadInput = {
+  /** The file's bytes, as on disk. */
+  bytes: Buffer;
+  /** The file's locale, canonical BCP 47 (`pt-BR`). */
+  locale: string;
+  /** Where the file is, as the user sees it: for error messages. */
+  path: string;
+  options: FormatOptions;
+};
+
+export type WriteInput = {
+  /** The source file, read from disk: the layout the target keeps. */
+  source: Buffer;
+  sourceLocale: string;
+  /** The target locale, canonical BCP 47. */
+  locale: string;
+  /**
+   * The target's value of a flattened key of the source's document (as `read` made it), or
+   * undefined when the target has none (the key is then left out of the file). For an i18next
+   * plural group, asked for the target's own form keys (`item_few`): see `target`.
+   */
+  valueOf: (key: string) => string | undefined;
+  /** The target locale's keys (`targetKeys` of the source document): its plural forms. */
+  target: TargetKeys;
+  /** The target file as it is on disk, when there is one (formats that keep other content in it). */
+  existing?: Buffer;
+  options: FormatOptions;
+};
+
+export interface LocaleFormat {
+  readonly name: FormatName;
+  /** File name endings this format reads, for `tolk init` (`.json`, `.arb`, `.yml`). */
+  readonly extensions: readonly string[];
+  /** How files of this format spell a locale in their paths: `pt-BR` → `pt_BR` (ARB). */
+  spellLocale(locale: string): string;
+  /**
+   * The canonical locale a path's spelling stands for (`pt_BR` → `pt-BR`), or undefined when
+   * it spells none.
+   */
+  readLocale(spelled: string): string | undefined;
+  /** The file as a locale document. Throws FormatError. */
+  read(input: ReadInput): Record<string, unknown>;
+  /** The target file's bytes. */
+  write(input: WriteInput): Buffer;
+}
+
+/** A file that does not parse in its format: where, and why. */
+export class FormatError extends Error {
+  readonly code = 'INVALID_FILE';
+  constructor(
+    readonly path: string,
+    readonly reason: string,
+    readonly position?: { line: number; column: number },
+  ) {
+    super(`${path}${position ? `:${position.line}:${position.column}` : ''}: ${reason}`);
+    this.name = 'FormatError';
+  }
+}
