@@ -131,7 +131,9 @@ const targetCache = new WeakMap<readonly string[], Map<string, TargetKeys>>();
 
 /**
  * The keys of target locale `locale` for a source's keys. With no plural group (or recognition
- * turned off), they are the source's keys. Cached per keys array and locale.
+ * turned off), they are the source's keys: the same array. Cached per keys array and locale;
+ * `entries` and `byKey`, one object per key, are made when first asked for, so a large source
+ * without groups costs nothing per locale.
  */
 export function targetKeys(
   source: { readonly keys: readonly string[] },
@@ -144,17 +146,47 @@ export function targetKeys(
   const cached = perLocale?.get(id);
   if (cached) return cached;
   const groups = recognise ? findPluralGroups(source.keys) : [];
+  const result =
+    groups.length === 0
+      ? plainTargetKeys(source.keys, locale)
+      : groupedTargetKeys(source.keys, locale, groups);
+  if (!perLocale) targetCache.set(source.keys, (perLocale = new Map()));
+  perLocale.set(id, result);
+  return result;
+}
+
+const NO_GROUP_OF_SOURCE: ReadonlyMap<number, PluralGroup> = new Map();
+const NO_FORMS: ReadonlyMap<PluralGroup, TargetKey[]> = new Map();
+
+function plainTargetKeys(keys: readonly string[], locale: string): TargetKeys {
+  let entries: TargetKey[] | undefined;
+  let byKey: Map<string, TargetKey> | undefined;
+  return {
+    locale,
+    keys: keys as string[],
+    get entries() {
+      return (entries ??= keys.map((key, index) => ({ key, sources: [index] })));
+    },
+    get byKey() {
+      return (byKey ??= new Map(this.entries.map((entry) => [entry.key, entry])));
+    },
+    groups: [],
+    groupOfSource: NO_GROUP_OF_SOURCE,
+    formsOf: NO_FORMS,
+  };
+}
+
+function groupedTargetKeys(sourceKeys: readonly string[], locale: string, groups: PluralGroup[]): TargetKeys {
   const groupOfSource = new Map<number, PluralGroup>();
   for (const group of groups) for (const form of group.forms) groupOfSource.set(form.index, group);
-
   const keys: string[] = [];
   const entries: TargetKey[] = [];
   const formsOf = new Map<PluralGroup, TargetKey[]>();
-  for (let index = 0; index < source.keys.length; index++) {
+  for (let index = 0; index < sourceKeys.length; index++) {
     const group = groupOfSource.get(index);
     if (!group) {
-      keys.push(source.keys[index]!);
-      entries.push({ key: source.keys[index]!, sources: [index] });
+      keys.push(sourceKeys[index]!);
+      entries.push({ key: sourceKeys[index]!, sources: [index] });
       continue;
     }
     if (group.forms[0]!.index !== index) continue;
@@ -168,11 +200,18 @@ export function targetKeys(
     entries.push(...forms);
     formsOf.set(group, forms);
   }
-  const byKey = new Map(entries.map((entry) => [entry.key, entry]));
-  const result: TargetKeys = { locale, keys, entries, groups, byKey, groupOfSource, formsOf };
-  if (!perLocale) targetCache.set(source.keys, (perLocale = new Map()));
-  perLocale.set(id, result);
-  return result;
+  let byKey: Map<string, TargetKey> | undefined;
+  return {
+    locale,
+    keys,
+    entries,
+    get byKey() {
+      return (byKey ??= new Map(entries.map((entry) => [entry.key, entry])));
+    },
+    groups,
+    groupOfSource,
+    formsOf,
+  };
 }
 
 /**
