@@ -45,7 +45,8 @@ export type JsonReadOptions = {
 };
 
 const BOM = '\uFEFF';
-const UTF8 = new TextDecoder('utf-8', { fatal: true });
+// ignoreBOM: the byte order mark stays in the text, so that a target keeps it too.
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /** Reads a JSON locale file. Throws FormatError naming the key, line and column. */
 export function readJsonFile(bytes: Buffer, path: string, options: JsonReadOptions = {}): JsonFile {
@@ -220,7 +221,7 @@ function syntaxError(path: string, text: string, message: string): FormatError {
   }
   const reason = (atPosition ? message.slice(0, atPosition.index) : message)
     .replace(/ in JSON$/, '')
-    .replace(/, ".*" is not valid JSON$/s, '');
+    .replace(/, (?:\.\.\.)?".*"(?:\.\.\.)? is not valid JSON$/s, '');
   return new FormatError(path, `not valid JSON: ${reason}`, positionOf(text, offset ?? text.length));
 }
 
