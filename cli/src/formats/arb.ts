@@ -2,7 +2,7 @@ import { parseTargetLocale } from '@tolk/contracts';
 import { rebuildTranslation } from '@tolk/locale-file';
 import { bcp47Spelling } from './bcp47-spelling.js';
 import { FormatError, type LocaleFormat } from './format.js';
-import { readJsonFile, writeJsonFile } from './json-document.js';
+import { readJsonFile, readJsonSource, writeJsonFile } from './json-document.js';
 
 const LOCALE_METADATA = '@@locale';
 const spelling = bcp47Spelling('_');
@@ -33,7 +33,7 @@ export const arbFormat: LocaleFormat = {
     return document;
   },
   write({ source, locale, valueOf, target }) {
-    const { parsed, style } = readJsonFile(source, 'source file', { flat: true });
+    const { parsed, style } = readJsonSource(source, { flat: true });
     const document = rebuildTranslation(parsed, valueOf, {
       locale: spelling.spellLocale(locale),
       target,

@@ -87,6 +87,21 @@ export function readJsonFile(bytes: Buffer, path: string, options: JsonReadOptio
   return { document: document as Record<string, unknown>, parsed, style: styleOf(text, bom) };
 }
 
+const sources = new WeakMap<Buffer, { flat: boolean; file: JsonFile }>();
+
+/**
+ * `readJsonFile` of a source file that targets are written from: read once for all its target
+ * locales (the same Buffer), as its parsed form is only read.
+ */
+export function readJsonSource(bytes: Buffer, options: JsonReadOptions = {}): JsonFile {
+  const flat = options.flat ?? false;
+  const cached = sources.get(bytes);
+  if (cached?.flat === flat) return cached.file;
+  const file = readJsonFile(bytes, 'source file', options);
+  sources.set(bytes, { flat, file });
+  return file;
+}
+
 /** A document as a file in `style`. */
 export function writeJsonFile(document: Record<string, unknown>, style: JsonStyle): Buffer {
   let body = JSON.stringify(document, null, style.indent);
@@ -107,13 +122,17 @@ export function keyOfPath(path: JSONPath): string {
   return path.join('.');
 }
 
+/** How much of a file its indentation and line ending are taken from: its style shows early. */
+const STYLE_SAMPLE = 64 * 1024;
+
 function styleOf(text: string, bom: boolean): JsonStyle {
   const body = text.trim();
   const start = text.indexOf(body);
   const escapes = asciiEscapes(text);
+  const sample = text.slice(0, STYLE_SAMPLE);
   return {
-    indent: detectIndent(text).indent,
-    newline: detectNewline(text) ?? '\n',
+    indent: detectIndent(sample).indent,
+    newline: detectNewline(sample) ?? '\n',
     leading: text.slice(0, start),
     trailing: text.slice(start + body.length),
     bom,
@@ -136,67 +155,96 @@ function asciiEscapes(text: string): JsonStyle['asciiEscapes'] {
   return found;
 }
 
-type Frame = { names: Map<string, number> } | undefined;
+type Place = { line: number; column: number };
+
+/** An object or array being walked: where it starts, and what it holds so far. */
+type Frame = {
+  isArray: boolean;
+  path: JSONPath;
+  /** Inside an annotation or metadata, where anything goes. */
+  free: boolean;
+  start: Place;
+  names: Map<string, Place>;
+  elements: number;
+};
 
 /**
- * Refuses what JSON.parse accepts silently or the document rules refuse without a position:
- * a key given twice in one object, and a key whose value is a number, boolean or null (or, with
- * `flat`, an object or array). Annotations (`@key`) and metadata (`@@name`) may hold anything.
+ * Refuses, at its line and column, what JSON.parse accepts silently or the document rules would
+ * refuse without a place: a key given twice in one object; a value that is a number, boolean or
+ * null (with `flat`, an object or array too); an empty object or array below the top, which
+ * holds no key; an annotation (`@key`) of a key its object does not have. Annotations and
+ * metadata (`@@name`) may hold anything.
  */
 function checkMembers(text: string, path: string, options: JsonReadOptions): void {
   const stack: Frame[] = [];
-  const free = (jsonPath: JSONPath) => jsonPath.some((segment) => String(segment).startsWith('@'));
+  const isFree = (at: JSONPath) => at.some((segment) => String(segment).startsWith('@'));
+  const place = (line: number, column: number): Place => ({ line: line + 1, column: column + 1 });
+  const open = (isArray: boolean, at: JSONPath, line: number, column: number) => {
+    const parent = stack[stack.length - 1];
+    if (parent?.isArray) parent.elements++;
+    const free = isFree(at);
+    if (options.flat && at.length > 0 && !free) {
+      throw notAString(path, at, isArray ? 'an array' : 'an object', place(line, column));
+    }
+    stack.push({ isArray, path: at, free, start: place(line, column), names: new Map(), elements: 0 });
+  };
+  const close = () => {
+    const frame = stack.pop()!;
+    if (frame.free) return;
+    if (frame.elements === 0 && frame.path.length > 0) {
+      const what = frame.isArray ? 'an empty array' : 'an empty object';
+      throw new FormatError(path, `${shownKey(frame.path)} is ${what}, which holds no key`, frame.start);
+    }
+    for (const [name, at] of frame.names) {
+      if (!name.startsWith('@') || name.startsWith('@@') || frame.names.has(name.slice(1))) continue;
+      throw new FormatError(
+        path,
+        `${shownKey([...frame.path, name])} annotates ${JSON.stringify(name.slice(1))}, which is not in its object`,
+        at,
+      );
+    }
+  };
   visit(
     text,
     {
-      onObjectBegin(_offset, _length, line, column, pathOf) {
-        const at = pathOf();
-        if (options.flat && at.length > 0 && !free(at)) throw notAString(path, at, 'an object', line, column);
-        stack.push({ names: new Map() });
-      },
-      onObjectEnd() {
-        stack.pop();
-      },
-      onArrayBegin(_offset, _length, line, column, pathOf) {
-        const at = pathOf();
-        if (options.flat && !free(at)) throw notAString(path, at, 'an array', line, column);
-        stack.push(undefined);
-      },
-      onArrayEnd() {
-        stack.pop();
-      },
+      onObjectBegin: (_offset, _length, line, column, pathOf) => open(false, pathOf(), line, column),
+      onObjectEnd: close,
+      onArrayBegin: (_offset, _length, line, column, pathOf) => open(true, pathOf(), line, column),
+      onArrayEnd: close,
       onObjectProperty(property, _offset, _length, line, column, pathOf) {
-        const frame = stack[stack.length - 1];
-        if (!frame) return;
+        const frame = stack[stack.length - 1]!;
+        frame.elements++;
         const first = frame.names.get(property);
         if (first !== undefined) {
-          const key = keyOfPath([...pathOf(), property]);
           throw new FormatError(
             path,
-            `${JSON.stringify(key)} is defined twice in the same object (first on line ${first}); ` +
-              'JSON readers keep only the last value',
-            { line: line + 1, column: column + 1 },
+            `${shownKey([...pathOf(), property])} is defined twice in the same object ` +
+              `(first on line ${first.line}); JSON readers keep only the last value`,
+            place(line, column),
           );
         }
-        frame.names.set(property, line + 1);
+        frame.names.set(property, place(line, column));
       },
       onLiteralValue(value: unknown, _offset, _length, line, column, pathOf) {
+        const parent = stack[stack.length - 1];
+        if (parent?.isArray) parent.elements++;
         if (typeof value === 'string') return;
         const at = pathOf();
-        if (at.length === 0 || free(at)) return;
-        throw notAString(path, at, value === null ? 'null' : `a ${typeof value}`, line, column);
+        if (at.length === 0 || isFree(at)) return;
+        throw notAString(path, at, value === null ? 'null' : `a ${typeof value}`, place(line, column));
       },
     },
     { disallowComments: true, allowTrailingComma: false },
   );
 }
 
-function notAString(path: string, at: JSONPath, got: string, line: number, column: number): FormatError {
-  return new FormatError(
-    path,
-    `${JSON.stringify(keyOfPath(at))} must be a string (a translatable text), got ${got}`,
-    { line: line + 1, column: column + 1 },
-  );
+/** A key as messages show it: the flattened path, quoted. */
+function shownKey(at: JSONPath): string {
+  return JSON.stringify(keyOfPath(at));
+}
+
+function notAString(path: string, at: JSONPath, got: string, where: Place): FormatError {
+  return new FormatError(path, `${shownKey(at)} must be a string (a translatable text), got ${got}`, where);
 }
 
 /**

@@ -1,7 +1,7 @@
 import { rebuildTranslation } from '@tolk/locale-file';
 import { bcp47Spelling } from './bcp47-spelling.js';
 import type { FormatName, LocaleFormat, WriteInput } from './format.js';
-import { readJsonFile, writeJsonFile } from './json-document.js';
+import { readJsonFile, readJsonSource, writeJsonFile } from './json-document.js';
 
 /**
  * A JSON format whose targets are the source's nesting and key order with the target's values:
@@ -16,7 +16,7 @@ export function plainJsonFormat(name: Extract<FormatName, 'json' | 'i18next'>): 
     ...bcp47Spelling('-'),
     read: ({ bytes, path }) => readJsonFile(bytes, path).document,
     write({ source, locale, valueOf, target }: WriteInput) {
-      const { parsed, style } = readJsonFile(source, 'source file');
+      const { parsed, style } = readJsonSource(source);
       return writeJsonFile(rebuildTranslation(parsed, valueOf, { locale, target }), style);
     },
   };

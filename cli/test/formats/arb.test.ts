@@ -253,10 +253,10 @@ describe('arb format: bad input', () => {
     );
   });
 
-  it('when an annotation annotates no message, then the error names it by the server rules', () => {
-    expect(readError(arbFormat, '{"a": "A", "@b": {"description": "gone"}}').reason).toBe(
-      '@b: annotates a key that does not exist',
-    );
+  it('when an annotation annotates no message, then the error names it at its line and column', () => {
+    const error = readError(arbFormat, '{"a": "A", "@b": {"description": "gone"}}');
+    expect(error.reason).toBe('"@b" annotates "b", which is not in its object');
+    expect(error.position).toEqual({ line: 1, column: 12 });
   });
 });
 

@@ -1,3 +1,4 @@
+import { targetKeys } from '@tolk/locale-file';
 import { describe, expect, it } from 'vitest';
 import { formatNamed } from '../../src/formats/index.js';
 import { jsonFormat } from '../../src/formats/json.js';
@@ -111,6 +112,24 @@ describe('json format: targets', () => {
     );
   });
 
+  it('when several targets are written from one source buffer, then each has its own values and locale', () => {
+    const source = Buffer.from('{\n  "@@locale": "en",\n  "a": "A"\n}\n');
+    const { parsed } = readFile(jsonFormat, source);
+    const write = (locale: string) =>
+      jsonFormat
+        .write({
+          source,
+          sourceLocale: 'en',
+          locale,
+          valueOf: (key) => `${locale} ${key}`,
+          target: targetKeys(parsed, locale),
+          options: {},
+        })
+        .toString('utf8');
+    expect(write('de')).toBe('{\n  "@@locale": "de",\n  "a": "de a"\n}\n');
+    expect(write('fr')).toBe('{\n  "@@locale": "fr",\n  "a": "fr a"\n}\n');
+  });
+
   it('when the source is tab-indented with CRLF and a final newline, then so is the target', () => {
     const source = '{\r\n\t"a": {\r\n\t\t"b": "B"\r\n\t}\r\n}\r\n';
     expect(writeTarget(jsonFormat, source, 'fr', (key) => `fr ${key}`)).toBe(
@@ -211,8 +230,30 @@ describe('json format: bad input', () => {
     expect(readError(jsonFormat, text).reason).toBe(reason);
   });
 
-  it('when an object below the top is empty, then the error names it by the server rules', () => {
-    expect(readError(jsonFormat, '{"a": {}}').reason).toBe('a: an empty object has no keys');
+  it.each([
+    ['object', '{\n  "a": {\n    "b": {}\n  }\n}', '"a.b" is an empty object, which holds no key', 3, 10],
+    ['array', '{"list": []}', '"list" is an empty array, which holds no key', 1, 10],
+  ])(
+    'when an %s below the top is empty, then the error names it at its line and column',
+    (_, text, reason, line, column) => {
+      const error = readError(jsonFormat, text);
+      expect(error.reason).toBe(reason);
+      expect(error.position).toEqual({ line, column });
+    },
+  );
+
+  it('when an annotation annotates a key its object does not have, then the error names it at its line and column', () => {
+    const error = readError(
+      jsonFormat,
+      '{\n  "home": {\n    "title": "T",\n    "@titel": {"description": "typo"}\n  }\n}',
+    );
+    expect(error.reason).toBe('"home.@titel" annotates "titel", which is not in its object');
+    expect(error.position).toEqual({ line: 4, column: 5 });
+  });
+
+  it('when annotations hold empty objects and arrays, then they are context and no error', () => {
+    const { parsed } = readFile(jsonFormat, '{"a": "A {x}", "@a": {"placeholders": {"x": {}}, "tags": []}}');
+    expect(parsed.annotations.get('a')).toEqual({ placeholders: { x: {} }, tags: [] });
   });
 
   it('when the file is not UTF-8, then the error says so', () => {
