@@ -67,10 +67,8 @@ export function readJsonFile(bytes: Buffer, path: string, options: JsonReadOptio
   }
   if (typeof document !== 'object' || document === null || Array.isArray(document)) {
     const got = document === null ? 'null' : Array.isArray(document) ? 'an array' : typeof document;
-    throw new FormatError(path, `the file must hold a JSON object of keys, got ${got}`, {
-      line: 1,
-      column: text.length - text.trimStart().length + 1,
-    });
+    const where = positionOf(text, text.length - text.trimStart().length);
+    throw new FormatError(path, `the file must hold a JSON object of keys, got ${got}`, where);
   }
   checkMembers(text, path, options);
 
@@ -118,7 +116,7 @@ export function writeJsonFile(document: Record<string, unknown>, style: JsonStyl
 }
 
 /** The flattened key of a JSON path (`["home", "title"]` → `home.title`), as the document's. */
-export function keyOfPath(path: JSONPath): string {
+function keyOfPath(path: JSONPath): string {
   return path.join('.');
 }
 
@@ -126,17 +124,17 @@ export function keyOfPath(path: JSONPath): string {
 const STYLE_SAMPLE = 64 * 1024;
 
 function styleOf(text: string, bom: boolean): JsonStyle {
-  const body = text.trim();
-  const start = text.indexOf(body);
-  const escapes = asciiEscapes(text);
+  // Only JSON whitespace can surround a value JSON.parse accepted.
+  const start = text.length - text.trimStart().length;
+  const end = text.trimEnd().length;
   const sample = text.slice(0, STYLE_SAMPLE);
   return {
     indent: detectIndent(sample).indent,
     newline: detectNewline(sample) ?? '\n',
     leading: text.slice(0, start),
-    trailing: text.slice(start + body.length),
+    trailing: text.slice(end),
     bom,
-    asciiEscapes: escapes,
+    asciiEscapes: asciiEscapes(text),
   };
 }
 

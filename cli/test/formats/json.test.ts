@@ -224,11 +224,16 @@ describe('json format: bad input', () => {
   });
 
   it.each([
-    ['an array', '[\n  "a"\n]', 'the file must hold a JSON object of keys, got an array'],
-    ['a string', '  "text"', 'the file must hold a JSON object of keys, got string'],
-  ])('when the file holds %s, then the error says a locale file is an object', (_, text, reason) => {
-    expect(readError(jsonFormat, text).reason).toBe(reason);
-  });
+    ['an array', '[\n  "a"\n]', 'got an array', 1, 1],
+    ['a string', '\n\n  "text"', 'got string', 3, 3],
+  ])(
+    'when the file holds %s, then the error says a locale file is an object, where the value starts',
+    (_, text, got, line, column) => {
+      const error = readError(jsonFormat, text);
+      expect(error.reason).toBe(`the file must hold a JSON object of keys, ${got}`);
+      expect(error.position).toEqual({ line, column });
+    },
+  );
 
   it.each([
     ['object', '{\n  "a": {\n    "b": {}\n  }\n}', '"a.b" is an empty object, which holds no key', 3, 10],
