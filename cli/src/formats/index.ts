@@ -1,10 +1,17 @@
 // The file formats of the CLI (DESIGN §12), each a module keeping the contract of format.ts.
+import { arbFormat } from './arb.js';
 import { FORMAT_NAMES, type FormatName, type LocaleFormat } from './format.js';
+import { i18nextFormat } from './i18next.js';
+import { jsonFormat } from './json.js';
 
 export * from './format.js';
 
 /** Every format, by the name `tolk.json` gives it. */
-const FORMATS: Partial<Record<FormatName, LocaleFormat>> = {};
+const FORMATS: Partial<Record<FormatName, LocaleFormat>> = {
+  json: jsonFormat,
+  i18next: i18nextFormat,
+  arb: arbFormat,
+};
 
 /** The format named `name`; undefined for a name no format has. */
 export function formatNamed(name: string): LocaleFormat | undefined {

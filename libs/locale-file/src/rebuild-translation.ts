@@ -6,7 +6,14 @@ import { put, walkLayout, type Container } from './walk-layout.js';
 const LOCALE_METADATA = '@@locale';
 
 /** An object or array of the translation while it is being filled: what it holds, in order. */
-type Pending = { isArray: boolean; names: string[]; values: unknown[]; elements: number };
+type Pending = {
+  isArray: boolean;
+  names: string[];
+  values: unknown[];
+  elements: number;
+  /** Whether an annotation (`@name`) was added: it is kept only where its key or group is. */
+  annotated: boolean;
+};
 
 /**
  * A translated file in the source's shape: the source's nesting and key order (as
@@ -24,14 +31,17 @@ type Pending = { isArray: boolean; names: string[]; values: unknown[]; elements:
  * - With `options.target` (targetKeys of the source for the translation's locale), each i18next
  *   plural group is written as the target's forms, in CLDR order, at the place of the group's
  *   first source form (DESIGN §11); `valueOf` is asked for the target's form keys.
+ * - With `options.annotations` (ARB targets, whose `@key` holds the message's `placeholders`),
+ *   the source's annotations of the keys and groups the translation has are kept where they
+ *   stood, and so is its metadata (`@@locale` still given the target's locale).
  */
 export function rebuildTranslation(
   source: ParsedSource,
   valueOf: (key: string) => string | undefined,
-  options: { locale?: string; target?: TargetKeys } = {},
+  options: { locale?: string; target?: TargetKeys; annotations?: boolean } = {},
 ): Record<string, unknown> {
   const { keys } = source;
-  const { locale, target } = options;
+  const { locale, target, annotations = false } = options;
   const groupOf = target && target.groups.length > 0 ? target.groupOfSource : undefined;
   const root = pending(false);
   walkLayout<Pending>(source, root, {
@@ -51,20 +61,43 @@ export function rebuildTranslation(
       const value = valueOf(keys[index]!);
       if (value !== undefined) add(node, name, value);
     },
-    metadata(node, name) {
+    annotation(node, name, annotation) {
+      if (!annotations) return;
+      add(node, name, annotation);
+      node.annotated = true;
+    },
+    metadata(node, name, value) {
       if (name === LOCALE_METADATA && locale !== undefined) add(node, name, locale);
+      else if (annotations) add(node, name, value);
     },
     open: pending,
     close(parent, name, node) {
       parent.elements++;
+      if (node.annotated) dropOrphanAnnotations(node);
       if (node.values.length > 0) add(parent, name, finish(node));
     },
   });
+  if (root.annotated) dropOrphanAnnotations(root);
   return finish(root) as Record<string, unknown>;
 }
 
 function pending(isArray: boolean): Pending {
-  return { isArray, names: [], values: [], elements: 0 };
+  return { isArray, names: [], values: [], elements: 0, annotated: false };
+}
+
+/** Leaves out the annotations of keys and groups the translation does not have. */
+function dropOrphanAnnotations(node: Pending): void {
+  const present = new Set(node.names);
+  const names: string[] = [];
+  const values: unknown[] = [];
+  for (let i = 0; i < node.names.length; i++) {
+    const name = node.names[i]!;
+    if (name.startsWith('@') && !name.startsWith('@@') && !present.has(name.slice(1))) continue;
+    names.push(name);
+    values.push(node.values[i]);
+  }
+  node.names = names;
+  node.values = values;
 }
 
 function add(node: Pending, name: string, value: unknown): void {

@@ -43,6 +43,34 @@ describe('rebuildTranslation', () => {
     );
   });
 
+  it('when annotations are asked for, then those of the keys and groups kept stay where they stood, with the metadata', () => {
+    const source =
+      '{"@@locale":"en","@title":{"description":"d"},"title":"Hi","gone":"G","@gone":{"description":"g"},' +
+      '"home":{"a":"A","@a":{"placeholders":{"n":{"type":"int"}}}},"@home":{"description":"group"},' +
+      '"away":{"b":"B"},"@away":{"description":"pruned"},"@@x":{"y":1}}';
+    const translated = rebuildTranslation(
+      parse(source),
+      (key) => (key === 'gone' || key === 'away.b' ? undefined : `de:${key}`),
+      { locale: 'de', annotations: true },
+    );
+    expect(JSON.stringify(translated)).toBe(
+      '{"@@locale":"de","@title":{"description":"d"},"title":"de:title",' +
+        '"home":{"a":"de:home.a","@a":{"placeholders":{"n":{"type":"int"}}}},"@home":{"description":"group"},' +
+        '"@@x":{"y":1}}',
+    );
+  });
+
+  it("when annotations are asked for and the values are the source's, then it is rebuildDocument", () => {
+    const json = '{"@@locale":"en","a":"A","@a":{"description":"d"},"b":{"c":"C","@c":{"x":[1]}},"@@y":2}';
+    const parsed = parse(json);
+    const valueOf = new Map(parsed.keys.map((key, i) => [key, parsed.values[i]!]));
+    const translated = rebuildTranslation(parsed, (key) => valueOf.get(key), {
+      locale: 'en',
+      annotations: true,
+    });
+    expect(JSON.stringify(translated)).toBe(JSON.stringify(rebuildDocument(parsed)));
+  });
+
   it('when the values are those of the source, then it is rebuildDocument without annotations', () => {
     const json = '{"b":"B","10":"ten","2":"two","a":{"9":"n","x":["X","Y"]},"c.d":"CD"}';
     const parsed = parse(json);

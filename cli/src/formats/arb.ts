@@ -1,0 +1,55 @@
+import { parseTargetLocale } from '@tolk/contracts';
+import { rebuildTranslation } from '@tolk/locale-file';
+import { bcp47Spelling } from './bcp47-spelling.js';
+import { FormatError, type LocaleFormat } from './format.js';
+import { readJsonFile, readJsonSource, writeJsonFile } from './json-document.js';
+
+const LOCALE_METADATA = '@@locale';
+const spelling = bcp47Spelling('_');
+
+/**
+ * Flutter's Application Resource Bundle (`lib/l10n/app_pt_BR.arb`), as `flutter gen-l10n` reads
+ * it (flutter_tools' gen_l10n_types.dart):
+ * - Locales are spelled with underscores, in file names and in `@@locale` (`pt_BR`, `zh_Hant`):
+ *   gen-l10n refuses a file whose `@@locale` differs from the locale its name ends with.
+ * - Messages are strings (ICU MessageFormat for plurals and selects, which stay one key); a
+ *   nested object is no message and is refused with its line and column.
+ * - `@key` metadata (`description`, `placeholders` with their `type`/`format`, ...) and other
+ *   `@@` metadata are carried into every target next to their messages. gen-l10n takes
+ *   descriptions and placeholder types from the template file only and ignores them elsewhere,
+ *   so this costs nothing there; it keeps each target a complete ARB file for the tools that
+ *   read one file at a time (arb-editor's checks, translation tools, a target promoted to
+ *   template), whose plural and select placeholders stay typed; and the source written back from
+ *   its own values is the same bytes. The annotation of a message left out is left out too.
+ */
+export const arbFormat: LocaleFormat = {
+  name: 'arb',
+  extensions: ['.arb'],
+  ...spelling,
+  read({ bytes, path, locale }) {
+    const { document } = readJsonFile(bytes, path, { flat: true });
+    const declared = document[LOCALE_METADATA];
+    if (declared !== undefined) checkDeclaredLocale(declared, locale, path);
+    return document;
+  },
+  write({ source, locale, valueOf, target }) {
+    const { parsed, style } = readJsonSource(source, { flat: true });
+    const document = rebuildTranslation(parsed, valueOf, {
+      locale: spelling.spellLocale(locale),
+      target,
+      annotations: true,
+    });
+    return writeJsonFile(document, style);
+  },
+};
+
+/** `@@locale` must name the file's locale: gen-l10n stops on a mismatch with the file name. */
+function checkDeclaredLocale(declared: unknown, locale: string, path: string): void {
+  const parsed = typeof declared === 'string' ? parseTargetLocale(declared.replaceAll('_', '-')) : undefined;
+  if (parsed?.ok && parsed.locale === locale) return;
+  throw new FormatError(
+    path,
+    `@@locale is ${JSON.stringify(declared)}, but the file is the ${locale} file ` +
+      `(expected "${spelling.spellLocale(locale)}"; Flutter's gen-l10n refuses a mismatch)`,
+  );
+}
