@@ -1,4 +1,4 @@
-import { defineConfig } from 'vite';
+import { defaultClientConditions, defineConfig } from 'vite';
 
 /**
  * The dashboard's build: one hashed script and stylesheet under dist/assets/, an index.html that
@@ -8,6 +8,9 @@ export default defineConfig({
   root: import.meta.dirname,
   base: '/',
   publicDir: 'public',
+  // Workspace libraries (`@tolk/locale-file/plural-groups`) are bundled from their TypeScript
+  // sources, as everything else runs them: a fresh clone's `npm start` builds no dist/ first.
+  resolve: { conditions: ['tolk-source', ...defaultClientConditions] },
   oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
   build: {
     outDir: 'dist',

@@ -12,7 +12,16 @@ import { ROOT } from './processes.js';
 export const DASHBOARD_SOURCE_DIR = path.join(ROOT, 'dashboard');
 export const DASHBOARD_DIST_DIR = path.join(DASHBOARD_SOURCE_DIR, 'dist');
 
-const SOURCES = ['src', 'public', 'index.html', 'vite.config.ts', 'package.json'];
+// The bundle also holds the shared plural rules (@tolk/locale-file/plural-groups), from source.
+const SOURCES = [
+  'src',
+  'public',
+  'index.html',
+  'vite.config.ts',
+  'package.json',
+  '../libs/locale-file/src',
+  '../libs/locale-file/package.json',
+];
 
 async function newestChange(entry: string): Promise<number> {
   const info = await stat(entry).catch(() => null);

@@ -23,7 +23,13 @@ export type Project = {
   projectId: string;
   name: string;
   sourceLocale: string;
-  settings: { provider: string | null; model: string | null; instructions: string | null };
+  settings: {
+    provider: string | null;
+    model: string | null;
+    instructions: string | null;
+    /** Whether keys `item_one`, `item_other` are read as i18next plural groups (DESIGN §11). */
+    i18nextPlurals: boolean;
+  };
   role: 'owner' | 'member' | null;
   createdAt: number;
   updatedAt: number;

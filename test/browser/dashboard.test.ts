@@ -387,6 +387,57 @@ describe.skipIf(!existsSync(CHROMIUM)).each(SYSTEMS)(
       await screenshot(page, 'members');
     });
 
+    it('when an owner turns reading i18next plural keys off and on, then each choice is saved and survives a reload; a member cannot change it', async () => {
+      const account = await newAccount();
+      const colleague = await newAccount();
+      const projectId = await newProject(account, 'Plural app');
+      const added = await api('POST', `/v1/projects/${projectId}/members`, account.accessToken, {
+        email: colleague.email,
+        role: 'member',
+      });
+      expect(added.status).toBe(201);
+      const setting = async () =>
+        (await api('GET', `/v1/projects/${projectId}`, account.accessToken)).body.settings.i18nextPlurals;
+
+      const page = await signedInPage(account);
+      await page.goto(`${system.base}/projects/${projectId}/settings`);
+      await heading(page, 'Plural app');
+      const box = page.getByRole('checkbox', {
+        name: 'Read keys like item_one, item_other as i18next plural forms',
+      });
+      await box.waitFor();
+      expect(await box.isChecked()).toBe(true);
+      // The explanation is the checkbox's description; each language's forms come from CLDR.
+      const help = page.locator(`#${await box.getAttribute('aria-describedby')}`);
+      expect(await help.innerText()).toContain('Polish one, few, many, other; Japanese other');
+
+      await box.uncheck();
+      await page.getByRole('button', { name: 'Save settings' }).click();
+      await page.getByRole('status').filter({ hasText: 'Settings saved.' }).waitFor();
+      expect(await setting()).toBe(false);
+      await page.reload();
+      await box.waitFor();
+      expect(await box.isChecked()).toBe(false);
+      await screenshot(page, 'settings-plurals-off');
+
+      await box.check();
+      await page.getByRole('button', { name: 'Save settings' }).click();
+      await page.getByRole('status').filter({ hasText: 'Settings saved.' }).waitFor();
+      expect(await setting()).toBe(true);
+      await page.reload();
+      await box.waitFor();
+      expect(await box.isChecked()).toBe(true);
+
+      const memberPage = await signedInPage(colleague);
+      await memberPage.goto(`${system.base}/projects/${projectId}/settings`);
+      await memberPage.getByText("Only the project's owners can change its settings.").waitFor();
+      expect(
+        await memberPage
+          .getByRole('checkbox', { name: 'Read keys like item_one, item_other as i18next plural forms' })
+          .isDisabled(),
+      ).toBe(true);
+    });
+
     it('when an owner deletes a project, then they type its name first and land on their projects without it', async () => {
       const account = await newAccount();
       const colleague = await newAccount();
@@ -542,6 +593,83 @@ describe.skipIf(!existsSync(CHROMIUM)).each(SYSTEMS)(
       expect(lists!.x).toBeGreaterThanOrEqual(0);
       expect(lists!.x + lists!.width).toBeLessThanOrEqual(PHONE.width);
       await screenshot(phone, 'project-keys-phone');
+    });
+
+    it('when a Polish locale lacks an English plural group, then its key list shows the Polish forms with their categories and example numbers', async () => {
+      const account = await newAccount();
+      const created = await api('POST', '/v1/projects', account.accessToken, {
+        name: 'Basket',
+        sourceLocale: 'en',
+        settings: { i18nextPlurals: false },
+      });
+      expect(created.status).toBe(201);
+      const base = `/v1/projects/${created.body.projectId}`;
+      expect((await api('POST', `${base}/locales`, account.accessToken, { locale: 'pl' })).status).toBe(201);
+      const source = { cart: { title: 'Your cart', item_one: 'One item', item_other: '{{count}} items' } };
+      expect((await api('PUT', `${base}/source`, account.accessToken, source)).status).toBe(200);
+      const missingOfPolish = async () =>
+        (await api('GET', `${base}/locales/pl`, account.accessToken)).body.missing;
+      // Recognition off: the source's keys, plain.
+      await expect
+        .poll(missingOfPolish, { timeout: 15_000 })
+        .toEqual(['cart.title', 'cart.item_one', 'cart.item_other']);
+
+      const page = await signedInPage(account);
+      const openPolishKeys = async () => {
+        await page.goto(`${system.base}/projects/${created.body.projectId}`);
+        await heading(page, 'Basket');
+        await page.getByText('Source version 1').waitFor();
+        await page.getByRole('button', { name: 'Show keys of pl' }).click();
+        return page.locator('#locale-pl-keys .key-list.missing');
+      };
+      const item = (list: Locator, key: string) =>
+        list.locator('li').filter({ has: page.getByText(key, { exact: true }) });
+      let missing = await openPolishKeys();
+      await missing.getByRole('heading', { name: 'Missing in pl: 3' }).waitFor();
+      expect(await missing.locator('.plural-form').count()).toBe(0);
+      expect(await item(missing, 'cart.item_other').innerText()).toMatch(
+        /^cart\.item_other\s+\{\{count\}\} items$/,
+      );
+
+      const patched = await api('PATCH', base, account.accessToken, { settings: { i18nextPlurals: true } });
+      expect(patched.status).toBe(200);
+      // The page reads the setting: the source's forms are now shown as plural forms.
+      missing = await openPolishKeys();
+      await item(missing, 'cart.item_other').locator('.plural-form').waitFor();
+      expect(await item(missing, 'cart.item_one').locator('.plural-form').textContent()).toBe(
+        'plural form one, e.g. 1',
+      );
+      expect(await item(missing, 'cart.title').locator('.plural-form').count()).toBe(0);
+
+      // Polish has one, few, many and other: the locale's own keys, where English has one and other.
+      const polishForms = ['one', 'few', 'many', 'other'];
+      await expect
+        .poll(missingOfPolish, { timeout: 15_000 })
+        .toEqual(['cart.title', ...polishForms.map((category) => `cart.item_${category}`)]);
+
+      missing = await openPolishKeys();
+      await missing.getByRole('heading', { name: 'Missing in pl: 5' }).waitFor();
+      const polish = new Intl.PluralRules('pl');
+      for (const category of polishForms) {
+        const form = item(missing, `cart.item_${category}`);
+        // Its category and a number that Polish puts in it (checked against Node's CLDR data).
+        const label = (await form.locator('.plural-form').textContent())?.match(
+          /^plural form (\w+), e\.g\. ([\d.]+)$/,
+        );
+        expect(label?.[1]).toBe(category);
+        expect(polish.select(Number(label?.[2]))).toBe(category);
+        // Labelled with the English form it is translated from: English has no few or many.
+        expect(await form.locator('.value').innerText()).toBe(
+          category === 'one' ? 'One item' : '{{count}} items',
+        );
+        expect(await form.locator('.source-form').count()).toBe(
+          category === 'few' || category === 'many' ? 1 : 0,
+        );
+      }
+      expect(await item(missing, 'cart.item_few').locator('.source-form').innerText()).toBe(
+        "(the source's other form)",
+      );
+      await screenshot(page, 'project-plural-keys');
     });
 
     it('when a token is created, then its value is shown exactly once, it works, and revoking it stops it', async () => {

@@ -1,7 +1,8 @@
 /**
- * A project's settings (name, source locale, the CLI's provider/model/instructions, deleting it)
- * and its members.
+ * A project's settings (name, source locale, the CLI's provider/model/instructions, whether keys
+ * are read as i18next plural forms, deleting it) and its members.
  */
+import { pluralCategories } from '@tolk/locale-file/plural-categories';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, currentUser } from '../api.js';
 import { navigate } from '../router.js';
@@ -15,6 +16,7 @@ export function SettingsTab(props: { project: Project; onSaved: () => void }) {
   const [provider, setProvider] = useState(project.settings.provider ?? '');
   const [model, setModel] = useState(project.settings.model ?? '');
   const [instructions, setInstructions] = useState(project.settings.instructions ?? '');
+  const [i18nextPlurals, setI18nextPlurals] = useState(project.settings.i18nextPlurals);
   const [saved, setSaved] = useState(false);
   const action = useAction();
   const isOwner = project.role === 'owner';
@@ -25,7 +27,12 @@ export function SettingsTab(props: { project: Project; onSaved: () => void }) {
       await api<Project>('PATCH', `/v1/projects/${encodeURIComponent(project.projectId)}`, {
         name,
         sourceLocale,
-        settings: { provider: provider || null, model: model || null, instructions: instructions || null },
+        settings: {
+          provider: provider || null,
+          model: model || null,
+          instructions: instructions || null,
+          i18nextPlurals,
+        },
       });
       setSaved(true);
       props.onSaved();
@@ -87,6 +94,22 @@ export function SettingsTab(props: { project: Project; onSaved: () => void }) {
               onInput={(e) => setInstructions(e.currentTarget.value)}
             />
           </label>
+        </fieldset>
+        <fieldset disabled={!isOwner || action.busy}>
+          <legend>Keys</legend>
+          <label class="check">
+            <input
+              type="checkbox"
+              checked={i18nextPlurals}
+              aria-describedby="i18next-plurals-help"
+              onChange={(e) => setI18nextPlurals(e.currentTarget.checked)}
+            />
+            Read keys like item_one, item_other as i18next plural forms
+          </label>
+          <p id="i18next-plurals-help" class="muted help">
+            Each target language then gets its own forms: Polish {pluralCategories('pl').join(', ')}; Japanese{' '}
+            {pluralCategories('ja').join(', ')}.
+          </p>
         </fieldset>
         <ErrorNote error={action.error} />
         {saved ? <StatusNote>Settings saved.</StatusNote> : null}

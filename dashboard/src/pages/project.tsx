@@ -2,6 +2,7 @@
 import type { ComponentChildren } from 'preact';
 import { useMemo, useState } from 'preact/hooks';
 import { api, ApiError } from '../api.js';
+import { labelKeys } from '../plural-keys.js';
 import { Link } from '../router.js';
 import type { Locale, LocaleDetail, Project, SourceFile } from '../types.js';
 import {
@@ -169,6 +170,7 @@ function LocalesTab(props: { project: Project }) {
                       base={base}
                       locale={locale}
                       sourceValues={sourceValues}
+                      i18nextPlurals={props.project.settings.i18nextPlurals}
                       removeActions={
                         confirming === locale.locale ? (
                           <>
@@ -219,6 +221,7 @@ function LocaleRows(props: {
   base: string;
   locale: Locale;
   sourceValues: Map<string, string>;
+  i18nextPlurals: boolean;
   removeActions: ComponentChildren;
 }) {
   const { locale } = props;
@@ -265,7 +268,14 @@ function LocaleRows(props: {
       </tr>
       <tr id={panelId} class="locale-keys" hidden={!open}>
         <td colSpan={COLUMNS}>
-          {open ? <LocaleKeys base={props.base} locale={locale} sourceValues={props.sourceValues} /> : null}
+          {open ? (
+            <LocaleKeys
+              base={props.base}
+              locale={locale}
+              sourceValues={props.sourceValues}
+              i18nextPlurals={props.i18nextPlurals}
+            />
+          ) : null}
         </td>
       </tr>
     </>
@@ -275,7 +285,13 @@ function LocaleRows(props: {
 /** How many keys of each list are shown: a locale far behind can lack thousands. */
 const KEYS_SHOWN = 200;
 
-function LocaleKeys(props: { base: string; locale: Locale; sourceValues: Map<string, string> }) {
+/** The keys a locale lacks or has outdated: its own keys, so a plural group shows the locale's forms. */
+function LocaleKeys(props: {
+  base: string;
+  locale: Locale;
+  sourceValues: Map<string, string>;
+  i18nextPlurals: boolean;
+}) {
   const { base, locale } = props;
   // A new Locale object (the table reloaded) asks again.
   const detail = useResource(
@@ -294,13 +310,17 @@ function LocaleKeys(props: { base: string; locale: Locale; sourceValues: Map<str
                 kind="missing"
                 title={`Missing in ${locale.locale}`}
                 keys={missing}
+                locale={locale.locale}
                 sourceValues={props.sourceValues}
+                i18nextPlurals={props.i18nextPlurals}
               />
               <KeyList
                 kind="outdated"
                 title={`Outdated in ${locale.locale} (the source changed since)`}
                 keys={outdated}
+                locale={locale.locale}
                 sourceValues={props.sourceValues}
+                i18nextPlurals={props.i18nextPlurals}
               />
             </>
           )
@@ -310,13 +330,24 @@ function LocaleKeys(props: { base: string; locale: Locale; sourceValues: Map<str
   );
 }
 
+/**
+ * A list of keys, each with the source text it is translated from. A plural form (`item_few`)
+ * also shows its category and a number that selects it, and the source form it comes from when
+ * the source lacks that category (English has no `few`: its `other`).
+ */
 function KeyList(props: {
   kind: 'missing' | 'outdated';
   title: string;
   keys: string[];
+  locale: string;
   sourceValues: Map<string, string>;
+  i18nextPlurals: boolean;
 }) {
-  const { keys } = props;
+  const { keys, locale, sourceValues, i18nextPlurals } = props;
+  const shown = useMemo(
+    () => labelKeys(keys.slice(0, KEYS_SHOWN), sourceValues, locale, { i18nextPlurals }),
+    [keys, sourceValues, locale, i18nextPlurals],
+  );
   if (keys.length === 0) return null;
   const hidden = keys.length - KEYS_SHOWN;
   return (
@@ -325,10 +356,20 @@ function KeyList(props: {
         {props.title}: {keys.length}
       </h3>
       <ul>
-        {keys.slice(0, KEYS_SHOWN).map((key) => (
+        {shown.map(({ key, sourceValue, plural }) => (
           <li key={key}>
             <code>{key}</code>
-            {props.sourceValues.has(key) ? <span class="value">{props.sourceValues.get(key)}</span> : null}
+            {plural ? (
+              <span class="plural-form">
+                <span class="visually-hidden">plural form </span>
+                {plural.category}
+                {plural.example === undefined ? null : `, e.g. ${plural.example}`}
+              </span>
+            ) : null}
+            {sourceValue === undefined ? null : <span class="value">{sourceValue}</span>}
+            {plural && plural.sourceCategory !== plural.category && sourceValue !== undefined ? (
+              <span class="source-form">(the source's {plural.sourceCategory} form)</span>
+            ) : null}
           </li>
         ))}
       </ul>
