@@ -276,6 +276,21 @@ export function createLocales(deps: {
   }
 
   /**
+   * The locale's row, counts not stale, and the plural-key setting they were computed with (see
+   * findWithPluralsSetting): what the missing and outdated lists and the download are worked out
+   * with. A setting changed since the counts were refreshed left them stale: they are refreshed
+   * and read again (a few times at most, then shown as they are).
+   */
+  async function settledLocale(projectId: string, locale: string, head: SourceHead) {
+    for (let attempt = 1; ; attempt++) {
+      const found = await locales.findWithPluralsSetting(projectId, locale);
+      if (!found) throw localeNotFound(locale);
+      if (found.row.countsVersion >= 0 || attempt === 3) return { ...found, head };
+      head = await refresh(projectId);
+    }
+  }
+
+  /**
    * The upload's keys must all be keys of the locale for the source version it was made from
    * (DESIGN §11: a plural group's forms are the locale's own; a form it does not use is named as
    * such), every value must keep the ICU rules of its source for `locale` and use its source
@@ -337,15 +352,18 @@ export function createLocales(deps: {
 
     /** `GET .../locales/{locale}`: the record and the keys left to translate. */
     async get(principal: Principal | undefined, projectId: string, locale: string): Promise<LocaleDetail> {
-      const { project, head } = await open(principal, projectId, 'read');
-      const row = await requireLocale(projectId, locale);
+      const opened = await open(principal, projectId, 'read');
+      const { row, i18nextPlurals, head } = await settledLocale(projectId, locale, opened.head);
       if (row.missingCount === 0 && row.outdatedCount === 0) {
         return { ...present(row, head.version), missing: [], outdated: [] };
       }
-      const source = await documents.version(projectId, row.countsVersion);
+      const source = await documents.version(
+        projectId,
+        row.countsVersion < 0 ? head.version : row.countsVersion,
+      );
       const state = computeLocaleState(
         source,
-        targetKeysOf(source, locale, project.i18nextPlurals),
+        targetKeysOf(source, locale, i18nextPlurals),
         await storedTranslations(projectId, locale),
         row.translatedFrom,
         await keysMadeFrom(projectId, source, row.translatedFrom),
@@ -440,8 +458,8 @@ export function createLocales(deps: {
       projectId: string,
       locale: string,
     ): Promise<Translations> {
-      const { project, head } = await open(principal, projectId, 'read');
-      const row = await requireLocale(projectId, locale);
+      const opened = await open(principal, projectId, 'read');
+      const { row, i18nextPlurals, head } = await settledLocale(projectId, locale, opened.head);
       const translations = await storedTranslations(projectId, locale);
       const source = translations.size > 0 ? await documents.version(projectId, head.version) : undefined;
       // The locale's own plural forms at each group's place; stored forms it does not use (left
@@ -449,7 +467,7 @@ export function createLocales(deps: {
       const document = source
         ? rebuildTranslation(source, (key) => translations.get(key), {
             locale: row.locale,
-            target: targetKeysOf(source, row.locale, project.i18nextPlurals),
+            target: targetKeysOf(source, row.locale, i18nextPlurals),
           })
         : {};
       return {
