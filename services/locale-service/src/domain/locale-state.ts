@@ -83,7 +83,24 @@ export function computeLocaleState(
       ? reshapedGroups(fromKeys, source.keys)
       : NO_GROUPS;
 
-  const visit = (key: string, revision: number, groupReshaped: boolean) => {
+  // One loop over the locale's keys: a plain key is its source key, a plural form takes the
+  // latest revision of its group's source forms.
+  const entries = target?.entries;
+  const count = entries ? entries.length : source.keys.length;
+  for (let i = 0; i < count; i++) {
+    let key: string;
+    let revision: number;
+    let groupReshaped = false;
+    if (!entries) {
+      key = source.keys[i]!;
+      revision = source.revisions[i]!;
+    } else {
+      const entry = entries[i]!;
+      key = entry.key;
+      revision = 0;
+      for (const at of entry.sources) revision = Math.max(revision, source.revisions[at]!);
+      groupReshaped = entry.group !== undefined && reshaped.has(pluralGroupId(entry.group));
+    }
     let pending: number;
     if (!translated.has(key)) {
       missing.push(key);
@@ -94,18 +111,8 @@ export function computeLocaleState(
     } else if (groupReshaped) {
       outdated.push(key);
       pending = from + 1;
-    } else return;
+    } else continue;
     if (pending < earliestPending) earliestPending = pending;
-  };
-
-  if (!target) {
-    for (let i = 0; i < source.keys.length; i++) visit(source.keys[i]!, source.revisions[i]!, false);
-  } else {
-    for (const entry of target.entries) {
-      let revision = 0;
-      for (const at of entry.sources) revision = Math.max(revision, source.revisions[at]!);
-      visit(entry.key, revision, entry.group !== undefined && reshaped.has(pluralGroupId(entry.group)));
-    }
   }
   const keyCount = target ? target.keys.length : source.keys.length;
   const caughtUp = earliestPending === Number.POSITIVE_INFINITY ? source.version : earliestPending - 1;
