@@ -87,8 +87,9 @@ export function createLocalesRepository(db: Db) {
 
     /**
      * The locale and its project's plural-key setting, read in one snapshot. Counts are saved
-     * with the setting share-locked, and a change of the setting marks them stale (-1) in its own
-     * transaction: so counts not stale here were computed with the setting read with them.
+     * with the setting as it stands when they commit (read under their row's lock, or
+     * share-locked), and a change of the setting marks them stale (-1) in its own transaction:
+     * so counts not stale here were computed with the setting read with them.
      */
     async findWithPluralsSetting(
       projectId: string,

@@ -29,9 +29,8 @@ export function createProjectsRepository(db: Db) {
     /**
      * The plural-key setting, with the project's row share-locked until the transaction ends: a
      * ProjectUpdated that changes it (and marks the locales' counts stale) waits for the
-     * transaction, so counts saved in it are never left computed with an old setting. Taken
-     * before any locale row, as the consumer takes the project's row before the locales'.
-     * Absent project: the default, true.
+     * transaction, so a locale row inserted in it is marked too. Taken before any locale row, as
+     * the consumer takes the project's row before the locales'. Absent project: the default, true.
      */
     async lockPluralsSetting(projectId: string, tx: Queryable): Promise<boolean> {
       const { rows } = await tx.query<{ i18next_plurals: boolean }>(

@@ -139,7 +139,7 @@ function unusedFormsError(
 export function createLocales(deps: {
   db: Db;
   locales: LocalesRepository;
-  projects: Pick<ProjectsRepository, 'lockPluralsSetting'>;
+  projects: Pick<ProjectsRepository, 'find' | 'lockPluralsSetting'>;
   directory: ProjectDirectory<LocaleProject>;
   documents: SourceDocuments;
   baseline: BaselineKeeper;
@@ -193,6 +193,17 @@ export function createLocales(deps: {
   }
 
   /**
+   * The project's plural-key setting, for counts saved in `tx`. Read after the locale rows they
+   * are saved to are locked: a ProjectUpdated changing the setting marks every locale row stale
+   * in its own transaction, so either it committed before those locks (this sees the new
+   * setting) or it waits for them and marks the rows stale after (they are recomputed). A row
+   * being inserted is not seen by it: `add` share-locks the setting instead (lockPluralsSetting).
+   */
+  async function pluralsSetting(projectId: string, tx: Queryable): Promise<boolean> {
+    return (await projects.find(projectId, tx))?.i18nextPlurals ?? true;
+  }
+
+  /**
    * The keys of the version a locale's translations were made from, where the state needs them:
    * the source has plural groups and the translations are older (a group's forms may have
    * changed since).
@@ -243,8 +254,9 @@ export function createLocales(deps: {
       }
     }
     await baseline.change(projectId, async (tx) => {
-      const plurals = await projects.lockPluralsSetting(projectId, tx);
       const rows = await locales.lockStale(projectId, head.version, tx);
+      if (rows.length === 0) return;
+      const plurals = await pluralsSetting(projectId, tx);
       for (const row of rows) {
         const counts = await countsOf(projectId, row, source, plurals, tx);
         await locales.saveCounts(projectId, row.locale, counts, now(), tx);
@@ -434,10 +446,9 @@ export function createLocales(deps: {
       });
       const at = now();
       await baseline.change(projectId, async (tx) => {
-        // The setting as it stands for the counts saved here (see lockPluralsSetting).
-        const target = targetKeysOf(current, locale, await projects.lockPluralsSetting(projectId, tx));
         const row = await locales.lock(projectId, locale, tx);
         if (!row) throw localeNotFound(locale);
+        const target = targetKeysOf(current, locale, await pluralsSetting(projectId, tx));
         if (from < row.translatedFrom) {
           throw new ConflictError(
             `Translations made from source version ${row.translatedFrom} are already stored; ` +
