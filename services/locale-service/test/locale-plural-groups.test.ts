@@ -222,6 +222,39 @@ describe('a locale of a source with i18next plural groups, per language', () => 
   );
 });
 
+describe('POST /v1/projects/:projectId/locales after a source with plural groups', () => {
+  it("when locales are added, then each answers with its own number of keys, or the source's with the setting off", async () => {
+    const project = await service.createProject({ sourceLocale: 'en' });
+    await service.putSource(project.projectId, project.owner, SOURCE);
+    const add = (locale: string) =>
+      service.call('POST', `/v1/projects/${project.projectId}/locales`, {
+        as: project.owner,
+        body: { locale },
+      });
+    // title + 4 cardinal + 1 ordinal; title + 6 + 6; title + 1 + 1.
+    for (const [locale, keyCount] of [
+      ['pl', 6],
+      ['cy', 13],
+      ['ja', 3],
+    ] as const) {
+      const added = await add(locale);
+      expect(added.status).toBe(201);
+      expect(added.body).toMatchObject({ locale, keyCount, missingCount: keyCount, sourceVersion: 1 });
+    }
+    await service.patchProject(project.ownerId, project.projectId, { settings: { i18nextPlurals: false } });
+    await service.waitForLocale(
+      project.projectId,
+      'pl',
+      project.owner,
+      'plain keys',
+      (l) => l['keyCount'] === 7,
+    );
+    const german = await add('de');
+    expect(german.status).toBe(201);
+    expect(german.body).toMatchObject({ keyCount: 7, missingCount: 7 });
+  });
+});
+
 describe('the cases of issue 14', () => {
   const ENGLISH = { item_one: '{{count}} item', item_other: '{{count}} items' };
 
