@@ -75,6 +75,7 @@ export function createLocaleService(deps: {
   const useCases = createLocales({
     db,
     locales,
+    projects,
     directory,
     documents,
     baseline: createBaselineKeeper({ db, baselines: createBaselinesRepository(), locales, now }),

@@ -167,4 +167,193 @@ describe('a translation upload made from a version whose SourceChanged has not a
       deleted: [],
     });
   });
+
+  it('when the version not heard of lost a plural form, then the Polish forms are counted against it', async () => {
+    const project = await quiet.projectWithLocales(['pl']);
+    const { projectId, owner } = project;
+    const v1 = { item_zero: 'No items', item_one: '{{count}} item', item_other: '{{count}} items' };
+    await quiet.putSource(projectId, owner, v1);
+    const forms = {
+      item_one: '{{count}} przedmiot',
+      item_few: '{{count}} przedmioty',
+      item_many: '{{count}} przedmiotów',
+      item_other: '{{count}} przedmiotu',
+    };
+    const first = await quiet.putTranslations(projectId, 'pl', owner, 1, { item_zero: 'Brak', ...forms });
+    expect(first.body).toMatchObject({
+      status: 'up_to_date',
+      sourceVersion: 1,
+      syncedVersion: 1,
+      keyCount: 5,
+    });
+
+    // Version 2 drops item_zero; locale-service hears of it only through the upload made from it.
+    const { item_zero: _dropped, ...v2 } = v1;
+    expect((await quiet.putSource(projectId, owner, v2)).version).toBe(2);
+    expect(await quiet.getLocale(projectId, 'pl', owner)).toMatchObject({
+      sourceVersion: 1,
+      status: 'up_to_date',
+    });
+    const second = await quiet.putTranslations(projectId, 'pl', owner, 2, { item_one: forms.item_one });
+    expect(second.body).toMatchObject({
+      status: 'behind',
+      sourceVersion: 2,
+      syncedVersion: 0,
+      keyCount: 4,
+      translatedCount: 1,
+      missingCount: 3,
+    });
+    const third = await quiet.putTranslations(projectId, 'pl', owner, 2, forms);
+    expect(third.body).toMatchObject({
+      status: 'up_to_date',
+      sourceVersion: 2,
+      syncedVersion: 2,
+      keyCount: 4,
+    });
+    await quiet.waitForPendingDiff(projectId, owner, { added: [], modified: [], deleted: [] });
+  });
+});
+
+describe('the status with i18next plural groups under duplicate, late and reordered events', () => {
+  const V1 = { title: 'Cart', item_one: '{{count}} item', item_other: '{{count}} items' };
+  const V2 = { ...V1, item_one: 'One item' };
+  const V3 = { ...V2, title: 'Basket' };
+  const POLISH = {
+    title: 'Koszyk',
+    item_one: '{{count}} przedmiot',
+    item_few: '{{count}} przedmioty',
+    item_many: '{{count}} przedmiotów',
+    item_other: '{{count}} przedmiotu',
+  };
+  const FORMS = ['item_one', 'item_few', 'item_many', 'item_other'];
+
+  it('when the same event is delivered again, then it applies once and the Polish forms stay counted', async () => {
+    const project = await service.projectWithLocales(['pl']);
+    await service.putSource(project.projectId, project.owner, V1);
+    await service.waitForSourceVersion(project.projectId, 'pl', project.owner, 1);
+    expect(
+      (await service.putTranslations(project.projectId, 'pl', project.owner, 1, POLISH)).body,
+    ).toMatchObject({ status: 'up_to_date', keyCount: 5, translatedCount: 5 });
+
+    const event = await sourceChanged(project.projectId, 1);
+    await service.bus.publish(event);
+    await applied(event.id, 2);
+    expect(service.consumed(event.id)).toEqual([true, false]);
+    expect(await service.getLocale(project.projectId, 'pl', project.owner)).toMatchObject({
+      status: 'up_to_date',
+      syncedVersion: 1,
+      keyCount: 5,
+      translatedCount: 5,
+    });
+  });
+
+  it('when older versions arrive after a newer one, out of order, then the group outdated by the newer one stays so', async () => {
+    const project = await service.projectWithLocales(['pl']);
+    await service.putSource(project.projectId, project.owner, V1);
+    await service.waitForSourceVersion(project.projectId, 'pl', project.owner, 1);
+    expect((await service.putTranslations(project.projectId, 'pl', project.owner, 1, POLISH)).status).toBe(
+      200,
+    );
+    await service.putSource(project.projectId, project.owner, V2);
+    await service.putSource(project.projectId, project.owner, V3);
+    await service.waitForSourceVersion(project.projectId, 'pl', project.owner, 3);
+    const expected = {
+      status: 'behind',
+      syncedVersion: 1,
+      sourceVersion: 3,
+      keyCount: 5,
+      translatedCount: 0,
+      outdatedCount: 5,
+      missing: [],
+      outdated: ['title', ...FORMS],
+    };
+    expect(await service.getLocale(project.projectId, 'pl', project.owner)).toMatchObject(expected);
+
+    // Version 2's event and then version 1's again, as new messages (redeliveries after a crash).
+    for (const version of [2, 1]) {
+      const late = { ...(await sourceChanged(project.projectId, version)), id: randomUUID() };
+      await service.bus.publish(late);
+      await applied(late.id);
+      expect(service.consumed(late.id)).toEqual([true]);
+      expect(await service.getLocale(project.projectId, 'pl', project.owner)).toMatchObject(expected);
+    }
+  });
+
+  it('when a form is removed from the source, then the baseline stays where the translations were made until every locale catches up', async () => {
+    const project = await service.projectWithLocales(['pl', 'de']);
+    const { projectId, owner } = project;
+    await service.putSource(projectId, owner, { ...V1, item_zero: 'No items' });
+    await service.waitForSourceVersion(projectId, 'de', owner, 1);
+    const german = { title: 'Warenkorb', item_one: '{{count}} Artikel', item_other: '{{count}} Artikel' };
+    for (const [locale, translations] of [
+      ['de', { ...german, item_zero: 'Keine Artikel' }],
+      ['pl', { ...POLISH, item_zero: 'Brak przedmiotów' }],
+    ] as const) {
+      const response = await service.putTranslations(projectId, locale, owner, 1, translations);
+      expect(response.body).toMatchObject({ status: 'up_to_date', syncedVersion: 1 });
+    }
+    await service.waitForPendingDiff(projectId, owner, { added: [], modified: [], deleted: [] });
+
+    // No value changed, a form went: every form is outdated, and what is left to do is its removal.
+    await service.putSource(projectId, owner, V1);
+    await service.waitForSourceVersion(projectId, 'de', owner, 2);
+    expect(await service.getLocale(projectId, 'de', owner)).toMatchObject({
+      status: 'behind',
+      syncedVersion: 1,
+      outdated: ['item_one', 'item_other'],
+    });
+    await service.waitForPendingDiff(projectId, owner, { added: [], modified: [], deleted: ['item_zero'] });
+
+    expect((await service.putTranslations(projectId, 'de', owner, 2, german)).body).toMatchObject({
+      status: 'up_to_date',
+      syncedVersion: 2,
+    });
+    const { item_one, item_few, item_many, item_other, title } = POLISH;
+    const polish = { title, item_one, item_few, item_many, item_other };
+    expect((await service.putTranslations(projectId, 'pl', owner, 2, polish)).body).toMatchObject({
+      status: 'up_to_date',
+      syncedVersion: 2,
+    });
+    await service.waitForPendingDiff(projectId, owner, { added: [], modified: [], deleted: [] });
+    const baselines = (await service.outboxRows(projectId))
+      .filter((row) => row.type === 'TranslationBaselineChanged')
+      .map((row) => row.payload.data['baselineVersion']);
+    expect(baselines).toEqual([1, 2]);
+  });
+
+  it('when the plural setting changes, then the synced version and the baseline follow it', async () => {
+    const project = await service.projectWithLocales(['pl']);
+    const { projectId, owner, ownerId } = project;
+    await service.putSource(projectId, owner, V1);
+    await service.waitForSourceVersion(projectId, 'pl', owner, 1);
+    // English's forms only: with groups, Polish lacks few and many.
+    const plain = { title: 'Koszyk', item_one: POLISH.item_one, item_other: POLISH.item_other };
+    expect((await service.putTranslations(projectId, 'pl', owner, 1, plain)).body).toMatchObject({
+      status: 'behind',
+      syncedVersion: 0,
+    });
+
+    await service.patchProject(ownerId, projectId, { settings: { i18nextPlurals: false } });
+    await service.waitForLocale(projectId, 'pl', owner, 'up to date', (l) => l['status'] === 'up_to_date');
+    await service.waitForPendingDiff(projectId, owner, { added: [], modified: [], deleted: [] });
+
+    await service.patchProject(ownerId, projectId, { settings: { i18nextPlurals: true } });
+    const behind = await service.waitForLocale(
+      projectId,
+      'pl',
+      owner,
+      'behind',
+      (l) => l['status'] === 'behind',
+    );
+    expect(behind).toMatchObject({ syncedVersion: 0, missing: ['item_few', 'item_many'] });
+    await service.waitForPendingDiff(projectId, owner, {
+      added: ['title', 'item_one', 'item_other'],
+      modified: [],
+      deleted: [],
+    });
+    const baselines = (await service.outboxRows(projectId))
+      .filter((row) => row.type === 'TranslationBaselineChanged')
+      .map((row) => row.payload.data['baselineVersion']);
+    expect(baselines).toEqual([1, 0]);
+  });
 });

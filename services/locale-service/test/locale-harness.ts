@@ -118,6 +118,32 @@ export async function startLocaleService(
       );
     },
 
+    /** `PATCH /v1/projects/{id}` on project-service (settings, say); expected to answer 200. */
+    patchProject: source.patchProject,
+
+    /** `GET .../locales/{locale}/translations`, expected to answer 200: the file, parsed. */
+    async download(projectId: string, locale: string, as: Headers) {
+      const response = await call('GET', `/v1/projects/${projectId}/locales/${locale}/translations`, { as });
+      expect(response.status).toBe(200);
+      return JSON.parse(response.body.content as string) as Record<string, unknown>;
+    },
+
+    /** Waits until `GET .../locales/{locale}` answers what `accept` accepts; that answer. */
+    async waitForLocale(
+      projectId: string,
+      locale: string,
+      as: Headers,
+      what: string,
+      accept: (body: Record<string, unknown>) => boolean,
+    ) {
+      return source.waitFor(`${locale}: ${what}`, async () => {
+        const response = await call('GET', `/v1/projects/${projectId}/locales/${locale}`, { as });
+        return response.status === 200 && accept(response.body)
+          ? (response.body as Record<string, unknown> & { missing: string[]; outdated: string[] })
+          : undefined;
+      });
+    },
+
     /** `GET .../locales/{locale}`, expected to answer 200. */
     async getLocale(projectId: string, locale: string, as: Headers) {
       const response = await call('GET', `/v1/projects/${projectId}/locales/${locale}`, { as });

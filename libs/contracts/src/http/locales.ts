@@ -36,7 +36,10 @@ export const localeResponseSchema = z.strictObject({
     .nonnegative()
     .meta({ description: 'The source version these translations have caught up with' }),
   sourceVersion: z.number().int().nonnegative().meta({ description: 'The current source version' }),
-  keyCount: z.number().int().nonnegative(),
+  keyCount: z.number().int().nonnegative().meta({
+    description:
+      "The locale's keys: the source's, with each i18next plural group as the locale's own CLDR forms",
+  }),
   translatedCount: z.number().int().nonnegative(),
   missingCount: z.number().int().nonnegative(),
   outdatedCount: z.number().int().nonnegative(),
@@ -44,8 +47,13 @@ export const localeResponseSchema = z.strictObject({
 });
 
 export const localeDetailResponseSchema = localeResponseSchema.extend({
-  missing: z.array(z.string()).meta({ description: 'Source keys with no translation' }),
-  outdated: z.array(z.string()).meta({ description: 'Keys whose source changed since they were translated' }),
+  missing: z.array(z.string()).meta({
+    description: "The locale's keys with no translation (a plural group's forms are the locale's own)",
+  }),
+  outdated: z.array(z.string()).meta({
+    description:
+      'Keys whose source changed since they were translated (any change to a plural group outdates all its forms)',
+  }),
 });
 
 export const localeListResponseSchema = z.strictObject({ locales: z.array(localeResponseSchema) });

@@ -85,6 +85,27 @@ export function createLocalesRepository(db: Db) {
       return rows[0] && toLocale(rows[0]);
     },
 
+    /**
+     * The locale and its project's plural-key setting, read in one snapshot. Counts are saved
+     * with the setting as it stands when they commit (read under their row's lock, or
+     * share-locked), and a change of the setting marks them stale (-1) in its own transaction:
+     * so counts not stale here were computed with the setting read with them.
+     */
+    async findWithPluralsSetting(
+      projectId: string,
+      locale: string,
+      q: Queryable = db,
+    ): Promise<{ row: LocaleRow; i18nextPlurals: boolean } | undefined> {
+      const { rows } = await q.query<Row & { i18next_plurals: boolean | null }>(
+        `SELECT ${COLUMNS}, p.i18next_plurals
+           FROM locales l LEFT JOIN projects p ON p.project_id = l.project_id
+          WHERE l.project_id = $1 AND l.locale = $2`,
+        [projectId, locale],
+      );
+      const row = rows[0];
+      return row && { row: toLocale(row), i18nextPlurals: row.i18next_plurals ?? true };
+    },
+
     /** Locks the locale's row until the transaction ends. */
     async lock(projectId: string, locale: string, tx: Queryable): Promise<LocaleRow | undefined> {
       const { rows } = await tx.query<Row>(

@@ -26,6 +26,20 @@ export function createProjectsRepository(db: Db) {
       );
     },
 
+    /**
+     * The plural-key setting, with the project's row share-locked until the transaction ends: a
+     * ProjectUpdated that changes it (and marks the locales' counts stale) waits for the
+     * transaction, so a locale row inserted in it is marked too. Taken before any locale row, as
+     * the consumer takes the project's row before the locales'. Absent project: the default, true.
+     */
+    async lockPluralsSetting(projectId: string, tx: Queryable): Promise<boolean> {
+      const { rows } = await tx.query<{ i18next_plurals: boolean }>(
+        `SELECT i18next_plurals FROM projects WHERE project_id = $1 FOR SHARE`,
+        [projectId],
+      );
+      return rows[0]?.i18next_plurals ?? true;
+    },
+
     async isDeleted(projectId: string, q: Queryable = db): Promise<boolean> {
       const { rows } = await q.query(`SELECT 1 FROM deleted_projects WHERE project_id = $1`, [projectId]);
       return rows.length > 0;

@@ -1,3 +1,10 @@
+import {
+  findPluralGroups,
+  pluralGroupId,
+  pluralGroupShapes,
+  targetKeys,
+  type TargetKeys,
+} from '@tolk/locale-file';
 import type { LocaleCounts } from '../data-access/locales-repository.js';
 
 /** What a locale's state is computed from: the source of one version and each key's revision. */
@@ -10,12 +17,52 @@ export type SourceKeys = {
 export type LocaleState = LocaleCounts & { missing: string[]; outdated: string[] };
 
 /**
- * A locale's state against source `source` (DESIGN §5), given the keys it has translations for
- * and the source version those translations were made from (`from`, 0 when nothing was
- * uploaded). An upload replaces a locale's translations whole, so one `from` holds for all of
- * them.
- * - missing: a source key with no translation;
- * - outdated: a translation made before its key's value last changed (revision > from);
+ * The keys of target locale `locale` (DESIGN §11): the source's keys with each i18next plural
+ * group replaced by the locale's own forms. Undefined when they are the source's keys (no group,
+ * or recognition turned off by the project), so a large source without groups costs no per-locale
+ * copy of its keys.
+ */
+export function targetKeysOf(
+  source: { readonly keys: readonly string[] },
+  locale: string,
+  i18nextPlurals: boolean,
+): TargetKeys | undefined {
+  if (!i18nextPlurals || findPluralGroups(source.keys).length === 0) return undefined;
+  return targetKeys(source, locale, { i18nextPlurals });
+}
+
+/** Whether a source's keys hold a plural group, so that locales' keys may differ from them. */
+export function hasPluralGroups(source: { readonly keys: readonly string[] }): boolean {
+  return findPluralGroups(source.keys).length > 0;
+}
+
+const NO_GROUPS: ReadonlySet<string> = new Set();
+
+/**
+ * The groups (by pluralGroupId) whose forms differ between the keys of the version translations
+ * were made from and the current keys: a form added or removed. A removed form leaves no revision
+ * behind, so this is how its removal outdates the group.
+ */
+function reshapedGroups(madeFrom: readonly string[], current: readonly string[]): ReadonlySet<string> {
+  const before = pluralGroupShapes(madeFrom);
+  const reshaped = new Set<string>();
+  for (const [id, shape] of pluralGroupShapes(current)) if (before.get(id) !== shape) reshaped.add(id);
+  return reshaped;
+}
+
+/**
+ * A locale's state against source `source` (DESIGN §5, §11), over the locale's own keys
+ * (`target`, targetKeysOf; undefined: the source's keys), given the keys it has translations
+ * for and the source version those translations were made from (`from`, 0 when nothing was
+ * uploaded) with that version's keys (`fromKeys`; needed when `from` is older than `source` and
+ * the source has plural groups). An upload replaces a locale's translations whole, so one `from`
+ * holds for all of them.
+ * - a key's revision is its source key's; a plural form's is the latest of its group's source
+ *   forms (a change to any of them concerns every form);
+ * - missing: a key with no translation;
+ * - outdated: a translation made before its key's revision (revision > from), or a form of a
+ *   group whose source forms were added or removed since `from` (then the group changed after
+ *   `from`: its pending revision is taken as `from + 1`);
  * - syncedVersion: the latest version the translations have caught up with — never later than
  *   `from` (a new source version makes every locale behind until translations are uploaded for
  *   it, as the spec's transition says), and before the earliest revision among the missing and
@@ -23,25 +70,56 @@ export type LocaleState = LocaleCounts & { missing: string[]; outdated: string[]
  */
 export function computeLocaleState(
   source: SourceKeys,
+  target: TargetKeys | undefined,
   translated: { has(key: string): boolean },
   from: number,
+  fromKeys?: readonly string[],
 ): LocaleState {
   const missing: string[] = [];
   const outdated: string[] = [];
   let earliestPending = Number.POSITIVE_INFINITY;
-  for (let i = 0; i < source.keys.length; i++) {
-    const key = source.keys[i]!;
-    const revision = source.revisions[i]!;
-    if (!translated.has(key)) missing.push(key);
-    else if (revision > from) outdated.push(key);
-    else continue;
-    if (revision < earliestPending) earliestPending = revision;
+  const reshaped =
+    target && fromKeys && from > 0 && from < source.version
+      ? reshapedGroups(fromKeys, source.keys)
+      : NO_GROUPS;
+
+  // One loop over the locale's keys: a plain key is its source key, a plural form takes the
+  // latest revision of its group's source forms.
+  const entries = target?.entries;
+  const count = entries ? entries.length : source.keys.length;
+  for (let i = 0; i < count; i++) {
+    let key: string;
+    let revision: number;
+    let groupReshaped = false;
+    if (!entries) {
+      key = source.keys[i]!;
+      revision = source.revisions[i]!;
+    } else {
+      const entry = entries[i]!;
+      key = entry.key;
+      revision = 0;
+      for (const at of entry.sources) revision = Math.max(revision, source.revisions[at]!);
+      groupReshaped = entry.group !== undefined && reshaped.has(pluralGroupId(entry.group));
+    }
+    let pending: number;
+    if (!translated.has(key)) {
+      missing.push(key);
+      pending = revision;
+    } else if (revision > from) {
+      outdated.push(key);
+      pending = revision;
+    } else if (groupReshaped) {
+      outdated.push(key);
+      pending = from + 1;
+    } else continue;
+    if (pending < earliestPending) earliestPending = pending;
   }
+  const keyCount = target ? target.keys.length : source.keys.length;
   const caughtUp = earliestPending === Number.POSITIVE_INFINITY ? source.version : earliestPending - 1;
   return {
     countsVersion: source.version,
-    keyCount: source.keys.length,
-    translatedCount: source.keys.length - missing.length - outdated.length,
+    keyCount,
+    translatedCount: keyCount - missing.length - outdated.length,
     missingCount: missing.length,
     outdatedCount: outdated.length,
     syncedVersion: Math.max(0, Math.min(from, caughtUp)),
@@ -50,7 +128,7 @@ export function computeLocaleState(
   };
 }
 
-/** A locale with no translations against a source of `keyCount` keys: everything missing. */
+/** A locale with no translations against a source where it has `keyCount` keys: everything missing. */
 export function untranslatedCounts(version: number, keyCount: number): LocaleCounts {
   return {
     countsVersion: version,

@@ -7,7 +7,7 @@ import {
   authorizeProject,
   type ProjectDirectory,
 } from '@tolk/http';
-import type { LocaleProject } from '../data-access/projects-repository.js';
+import type { LocaleProject, ProjectsRepository } from '../data-access/projects-repository.js';
 import type { Logger } from '@tolk/logger';
 import {
   decodeStoredEntries,
@@ -15,14 +15,27 @@ import {
   findIcuProblems,
   findPlaceholderMismatches,
   parseSourceDocument,
+  pluralFormKey,
+  PLURAL_CATEGORIES,
   rebuildTranslation,
+  unusedPluralForms,
+  type FlatEntries,
+  type PluralGroup,
   type SourceLimits,
+  type TargetKeys,
 } from '@tolk/locale-file';
 import type { LocaleRow, LocalesRepository } from '../data-access/locales-repository.js';
 import type { SourceVersion } from '../data-access/source-client.js';
 import type { SourceHead } from '../data-access/source-heads-repository.js';
 import type { BaselineKeeper } from './baseline.js';
-import { computeLocaleState, statusOf, untranslatedCounts, type LocaleStatus } from './locale-state.js';
+import {
+  computeLocaleState,
+  hasPluralGroups,
+  statusOf,
+  targetKeysOf,
+  untranslatedCounts,
+  type LocaleStatus,
+} from './locale-state.js';
 import type { SourceDocuments } from './source-documents.js';
 
 /** The locale record (DESIGN §5). */
@@ -70,6 +83,54 @@ function translationsOf(entries: {
 
 const NO_TRANSLATIONS: ReadonlyMap<string, string> = new Map();
 
+const icuSources = new WeakMap<TargetKeys, FlatEntries>();
+
+/**
+ * What the ICU rules hold a locale's keys to: a plural form's source value is its group's form
+ * of the same category, else the group's `other` (the form i18next falls back to). Cached per
+ * target, so the ICU parser's per-source cache of shapes serves every upload of a version.
+ */
+function icuSourceOf(source: FlatEntries, target: TargetKeys | undefined): FlatEntries {
+  if (!target) return source;
+  let cached = icuSources.get(target);
+  if (!cached) {
+    const values = target.entries.map((entry) => {
+      const forms = entry.group?.forms ?? [];
+      const form =
+        forms.find((f) => f.category === entry.category) ?? forms.find((f) => f.category === 'other');
+      return source.values[form ? form.index : entry.sources[0]!]!;
+    });
+    cached = { keys: target.keys, values };
+    icuSources.set(target, cached);
+  }
+  return cached;
+}
+
+/**
+ * An upload holding plural forms `locale` does not use (DESIGN §11): each named with the
+ * categories the locale has for its group (`"item_two" (pl: one, few, many, other)`).
+ */
+function unusedFormsError(
+  locale: string,
+  target: TargetKeys,
+  unused: readonly { key: string; categories: readonly string[] }[],
+): ValidationError {
+  const groupOfForm = new Map<string, PluralGroup>();
+  for (const group of target.groups) {
+    for (const category of PLURAL_CATEGORIES) groupOfForm.set(pluralFormKey(group, category), group);
+  }
+  const byLabel = new Map<string, string[]>();
+  for (const { key, categories } of unused) {
+    const ordinal = groupOfForm.get(key)?.type === 'ordinal' ? ' ordinals' : '';
+    const label = `${locale}${ordinal}: ${categories.join(', ')}`;
+    byLabel.set(label, [...(byLabel.get(label) ?? []), key]);
+  }
+  const named = [...byLabel].map(([label, keys]) => `${nameKeys(keys)} (${label})`);
+  return new ValidationError(
+    `Plural forms that ${locale} does not use: ${named.join('; ')}; nothing was stored`,
+  );
+}
+
 /**
  * Target locales of a project, their translations and status (DESIGN §5). The status is
  * `behind` as soon as a newer source version is known (SourceChanged); the counts are computed
@@ -78,6 +139,7 @@ const NO_TRANSLATIONS: ReadonlyMap<string, string> = new Map();
 export function createLocales(deps: {
   db: Db;
   locales: LocalesRepository;
+  projects: Pick<ProjectsRepository, 'find' | 'lockPluralsSetting'>;
   directory: ProjectDirectory<LocaleProject>;
   documents: SourceDocuments;
   baseline: BaselineKeeper;
@@ -85,7 +147,7 @@ export function createLocales(deps: {
   now: () => number;
   logger: Logger;
 }) {
-  const { db, locales, directory, documents, baseline, limits, now, logger } = deps;
+  const { db, locales, projects, directory, documents, baseline, limits, now, logger } = deps;
 
   function present(row: LocaleRow, head: number): Locale {
     // Counts refreshed by a concurrent request may be newer than the head this one read.
@@ -130,24 +192,73 @@ export function createLocales(deps: {
     return next;
   }
 
+  /**
+   * The project's plural-key setting, for counts saved in `tx`. Read after the locale rows they
+   * are saved to are locked: a ProjectUpdated changing the setting marks every locale row stale
+   * in its own transaction, so either it committed before those locks (this sees the new
+   * setting) or it waits for them and marks the rows stale after (they are recomputed). A row
+   * being inserted is not seen by it: `add` share-locks the setting instead (lockPluralsSetting).
+   */
+  async function pluralsSetting(projectId: string, tx: Queryable): Promise<boolean> {
+    return (await projects.find(projectId, tx))?.i18nextPlurals ?? true;
+  }
+
+  /**
+   * The keys of the version a locale's translations were made from, where the state needs them:
+   * the source has plural groups and the translations are older (a group's forms may have
+   * changed since).
+   */
+  async function keysMadeFrom(
+    projectId: string,
+    source: SourceVersion,
+    from: number,
+  ): Promise<readonly string[] | undefined> {
+    if (from <= 0 || from >= source.version || !hasPluralGroups(source)) return undefined;
+    return (await documents.version(projectId, from)).keys;
+  }
+
+  /** A locale's counts against `source` (undefined: no source yet). */
+  async function countsOf(
+    projectId: string,
+    row: LocaleRow,
+    source: SourceVersion | undefined,
+    plurals: boolean,
+    q: Queryable,
+  ) {
+    if (!source) return untranslatedCounts(0, 0);
+    const target = targetKeysOf(source, row.locale, plurals);
+    if (row.translatedFrom === 0) {
+      return untranslatedCounts(source.version, target ? target.keys.length : source.keys.length);
+    }
+    return computeLocaleState(
+      source,
+      target,
+      await storedTranslations(projectId, row.locale, q),
+      row.translatedFrom,
+      await keysMadeFrom(projectId, source, row.translatedFrom),
+    );
+  }
+
   /** Returns the head the counts were brought to: what they are shown against. */
   async function refreshNow(projectId: string): Promise<SourceHead> {
     const head = await documents.head(projectId);
     const stale = (await locales.list(projectId)).filter((row) => row.countsVersion < head.version);
     if (stale.length === 0) return head;
-    // Fetched before the transaction: no lock is held while source-service answers.
-    const needsSource = stale.some((row) => row.translatedFrom > 0);
-    const source = needsSource ? await documents.version(projectId, head.version) : undefined;
+    // Fetched before the transaction: no lock is held while source-service answers. The source is
+    // needed for every locale, translated or not: with plural groups each has keys of its own.
+    // Without groups the source is what the translated locales need anyway, and kept in memory.
+    const source = head.version > 0 ? await documents.version(projectId, head.version) : undefined;
+    if (source) {
+      for (const from of new Set(stale.map((row) => row.translatedFrom))) {
+        await keysMadeFrom(projectId, source, from);
+      }
+    }
     await baseline.change(projectId, async (tx) => {
-      for (const row of await locales.lockStale(projectId, head.version, tx)) {
-        const counts =
-          source && row.translatedFrom > 0
-            ? computeLocaleState(
-                source,
-                await storedTranslations(projectId, row.locale, tx),
-                row.translatedFrom,
-              )
-            : untranslatedCounts(head.version, head.keyCount);
+      const rows = await locales.lockStale(projectId, head.version, tx);
+      if (rows.length === 0) return;
+      const plurals = await pluralsSetting(projectId, tx);
+      for (const row of rows) {
+        const counts = await countsOf(projectId, row, source, plurals, tx);
         await locales.saveCounts(projectId, row.locale, counts, now(), tx);
       }
     });
@@ -177,25 +288,48 @@ export function createLocales(deps: {
   }
 
   /**
-   * The upload's keys must all be keys of the source version it was made from, every value must
-   * keep the ICU rules of its source for `locale` (DESIGN §11) and use its source value's
-   * placeholders; otherwise nothing is stored.
+   * The locale's row, counts not stale, and the plural-key setting they were computed with (see
+   * findWithPluralsSetting): what the missing and outdated lists and the download are worked out
+   * with. A setting changed since the counts were refreshed left them stale: they are refreshed
+   * and read again (a few times at most, then shown as they are).
+   */
+  async function settledLocale(projectId: string, locale: string, head: SourceHead) {
+    for (let attempt = 1; ; attempt++) {
+      const found = await locales.findWithPluralsSetting(projectId, locale);
+      if (!found) throw localeNotFound(locale);
+      if (found.row.countsVersion >= 0 || attempt === 3) return { ...found, head };
+      head = await refresh(projectId);
+    }
+  }
+
+  /**
+   * The upload's keys must all be keys of the locale for the source version it was made from
+   * (DESIGN §11: a plural group's forms are the locale's own; a form it does not use is named as
+   * such), every value must keep the ICU rules of its source for `locale` and use its source
+   * value's placeholders; otherwise nothing is stored.
    */
   function checkAgainstSource(
     translation: { keys: string[]; values: string[] },
     source: SourceVersion,
     locale: string,
+    target: TargetKeys | undefined,
   ) {
-    const sourceKeys = new Set(source.keys);
-    const unknown = translation.keys.filter((key) => !sourceKeys.has(key));
-    if (unknown.length > 0) {
-      throw new ValidationError(
-        `Keys not in source version ${source.version}: ${nameKeys(unknown)}; nothing was stored`,
-      );
+    const known: ReadonlySet<string> | ReadonlyMap<string, unknown> = target?.byKey ?? new Set(source.keys);
+    const outside = translation.keys.filter((key) => !known.has(key));
+    if (outside.length > 0) {
+      const unused = target ? unusedPluralForms(target, outside) : [];
+      const unusedKeys = new Set(unused.map((form) => form.key));
+      const unknown = outside.filter((key) => !unusedKeys.has(key));
+      if (unknown.length > 0) {
+        throw new ValidationError(
+          `Keys not in source version ${source.version}: ${nameKeys(unknown)}; nothing was stored`,
+        );
+      }
+      throw unusedFormsError(locale, target!, unused);
     }
     // Before placeholders: a translation that does not parse loses arguments, and the parser's
     // error says better why.
-    const icu = findIcuProblems(source, translation, locale);
+    const icu = findIcuProblems(icuSourceOf(source, target), translation, locale);
     if (icu.length > 0) {
       const named = icu.slice(0, NAMED_KEYS).map((p) => `${JSON.stringify(p.key)}: ${p.message}`);
       const more = icu.length > named.length ? `; and ${icu.length - named.length} more` : '';
@@ -203,7 +337,7 @@ export function createLocales(deps: {
         `ICU messages break the rules for ${locale} in ${icu.length} key(s): ${named.join('; ')}${more}; nothing was stored`,
       );
     }
-    const mismatches = findPlaceholderMismatches(source, translation);
+    const mismatches = findPlaceholderMismatches(source, translation, target);
     if (mismatches.length > 0) {
       const first = mismatches[0]!;
       const detail = [
@@ -230,16 +364,21 @@ export function createLocales(deps: {
 
     /** `GET .../locales/{locale}`: the record and the keys left to translate. */
     async get(principal: Principal | undefined, projectId: string, locale: string): Promise<LocaleDetail> {
-      const { head } = await open(principal, projectId, 'read');
-      const row = await requireLocale(projectId, locale);
+      const opened = await open(principal, projectId, 'read');
+      const { row, i18nextPlurals, head } = await settledLocale(projectId, locale, opened.head);
       if (row.missingCount === 0 && row.outdatedCount === 0) {
         return { ...present(row, head.version), missing: [], outdated: [] };
       }
-      const source = await documents.version(projectId, row.countsVersion);
+      const source = await documents.version(
+        projectId,
+        row.countsVersion < 0 ? head.version : row.countsVersion,
+      );
       const state = computeLocaleState(
         source,
+        targetKeysOf(source, locale, i18nextPlurals),
         await storedTranslations(projectId, locale),
         row.translatedFrom,
+        await keysMadeFrom(projectId, source, row.translatedFrom),
       );
       return { ...present(row, head.version), missing: state.missing, outdated: state.outdated };
     },
@@ -250,15 +389,14 @@ export function createLocales(deps: {
       if (locale === project.sourceLocale) {
         throw new ValidationError(`locale: ${locale} is the project's source locale, not a target locale`);
       }
+      // The locale's keys depend on the source's plural groups and the project's setting.
+      const source = head.version > 0 ? await documents.version(projectId, head.version) : undefined;
       const at = now();
       await baseline.change(projectId, async (tx) => {
-        const added = await locales.insert(
-          projectId,
-          locale,
-          untranslatedCounts(head.version, head.keyCount),
-          at,
-          tx,
-        );
+        const plurals = await projects.lockPluralsSetting(projectId, tx);
+        const target = source && targetKeysOf(source, locale, plurals);
+        const counts = untranslatedCounts(head.version, target ? target.keys.length : head.keyCount);
+        const added = await locales.insert(projectId, locale, counts, at, tx);
         if (!added) throw new ConflictError(`Locale ${locale} is already a target locale of this project`);
       });
       return present(await requireLocale(projectId, locale), head.version);
@@ -285,7 +423,7 @@ export function createLocales(deps: {
     ): Promise<Locale> {
       authorizeProject(principal, projectId, 'write');
       const parsed = parseSourceDocument(body, limits);
-      await directory.require(projectId);
+      const project = await directory.require(projectId);
       await requireLocale(projectId, locale);
       let head = await documents.head(projectId);
       if (from > head.version) {
@@ -298,11 +436,10 @@ export function createLocales(deps: {
         head = await documents.head(projectId);
       }
       const made = await documents.version(projectId, from);
-      checkAgainstSource(parsed, made, locale);
+      checkAgainstSource(parsed, made, locale, targetKeysOf(made, locale, project.i18nextPlurals));
 
       const translations = translationsOf(parsed);
       const current = head.version === from ? made : await documents.version(projectId, head.version);
-      const counts = computeLocaleState(current, translations, from);
       const content = await encodeStoredEntries({
         keys: [...translations.keys()],
         values: [...translations.values()],
@@ -311,12 +448,14 @@ export function createLocales(deps: {
       await baseline.change(projectId, async (tx) => {
         const row = await locales.lock(projectId, locale, tx);
         if (!row) throw localeNotFound(locale);
+        const target = targetKeysOf(current, locale, await pluralsSetting(projectId, tx));
         if (from < row.translatedFrom) {
           throw new ConflictError(
             `Translations made from source version ${row.translatedFrom} are already stored; ` +
               `an upload made from version ${from} would replace them. Pull, translate and upload again`,
           );
         }
+        const counts = computeLocaleState(current, target, translations, from, made.keys);
         await locales.saveTranslations(projectId, locale, { content, from }, counts, at, tx);
       });
       // A newer source may have arrived meanwhile: counts follow it before they are shown.
@@ -330,12 +469,17 @@ export function createLocales(deps: {
       projectId: string,
       locale: string,
     ): Promise<Translations> {
-      const { head } = await open(principal, projectId, 'read');
-      const row = await requireLocale(projectId, locale);
+      const opened = await open(principal, projectId, 'read');
+      const { row, i18nextPlurals, head } = await settledLocale(projectId, locale, opened.head);
       const translations = await storedTranslations(projectId, locale);
       const source = translations.size > 0 ? await documents.version(projectId, head.version) : undefined;
+      // The locale's own plural forms at each group's place; stored forms it does not use (left
+      // by the setting switched off and on again) are not asked for, so not written.
       const document = source
-        ? rebuildTranslation(source, (key) => translations.get(key), { locale: row.locale })
+        ? rebuildTranslation(source, (key) => translations.get(key), {
+            locale: row.locale,
+            target: targetKeysOf(source, row.locale, i18nextPlurals),
+          })
         : {};
       return {
         locale,
