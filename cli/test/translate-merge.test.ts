@@ -135,7 +135,10 @@ describe('planBatches', () => {
   });
 
   it('when texts are long, then a batch stays within the character budget and a huge text goes alone', () => {
-    const batches = planBatches(['a', 'long1', 'long2', 'b'].map(unit), value, { maxKeys: 40, maxChars: 6000 });
+    const batches = planBatches(['a', 'long1', 'long2', 'b'].map(unit), value, {
+      maxKeys: 40,
+      maxChars: 6000,
+    });
     expect(batches.map((batch) => batch.map((u) => u.keys[0]))).toEqual([
       ['a', 'long1'],
       ['long2', 'b'],

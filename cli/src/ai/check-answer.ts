@@ -138,7 +138,11 @@ function checkGroup(
   for (const category of PLURAL_CATEGORIES) {
     const key = `${group.stem}_${category}`;
     if (wanted.has(key) || !values.has(key)) continue;
-    problems.push({ key, kind: 'unused-plural-form', message: `a form ${locale} does not use (${categories})` });
+    problems.push({
+      key,
+      kind: 'unused-plural-form',
+      message: `a form ${locale} does not use (${categories})`,
+    });
   }
   return problems;
 }

@@ -102,7 +102,9 @@ function describePlurals(request: TranslationRequest): string | undefined {
   if (types.has('ordinal'))
     lines.push(`Ordinal categories of ${locale} (selectordinal, _ordinal_ keys): ${examples('ordinal')}.`);
   if (request.plurals.length > 0) {
-    const groups = recordOf(request.plurals.map((group) => [group.stem, group.forms.map((form) => form.key)]));
+    const groups = recordOf(
+      request.plurals.map((group) => [group.stem, group.forms.map((form) => form.key)]),
+    );
     lines.push(
       `Plural groups: the keys to translate hold each group's ${request.sourceLocale} forms; answer each group ` +
         `with exactly these keys, one per category of ${locale}, and none of its other forms ` +

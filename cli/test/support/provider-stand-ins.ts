@@ -87,7 +87,13 @@ function withTargetPlurals(text: string, locale: string): string {
 }
 
 /** `text` from `start` to `end`, whose elements are `nodes`, with every plural rewritten. */
-function rewrite(text: string, start: number, end: number, nodes: MessageFormatElement[], locale: string): string {
+function rewrite(
+  text: string,
+  start: number,
+  end: number,
+  nodes: MessageFormatElement[],
+  locale: string,
+): string {
   let out = '';
   let cursor = start;
   const branch = (option: { value: MessageFormatElement[]; location?: Location }) => {
@@ -172,7 +178,8 @@ export const answers = {
   withoutPluralForm: (category: string): ScriptedAnswer => ({
     translate: (asked, target, plurals) => {
       const answer = translateAll(asked, target, plurals) as Record<string, unknown>;
-      for (const keys of Object.values(plurals)) for (const key of keys) if (key.endsWith(`_${category}`)) delete answer[key];
+      for (const keys of Object.values(plurals))
+        for (const key of keys) if (key.endsWith(`_${category}`)) delete answer[key];
       return answer;
     },
   }),
