@@ -1,3 +1,4 @@
+import { pluralCategories } from '@tolk/locale-file';
 import { describe, expect, it } from 'vitest';
 import { checkAnswer } from '../../src/ai/check-answer.js';
 import type { PluralGroupRequest } from '../../src/ai/index.js';
@@ -111,15 +112,12 @@ describe('checkAnswer', () => {
       'cart.item_other': '{{count}} items',
       title: 'Cart',
     };
-    const group = (locale: 'pl' | 'de' | 'ja'): PluralGroupRequest => {
-      const categories = { pl: ['one', 'few', 'many', 'other'], de: ['one', 'other'], ja: ['other'] }[locale];
-      return {
-        stem: 'cart.item',
-        type: 'cardinal',
-        sources: ['cart.item_one', 'cart.item_other'],
-        forms: categories.map((category) => ({ key: `cart.item_${category}`, category }) as const),
-      };
-    };
+    const group = (locale: string): PluralGroupRequest => ({
+      stem: 'cart.item',
+      type: 'cardinal',
+      sources: ['cart.item_one', 'cart.item_other'],
+      forms: pluralCategories(locale).map((category) => ({ key: `cart.item_${category}`, category })),
+    });
     const polish = {
       'cart.item_one': '{{count}} przedmiot',
       'cart.item_few': '{{count}} przedmioty',
