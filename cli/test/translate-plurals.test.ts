@@ -62,7 +62,7 @@ describe('tolk translate with plural forms', () => {
           token,
         )
       ).body.content as string;
-    return { cli, tolk, translate, stored };
+    return { cli, tolk, translate, stored, projectId: init.json().projectId as string };
   }
 
   /** The file as `tolk` writes it: key order is part of what is checked. */
@@ -229,5 +229,32 @@ describe('tolk translate with plural forms', () => {
     } finally {
       openai.answerAlways(undefined);
     }
+  });
+
+  it('when the project turns plural keys off, then keys ending in a category are translated one by one, as they are', async () => {
+    const { cli, translate, stored, projectId } = await project('pl');
+    const patched = await system.call('PATCH', `/v1/projects/${projectId}`, token, {
+      settings: { i18nextPlurals: false },
+    });
+    expect(patched.status, JSON.stringify(patched.body)).toBe(200);
+
+    const result = await translate();
+
+    expect(result.code, result.stderr).toBe(0);
+    expect(openai.pluralsReceived()).toEqual([{}]);
+    const polish = {
+      cart: {
+        title: '[pl] Your cart',
+        item_one: '[pl] {{count}} item',
+        item_other: '[pl] {{count}} items',
+        files: '[pl] {count, plural, one {# file} few {# files} many {# files} other {# files}}',
+      },
+      place_ordinal_one: '[pl] {{count}}st place',
+      place_ordinal_two: '[pl] {{count}}nd place',
+      place_ordinal_few: '[pl] {{count}}rd place',
+      place_ordinal_other: '[pl] {{count}}th place',
+    };
+    expect(await cli.readText('locales/pl.json')).toBe(fileText(polish));
+    expect(JSON.parse(await stored('pl'))).toEqual(polish);
   });
 });
