@@ -1,7 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { TYPE, parse, type Location, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
-import { pluralCategories } from '@tolk/locale-file';
+import { isPluralCategory, pluralCategories } from '@tolk/locale-file';
 
 /**
  * Local stand-ins for AI providers, speaking their real wire protocols so that the AI SDK's own
@@ -135,7 +135,8 @@ const translateAll: TranslateFn = (asked, target, plurals) => {
     for (const key of Object.keys(asked)) if (isFormOf(stem, key)) sourceForms.add(key);
     for (const key of keys) {
       const category = key.slice(stem.length + 1);
-      forms.set(key, `[${target}:${category}] ${asked[key] ?? asked[`${stem}_other`] ?? ''}`);
+      const text = Object.hasOwn(asked, key) ? asked[key] : asked[`${stem}_other`];
+      forms.set(key, `[${target}:${category}] ${text ?? ''}`);
     }
   }
   // No prototype: a `__proto__` key is then an own property, as JSON.parse makes it.
@@ -147,10 +148,8 @@ const translateAll: TranslateFn = (asked, target, plurals) => {
   return answer;
 };
 
-const CATEGORIES = new Set(['zero', 'one', 'two', 'few', 'many', 'other']);
-
 function isFormOf(stem: string, key: string): boolean {
-  return key.startsWith(`${stem}_`) && CATEGORIES.has(key.slice(stem.length + 1));
+  return key.startsWith(`${stem}_`) && isPluralCategory(key.slice(stem.length + 1));
 }
 
 /** Ready-made answers for `script`. */
