@@ -82,3 +82,5 @@ export function tolkApi(client: ApiClient) {
 }
 
 export type TolkApi = ReturnType<typeof tolkApi>;
+/** A project as the CLI reads it (see projectSchema). */
+export type Project = z.infer<typeof projectSchema>;
