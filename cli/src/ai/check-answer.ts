@@ -104,8 +104,9 @@ export function checkAnswer(
 /**
  * The problems of one plural group's forms in an answer: each target form present, a string,
  * holding the placeholders every source form shares (and none the source lacks), keeping the ICU
- * rules of the source's `other` form (the form every group has; forms such as `item_few` have no
- * source of their own); and the forms of the group the target does not use, named.
+ * rules of the source's form of the same category, else of its `other` (the form i18next falls
+ * back to; `item_few` has no source of its own); and the forms of the group the target does not
+ * use, named.
  */
 function checkGroup(
   group: PluralGroupRequest,
@@ -123,8 +124,12 @@ function checkGroup(
   }
   const forms = group.forms.filter((form) => candidates.has(form.key));
 
+  // As the server's upload check: a form's ICU source is the source's form of its category.
   const other = requested.get(`${group.stem}_other`) ?? sourceTexts.at(-1)!;
-  const icuSource = { keys: forms.map((form) => form.key), values: forms.map(() => other) };
+  const icuSource = {
+    keys: forms.map((form) => form.key),
+    values: forms.map((form) => requested.get(`${group.stem}_${form.category}`) ?? other),
+  };
   const icuProblems = findIcuProblems(icuSource, candidates, locale);
   const broken = new Set(icuProblems.map((problem) => problem.key));
   problems.push(...icuProblems);
