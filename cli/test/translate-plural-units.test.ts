@@ -4,6 +4,7 @@
  */
 import { parseSourceDocument, targetKeys } from '@tolk/locale-file';
 import { describe, expect, it } from 'vitest';
+import { buildUserMessage } from '../src/ai/translation-prompt.js';
 import { planBatches } from '../src/translate/batches.js';
 import { mergeTranslations } from '../src/translate/merge.js';
 import { translationUnits } from '../src/translate/units.js';
@@ -162,5 +163,28 @@ describe('mergeTranslations with the target’s plural forms', () => {
       failed: new Set(['cart.item_one', 'cart.item_other']),
     });
     expect(merged.document).toEqual({ cart: { title: 'Dein Warenkorb' } });
+  });
+});
+
+describe('the prompt for a group with a zero form', () => {
+  it('when the source has item_zero, then Polish keeps it (i18next asks it for 0) and the prompt says what it is for', () => {
+    const withZero = parseSourceDocument({
+      item_zero: 'No items',
+      item_one: 'One item',
+      item_other: '{{count}} items',
+    });
+    const [unit] = translationUnits(withZero, targetKeys(withZero, 'pl'));
+    const content = buildUserMessage({
+      sourceLocale: 'en',
+      targetLocale: 'pl',
+      strings: new Map(unit!.sources.map((key, index) => [key, withZero.values[index]!])),
+      plurals: [unit!.plural!],
+      context: new Map(),
+      earlierProblems: [],
+    }).content as string;
+    expect(content).toContain(
+      "Plural categories of pl, each with a number that takes it: one (1), few (2), many (0), other (1.5). A group's zero form is for the number 0.",
+    );
+    expect(content).toContain('{"item":["item_zero","item_one","item_few","item_many","item_other"]}');
   });
 });

@@ -97,8 +97,16 @@ function describePlurals(request: TranslationRequest): string | undefined {
       .map(({ category, example }) => `${category} (${example})`)
       .join(', ');
   const lines: string[] = [];
-  if (types.has('cardinal'))
-    lines.push(`Plural categories of ${locale}, each with a number that takes it: ${examples('cardinal')}.`);
+  if (types.has('cardinal')) {
+    // i18next asks `_zero` for 0 in every language, so a source's zero form is kept (targetKeys).
+    const zero =
+      request.plurals.some((group) => group.forms.some((form) => form.category === 'zero')) &&
+      !pluralExamples(locale).some((example) => example.category === 'zero');
+    lines.push(
+      `Plural categories of ${locale}, each with a number that takes it: ${examples('cardinal')}.` +
+        (zero ? " A group's zero form is for the number 0." : ''),
+    );
+  }
   if (types.has('ordinal'))
     lines.push(`Ordinal categories of ${locale} (selectordinal, _ordinal_ keys): ${examples('ordinal')}.`);
   if (request.plurals.length > 0) {
