@@ -1,4 +1,4 @@
-import { parseSourceDocument } from '@tolk/locale-file';
+import { parseSourceDocument, targetKeys } from '@tolk/locale-file';
 import { describe, expect, it } from 'vitest';
 import { describeDiff } from '../src/commands/push.js';
 import { contextNotes, planBatches } from '../src/translate/batches.js';
@@ -21,6 +21,7 @@ describe('mergeTranslations', () => {
     const merged = mergeTranslations({
       source,
       locale: 'de',
+      target: targetKeys(source, 'de'),
       server: new Map([
         ['checkout.title', 'Kasse (server)'],
         ['steps.0', 'Eins'],
@@ -50,6 +51,7 @@ describe('mergeTranslations', () => {
     const merged = mergeTranslations({
       source,
       locale: 'de',
+      target: targetKeys(source, 'de'),
       server: new Map([['checkout.pay', 'Bezahle {amount}']]),
       local: new Map([['checkout.pay', 'Bezahle {amount}']]),
       translated: new Map([['checkout.title', 'Kasse']]),
@@ -62,6 +64,7 @@ describe('mergeTranslations', () => {
     const merged = mergeTranslations({
       source,
       locale: 'de',
+      target: targetKeys(source, 'de'),
       server: new Map([['checkout.pay', 'Zahle {amount}']]),
       local: new Map([['checkout.pay', 'Zahle {betrag}']]),
       translated: new Map(),
@@ -81,6 +84,7 @@ describe('mergeTranslations', () => {
     const merged = mergeTranslations({
       source: arb,
       locale: 'pt-BR',
+      target: targetKeys(arb, 'pt-BR'),
       server: new Map(),
       local: new Map([['title', 'Oi']]),
       translated: new Map([['bye', 'Tchau']]),
@@ -95,6 +99,7 @@ describe('mergeTranslations', () => {
     const merged = mergeTranslations({
       source: plain,
       locale: 'de',
+      target: targetKeys(plain, 'de'),
       server: new Map(),
       local: undefined,
       translated: new Map([['title', 'Hallo']]),
@@ -108,6 +113,7 @@ describe('mergeTranslations', () => {
     const merged = mergeTranslations({
       source,
       locale: 'de',
+      target: targetKeys(source, 'de'),
       server: all,
       local: undefined,
       translated: new Map(),
@@ -119,21 +125,25 @@ describe('mergeTranslations', () => {
 
 describe('planBatches', () => {
   const value = (key: string) => (key.startsWith('long') ? 'x'.repeat(5000) : 'short');
+  const unit = (key: string) => ({ sources: [key], keys: [key] });
 
   it('when there are many keys, then batches hold at most 40 keys in source order', () => {
     const keys = Array.from({ length: 95 }, (_, i) => `k${i}`);
-    const batches = planBatches(keys, value);
+    const batches = planBatches(keys.map(unit), value);
     expect(batches.map((batch) => batch.length)).toEqual([40, 40, 15]);
-    expect(batches.flat()).toEqual(keys);
+    expect(batches.flat().map((u) => u.keys[0])).toEqual(keys);
   });
 
   it('when texts are long, then a batch stays within the character budget and a huge text goes alone', () => {
-    const batches = planBatches(['a', 'long1', 'long2', 'b'], value, { maxKeys: 40, maxChars: 6000 });
-    expect(batches).toEqual([
+    const batches = planBatches(['a', 'long1', 'long2', 'b'].map(unit), value, {
+      maxKeys: 40,
+      maxChars: 6000,
+    });
+    expect(batches.map((batch) => batch.map((u) => u.keys[0]))).toEqual([
       ['a', 'long1'],
       ['long2', 'b'],
     ]);
-    expect(planBatches(['long1'], value, { maxKeys: 40, maxChars: 10 })).toEqual([['long1']]);
+    expect(planBatches([unit('long1')], value, { maxKeys: 40, maxChars: 10 })).toEqual([[unit('long1')]]);
   });
 });
 

@@ -146,7 +146,7 @@ describe('tolk init → push → status → translate → pull', () => {
     expect(de.endsWith('}\n')).toBe(true);
     // French plurals have a `many` (1,000,000 de …) that English lacks: the answer check asks for it.
     expect((await cli.readJson('locales/fr.json')).cart.items).toBe(
-      '[fr] {count, plural, one {# item} other {# items} many {# items}}',
+      '[fr] {count, plural, one {# item} many {# items} other {# items}}',
     );
 
     // status: up to date

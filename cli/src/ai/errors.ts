@@ -9,6 +9,8 @@ export type KeyProblem = { key: string; message: string } & (
   | { kind: 'placeholders'; missing: string[]; unexpected: string[] }
   /** The ICU rules of DESIGN §11 for the target locale: it must parse, plurals keep its categories. */
   | IcuViolation
+  /** A form of a plural group that the target locale does not use (`item_two` in Polish). */
+  | { kind: 'unused-plural-form' }
   /** A key the model answered that was not asked for: never kept. */
   | { kind: 'unexpected-key' }
   /** The answer as a whole was not a JSON object, so no key of it could be used. */

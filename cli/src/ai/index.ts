@@ -4,5 +4,6 @@ export { PROVIDERS, createModel, providerInfo } from './create-model.js';
 export type { CreateModelOptions, ProviderInfo, ProviderName } from './create-model.js';
 export { translateBatch } from './translate-batch.js';
 export type { TokenUsage, TranslateBatchInput, TranslateBatchResult } from './translate-batch.js';
+export type { PluralGroupRequest } from './translation-prompt.js';
 export { ProviderError, TranslationRejectedError } from './errors.js';
 export type { KeyProblem, ProviderErrorCode } from './errors.js';

@@ -5,7 +5,9 @@ import {
   buildAnswerSchema,
   buildSystemPrompt,
   buildUserMessage,
+  answerKeys,
   recordOf,
+  type PluralGroupRequest,
   type TranslationRequest,
 } from './translation-prompt.js';
 
@@ -18,6 +20,11 @@ export type TranslateBatchInput = {
   instructions?: string | null;
   /** key → source text. */
   strings: Record<string, string>;
+  /**
+   * The i18next plural groups among `strings` (their source forms are there): each is answered
+   * with the target's forms, checked and asked again as one unit.
+   */
+  plurals?: readonly PluralGroupRequest[];
   /** key → context annotation (an ARB `@key` description). */
   context?: Record<string, string>;
   /** Requests for one batch when answers are bad: the first and the retries (default 3). */
@@ -29,7 +36,7 @@ export type TranslateBatchInput = {
 };
 
 export type TranslateBatchResult = {
-  /** key → translation, only keys that passed the checks; a null-prototype object. */
+  /** key → translation, only keys that passed the checks (a group's target forms); a null-prototype object. */
   translations: Record<string, string>;
   /** Summed over every attempt. */
   usage: TokenUsage;
@@ -41,7 +48,8 @@ const DEFAULT_MAX_RETRIES = 3;
 
 /**
  * Translates one batch of strings with one request (per attempt) that carries them as a JSON
- * object and asks for a JSON object with exactly those keys. Every answer is checked before
+ * object and asks for a JSON object with exactly those keys (for a plural group, the target's
+ * forms in place of the source's; a group is one unit). Every answer is checked before
  * anything is returned; keys that pass are kept, and only the failing ones are asked again,
  * with the problems named, up to `maxAttempts` requests in all.
  *
@@ -52,36 +60,44 @@ const DEFAULT_MAX_RETRIES = 3;
 export async function translateBatch(input: TranslateBatchInput): Promise<TranslateBatchResult> {
   const maxAttempts = Math.max(1, input.maxAttempts ?? DEFAULT_MAX_ATTEMPTS);
   const context = new Map(Object.entries(input.context ?? {}));
-  let pending = new Map(Object.entries(input.strings));
+  const all = Object.entries(input.strings);
+  let plurals = input.plurals ?? [];
+  const groupForms = new Set(plurals.flatMap((group) => group.sources));
+  let plainKeys = new Set(all.map(([key]) => key).filter((key) => !groupForms.has(key)));
   const translations = new Map<string, string>();
   const usage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
   let problems: KeyProblem[] = [];
   let attempts = 0;
 
-  while (pending.size > 0 && attempts < maxAttempts) {
+  while ((plainKeys.size > 0 || plurals.length > 0) && attempts < maxAttempts) {
     attempts++;
+    const shown = new Set([...plainKeys, ...plurals.flatMap((group) => group.sources)]);
+    const strings = new Map(all.filter(([key]) => shown.has(key)));
     const request: TranslationRequest = {
       sourceLocale: input.sourceLocale,
       targetLocale: input.targetLocale,
       instructions: input.instructions,
-      strings: pending,
+      strings,
+      plurals,
       context,
-      earlierProblems: problems.filter((p) => pending.has(p.key)),
+      // Every problem but an extra key belongs to a key or group that is asked again.
+      earlierProblems: problems.filter((p) => p.kind !== 'unexpected-key'),
     };
     const answer = await requestAnswer(input, request);
     usage.inputTokens += answer.usage.inputTokens;
     usage.outputTokens += answer.usage.outputTokens;
 
-    const checked = checkAnswer(pending, answer.text, input.targetLocale);
+    const checked = checkAnswer(strings, answer.text, input.targetLocale, plurals);
     for (const [key, value] of checked.accepted) translations.set(key, value);
     problems = checked.problems;
-    const stillPending = new Map([...pending].filter(([key]) => !checked.accepted.has(key)));
-    if (stillPending.size > 0) input.onAttemptFailed?.({ attempt: attempts, problems });
-    pending = stillPending;
+    plainKeys = new Set([...plainKeys].filter((key) => !checked.accepted.has(key)));
+    plurals = plurals.filter((group) => !group.forms.every((form) => checked.accepted.has(form.key)));
+    if (plainKeys.size > 0 || plurals.length > 0) input.onAttemptFailed?.({ attempt: attempts, problems });
   }
 
   const result = recordOf(translations);
-  if (pending.size > 0) throw new TranslationRejectedError(problems, attempts, result, usage);
+  if (plainKeys.size > 0 || plurals.length > 0)
+    throw new TranslationRejectedError(problems, attempts, result, usage);
   return { translations: result, usage, attempts };
 }
 
@@ -89,7 +105,7 @@ async function requestAnswer(
   input: TranslateBatchInput,
   request: TranslationRequest,
 ): Promise<{ text: string; usage: TokenUsage }> {
-  const names = [...request.strings.keys()];
+  const names = answerKeys(request.strings.keys(), request.plurals);
   try {
     const result = await generateText({
       model: input.model,

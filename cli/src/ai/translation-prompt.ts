@@ -1,5 +1,21 @@
+import { TYPE, parse, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
+import { pluralExamples, type PluralCategory, type PluralType } from '@tolk/locale-file';
 import type { JSONSchema7, UserModelMessage } from 'ai';
 import type { KeyProblem } from './errors.js';
+
+/**
+ * An i18next plural group asked for as one unit (DESIGN §11): the model sees every form the
+ * source has and answers with the target locale's forms, which may be others (`item_few`).
+ */
+export type PluralGroupRequest = {
+  /** The group's keys without their category: `cart.item`, `place_ordinal`. */
+  stem: string;
+  type: PluralType;
+  /** The source's form keys, in source order; each is among the strings sent. */
+  sources: readonly string[];
+  /** The target locale's forms in CLDR order: the keys the answer holds for the group. */
+  forms: readonly { key: string; category: PluralCategory }[];
+};
 
 export type TranslationRequest = {
   sourceLocale: string;
@@ -7,6 +23,8 @@ export type TranslationRequest = {
   instructions?: string | null;
   /** key → source text, in the order they are sent. */
   strings: ReadonlyMap<string, string>;
+  /** The plural groups among `strings`, answered with the target's forms. */
+  plurals: readonly PluralGroupRequest[];
   /** key → context annotation; only the keys of `strings` are sent. */
   context: ReadonlyMap<string, string>;
   /** What was wrong with an earlier answer for these keys, told to the model on a retry. */
@@ -20,7 +38,11 @@ export function buildSystemPrompt(request: TranslationRequest): string {
     `You translate the user-interface strings of a software product from ${sourceLocale} to ${targetLocale}.`,
     'You receive a JSON object that maps string keys to source texts. Answer with a JSON object that has ' +
       'exactly the same keys, each mapped to the translation of its text as a string. Never translate, add, ' +
-      'drop or rename a key.',
+      'drop or rename a key.' +
+      (request.plurals.length > 0
+        ? ` Plural groups are the one exception: answer each with exactly the keys the message lists for it ` +
+          `(the forms ${targetLocale} needs) in place of the source's forms.`
+        : ''),
     'Keep every placeholder exactly as written and do not translate its name: ICU arguments such as {name}, ' +
       '{count, number} or {d, date, short}, {{name}}, printf conversions such as %s, %d or %1$s, and markup ' +
       'tags such as <b>...</b>, <0>...</0> or <br/>.',
@@ -50,12 +72,91 @@ export function buildUserMessage(request: TranslationRequest): UserModelMessage 
   if (notes.length > 0) {
     sections.push(`Context notes for some keys (JSON, key → note):\n${JSON.stringify(recordOf(notes))}`);
   }
+  const plurals = describePlurals(request);
+  if (plurals) sections.push(plurals);
   if (request.earlierProblems.length > 0) {
     const lines = request.earlierProblems.map((p) => `- ${JSON.stringify(p.key)}: ${p.message}`);
     sections.push(`An earlier answer was rejected for these keys; fix this:\n${lines.join('\n')}`);
   }
   sections.push(`Translate this JSON object:\n${JSON.stringify(recordOf([...request.strings]))}`);
   return { role: 'user', content: sections.join('\n\n') };
+}
+
+/**
+ * The plural categories of the target locale, each with a number that takes it (DESIGN §11: the
+ * model is told them by name, with an example), when the strings hold an i18next plural group or
+ * an ICU `plural` / `selectordinal`; then each group with the keys its answer must have.
+ */
+function describePlurals(request: TranslationRequest): string | undefined {
+  const types = new Set<PluralType>(request.plurals.map((group) => group.type));
+  for (const text of request.strings.values()) for (const type of icuPluralTypes(text)) types.add(type);
+  if (types.size === 0) return undefined;
+  const locale = request.targetLocale;
+  const examples = (type: PluralType) =>
+    pluralExamples(locale, type)
+      .map(({ category, example }) => `${category} (${example})`)
+      .join(', ');
+  const lines: string[] = [];
+  if (types.has('cardinal')) {
+    // i18next asks `_zero` for 0 in every language, so a source's zero form is kept (targetKeys).
+    const zero =
+      request.plurals.some((group) => group.forms.some((form) => form.category === 'zero')) &&
+      !pluralExamples(locale).some((example) => example.category === 'zero');
+    lines.push(
+      `Plural categories of ${locale}, each with a number that takes it: ${examples('cardinal')}.` +
+        (zero ? " A group's zero form is for the number 0." : ''),
+    );
+  }
+  if (types.has('ordinal'))
+    lines.push(`Ordinal categories of ${locale} (selectordinal, _ordinal_ keys): ${examples('ordinal')}.`);
+  if (request.plurals.length > 0) {
+    const groups = recordOf(
+      request.plurals.map((group) => [group.stem, group.forms.map((form) => form.key)]),
+    );
+    lines.push(
+      `Plural groups: the keys to translate hold each group's ${request.sourceLocale} forms; answer each group ` +
+        `with exactly these keys, one per category of ${locale}, and none of its other forms ` +
+        `(JSON, group → keys to answer):\n${JSON.stringify(groups)}`,
+    );
+  }
+  return lines.join('\n');
+}
+
+/** Whether an ICU message has a `plural` (cardinal) or `selectordinal` (ordinal) argument. */
+function icuPluralTypes(text: string): Set<PluralType> {
+  const types = new Set<PluralType>();
+  if (!text.includes('plural') && !text.includes('selectordinal')) return types;
+  let elements: MessageFormatElement[];
+  try {
+    elements = parse(text, { ignoreTag: true });
+  } catch {
+    return types;
+  }
+  const visit = (nodes: readonly MessageFormatElement[]) => {
+    for (const node of nodes) {
+      if (node.type === TYPE.plural) types.add(node.pluralType === 'ordinal' ? 'ordinal' : 'cardinal');
+      if (node.type === TYPE.plural || node.type === TYPE.select)
+        for (const option of Object.values(node.options)) visit(option.value);
+      else if (node.type === TYPE.tag) visit(node.children);
+    }
+  };
+  visit(elements);
+  return types;
+}
+
+/**
+ * The keys an answer holds, in the order of `keys` (the strings sent): each plain key, and each
+ * plural group's target forms in place of its source forms.
+ */
+export function answerKeys(keys: Iterable<string>, plurals: readonly PluralGroupRequest[]): string[] {
+  const groupOf = new Map(plurals.flatMap((group) => group.sources.map((key) => [key, group] as const)));
+  const answered: string[] = [];
+  for (const key of keys) {
+    const group = groupOf.get(key);
+    if (!group) answered.push(key);
+    else if (group.sources[0] === key) answered.push(...group.forms.map((form) => form.key));
+  }
+  return answered;
 }
 
 /** An object with exactly the requested keys, each a string (strict structured output). */

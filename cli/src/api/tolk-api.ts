@@ -12,7 +12,17 @@ import {
   uploadResponseSchema,
   userResponseSchema,
 } from '@tolk/contracts';
+import { z } from 'zod';
 import type { ApiClient } from './api-client.js';
+
+/**
+ * A project as the CLI reads it: the contract's, with `settings.i18nextPlurals` (whether keys
+ * such as `item_one` are read as i18next plural groups, DESIGN §11) accepted whether or not the
+ * server sends it; absent means on.
+ */
+const projectSchema = projectResponseSchema.extend({
+  settings: projectResponseSchema.shape.settings.extend({ i18nextPlurals: z.boolean().optional() }),
+});
 
 /** The public routes the CLI uses, each answer checked against its contract schema. */
 export function tolkApi(client: ApiClient) {
@@ -37,7 +47,7 @@ export function tolkApi(client: ApiClient) {
     me: () => client.get('/v1/user/me', userResponseSchema),
 
     listProjects: () => client.get('/v1/projects', projectListResponseSchema),
-    getProject: (projectId: string) => client.get(project(projectId), projectResponseSchema),
+    getProject: (projectId: string) => client.get(project(projectId), projectSchema),
     createProject: (body: { name: string; sourceLocale: string }) =>
       client.request('POST', '/v1/projects', { body, schema: projectResponseSchema }),
 
@@ -72,3 +82,5 @@ export function tolkApi(client: ApiClient) {
 }
 
 export type TolkApi = ReturnType<typeof tolkApi>;
+/** A project as the CLI reads it (see projectSchema). */
+export type Project = z.infer<typeof projectSchema>;

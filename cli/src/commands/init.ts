@@ -1,7 +1,6 @@
 import { access } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import type { ProjectResponse } from '@tolk/contracts';
-import { tolkApi } from '../api/tolk-api.js';
+import { tolkApi, type Project } from '../api/tolk-api.js';
 import {
   LOCALE_PLACEHOLDER,
   PROJECT_CONFIG_FILE,
@@ -53,7 +52,7 @@ export async function init(io: Io, options: InitOptions) {
     const { client } = await authenticatedClient(context);
     const api = tolkApi(client);
 
-    let project: ProjectResponse;
+    let project: Project;
     let created = false;
     if (options.project !== undefined) {
       project = await api.getProject(options.project);

@@ -1,4 +1,4 @@
-import { sameEntries, type ParsedSource } from '@tolk/locale-file';
+import { sameEntries, targetKeys, type ParsedSource, type TargetKeys } from '@tolk/locale-file';
 import type { AiProvider, LocaleResponse } from '@tolk/contracts';
 import {
   ProviderError,
@@ -20,6 +20,7 @@ import { contextNotes, planBatches } from '../translate/batches.js';
 import { mergeTranslations, valuesOf } from '../translate/merge.js';
 import { createProgress, type Progress } from '../translate/progress.js';
 import { resolveProviderKey } from '../translate/provider-key.js';
+import { translationUnits, type TranslationUnit } from '../translate/units.js';
 
 export type TranslateOptions = {
   locale: string[];
@@ -35,7 +36,7 @@ export type TranslateOptions = {
 type LocaleOutcome = {
   locale: string;
   file: string;
-  /** Keys sent to the model. */
+  /** Keys asked of the model: the target locale's (a plural group's forms in that locale). */
   requested: number;
   translated: number;
   failedKeys: string[];
@@ -48,8 +49,11 @@ type LocaleOutcome = {
 type LocaleWork = {
   locale: string;
   path: string;
+  /** The locale's keys (DESIGN §11: each plural group as the locale's forms). */
+  target: TargetKeys;
+  /** The target keys asked for. */
   keys: string[];
-  batches: string[][];
+  batches: TranslationUnit[][];
   remaining: number;
   translated: Map<string, string>;
   failed: Set<string>;
@@ -97,20 +101,25 @@ export async function translate(io: Io, options: TranslateOptions) {
     );
   }
   const sourceValues = valuesOf(source);
+  const i18nextPlurals = projectInfo.settings.i18nextPlurals ?? true;
   const work: LocaleWork[] = [];
   for (const code of chosen) {
     const state = byCode.get(code)!;
     if (!options.force && state.status === 'up_to_date' && state.sourceVersion === sourceFile.version)
       continue;
-    const keys = options.force
-      ? [...source.keys]
-      : await keysToTranslate(api, projectId, code, source, sourceFile.version);
+    const target = targetKeys(source, code, { i18nextPlurals });
+    const wanted = options.force
+      ? undefined
+      : await keysToTranslate(api, projectId, code, sourceFile.version);
+    const units = translationUnits(source, target, wanted);
+    const keys = units.flatMap((unit) => unit.keys);
     const path = localeFilePath(project, code);
     work.push({
       locale: code,
       path,
+      target,
       keys,
-      batches: planBatches(keys, (key) => sourceValues.get(key) ?? ''),
+      batches: planBatches(units, (key) => sourceValues.get(key) ?? ''),
       remaining: 0,
       translated: new Map(),
       failed: new Set(),
@@ -173,8 +182,8 @@ export async function translate(io: Io, options: TranslateOptions) {
   const usage = { inputTokens: 0, outputTokens: 0 };
   let fatal: CliError | undefined;
 
-  type Job = { item: LocaleWork; keys: string[]; index: number };
-  const jobs: Job[] = work.flatMap((item) => item.batches.map((keys, index) => ({ item, keys, index })));
+  type Job = { item: LocaleWork; units: TranslationUnit[]; index: number };
+  const jobs: Job[] = work.flatMap((item) => item.batches.map((units, index) => ({ item, units, index })));
   for (const item of work) item.remaining = item.batches.length;
 
   const finish = async (item: LocaleWork) => {
@@ -187,8 +196,10 @@ export async function translate(io: Io, options: TranslateOptions) {
   for (const item of work) if (item.batches.length === 0) await finish(item);
 
   const translateJob = async (job: Job) => {
-    const { item, keys } = job;
-    const strings = Object.fromEntries(keys.map((key) => [key, sourceValues.get(key)!]));
+    const { item, units } = job;
+    const sources = units.flatMap((unit) => unit.sources);
+    const keys = units.flatMap((unit) => unit.keys);
+    const strings = Object.fromEntries(sources.map((key) => [key, sourceValues.get(key)!]));
     try {
       if (fatal) throw fatal;
       const result = await translateBatch({
@@ -197,7 +208,8 @@ export async function translate(io: Io, options: TranslateOptions) {
         targetLocale: item.locale,
         instructions: projectInfo.settings.instructions,
         strings,
-        context: contextNotes(source, keys),
+        plurals: units.flatMap((unit) => (unit.plural ? [unit.plural] : [])),
+        context: contextNotes(source, sources),
         maxAttempts: 3,
         signal: io.signal,
         onAttemptFailed: ({ attempt, problems }) =>
@@ -281,14 +293,8 @@ export async function translate(io: Io, options: TranslateOptions) {
   return ExitCode.ok;
 }
 
-/** The locale's missing and outdated keys, in source order, each once. */
-async function keysToTranslate(
-  api: TolkApi,
-  projectId: string,
-  locale: string,
-  source: ParsedSource,
-  version: number,
-) {
+/** The locale's missing and outdated keys. */
+async function keysToTranslate(api: TolkApi, projectId: string, locale: string, version: number) {
   const detail = await api.getLocale(projectId, locale);
   if (detail.sourceVersion < version) {
     throw new CliError(
@@ -297,8 +303,7 @@ async function keysToTranslate(
       ExitCode.failure,
     );
   }
-  const wanted = new Set([...detail.missing, ...detail.outdated]);
-  return source.keys.filter((key) => wanted.has(key));
+  return new Set([...detail.missing, ...detail.outdated]);
 }
 
 async function uploadLocale(options: {
@@ -325,13 +330,14 @@ async function uploadLocale(options: {
     const merged = mergeTranslations({
       source,
       locale: item.locale,
+      target: item.target,
       server,
       local,
       translated: item.translated,
       failed: item.failed,
     });
     outcome.translated = item.translated.size;
-    outcome.failedKeys = source.keys.filter((key) => item.failed.has(key));
+    outcome.failedKeys = item.target.keys.filter((key) => item.failed.has(key));
     for (const key of merged.rejectedLocal) {
       outcome.problems.push(
         `${key}: the value in ${outcome.file} has other placeholders than the source; not uploaded`,

@@ -1,4 +1,5 @@
 import type { Annotation, ParsedSource } from '@tolk/locale-file';
+import type { TranslationUnit } from './units.js';
 
 export type BatchLimits = { maxKeys: number; maxChars: number };
 
@@ -6,25 +7,29 @@ export type BatchLimits = { maxKeys: number; maxChars: number };
 export const DEFAULT_BATCH_LIMITS: Readonly<BatchLimits> = Object.freeze({ maxKeys: 40, maxChars: 6000 });
 
 /**
- * `keys` (in source order) cut into batches of at most `maxKeys` keys and `maxChars` characters
- * of source text; a single longer text gets a batch of its own.
+ * `units` (in file order) cut into batches of at most `maxKeys` keys answered and `maxChars`
+ * characters of source keys and text; a unit is never split (a plural group is asked whole), and
+ * a single larger one gets a batch of its own.
  */
 export function planBatches(
-  keys: readonly string[],
+  units: readonly TranslationUnit[],
   valueOf: (key: string) => string,
   limits: BatchLimits = DEFAULT_BATCH_LIMITS,
-): string[][] {
-  const batches: string[][] = [];
-  let current: string[] = [];
+): TranslationUnit[][] {
+  const batches: TranslationUnit[][] = [];
+  let current: TranslationUnit[] = [];
+  let keys = 0;
   let chars = 0;
-  for (const key of keys) {
-    const size = key.length + valueOf(key).length;
-    if (current.length > 0 && (current.length >= limits.maxKeys || chars + size > limits.maxChars)) {
+  for (const unit of units) {
+    const size = unit.sources.reduce((sum, key) => sum + key.length + valueOf(key).length, 0);
+    if (current.length > 0 && (keys + unit.keys.length > limits.maxKeys || chars + size > limits.maxChars)) {
       batches.push(current);
       current = [];
+      keys = 0;
       chars = 0;
     }
-    current.push(key);
+    current.push(unit);
+    keys += unit.keys.length;
     chars += size;
   }
   if (current.length > 0) batches.push(current);

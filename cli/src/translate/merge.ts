@@ -1,9 +1,17 @@
-import { comparePlaceholders, rebuildTranslation, type ParsedSource } from '@tolk/locale-file';
+import {
+  comparePluralFormPlaceholders,
+  rebuildTranslation,
+  sourceValuesOf,
+  type ParsedSource,
+  type TargetKeys,
+} from '@tolk/locale-file';
 
 export type MergeInput = {
   source: ParsedSource;
   /** The target locale: its `@@locale` where the source has one (ARB). */
   locale: string;
+  /** The target locale's keys (targetKeys of the source): each plural group as the locale's forms. */
+  target: TargetKeys;
   /** What the server holds for the locale. */
   server: ReadonlyMap<string, string>;
   /** The local target file, when there is one. */
@@ -30,10 +38,13 @@ export type MergeResult = {
  * the source no longer has are dropped. Local values whose placeholders differ from the source
  * are left out too (the server would refuse the whole upload for them). A source with `@@locale`
  * (ARB) gives the file `"@@locale": "<target>"` in the same place; no other metadata or annotation.
+ * The keys are the target locale's (DESIGN §11): each i18next plural group is written as the
+ * locale's forms in CLDR order at the group's place, so forms it does not use (`item_two` in
+ * Polish, left by hand or by an older run) are dropped, and a local form keeps the placeholders
+ * its source forms share.
  */
 export function mergeTranslations(input: MergeInput): MergeResult {
-  const { source, locale, server, local, translated, failed } = input;
-  const sourceValue = valuesOf(source);
+  const { source, locale, target, server, local, translated, failed } = input;
   const rejectedLocal: string[] = [];
   let keyCount = 0;
   const document = rebuildTranslation(
@@ -43,7 +54,7 @@ export function mergeTranslations(input: MergeInput): MergeResult {
       if (value !== undefined && value !== '') keyCount++;
       return value === '' ? undefined : value;
     },
-    { locale },
+    { locale, target },
   );
   return { document, keyCount, rejectedLocal };
 
@@ -53,7 +64,8 @@ export function mergeTranslations(input: MergeInput): MergeResult {
     if (failed.has(key)) return undefined;
     const mine = local?.get(key);
     if (mine !== undefined && mine !== '') {
-      if (comparePlaceholders(sourceValue.get(key)!, mine) === undefined) return mine;
+      const sources = sourceValuesOf(source, target.byKey.get(key)!);
+      if (comparePluralFormPlaceholders(sources, mine) === undefined) return mine;
       rejectedLocal.push(key);
     }
     return server.get(key);

@@ -1,5 +1,7 @@
+import { pluralCategories } from '@tolk/locale-file';
 import { describe, expect, it } from 'vitest';
 import { checkAnswer } from '../../src/ai/check-answer.js';
+import type { PluralGroupRequest } from '../../src/ai/index.js';
 
 function check(requested: Record<string, string>, answer: string, locale = 'de') {
   const { accepted, problems } = checkAnswer(new Map(Object.entries(requested)), answer, locale);
@@ -100,6 +102,127 @@ describe('checkAnswer', () => {
           kind: 'icu-syntax',
           message: expect.stringContaining('does not parse as an ICU message, as its source does'),
         }),
+      ]);
+    });
+  });
+
+  describe('i18next plural groups, answered with the target’s forms (DESIGN §11)', () => {
+    const source = {
+      'cart.item_one': '{{count}} item',
+      'cart.item_other': '{{count}} items',
+      title: 'Cart',
+    };
+    const group = (locale: string): PluralGroupRequest => ({
+      stem: 'cart.item',
+      type: 'cardinal',
+      sources: ['cart.item_one', 'cart.item_other'],
+      forms: pluralCategories(locale).map((category) => ({ key: `cart.item_${category}`, category })),
+    });
+    const polish = {
+      'cart.item_one': '{{count}} przedmiot',
+      'cart.item_few': '{{count}} przedmioty',
+      'cart.item_many': '{{count}} przedmiotów',
+      'cart.item_other': '{{count}} przedmiotu',
+      title: 'Koszyk',
+    };
+    const checkGroup = (answer: Record<string, unknown>, locale: 'pl' | 'de' | 'ja', from = source) => {
+      const { accepted, problems } = checkAnswer(
+        new Map(Object.entries(from)),
+        JSON.stringify(answer),
+        locale,
+        [group(locale)],
+      );
+      return { accepted: Object.fromEntries(accepted), problems };
+    };
+
+    it('when a Polish answer holds every Polish form, then all are accepted', () => {
+      expect(checkGroup(polish, 'pl')).toEqual({ accepted: polish, problems: [] });
+    });
+
+    it('when a form is missing, then the whole group is refused naming the category, and the other keys accepted', () => {
+      const { 'cart.item_few': _few, ...withoutFew } = polish;
+      const result = checkGroup(withoutFew, 'pl');
+      expect(result.accepted).toEqual({ title: 'Koszyk' });
+      expect(result.problems).toEqual([
+        {
+          key: 'cart.item_few',
+          kind: 'missing',
+          message: 'missing from the answer: the few form (pl: one, few, many, other)',
+        },
+      ]);
+    });
+
+    it('when the answer holds a form the target does not use, then it is named and the group refused', () => {
+      const result = checkGroup(
+        {
+          'cart.item_one': '{{count}} Artikel',
+          'cart.item_few': '{{count}} Artikel',
+          'cart.item_other': '{{count}} Artikel',
+          title: 'Korb',
+        },
+        'de',
+      );
+      expect(result.accepted).toEqual({ title: 'Korb' });
+      expect(result.problems).toEqual([
+        {
+          key: 'cart.item_few',
+          kind: 'unused-plural-form',
+          message: 'a form de does not use (de: one, other)',
+        },
+      ]);
+
+      const japanese = checkGroup(
+        { 'cart.item_one': '{{count}}個', 'cart.item_other': '{{count}}個', title: 'カート' },
+        'ja',
+      );
+      expect(japanese.problems.map((p) => [p.key, p.kind])).toEqual([
+        ['cart.item_one', 'unused-plural-form'],
+      ]);
+      expect(checkGroup({ 'cart.item_other': '{{count}}個', title: 'カート' }, 'ja').accepted).toEqual({
+        'cart.item_other': '{{count}}個',
+        title: 'カート',
+      });
+    });
+
+    it('when a form loses {{count}} that every source form has, or adds a placeholder, then the group is refused', () => {
+      const result = checkGroup(
+        { ...polish, 'cart.item_few': 'kilka przedmiotów', 'cart.item_many': '{{count}} {{n}} przedmiotów' },
+        'pl',
+      );
+      expect(result.accepted).toEqual({ title: 'Koszyk' });
+      expect(result.problems).toEqual([
+        expect.objectContaining({ key: 'cart.item_few', kind: 'placeholders', missing: ['{{count}}'] }),
+        expect.objectContaining({ key: 'cart.item_many', kind: 'placeholders', unexpected: ['{{n}}'] }),
+      ]);
+    });
+
+    it('when the source leaves {{count}} out of a form, then any target form may leave it out', () => {
+      const english = { ...source, 'cart.item_one': 'One item' };
+      const answer = { ...polish, 'cart.item_one': 'Jeden przedmiot' };
+      expect(checkGroup(answer, 'pl', english)).toEqual({ accepted: answer, problems: [] });
+    });
+
+    it('when a form does not parse as ICU where its source form of that category does, then the group is refused, as on upload', () => {
+      const english = { ...source, 'cart.item_one': 'One item' };
+      const result = checkGroup({ ...polish, 'cart.item_one': '{{count}} przedmiot' }, 'pl', english);
+      expect(result.accepted).toEqual({ title: 'Koszyk' });
+      expect(result.problems).toEqual([
+        expect.objectContaining({ key: 'cart.item_one', kind: 'icu-syntax' }),
+      ]);
+      // `few` has no source form: it is held to `other`'s rules, which `{{count}}` puts outside ICU.
+      expect(checkGroup({ ...polish, 'cart.item_one': 'Jeden przedmiot' }, 'pl', english).problems).toEqual(
+        [],
+      );
+    });
+
+    it('when the answer is unreadable, then every target form is named', () => {
+      const { problems } = checkAnswer(new Map(Object.entries(source)), 'not json', 'pl', [group('pl')]);
+      expect(problems.map((p) => p.key)).toEqual([
+        'cart.item_one',
+        'cart.item_few',
+        'cart.item_many',
+        'cart.item_other',
+        'title',
       ]);
     });
   });

@@ -5,6 +5,7 @@ import {
   createModel,
   translateBatch,
   type KeyProblem,
+  type PluralGroupRequest,
   type ProviderName,
 } from '../../src/ai/index.js';
 import {
@@ -267,6 +268,130 @@ describe.each(providers)('translateBatch with $provider', ({ provider, start }) 
     expect(standIn.requests).toHaveLength(2);
   });
 
+  describe('plural forms of the target locale (DESIGN §11)', () => {
+    const cart = { 'cart.item_one': '{{count}} item', 'cart.item_other': '{{count}} items', title: 'Cart' };
+    const polishGroup: PluralGroupRequest = {
+      stem: 'cart.item',
+      type: 'cardinal',
+      sources: ['cart.item_one', 'cart.item_other'],
+      forms: (['one', 'few', 'many', 'other'] as const).map((category) => ({
+        key: `cart.item_${category}`,
+        category,
+      })),
+    };
+    const polishKeys = polishGroup.forms.map((form) => form.key);
+
+    it('when a group is asked for Polish, then the prompt shows every source form, names each Polish category with an example number and the keys to answer, and the answer holds the four forms', async () => {
+      const result = await translate(cart, { targetLocale: 'pl', plurals: [polishGroup] });
+
+      expect(result.translations).toEqual({
+        'cart.item_one': '[pl:one] {{count}} item',
+        'cart.item_few': '[pl:few] {{count}} items',
+        'cart.item_many': '[pl:many] {{count}} items',
+        'cart.item_other': '[pl:other] {{count}} items',
+        title: '[pl] Cart',
+      });
+      expect(standIn.stringsReceived()).toEqual([cart]);
+      expect(standIn.pluralsReceived()).toEqual([{ 'cart.item': polishKeys }]);
+      const prompt = JSON.stringify(standIn.requests[0]!.body);
+      expect(prompt).toContain(
+        'Plural categories of pl, each with a number that takes it: one (1), few (2), many (0), other (1.5).',
+      );
+      expect(prompt).not.toContain('Ordinal categories');
+      const schema = provider === 'openai' ? 'response_format' : 'output_config';
+      expect(JSON.stringify(field(standIn.requests[0]!.body, schema))).toContain(
+        JSON.stringify([...polishKeys, 'title']),
+      );
+    });
+
+    it('when the first answer leaves out a category, then only that group is asked again, naming the form, and the complete answer is kept', async () => {
+      standIn.script(answers.withoutPluralForm('many'));
+      const failures: KeyProblem[][] = [];
+
+      const result = await translate(cart, {
+        targetLocale: 'pl',
+        plurals: [polishGroup],
+        onAttemptFailed: ({ problems }) => failures.push(problems),
+      });
+
+      expect(result.attempts).toBe(2);
+      expect(Object.keys(result.translations).sort()).toEqual([...polishKeys, 'title'].sort());
+      expect(result.translations['cart.item_many']).toBe('[pl:many] {{count}} items');
+      expect(failures).toEqual([[expect.objectContaining({ key: 'cart.item_many', kind: 'missing' })]]);
+      expect(standIn.stringsReceived()[1]).toEqual({
+        'cart.item_one': '{{count}} item',
+        'cart.item_other': '{{count}} items',
+      });
+      expect(standIn.pluralsReceived()[1]).toEqual({ 'cart.item': polishKeys });
+      expect(JSON.stringify(standIn.requests[1]!.body)).toContain(
+        'missing from the answer: the many form (pl: one, few, many, other)',
+      );
+    });
+
+    it('when every answer leaves out a category, then it rejects with the group’s forms left out of the good translations', async () => {
+      standIn.answerAlways(answers.withoutPluralForm('few'));
+
+      const error = await translate(cart, {
+        targetLocale: 'pl',
+        plurals: [polishGroup],
+        maxAttempts: 2,
+      }).catch((e: unknown) => e);
+
+      expect(error).toBeInstanceOf(TranslationRejectedError);
+      expect((error as TranslationRejectedError).translations).toEqual({ title: '[pl] Cart' });
+      expect((error as Error).message).toContain('"cart.item_few": missing from the answer: the few form');
+    });
+
+    it('when an ordinal group is asked, then the prompt names the target’s ordinal categories and the answer holds exactly them', async () => {
+      const places = {
+        place_ordinal_one: '{{count}}st',
+        place_ordinal_two: '{{count}}nd',
+        place_ordinal_few: '{{count}}rd',
+        place_ordinal_other: '{{count}}th',
+      };
+      const group: PluralGroupRequest = {
+        stem: 'place_ordinal',
+        type: 'ordinal',
+        sources: Object.keys(places),
+        forms: [
+          { key: 'place_ordinal_one', category: 'one' },
+          { key: 'place_ordinal_other', category: 'other' },
+        ],
+      };
+
+      const result = await translate(places, { targetLocale: 'fr', plurals: [group] });
+
+      expect(result.translations).toEqual({
+        place_ordinal_one: '[fr:one] {{count}}st',
+        place_ordinal_other: '[fr:other] {{count}}th',
+      });
+      const prompt = JSON.stringify(standIn.requests[0]!.body);
+      expect(prompt).toContain(
+        'Ordinal categories of fr (selectordinal, _ordinal_ keys): one (1), other (0).',
+      );
+      expect(prompt).not.toContain('Plural categories of fr');
+    });
+
+    it('when a plain key holds an ICU plural, then the prompt names the target’s categories and the answer has every one; without plurals, neither', async () => {
+      const result = await translate(
+        { files: '{count, plural, one {# file} other {# files}}' },
+        { targetLocale: 'pl' },
+      );
+
+      expect(result.translations).toEqual({
+        files: '[pl] {count, plural, one {# file} few {# files} many {# files} other {# files}}',
+      });
+      const prompt = JSON.stringify(standIn.requests[0]!.body);
+      expect(prompt).toContain(
+        'Plural categories of pl, each with a number that takes it: one (1), few (2), many (0), other (1.5).',
+      );
+      expect(prompt).not.toContain('Plural groups');
+
+      await translate({ title: 'Files' }, { targetLocale: 'pl' });
+      expect(JSON.stringify(standIn.requests[1]!.body)).not.toContain('Plural categories');
+    });
+  });
+
   it('when a key is named __proto__, then it is sent and read back as a key like any other', async () => {
     const strings = JSON.parse(
       '{"__proto__": "Prototype {x}", "constructor": "Builder", "toString": "Text"}',
@@ -352,4 +477,8 @@ function redirectTo(standIn: ProviderStandIn): typeof fetch {
     const url = new URL(input instanceof Request ? input.url : String(input));
     return fetch(`${standIn.url}${url.pathname}${url.search}`, init);
   };
+}
+
+function field(value: unknown, name: string): unknown {
+  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[name] : undefined;
 }

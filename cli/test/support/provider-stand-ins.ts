@@ -1,7 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { TYPE, parse, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
-import { pluralCategories } from '@tolk/locale-file';
+import { TYPE, parse, type Location, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
+import { isPluralCategory, pluralCategories } from '@tolk/locale-file';
 
 /**
  * Local stand-ins for AI providers, speaking their real wire protocols so that the AI SDK's own
@@ -10,8 +10,10 @@ import { pluralCategories } from '@tolk/locale-file';
  * (`POST /v1/messages`) and Google's `generateContent` (`POST /v1beta/models/{model}:generateContent`).
  *
  * Each records every request and answers like a translator by default: every value becomes
- * `[<target locale>] value`, which keeps all placeholders. A test scripts other answers with
- * `script(...)` (one per request, in order, then back to the default) or `answerAlways(...)`.
+ * `[<target locale>] value`, which keeps all placeholders, with each ICU plural given exactly the
+ * target's categories; an i18next plural group is answered with the forms the prompt asks for
+ * (`[pl:few] {{count}} items`). A test scripts other answers with `script(...)` (one per request,
+ * in order, then back to the default) or `answerAlways(...)`.
  */
 
 export type RecordedRequest = {
@@ -23,12 +25,21 @@ export type RecordedRequest = {
   body: unknown;
   /** The key → text object it was asked to translate: the last line of the last user message. */
   strings: Record<string, string> | undefined;
+  /** The plural groups the prompt asks for: group → the keys to answer (the target's forms). */
+  plurals: Record<string, string[]>;
   /** What the stand-in answered. */
   reply: { status: number; content?: string; usage?: { inputTokens: number; outputTokens: number } };
 };
 
-/** An answer built from what was asked (key → text), as the model's JSON; may be anything. */
-export type TranslateFn = (asked: Record<string, string>, targetLocale: string) => unknown;
+/**
+ * An answer built from what was asked (key → text, and the plural groups with the keys asked for
+ * each), as the model's JSON; may be anything.
+ */
+export type TranslateFn = (
+  asked: Record<string, string>,
+  targetLocale: string,
+  plurals: Record<string, string[]>,
+) => unknown;
 
 export type ScriptedAnswer =
   | { translate: TranslateFn }
@@ -45,6 +56,8 @@ export type ProviderStandIn = {
   readonly requests: RecordedRequest[];
   /** The key → text objects asked for, one per request that carried one, in order. */
   stringsReceived(): Record<string, string>[];
+  /** The plural groups asked for (group → keys to answer), one per request that carried strings. */
+  pluralsReceived(): Record<string, string[]>[];
   /** Queues answers: the next requests get them in order, later ones the default again. */
   script(...answers: ScriptedAnswer[]): void;
   /** Replaces the default answer (undefined: back to the translator). */
@@ -53,10 +66,11 @@ export type ProviderStandIn = {
 };
 
 /**
- * The default translator's value for `text`: `[<locale>] text`, where each ICU plural also gets
- * the categories of the target locale it lacks (after its own, saying what its `other` says), as
- * a translator into a language with more forms (Polish, Arabic, French's `many`) writes them
- * (DESIGN §11). The rest of the text stays as it is, byte for byte.
+ * The default translator's value for `text`: `[<locale>] text`, where each ICU plural gets exactly
+ * the categories of the target locale, in CLDR order after its exact selectors (`=0`), each with
+ * the source's branch of that category or else its `other` branch, as a translator into a
+ * language with other forms writes them (Polish few and many, French many, Japanese other only:
+ * DESIGN §11). The rest of the text stays as it is, byte for byte.
  */
 export function fakeTranslation(text: string, targetLocale: string): string {
   return `[${targetLocale}] ${withTargetPlurals(text, targetLocale)}`;
@@ -69,58 +83,102 @@ function withTargetPlurals(text: string, locale: string): string {
   } catch {
     return text;
   }
-  // Text inserted before the closing brace of each plural, applied from the end of the text.
-  const insertions: { at: number; text: string }[] = [];
-  const visit = (nodes: MessageFormatElement[]) => {
-    for (const node of nodes) {
-      if (node.type === TYPE.plural && node.location && node.options['other']?.location) {
-        const other = node.options['other'].location;
-        const branch = text.slice(other.start.offset, other.end.offset);
-        const needed = pluralCategories(locale, node.pluralType === 'ordinal' ? 'ordinal' : 'cardinal');
-        const lacking = needed.filter((category) => !(category in node.options));
-        if (lacking.length > 0) {
-          insertions.push({
-            at: node.location.end.offset - 1,
-            text: lacking.map((c) => ` ${c} ${branch}`).join(''),
-          });
-        }
-      }
-      if (node.type === TYPE.plural || node.type === TYPE.select) {
-        for (const option of Object.values(node.options)) visit(option.value);
-      } else if (node.type === TYPE.tag) {
-        visit(node.children);
-      }
-    }
-  };
-  visit(elements);
-  let result = text;
-  for (const { at, text: inserted } of insertions.sort((x, y) => y.at - x.at)) {
-    result = result.slice(0, at) + inserted + result.slice(at);
-  }
-  return result;
+  return rewrite(text, 0, text.length, elements, locale);
 }
 
-const translateAll: TranslateFn = (asked, target) =>
-  Object.fromEntries(Object.entries(asked).map(([key, text]) => [key, fakeTranslation(text, target)]));
+/** `text` from `start` to `end`, whose elements are `nodes`, with every plural rewritten. */
+function rewrite(
+  text: string,
+  start: number,
+  end: number,
+  nodes: MessageFormatElement[],
+  locale: string,
+): string {
+  let out = '';
+  let cursor = start;
+  const branch = (option: { value: MessageFormatElement[]; location?: Location }) => {
+    const { start: open, end: close } = option.location!;
+    return `{${rewrite(text, open.offset + 1, close.offset - 1, option.value, locale)}}`;
+  };
+  for (const node of nodes) {
+    if (node.type === TYPE.plural && node.location) {
+      const [first, firstOption] = Object.entries(node.options)[0]!;
+      let at = firstOption.location!.start.offset;
+      while (at > 0 && /\s/.test(text[at - 1]!)) at--;
+      at -= first.length;
+      const exact = Object.keys(node.options).filter((selector) => selector.startsWith('='));
+      const needed = pluralCategories(locale, node.pluralType === 'ordinal' ? 'ordinal' : 'cardinal');
+      const options = [...exact, ...needed].map(
+        (selector) => `${selector} ${branch(node.options[selector] ?? node.options['other']!)}`,
+      );
+      out += `${text.slice(cursor, at)}${options.join(' ')}}`;
+      cursor = node.location.end.offset;
+    } else if (node.type === TYPE.select) {
+      for (const option of Object.values(node.options)) {
+        out += text.slice(cursor, option.location!.start.offset) + branch(option);
+        cursor = option.location!.end.offset;
+      }
+    }
+  }
+  return out + text.slice(cursor, end);
+}
+
+/**
+ * The default answer: each plain key as fakeTranslation gives it, and each plural group the
+ * prompt asks for with exactly the keys it lists, `[<locale>:<category>]` before the source's form
+ * of that category, or its `other` form where the source has none (`[pl:few] {{count}} items`).
+ */
+const translateAll: TranslateFn = (asked, target, plurals) => {
+  const forms = new Map<string, string>();
+  const sourceForms = new Set<string>();
+  for (const [stem, keys] of Object.entries(plurals)) {
+    for (const key of Object.keys(asked)) if (isFormOf(stem, key)) sourceForms.add(key);
+    for (const key of keys) {
+      const category = key.slice(stem.length + 1);
+      const text = Object.hasOwn(asked, key) ? asked[key] : asked[`${stem}_other`];
+      forms.set(key, `[${target}:${category}] ${text ?? ''}`);
+    }
+  }
+  // No prototype: a `__proto__` key is then an own property, as JSON.parse makes it.
+  const answer = Object.create(null) as Record<string, string>;
+  for (const [key, text] of Object.entries(asked)) {
+    if (!sourceForms.has(key)) answer[key] = fakeTranslation(text, target);
+  }
+  for (const [key, value] of forms) answer[key] = value;
+  return answer;
+};
+
+function isFormOf(stem: string, key: string): boolean {
+  return key.startsWith(`${stem}_`) && isPluralCategory(key.slice(stem.length + 1));
+}
 
 /** Ready-made answers for `script`. */
 export const answers = {
   translated: (): ScriptedAnswer => ({ translate: translateAll }),
   /** Translates, then removes the first placeholder (`{...}`, `%s`, a tag) from `key`'s value. */
   dropPlaceholder: (key: string): ScriptedAnswer => ({
-    translate: (asked, target) =>
-      edit(translateAll(asked, target), key, (value) =>
+    translate: (asked, target, plurals) =>
+      edit(translateAll(asked, target, plurals), key, (value) =>
         typeof value === 'string' ? value.replace(/\{[^{}]*\}|%\d*\$?[sd]|<[^>]+>/, '') : value,
       ),
   }),
   /** Translates, then sets `key` to `value` (added if it was not asked for). */
   withValue: (key: string, value: unknown): ScriptedAnswer => ({
-    translate: (asked, target) => edit(translateAll(asked, target), key, () => value),
+    translate: (asked, target, plurals) => edit(translateAll(asked, target, plurals), key, () => value),
   }),
   withoutKey: (key: string): ScriptedAnswer => ({
-    translate: (asked, target) => {
-      const answer = translateAll(asked, target) as Record<string, unknown>;
+    translate: (asked, target, plurals) => {
+      const answer = translateAll(asked, target, plurals) as Record<string, unknown>;
       delete answer[key];
+      return answer;
+    },
+  }),
+  /** Translates, then leaves out the `category` form of every plural group asked for. */
+  withoutPluralForm: (category: string): ScriptedAnswer => ({
+    translate: (asked, target, plurals) => {
+      const answer = translateAll(asked, target, plurals) as Record<string, unknown>;
+      for (const keys of Object.values(plurals))
+        for (const key of keys) if (key.endsWith(`_${category}`)) delete answer[key];
       return answer;
     },
   }),
@@ -279,12 +337,14 @@ async function startStandIn(protocol: Protocol): Promise<ProviderStandIn> {
     const method = req.method ?? 'GET';
     const texts = protocol.userTexts(body);
     const strings = stringsOf(texts.join('\n').split('\n').at(-1));
+    const plurals = pluralsOf(texts.join('\n'));
     const recorded: RecordedRequest = {
       method,
       path,
       headers: req.headers,
       body,
       strings,
+      plurals,
       reply: { status: 0 },
     };
     requests.push(recorded);
@@ -311,7 +371,7 @@ async function startStandIn(protocol: Protocol): Promise<ProviderStandIn> {
     }
     const target = /Target locale: (\S+)/.exec(texts.join('\n'))?.[1] ?? 'xx';
     const content =
-      'content' in answer ? answer.content : JSON.stringify(answer.translate(strings ?? {}, target));
+      'content' in answer ? answer.content : JSON.stringify(answer.translate(strings ?? {}, target, plurals));
     const usage = { inputTokens: Math.ceil(raw.length / 4), outputTokens: Math.ceil(content.length / 4) };
     recorded.reply = { status: 200, content, usage };
     respond(200, protocol.success(body, content, usage));
@@ -325,6 +385,7 @@ async function startStandIn(protocol: Protocol): Promise<ProviderStandIn> {
     baseURL: `${url}${protocol.basePath}`,
     requests,
     stringsReceived: () => requests.flatMap((r) => (r.strings ? [r.strings] : [])),
+    pluralsReceived: () => requests.flatMap((r) => (r.strings ? [r.plurals] : [])),
     script: (...answers) => queue.push(...answers),
     answerAlways: (answer) => {
       fallback = answer ?? answers.translated();
@@ -361,6 +422,18 @@ function stringsOf(text: string | undefined): Record<string, string> | undefined
   return Object.values(parsed).every((v) => typeof v === 'string')
     ? (parsed as Record<string, string>)
     : undefined;
+}
+
+/**
+ * The plural groups a prompt asks for, as a model reads them: the JSON line (group → keys to
+ * answer) after the line that starts with "Plural groups".
+ */
+function pluralsOf(text: string): Record<string, string[]> {
+  const lines = text.split('\n');
+  const at = lines.findIndex((line) => line.startsWith('Plural groups'));
+  const parsed = at === -1 ? undefined : tryParse(lines[at + 1] ?? '');
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return {};
+  return parsed as Record<string, string[]>;
 }
 
 function lastUserMessage(messages: unknown): { content?: unknown } | undefined {

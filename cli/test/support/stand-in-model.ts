@@ -1,7 +1,9 @@
 /**
  * A stand-in model for trying Tolk without a provider key: the OpenAI stand-in of the tests
- * (Chat Completions; it "translates" each string as `[<locale>] <text>`, placeholders intact),
- * on a fixed port: http://127.0.0.1:$PORT/v1 (default 8090).
+ * (Chat Completions; it "translates" each string as `[<locale>] <text>`, placeholders intact,
+ * each ICU plural with the target's categories, and each i18next plural group with the forms the
+ * prompt asks for, `[pl:few] {{count}} items`), on a fixed port: http://127.0.0.1:$PORT/v1
+ * (default 8090).
  *
  *   node --import tsx cli/test/support/stand-in-model.ts &
  *   tolk translate --base-url http://127.0.0.1:8090/v1 --model stand-in
