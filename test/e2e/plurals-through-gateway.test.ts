@@ -141,6 +141,22 @@ describe('i18next plural groups through the gateway', () => {
     });
   });
 
+  it("when English's one form is plain text, then Russian's one may still say {{count}} (it covers 21, 31)", async () => {
+    const english = { cart: { item_one: 'One item', item_other: '{{count}} items' } };
+    const { token, project } = await projectWith(['ru'], english);
+    const russian = {
+      cart: {
+        item_one: '{{count}} предмет',
+        item_few: '{{count}} предмета',
+        item_many: '{{count}} предметов',
+        item_other: '{{count}} предмета',
+      },
+    };
+    const uploaded = await call('PUT', `${project}/locales/ru/translations?sourceVersion=1`, token, russian);
+    expect(uploaded.status, JSON.stringify(uploaded.body)).toBe(200);
+    expect(uploaded.body).toMatchObject({ status: 'up_to_date', keyCount: 4, missingCount: 0 });
+  });
+
   it('when an ordinal group is translated into Welsh and French, then each has its own ordinal forms', async () => {
     const { token, project } = await projectWith(['cy', 'fr']);
     const welsh = await call('GET', `${project}/locales/cy`, token);

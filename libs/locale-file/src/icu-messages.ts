@@ -1,7 +1,8 @@
 /**
  * The ICU MessageFormat rules of DESIGN §11, checked with formatjs's parser (the one
  * intl-messageformat and react-intl run), on translation upload and on a model's answer:
- * - when a source value parses as ICU, its translation must parse too;
+ * - when a source value parses as ICU, its translation must parse too (a plain-text source's
+ *   translation may instead use `{{x}}`, which is never ICU: i18next's placeholders);
  * - every `plural` / `selectordinal` of the source comes back with every CLDR category of the
  *   target locale (`other` always; `=0`, `=1` are extra; a category the locale never uses is
  *   accepted); a locale whose only category is `other` (ja, zh, ko…) may drop it and use the
@@ -116,6 +117,9 @@ export function findIcuProblems(
     if (translation === undefined) continue;
     const shape = sourceShape(source, i);
     if (!shape.ok) continue;
+    // A source with no `{` is plain text, ICU or not: its translation may use `{{count}}` (an
+    // i18next form that needs the number where English needs none, Russian `one` for 21).
+    if (shape === NO_PLURALS && !source.values[i]!.includes('{') && translation.includes('{{')) continue;
     const plurals = translation === source.values[i] ? shape.plurals : translationPlurals(translation);
     if (typeof plurals === 'string') {
       problems.push({

@@ -197,3 +197,13 @@ describe('findIcuProblems', () => {
     expect(findIcuProblems(source, new Map([['hi', 'Cześć {name}']]), 'pl')).toEqual([]);
   });
 });
+
+describe('a plain-text source', () => {
+  it("lets its translation use i18next's {{count}}, and still holds ICU syntax to parse", () => {
+    const source = { keys: ['item_one', 'title'], values: ['One item', 'Cart'] };
+    expect(findIcuProblems(source, new Map([['item_one', '{{count}} предмет']]), 'ru')).toEqual([]);
+    expect(findIcuProblems(source, new Map([['title', 'Korb {oops']]), 'de').map((p) => p.key)).toEqual([
+      'title',
+    ]);
+  });
+});
