@@ -109,7 +109,7 @@ describe('tolk translate with plural forms', () => {
       },
     ]);
     expect(JSON.stringify(openai.requests[0]!.body)).toContain(
-      'Plural categories of pl, each with a number that takes it: one (1), few (2), many (0), other (1.5).',
+      'Plural categories of pl, each with a number that takes it: one (1), few (2), many (5), other (1.5).',
     );
 
     // The server holds the same, and counts the locale up to date by its own keys.
@@ -164,7 +164,7 @@ describe('tolk translate with plural forms', () => {
       expect(fileText(JSON.parse(await stored(locale))), locale).toBe(fileText(document));
     }
     expect(JSON.stringify(openai.requests.map((request) => request.body))).toContain(
-      'Ordinal categories of fr (selectordinal, _ordinal_ keys): one (1), other (0).',
+      'Ordinal categories of fr (selectordinal, _ordinal_ keys): one (1), other (2).',
     );
     expect((await tolk(['status', '--check'])).code).toBe(0);
   });

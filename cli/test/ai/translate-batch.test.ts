@@ -295,7 +295,7 @@ describe.each(providers)('translateBatch with $provider', ({ provider, start }) 
       expect(standIn.pluralsReceived()).toEqual([{ 'cart.item': polishKeys }]);
       const prompt = JSON.stringify(standIn.requests[0]!.body);
       expect(prompt).toContain(
-        'Plural categories of pl, each with a number that takes it: one (1), few (2), many (0), other (1.5).',
+        'Plural categories of pl, each with a number that takes it: one (1), few (2), many (5), other (1.5).',
       );
       expect(prompt).not.toContain('Ordinal categories');
       const schema = provider === 'openai' ? 'response_format' : 'output_config';
@@ -367,7 +367,7 @@ describe.each(providers)('translateBatch with $provider', ({ provider, start }) 
       });
       const prompt = JSON.stringify(standIn.requests[0]!.body);
       expect(prompt).toContain(
-        'Ordinal categories of fr (selectordinal, _ordinal_ keys): one (1), other (0).',
+        'Ordinal categories of fr (selectordinal, _ordinal_ keys): one (1), other (2).',
       );
       expect(prompt).not.toContain('Plural categories of fr');
     });
@@ -383,7 +383,7 @@ describe.each(providers)('translateBatch with $provider', ({ provider, start }) 
       });
       const prompt = JSON.stringify(standIn.requests[0]!.body);
       expect(prompt).toContain(
-        'Plural categories of pl, each with a number that takes it: one (1), few (2), many (0), other (1.5).',
+        'Plural categories of pl, each with a number that takes it: one (1), few (2), many (5), other (1.5).',
       );
       expect(prompt).not.toContain('Plural groups');
 

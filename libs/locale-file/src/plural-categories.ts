@@ -58,11 +58,13 @@ export function pluralCategories(locale: string, type: PluralType = 'cardinal'):
 
 /**
  * Numbers tried, in order, for an example of each category: small integers first (what people
- * count), then fractions (Polish and Czech `other`, Russian 1.5), then the powers of ten where
- * CLDR's compact-number rules put French, Spanish and Portuguese `many` (1,000,000).
+ * count; 0 after them, so Polish `many` reads 5 rather than 0, while Arabic and Welsh `zero`
+ * still get 0), then fractions (Polish and Czech `other`, Russian 1.5), then the powers of ten
+ * where CLDR's compact-number rules put French, Spanish and Portuguese `many` (1,000,000).
  */
 const CANDIDATES: readonly number[] = [
-  ...Array.from({ length: 201 }, (_, i) => i),
+  ...Array.from({ length: 200 }, (_, i) => i + 1),
+  0,
   1.5,
   0.5,
   2.5,
@@ -74,7 +76,7 @@ const CANDIDATES: readonly number[] = [
 
 /**
  * Each category of `locale` with the first number (of CANDIDATES) that `Intl.PluralRules.select`
- * puts in it, in CLDR order: `pl` → one 1, few 2, many 0, other 1.5. A category no candidate
+ * puts in it, in CLDR order: `pl` → one 1, few 2, many 5, other 1.5. A category no candidate
  * reaches (none in the CLDR data Node ships) is left out rather than given a wrong example.
  */
 export function pluralExamples(locale: string, type: PluralType = 'cardinal'): PluralExample[] {

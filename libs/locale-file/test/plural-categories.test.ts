@@ -41,25 +41,24 @@ describe('pluralCategories', () => {
   it('when CLDR has no rules for the language, then it has only other (not the default locale’s forms)', () => {
     expect(pluralCategories('xx')).toEqual(['other']);
     expect(pluralCategories('xx', 'ordinal')).toEqual(['other']);
-    expect(pluralExamples('xx')).toEqual([{ category: 'other', example: 0 }]);
+    expect(pluralExamples('xx')).toEqual([{ category: 'other', example: 1 }]);
   });
 });
 
 describe('pluralExamples', () => {
   it.each([
-    ['pl', { one: 1, few: 2, many: 0, other: 1.5 }],
-    ['ru', { one: 1, few: 2, many: 0, other: 1.5 }],
-    ['uk', { one: 1, few: 2, many: 0, other: 1.5 }],
-    ['cs', { one: 1, few: 2, many: 1.5, other: 0 }],
+    ['pl', { one: 1, few: 2, many: 5, other: 1.5 }],
+    ['ru', { one: 1, few: 2, many: 5, other: 1.5 }],
+    ['uk', { one: 1, few: 2, many: 5, other: 1.5 }],
+    ['cs', { one: 1, few: 2, many: 1.5, other: 5 }],
     ['ar', { zero: 0, one: 1, two: 2, few: 3, many: 11, other: 100 }],
     ['cy', { zero: 0, one: 1, two: 2, few: 3, many: 6, other: 4 }],
-    // French and Brazilian Portuguese `one` holds 0 as well as 1; European Portuguese's does not.
-    ['fr', { one: 0, many: 1_000_000, other: 2 }],
-    ['pt', { one: 0, many: 1_000_000, other: 2 }],
-    ['pt-PT', { one: 1, many: 1_000_000, other: 0 }],
-    ['de', { one: 1, other: 0 }],
-    ['ja', { other: 0 }],
-    ['zh-Hant', { other: 0 }],
+    ['fr', { one: 1, many: 1_000_000, other: 2 }],
+    ['pt', { one: 1, many: 1_000_000, other: 2 }],
+    ['pt-PT', { one: 1, many: 1_000_000, other: 2 }],
+    ['de', { one: 1, other: 2 }],
+    ['ja', { other: 1 }],
+    ['zh-Hant', { other: 1 }],
   ])('when the locale is %s, then each category has a number Intl puts in it: %j', (locale, examples) => {
     expect(examplesOf(locale)).toEqual(examples);
   });
@@ -69,7 +68,7 @@ describe('pluralExamples', () => {
       { category: 'one', example: 1 },
       { category: 'two', example: 2 },
       { category: 'few', example: 3 },
-      { category: 'other', example: 0 },
+      { category: 'other', example: 4 },
     ]);
   });
 
