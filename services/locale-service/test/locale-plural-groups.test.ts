@@ -357,6 +357,19 @@ describe('a change to a source form outdates the whole group', () => {
     expectLocale(again.body, { status: 'up_to_date', syncedVersion: 2, translatedCount: 5 });
   });
 
+  it('when a group loses every form but other, then the plain key left is outdated', async () => {
+    const project = await upToDatePolish(ENGLISH);
+    await nextSource(project, { title: 'Cart', item_other: '{{count}} items' }, 2);
+    expectLocale(await service.getLocale(project.projectId, 'pl', project.owner), {
+      status: 'behind',
+      syncedVersion: 1,
+      keyCount: 2,
+      translatedCount: 1,
+      missing: [],
+      outdated: ['item_other'],
+    });
+  });
+
   it('when a source form is added, then the other forms are outdated and a new target form is missing', async () => {
     const project = await upToDatePolish(ENGLISH);
     await nextSource(project, { ...ENGLISH, item_zero: 'No items' }, 2);

@@ -36,6 +36,32 @@ export function hasPluralGroups(source: { readonly keys: readonly string[] }): b
   return findPluralGroups(source.keys).length > 0;
 }
 
+const endsInOther = new WeakMap<readonly string[], boolean>();
+
+/**
+ * Whether a source's keys may be what is left of a plural group: a group, or a key ending in
+ * `_other` (a group whose other forms were all removed is a plain key now).
+ */
+export function mayHaveHadPluralGroups(source: { readonly keys: readonly string[] }): boolean {
+  let known = endsInOther.get(source.keys);
+  if (known === undefined)
+    endsInOther.set(source.keys, (known = source.keys.some((k) => k.endsWith('_other'))));
+  return known;
+}
+
+const formerForms = new WeakMap<readonly string[], ReadonlySet<string>>();
+
+/** The keys that are forms of a plural group in `keys`. */
+function groupForms(keys: readonly string[]): ReadonlySet<string> {
+  let forms = formerForms.get(keys);
+  if (!forms) {
+    const set = new Set<string>();
+    for (const group of findPluralGroups(keys)) for (const form of group.forms) set.add(keys[form.index]!);
+    formerForms.set(keys, (forms = set));
+  }
+  return forms;
+}
+
 const NO_GROUPS: ReadonlySet<string> = new Set();
 
 /**
@@ -55,14 +81,15 @@ function reshapedGroups(madeFrom: readonly string[], current: readonly string[])
  * (`target`, targetKeysOf; undefined: the source's keys), given the keys it has translations
  * for and the source version those translations were made from (`from`, 0 when nothing was
  * uploaded) with that version's keys (`fromKeys`; needed when `from` is older than `source` and
- * the source has plural groups). An upload replaces a locale's translations whole, so one `from`
- * holds for all of them.
+ * the source has plural groups or what is left of one, and the project reads plural keys). An
+ * upload replaces a locale's translations whole, so one `from` holds for all of them.
  * - a key's revision is its source key's; a plural form's is the latest of its group's source
  *   forms (a change to any of them concerns every form);
  * - missing: a key with no translation;
  * - outdated: a translation made before its key's revision (revision > from), or a form of a
- *   group whose source forms were added or removed since `from` (then the group changed after
- *   `from`: its pending revision is taken as `from + 1`);
+ *   group whose source forms were added or removed since `from`, or a plain key that was a form
+ *   of a group at `from` (its group lost every other form) — then the group changed after
+ *   `from`: its pending revision is taken as `from + 1`;
  * - syncedVersion: the latest version the translations have caught up with — never later than
  *   `from` (a new source version makes every locale behind until translations are uploaded for
  *   it, as the spec's transition says), and before the earliest revision among the missing and
@@ -78,10 +105,9 @@ export function computeLocaleState(
   const missing: string[] = [];
   const outdated: string[] = [];
   let earliestPending = Number.POSITIVE_INFINITY;
-  const reshaped =
-    target && fromKeys && from > 0 && from < source.version
-      ? reshapedGroups(fromKeys, source.keys)
-      : NO_GROUPS;
+  const olderKeys = fromKeys && from > 0 && from < source.version ? fromKeys : undefined;
+  const reshaped = target && olderKeys ? reshapedGroups(olderKeys, source.keys) : NO_GROUPS;
+  const wereForms = olderKeys ? groupForms(olderKeys) : NO_GROUPS;
 
   // One loop over the locale's keys: a plain key is its source key, a plural form takes the
   // latest revision of its group's source forms.
@@ -94,12 +120,13 @@ export function computeLocaleState(
     if (!entries) {
       key = source.keys[i]!;
       revision = source.revisions[i]!;
+      groupReshaped = wereForms.has(key);
     } else {
       const entry = entries[i]!;
       key = entry.key;
       revision = 0;
       for (const at of entry.sources) revision = Math.max(revision, source.revisions[at]!);
-      groupReshaped = entry.group !== undefined && reshaped.has(pluralGroupId(entry.group));
+      groupReshaped = entry.group ? reshaped.has(pluralGroupId(entry.group)) : wereForms.has(key);
     }
     let pending: number;
     if (!translated.has(key)) {

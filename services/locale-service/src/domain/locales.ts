@@ -30,7 +30,7 @@ import type { SourceHead } from '../data-access/source-heads-repository.js';
 import type { BaselineKeeper } from './baseline.js';
 import {
   computeLocaleState,
-  hasPluralGroups,
+  mayHaveHadPluralGroups,
   statusOf,
   targetKeysOf,
   untranslatedCounts,
@@ -205,15 +205,15 @@ export function createLocales(deps: {
 
   /**
    * The keys of the version a locale's translations were made from, where the state needs them:
-   * the source has plural groups and the translations are older (a group's forms may have
-   * changed since).
+   * the source has plural groups, or what may be left of one, and the translations are older (a
+   * group's forms may have changed since).
    */
   async function keysMadeFrom(
     projectId: string,
     source: SourceVersion,
     from: number,
   ): Promise<readonly string[] | undefined> {
-    if (from <= 0 || from >= source.version || !hasPluralGroups(source)) return undefined;
+    if (from <= 0 || from >= source.version || !mayHaveHadPluralGroups(source)) return undefined;
     return (await documents.version(projectId, from)).keys;
   }
 
@@ -235,7 +235,7 @@ export function createLocales(deps: {
       target,
       await storedTranslations(projectId, row.locale, q),
       row.translatedFrom,
-      await keysMadeFrom(projectId, source, row.translatedFrom),
+      plurals ? await keysMadeFrom(projectId, source, row.translatedFrom) : undefined,
     );
   }
 
@@ -378,7 +378,7 @@ export function createLocales(deps: {
         targetKeysOf(source, locale, i18nextPlurals),
         await storedTranslations(projectId, locale),
         row.translatedFrom,
-        await keysMadeFrom(projectId, source, row.translatedFrom),
+        i18nextPlurals ? await keysMadeFrom(projectId, source, row.translatedFrom) : undefined,
       );
       return { ...present(row, head.version), missing: state.missing, outdated: state.outdated };
     },
@@ -448,14 +448,21 @@ export function createLocales(deps: {
       await baseline.change(projectId, async (tx) => {
         const row = await locales.lock(projectId, locale, tx);
         if (!row) throw localeNotFound(locale);
-        const target = targetKeysOf(current, locale, await pluralsSetting(projectId, tx));
+        const plurals = await pluralsSetting(projectId, tx);
+        const target = targetKeysOf(current, locale, plurals);
         if (from < row.translatedFrom) {
           throw new ConflictError(
             `Translations made from source version ${row.translatedFrom} are already stored; ` +
               `an upload made from version ${from} would replace them. Pull, translate and upload again`,
           );
         }
-        const counts = computeLocaleState(current, target, translations, from, made.keys);
+        const counts = computeLocaleState(
+          current,
+          target,
+          translations,
+          from,
+          plurals ? made.keys : undefined,
+        );
         await locales.saveTranslations(projectId, locale, { content, from }, counts, at, tx);
       });
       // A newer source may have arrived meanwhile: counts follow it before they are shown.
