@@ -22,8 +22,8 @@ import { PLURAL_CATEGORIES, type PluralCategory } from '@tolk/locale-file';
  */
 export type Interpolation = { prefix: string };
 
-/** Characters ICU reads as syntax in a plural branch. */
-const SYNTAX = new Set(['{', '}', '#', '|']);
+/** Characters ICU reads as syntax in a plural branch (formatjs: no `|` quoting). */
+const SYNTAX = new Set(['{', '}', '#']);
 const ARGUMENT_NAME = /^[\p{L}_][\p{L}\p{N}_]*$/u;
 
 /**
@@ -45,16 +45,27 @@ export function icuBranchText(text: string, interpolation: Interpolation): strin
   return out + quoteLiteral(text.slice(at));
 }
 
-/** Literal text quoted for ICU: `'#'`, `'{'`; an apostrophe before syntax is doubled. */
+/**
+ * Literal text quoted for ICU. A run of syntax characters and apostrophes is one quoted section
+ * (`'{#'`, apostrophes in it doubled); an apostrophe on its own stays one unless ICU could read
+ * it as the start of a quote (at the end, where the branch's `}` follows) or several are in a row.
+ */
 function quoteLiteral(text: string): string {
   let out = '';
-  for (let i = 0; i < text.length; i++) {
-    const char = text[i]!;
-    if (SYNTAX.has(char)) out += `'${char}'`;
-    else if (char === "'") {
-      const next = text[i + 1];
-      out += next === undefined || next === "'" || SYNTAX.has(next) ? "''" : "'";
-    } else out += char;
+  let at = 0;
+  while (at < text.length) {
+    if (!SYNTAX.has(text[at]!) && text[at] !== "'") {
+      out += text[at];
+      at++;
+      continue;
+    }
+    let end = at;
+    while (end < text.length && (SYNTAX.has(text[end]!) || text[end] === "'")) end++;
+    const run = text.slice(at, end);
+    const quoted = [...run].some((char) => SYNTAX.has(char));
+    if (quoted) out += `'${run.replaceAll("'", "''")}'`;
+    else out += run.length === 1 && end < text.length ? run : run.replaceAll("'", "''");
+    at = end;
   }
   return out;
 }
@@ -72,11 +83,12 @@ export function icuPluralMessage(
 /**
  * The text of each of `categories` (the target's) in `message` (the target's value of a plural
  * structure), in the format's syntax:
- * - a message made of one `plural` argument gives each category its branch; `zero` (a category
- *   most languages do not use, which Rails and i18next look up for a count of 0) is taken from
- *   `zero` or else `=0`, and only written when the message has one of them; a category the
+ * - a message made of one `plural` argument gives each category its branch; a category the
  *   message lacks gets the `other` branch, so the app never finds a form missing (Rails raises on
  *   a missing one; the server's checks keep this from happening to a translated value);
+ * - `zero` is taken from `zero` or else `=0`: Rails and i18next look it up for a count of 0 in
+ *   every language, so a language that has no CLDR `zero` (en, pl) gets one only when the
+ *   message has one; a language whose categories include it (ar, lv) always does;
  * - any other message (a language with only `other` may drop the plural, DESIGN §11; or a
  *   message that is not ICU) is the text of every category.
  */
@@ -90,7 +102,7 @@ export function pluralBranches(
   if (!plural) {
     const text =
       plural === undefined ? formatText(parseOrLiteral(message), undefined, interpolation) : message;
-    for (const category of categories) if (category !== 'zero') branches.set(category, text);
+    for (const category of categories) branches.set(category, text);
     return branches;
   }
   const { options, value: argument } = plural;
@@ -102,7 +114,8 @@ export function pluralBranches(
   const zero = textOf('zero') ?? textOf('=0');
   for (const category of PLURAL_CATEGORIES) {
     if (category === 'zero') {
-      if (zero !== undefined) branches.set('zero', zero);
+      if (categories.includes('zero')) branches.set('zero', zero ?? other);
+      else if (zero !== undefined) branches.set('zero', zero);
       continue;
     }
     if (categories.includes(category)) branches.set(category, textOf(category) ?? other);

@@ -37,7 +37,6 @@ import {
   pluralCategories,
   type PluralCategory,
   type PluralGroup,
-  type TargetKeys,
 } from '@tolk/locale-file';
 import {
   CST,
@@ -76,6 +75,8 @@ type Item = CollectionToken['items'][number];
 /** A YAML file parsed: its CST (edited by `write`) and the Document composed from it. */
 type Loaded = {
   path: string;
+  /** The file starts with a byte order mark (which TextDecoder takes off). */
+  bom: boolean;
   rails: boolean;
   tokens: CST.Token[];
   document: Document.Parsed;
@@ -127,12 +128,14 @@ function writeYaml(input: WriteInput): Buffer {
     };
     if (!writeMap(writer, loaded.keys, '')) emptyMap(loaded.keys);
   }
-  return Buffer.from(loaded.tokens.map((token) => CST.stringify(token)).join(''), 'utf8');
+  const text = loaded.tokens.map((token) => CST.stringify(token)).join('');
+  return Buffer.from(loaded.bom && !text.startsWith(BOM) ? BOM + text : text, 'utf8');
 }
 
 // ---- reading the file --------------------------------------------------------------------
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
+const BOM = '\ufeff';
 
 function load(bytes: Buffer, path: string, locale: string, options: FormatOptions): Loaded {
   const rails = options.rails === true;
@@ -163,7 +166,17 @@ function load(bytes: Buffer, path: string, locale: string, options: FormatOption
       position(lines, second),
     );
   }
-  const loaded: Loaded = { path, rails, tokens, document, lines, keys: undefined, localePair: undefined };
+  const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+  const loaded: Loaded = {
+    path,
+    bom,
+    rails,
+    tokens,
+    document,
+    lines,
+    keys: undefined,
+    localePair: undefined,
+  };
   const root = document.contents;
   if (root === null || (isScalar(root) && root.value === null && !root.anchor)) return loaded;
   checkNode(loaded, root, '');
@@ -336,8 +349,8 @@ function commentOf(map: YAMLMap, pair: Pair, index: number, loaded: Loaded): str
   const parts: (string | null | undefined)[] = [];
   if (index === 0 && map !== loaded.document.contents) parts.push(map.commentBefore);
   if (isScalar(pair.key) || isMap(pair.key) || isSeq(pair.key)) parts.push(pair.key.commentBefore);
+  // A mapping's own commentBefore is above its first key, which it goes to.
   if (isScalar(pair.value)) parts.push(pair.value.commentBefore, pair.value.comment);
-  else if (isMap(pair.value) || isSeq(pair.value)) parts.push(pair.value.commentBefore);
   const lines = parts
     .filter((part): part is string => typeof part === 'string')
     .flatMap((part) => part.split('\n'))
@@ -359,7 +372,7 @@ type Writer = {
  * Writes the target's values into `map`'s items, removing those with none (and the comments
  * above them). Returns whether anything is left in it.
  */
-function writeMap(writer: Writer, map: YAMLMap, prefix: string): boolean {
+function writeMap(writer: Writer, map: YAMLMap, prefix: string, parent?: Item): boolean {
   const token = map.srcToken as CollectionToken;
   const { target } = writer.input;
   const remove = new Set<Item>();
@@ -374,15 +387,24 @@ function writeMap(writer: Writer, map: YAMLMap, prefix: string): boolean {
         continue;
       }
     }
-    if (!writeValue(writer, value, path, 'map')) remove.add(itemOf(token, pair.key as Node));
+    const item = itemOf(token, pair.key as Node);
+    if (!writeValue(writer, value, path, 'map', item)) remove.add(item);
   }
   for (const [group, pairs] of regroup) writeGroup(writer, token, group, pairs, prefix);
+  // The comments above a nested mapping's first key are in its parent's item: they go with it.
+  if (token.items[0] && remove.has(token.items[0]) && parent?.sep) removeCommentLines(parent.sep);
   if (remove.size > 0) removeItems(token, remove);
   return token.items.some(hasContent);
 }
 
 /** Writes one value; false when the target has nothing of it (its item is then removed). */
-function writeValue(writer: Writer, value: Value, path: string, parent: 'map' | 'seq' | 'flow'): boolean {
+function writeValue(
+  writer: Writer,
+  value: Value,
+  path: string,
+  parent: 'map' | 'seq' | 'flow',
+  item?: Item,
+): boolean {
   const { valueOf } = writer.input;
   switch (value.kind) {
     case 'kept':
@@ -400,7 +422,7 @@ function writeValue(writer: Writer, value: Value, path: string, parent: 'map' | 
       return true;
     }
     case 'map':
-      return writeMap(writer, value.node, `${path}.`);
+      return writeMap(writer, value.node, `${path}.`, item);
     case 'seq': {
       const token = value.node.srcToken as CollectionToken;
       const inFlow = token.type === 'flow-collection';
@@ -472,6 +494,19 @@ function itemOf(token: CollectionToken, node: Node): Item {
   const item = token.items.find((candidate) => candidate.key === source || candidate.value === source);
   if (!item) throw new Error('yaml: a node without its CST item');
   return item;
+}
+
+/** Removes the comment lines (not a comment on the line of the key) from an item's separator. */
+function removeCommentLines(sep: CST.SourceToken[]): void {
+  const firstNewline = sep.findIndex((token) => token.type === 'newline');
+  if (firstNewline === -1) return;
+  for (let at = sep.length - 1; at > firstNewline; at--) {
+    if (sep[at]!.type !== 'comment') continue;
+    const from = sep[at - 1]?.type === 'space' && at - 1 > firstNewline ? at - 1 : at;
+    const to = sep[at + 1]?.type === 'newline' ? at + 2 : at + 1;
+    sep.splice(from, to - from);
+    at = from;
+  }
 }
 
 function hasContent(item: Item): boolean {
@@ -607,7 +642,8 @@ function setScalarToken(
   }
   CST.setScalarValue(token, value, { ...options, type: token.type === 'scalar' ? 'PLAIN' : 'QUOTE_SINGLE' });
   const written = token as CST.FlowScalar;
-  if (written.type === 'scalar' && !readsAsText(written.source, value)) {
+  // PyYAML refuses a tab in a plain scalar, which YAML allows.
+  if (written.type === 'scalar' && (value.includes('\t') || !readsAsText(written.source, value))) {
     CST.setScalarValue(token, value, { ...options, type: 'QUOTE_DOUBLE' });
     written.source = doubleQuoted(value);
   }
