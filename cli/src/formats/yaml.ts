@@ -89,7 +89,7 @@ type Loaded = {
 
 /** What a value of the file is to Tolk. */
 type Value =
-  | { kind: 'text'; node: Scalar<string> }
+  | { kind: 'text'; node: Scalar; text: string }
   | { kind: 'kept' }
   | { kind: 'plural'; node: YAMLMap; branches: [PluralCategory, Pair][] }
   | { kind: 'map'; node: YAMLMap }
@@ -126,7 +126,10 @@ function writeYaml(input: WriteInput): Buffer {
       input,
       indexOf: new Map(keys.map((key, index) => [key, index])),
     };
-    if (!writeMap(writer, loaded.keys, '')) emptyMap(loaded.keys);
+    const root = loaded.document.contents as YAMLMap;
+    const localeItem =
+      loaded.localePair && itemOf(root.srcToken as CollectionToken, loaded.localePair.key as Node);
+    if (!writeMap(writer, loaded.keys, '', localeItem)) emptyMap(loaded.keys);
   }
   const text = loaded.tokens.map((token) => CST.stringify(token)).join('');
   return Buffer.from(loaded.bom && !text.startsWith(BOM) ? BOM + text : text, 'utf8');
@@ -251,7 +254,12 @@ function keyName(loaded: Loaded, pair: Pair): string {
 function classify(loaded: Loaded, node: unknown, path: string): Value {
   if (isScalar(node)) {
     if (typeof node.value === 'string' && !isRubySymbol(loaded, node)) {
-      return { kind: 'text', node: node as Scalar<string> };
+      return { kind: 'text', node, text: node.value };
+    }
+    // YAML 1.1 makes a plain `y` or `n` a boolean; Ruby's Psych reads them as text.
+    const source = node.srcToken?.type === 'scalar' ? node.srcToken.source : undefined;
+    if (loaded.rails && typeof node.value === 'boolean' && source && /^[yn]$/i.test(source)) {
+      return { kind: 'text', node, text: source };
     }
     if (loaded.rails) return { kind: 'kept' };
     const what = node.value === null ? 'empty (null)' : `a ${typeof node.value}`;
@@ -301,9 +309,9 @@ function readMap(loaded: Loaded, map: YAMLMap, prefix: string): Record<string, u
     }
     const value = readValue(loaded, pair.value, path);
     if (value === undefined) return;
-    object[name] = value;
+    define(object, name, value);
     const description = commentOf(map, pair, index, loaded);
-    if (description) object[`@${name}`] = { description };
+    if (description) define(object, `@${name}`, { description });
   });
   return object;
 }
@@ -312,7 +320,7 @@ function readValue(loaded: Loaded, node: unknown, path: string): unknown {
   const value = classify(loaded, node, path);
   switch (value.kind) {
     case 'text':
-      return value.node.value;
+      return value.text;
     case 'kept':
       return undefined;
     case 'plural':
@@ -337,7 +345,7 @@ function readValue(loaded: Loaded, node: unknown, path: string): unknown {
       // Elements that are not texts (Rails' `[~, Sun, Mon]`) keep the others at their indexes.
       const object: Record<string, unknown> = {};
       elements.forEach((element, index) => {
-        if (element !== undefined) object[String(index)] = element;
+        if (element !== undefined) define(object, String(index), element);
       });
       return Object.keys(object).length > 0 ? object : undefined;
     }
@@ -412,7 +420,7 @@ function writeValue(
     case 'text': {
       const text = valueOf(path);
       if (text === undefined) return false;
-      setScalar(value.node, text, { inFlow: parent === 'flow' });
+      if (text !== value.text) setScalar(value.node, text, { inFlow: parent === 'flow' });
       return true;
     }
     case 'plural': {
@@ -670,6 +678,11 @@ function readsAsText(source: string, value: string): boolean {
 }
 
 // ---- helpers -------------------------------------------------------------------------------
+
+/** A property of a plain object, `__proto__` included. */
+function define(object: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
+}
 
 function sameSet(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((item) => b.includes(item));

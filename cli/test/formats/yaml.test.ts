@@ -491,6 +491,32 @@ describe('yaml format: targets', () => {
     expect(write('en:\n  a: x\n', 'fr', {}, { rails: true })).toBe('fr:\n  {}\n');
   });
 
+  it('when the first key of a Rails file has no value, then its comment goes with it', () => {
+    const source = 'en:\n  # about a\n  a: first\n  b: second\n';
+    expect(write(source, 'fr', { b: 'deuxième' }, { rails: true })).toBe('fr:\n  b: deuxième\n');
+  });
+
+  it('when a Rails file has a plain y or n, then it is text as Ruby reads it, and kept as written', () => {
+    const source = 'en:\n  answer:\n    yes_short: y\n    no_short: n\n    flag: yes\n';
+    expect(read(source, { rails: true })).toEqual({ answer: { yes_short: 'y', no_short: 'n' } });
+    expect(write(source, 'en', undefined, { rails: true })).toBe(source);
+    expect(
+      pyyaml(
+        Buffer.from(
+          write(source, 'de', { 'answer.yes_short': 'j', 'answer.no_short': 'n' }, { rails: true }),
+        ),
+      ),
+    ).toEqual({
+      de: { answer: { yes_short: 'j', no_short: 'n', flag: true } },
+    });
+  });
+
+  it('when a key is named __proto__, then it is a key like any other', () => {
+    const document = read('__proto__: x\nb:\n  __proto__: y\n');
+    expect(parseSourceDocument(document).keys).toEqual(['__proto__', 'b.__proto__']);
+    expect(write('__proto__: x\n', 'fr', Object.fromEntries([['__proto__', 'z']]))).toBe('__proto__: z\n');
+  });
+
   it('when a plain file has i18next plural keys, then a target has its own forms at their place', () => {
     const source =
       'title: Cart\ncart:\n  item_one: "{{count}} item"\n  item_other: "{{count}} items"\n  total: Total\n';
