@@ -27,6 +27,7 @@ import {
   type ReadInput,
   type WriteInput,
 } from './format.js';
+import { decodeUtf8 } from './utf8.js';
 
 export const propertiesFormat: LocaleFormat = {
   name: 'properties',
@@ -50,11 +51,15 @@ export const propertiesFormat: LocaleFormat = {
 
 type Loaded = { path: string; latin1: boolean; properties: Properties };
 
-const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-
 function load(bytes: Buffer, path: string, options: FormatOptions): Loaded {
   const latin1 = options.encoding === 'iso-8859-1';
-  const text = latin1 ? bytes.toString('latin1') : decodeUtf8(bytes, path);
+  const text = latin1
+    ? bytes.toString('latin1')
+    : decodeUtf8(
+        bytes,
+        path,
+        'if it is ISO-8859-1 (Java before 9), set "encoding": "iso-8859-1" for it in tolk.json',
+      );
   let properties: Properties;
   try {
     properties = new Properties(text);
@@ -81,31 +86,6 @@ function load(bytes: Buffer, path: string, options: FormatOptions): Loaded {
     }
   }
   return loaded;
-}
-
-function decodeUtf8(bytes: Buffer, path: string): string {
-  try {
-    return UTF8.decode(bytes);
-  } catch {
-    // The first line that is not UTF-8, for the message.
-    let line = 1;
-    let start = 0;
-    for (let at = 0; at <= bytes.length; at++) {
-      if (at < bytes.length && bytes[at] !== 0x0a) continue;
-      try {
-        UTF8.decode(bytes.subarray(start, at));
-      } catch {
-        break;
-      }
-      line++;
-      start = at + 1;
-    }
-    throw new FormatError(
-      path,
-      'is not UTF-8 text; if the file is ISO-8859-1 (Java before 9), set "encoding": "iso-8859-1" for it in tolk.json',
-      { line, column: 1 },
-    );
-  }
 }
 
 /**

@@ -63,6 +63,7 @@ import {
   type WriteInput,
 } from './format.js';
 import { icuPluralMessage, pluralBranches, type Interpolation } from './plural-message.js';
+import { decodeUtf8 } from './utf8.js';
 
 /** Rails' `%{name}`: kept as text in ICU branches, where ICU reads `{name}` as the argument. */
 const RAILS_INTERPOLATION: Interpolation = { prefix: '%' };
@@ -75,8 +76,6 @@ type Item = CollectionToken['items'][number];
 /** A YAML file parsed: its CST (edited by `write`) and the Document composed from it. */
 type Loaded = {
   path: string;
-  /** The file starts with a byte order mark (which TextDecoder takes off). */
-  bom: boolean;
   rails: boolean;
   tokens: CST.Token[];
   document: Document.Parsed;
@@ -131,23 +130,15 @@ function writeYaml(input: WriteInput): Buffer {
       loaded.localePair && itemOf(root.srcToken as CollectionToken, loaded.localePair.key as Node);
     if (!writeMap(writer, loaded.keys, '', localeItem)) emptyMap(loaded.keys);
   }
-  const text = loaded.tokens.map((token) => CST.stringify(token)).join('');
-  return Buffer.from(loaded.bom && !text.startsWith(BOM) ? BOM + text : text, 'utf8');
+  return Buffer.from(loaded.tokens.map((token) => CST.stringify(token)).join(''), 'utf8');
 }
 
 // ---- reading the file --------------------------------------------------------------------
 
-const UTF8 = new TextDecoder('utf-8', { fatal: true });
-const BOM = '\ufeff';
-
 function load(bytes: Buffer, path: string, locale: string, options: FormatOptions): Loaded {
   const rails = options.rails === true;
-  let text: string;
-  try {
-    text = UTF8.decode(bytes);
-  } catch {
-    throw new FormatError(path, 'is not UTF-8 text (YAML files are UTF-8)');
-  }
+  // The byte order mark stays in the text: the parser keeps it as a token of the file.
+  const text = decodeUtf8(bytes, path, 'YAML files are UTF-8');
   const lines = new LineCounter();
   const tokens = Array.from(new Parser(lines.addNewLine).parse(text));
   // Ruby reads YAML 1.1 (`no` and `on` are booleans, `0777` is octal); JavaScript readers 1.2.
@@ -169,10 +160,8 @@ function load(bytes: Buffer, path: string, locale: string, options: FormatOption
       position(lines, second),
     );
   }
-  const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
   const loaded: Loaded = {
     path,
-    bom,
     rails,
     tokens,
     document,
