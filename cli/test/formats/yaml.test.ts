@@ -496,6 +496,25 @@ describe('yaml format: targets', () => {
     expect(write(source, 'fr', { b: 'deuxième' }, { rails: true })).toBe('fr:\n  b: deuxième\n');
   });
 
+  it('when a plain file has a plural hash or a commented group, then they read as in Rails', () => {
+    const source = '# The inbox page.\ninbox:\n  files:\n    one: "# file"\n    other: "%{count} files"\n';
+    const document = read(source);
+    expect(document).toEqual({
+      inbox: { files: "{count, plural, one {'#' file} other {%{count} files}}" },
+      '@inbox': { description: 'The inbox page.' },
+    });
+    expect(parseSourceDocument(document).annotations.get('inbox')).toEqual({
+      description: 'The inbox page.',
+    });
+    expect(
+      write(source, 'cs', {
+        'inbox.files': '{count, plural, one {# soubor} few {# soubory} many {# souboru} other {# souborů}}',
+      }),
+    ).toBe(
+      '# The inbox page.\ninbox:\n  files:\n    one: "%{count} soubor"\n    few: "%{count} soubory"\n    many: "%{count} souboru"\n    other: "%{count} souborů"\n',
+    );
+  });
+
   it('when a Rails file has a plain y or n, then it is text as Ruby reads it, and kept as written', () => {
     const source = 'en:\n  answer:\n    yes_short: y\n    no_short: n\n    flag: yes\n';
     expect(read(source, { rails: true })).toEqual({ answer: { yes_short: 'y', no_short: 'n' } });
