@@ -454,7 +454,8 @@ function writePluralHash(writer: Writer, value: Extract<Value, { kind: 'plural' 
 
 /**
  * An i18next plural group (`item_one`, `item_other`) with the target's forms, at the place of
- * its first source form; a form the source lacks is a copy of the `_other` item.
+ * its first source form; a form the source lacks is a copy of the `_other` item. When the target
+ * has only forms the source has, each stays at its place.
  */
 function writeGroup(
   writer: Writer,
@@ -480,6 +481,15 @@ function writeGroup(
     }
   }
   const sourceItems = new Set(pairs.map((pair) => itemOf(token, pair.key as Node)));
+  const kept = new Set(forms);
+  if (forms.every((form) => sourceItems.has(form))) {
+    // Only the source's own forms: each stays where it is.
+    replaceItems(
+      token,
+      token.items.filter((item) => !sourceItems.has(item) || kept.has(item)),
+    );
+    return;
+  }
   const first = itemOf(token, pairs[0]!.key as Node);
   const items = token.items.flatMap((item) => (item === first ? forms : sourceItems.has(item) ? [] : [item]));
   replaceItems(token, items);
@@ -618,7 +628,9 @@ function setScalarToken(
   value: string,
   context: { key?: boolean; inFlow?: boolean },
 ): void {
-  if (token.type === 'block-scalar') {
+  // A block scalar whose text starts with a space or a line break needs an indentation
+  // indicator relative to its parent's indentation, which the CST does not give: quoted instead.
+  if (token.type === 'block-scalar' && /^\S/.test(value)) {
     const header = token.props[0];
     const folded = header?.type === 'block-scalar-header' && header.source.startsWith('>');
     const indent = /^( *)\S/m.exec(token.source)?.[1]?.length;
@@ -632,7 +644,7 @@ function setScalarToken(
     return;
   }
   const options = { implicitKey: context.key === true, inFlow: context.inFlow === true };
-  if (token.type === 'double-quoted-scalar' || LINE_BREAK.test(value)) {
+  if (token.type === 'double-quoted-scalar' || token.type === 'block-scalar' || LINE_BREAK.test(value)) {
     CST.setScalarValue(token, value, { ...options, type: 'QUOTE_DOUBLE' });
     (token as CST.FlowScalar).source = doubleQuoted(value);
     return;

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { parseSourceDocument, targetKeys } from '@tolk/locale-file';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parse as parseYaml } from 'yaml';
+import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { FormatError, formatNamed } from '../../src/formats/index.js';
 import { icuPluralMessage, pluralBranches } from '../../src/formats/plural-message.js';
 import { yamlFormat } from '../../src/formats/yaml.js';
@@ -552,6 +552,64 @@ describe('yaml format: targets', () => {
     );
     expect(write(source, 'ja', { 'cart.item_other': '{{count}}個', 'cart.total': '合計' })).toBe(
       'cart:\n  item_other: "{{count}}個"\n  total: 合計\n',
+    );
+  });
+});
+
+describe('yaml format: any file the yaml package writes', () => {
+  const key = fc.constantFrom('a', 'b', 'title', 'x_one', 'x_other', 'k.dot', 'ü');
+  const text = fc.constantFrom(
+    'Hello',
+    'yes',
+    '12',
+    'a: b',
+    '#x',
+    "it's",
+    'line\nbreak',
+    '',
+    ' lead',
+    'ünï ✓',
+    '- dash',
+  );
+  const { node } = fc.letrec((tie) => ({
+    node: fc.oneof(
+      { depthSize: 'small' },
+      text,
+      fc.dictionary(key, tie('node'), { minKeys: 1, maxKeys: 4 }),
+      fc.array(text, { minLength: 1, maxLength: 3 }),
+    ),
+  }));
+  const style = fc.record({
+    indent: fc.constantFrom(2, 4),
+    flowLevel: fc.constantFrom(undefined, 1, 2),
+    defaultStringType: fc.constantFrom('PLAIN', 'QUOTE_SINGLE', 'QUOTE_DOUBLE', 'BLOCK_LITERAL' as const),
+    indentSeq: fc.boolean(),
+  });
+
+  it('when written back, then it is the same bytes; when translated with gaps, then it reads back as translated', () => {
+    fc.assert(
+      fc.property(
+        fc.dictionary(key, node, { minKeys: 1, maxKeys: 5 }),
+        style,
+        fc.nat(3),
+        (object, options, gaps) => {
+          const source = stringifyYaml(object, options);
+          const parsed = parseSourceDocument(read(source));
+          expect(write(source, 'en')).toBe(source);
+          // Every (gaps + 1)th key has no value; the others a new text with a line break.
+          const values = Object.fromEntries(
+            parsed.keys
+              .filter((_, index) => gaps === 0 || index % (gaps + 1) !== 0)
+              .map((key) => [key, `${parsed.values[parsed.keys.indexOf(key)]} ✓\nfr`]),
+          );
+          const back = parseSourceDocument(read(write(source, 'fr', values)));
+          const got = new Map(back.keys.map((key, index) => [key, back.values[index]]));
+          for (const [key, value] of got) expect(value).toBe(values[key]);
+          // Only elements of a sequence with a gap are left out, with their sequence.
+          for (const key of Object.keys(values)) if (!got.has(key)) expect(key).toMatch(/\.\d+(\.|$)/);
+        },
+      ),
+      { numRuns: 300 },
     );
   });
 });
