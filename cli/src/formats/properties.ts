@@ -210,7 +210,11 @@ function withValue(loaded: Loaded, node: PropertyNode, value: string): PropertyN
   const separator = noSeparator
     ? '='
     : `${node.separatorLeading}${node.separatorChar ?? ''}${node.separatorTrailing}`;
-  const escapedValue = escape(value, loaded, false);
+  let escapedValue = escape(value, loaded, false);
+  // After a separator of whitespace only, Java would take a leading `=` or `:` as the separator.
+  if (!noSeparator && node.separatorChar === undefined && /^[=:]/.test(escapedValue)) {
+    escapedValue = `\\${escapedValue}`;
+  }
   return {
     ...node,
     value,

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseSourceDocument, targetKeys } from '@tolk/locale-file';
+import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FormatError, formatNamed, type FormatOptions } from '../../src/formats/index.js';
 import { propertiesFormat } from '../../src/formats/properties.js';
@@ -243,6 +244,50 @@ describe('properties format: targets', () => {
     expect(propertiesFormat.readLocale('es_419')).toBe('es-419');
     expect(propertiesFormat.readLocale('pt-BR')).toBeUndefined();
     expect(propertiesFormat.readLocale('not a locale')).toBeUndefined();
+  });
+});
+
+describe('properties format: any text', () => {
+  const piece = fc.constantFrom(
+    ' ',
+    '  ',
+    '\\',
+    '=',
+    ':',
+    '#',
+    '!',
+    '\t',
+    '\n',
+    '\r\n',
+    'é',
+    'Ω',
+    '✓',
+    'a',
+    'Key',
+    '\\u',
+  );
+  const texts = fc.array(piece, { maxLength: 8 }).map((pieces) => pieces.join(''));
+  const layouts = fc.constantFrom('k = v', 'k=v', 'k:v', 'k v', '  k  =  v', 'k = v \\\n    w');
+
+  it('when any text is written, then Java readers get it back, in UTF-8 and in ISO-8859-1', () => {
+    const samples = fc.sample(
+      fc.tuple(fc.array(fc.tuple(layouts, texts), { minLength: 1, maxLength: 6 }), fc.boolean()),
+      { numRuns: 20, seed: 15 },
+    );
+    const cases = samples.map(([entries, latin1]) => {
+      const options: FormatOptions = latin1 ? { encoding: 'iso-8859-1' } : {};
+      const source = entries
+        .map(([layout], index) => layout.replace('k', `key${index}`).replace('v', 'x'))
+        .join('\n');
+      const values = Object.fromEntries(entries.map(([, text], index) => [`key${index}`, text]));
+      const written = write(Buffer.from(`${source}\n`, latin1 ? 'latin1' : 'utf8'), 'fr', values, options);
+      expect(read(written, options)).toEqual(values);
+      return { bytes: written, encoding: options.encoding, values };
+    });
+    // translate-toolkit reads them as Java does.
+    prop2po(cases).forEach((reference, index) => {
+      expect(reference, cases[index]!.bytes.toString('latin1')).toEqual(cases[index]!.values);
+    });
   });
 });
 
