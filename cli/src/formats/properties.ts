@@ -148,21 +148,27 @@ function writeProperties(input: WriteInput): Buffer {
   const { properties } = loaded;
   const { target, valueOf } = input;
   const nodes = properties.nodes;
-  const keys = parseSourceDocument(documentOf(loaded)).keys;
-  const indexOf = new Map(keys.map((key, index) => [key, index]));
+  const sourceKeys = parseSourceDocument(documentOf(loaded)).keys;
+  const indexOf = new Map(sourceKeys.map((key, index) => [key, index]));
   const drop = new Set<number>();
   const replaced = new Map<number, PropertiesNode[]>();
-  const groupsDone = new Set<PluralGroup>();
+  const formsOf = new Map<PluralGroup, PropertyNode[]>();
   nodes.forEach((node, index) => {
     if (node.type !== 'property') return;
     const group = target.groups.length > 0 ? target.groupOfSource.get(indexOf.get(node.key)!) : undefined;
     if (group) {
-      // An i18next plural group: the target's forms at the place of the first source form.
-      drop.add(index);
-      if (groupsDone.has(group)) return;
-      groupsDone.add(group);
-      const forms = groupForms(loaded, nodes, group, input);
-      replaced.set(index, forms);
+      // An i18next plural group: the target's forms at the place of the first source form, or
+      // each at its place when the target has only forms the source has.
+      let forms = formsOf.get(group);
+      const first = !forms;
+      if (!forms) formsOf.set(group, (forms = groupForms(loaded, nodes, group, input)));
+      const sourceForms = new Set(group.forms.map((form) => sourceKeys[form.index]));
+      if (forms.every((form) => sourceForms.has(form.key))) {
+        const form = forms.find((candidate) => candidate.key === node.key);
+        if (form) replaced.set(index, [form]);
+        else drop.add(index);
+      } else if (first) replaced.set(index, forms);
+      else drop.add(index);
       return;
     }
     const value = valueOf(node.key);
@@ -189,7 +195,7 @@ function groupForms(loaded: Loaded, nodes: readonly PropertiesNode[], group: Plu
   const byKey = new Map<string, PropertyNode>();
   for (const node of nodes) if (node.type === 'property') byKey.set(node.key, node);
   const other = byKey.get(`${group.base}${group.type === 'ordinal' ? '_ordinal' : ''}_other`)!;
-  const forms: PropertiesNode[] = [];
+  const forms: PropertyNode[] = [];
   for (const entry of input.target.formsOf.get(group)!) {
     const value = input.valueOf(entry.key);
     if (value === undefined) continue;

@@ -226,6 +226,24 @@ describe('properties format: targets', () => {
     expect(read(emoji, { encoding: 'iso-8859-1' })).toMatchObject({ title: 'Fête 🎉' });
   });
 
+  it('when i18next plural keys are apart, then the same forms stay in place and new ones join the first', () => {
+    const source = 'files_other = {{count}} files\ntitle = Files\nfiles_one = one file\n';
+    expect(write(source, 'en').toString()).toBe(source);
+    expect(write(source, 'ja', { files_other: '{{count}} ファイル', title: 'ファイル' }).toString()).toBe(
+      'files_other = {{count}} ファイル\ntitle = ファイル\n',
+    );
+    const polish = {
+      files_one: '1 plik',
+      files_few: '{{count}} pliki',
+      files_many: '{{count}} plików',
+      files_other: '{{count}} pliku',
+      title: 'Pliki',
+    };
+    expect(write(source, 'pl', polish).toString()).toBe(
+      'files_one = 1 plik\nfiles_few = {{count}} pliki\nfiles_many = {{count}} plików\nfiles_other = {{count}} pliku\ntitle = Pliki\n',
+    );
+  });
+
   it('when keys have no value, then they are left out with the comment lines right above them', () => {
     const source = '# Header\n\n# about a\na=1\n# about b\nb=2\n\nc=3\n';
     expect(write(source, 'de', { b: 'zwei' }).toString()).toBe('# Header\n\n# about b\nb=zwei\n\n');
