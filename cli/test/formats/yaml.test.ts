@@ -25,7 +25,7 @@ function pyyamlAll(files: Buffer[]): unknown[] {
     'for path in sys.argv[1:]:',
     '    print(json.dumps(yaml.safe_load(open(path, encoding="utf-8")), default=str))',
   ].join('\n');
-  const out = execFileSync('python3', ['-c', script, ...paths], { encoding: 'utf8' });
+  const out = execFileSync('/usr/bin/python3', ['-c', script, ...paths], { encoding: 'utf8' });
   return out
     .trimEnd()
     .split('\n')
