@@ -27,6 +27,12 @@ export type FormatName = (typeof FORMAT_NAMES)[number];
 export type FormatOptions = {
   /** `properties`: the files' encoding; UTF-8 unless the app says otherwise. */
   encoding?: 'utf-8' | 'iso-8859-1';
+  /**
+   * `yaml`: a Rails locale file (`config/locales/en.yml`): the locale is its one root key, read
+   * and written as YAML 1.1 (as Ruby reads it), and values that are not text (Rails' number
+   * and date settings) are kept in targets. Plain nested YAML otherwise.
+   */
+  rails?: boolean;
 };
 
 export type ReadInput = {

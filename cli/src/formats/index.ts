@@ -3,14 +3,18 @@ import { arbFormat } from './arb.js';
 import { FORMAT_NAMES, type FormatName, type LocaleFormat } from './format.js';
 import { i18nextFormat } from './i18next.js';
 import { jsonFormat } from './json.js';
+import { propertiesFormat } from './properties.js';
+import { yamlFormat } from './yaml.js';
 
 export * from './format.js';
 
 /** Every format, by the name `tolk.json` gives it. */
-const FORMATS: Partial<Record<FormatName, LocaleFormat>> = {
+const FORMATS: Record<FormatName, LocaleFormat> = {
   json: jsonFormat,
   i18next: i18nextFormat,
   arb: arbFormat,
+  yaml: yamlFormat,
+  properties: propertiesFormat,
 };
 
 /** The format named `name`; undefined for a name no format has. */

@@ -1,0 +1,258 @@
+/**
+ * `properties`: a Java resource bundle (`messages_pt_BR.properties`), DESIGN §12.
+ *
+ * Read with `properties-file`, whose parser is lossless (every comment, blank line, separator,
+ * continuation line and escape of the file, with line numbers) and as strict as Java's own
+ * `Properties.load` (a malformed `\uXXXX` is an error, not a silent `u`). `dot-properties`, the
+ * other maintained one, keeps no line structure of a pair and reads a malformed escape as text.
+ *
+ * - Keys are flat: `checkout.title` is one name, and the document stays flat (the server keeps
+ *   its dotted names as they are).
+ * - The comment lines right above a key (no blank line between) are its context.
+ * - UTF-8 by default (Java 9+ reads resource bundles as UTF-8); ISO-8859-1 when the file set says
+ *   `"encoding": "iso-8859-1"`, and then a character beyond Latin-1 is written `\uXXXX`.
+ * - A target keeps the source's lines: comments, blank lines, separators, order, and the lines of
+ *   every value that did not change. A changed value is written on its key's line; a key with no
+ *   value is left out with its comment lines.
+ * - Refused: bytes that are not the file's encoding, a malformed `\u` escape, a key given twice,
+ *   a key the locale document cannot hold (empty, starting with `@`, or with an empty segment).
+ */
+import { parseTargetLocale } from '@tolk/contracts';
+import { parseSourceDocument, type PluralGroup } from '@tolk/locale-file';
+import { Properties, type PropertiesNode, type PropertyNode } from 'properties-file/parser';
+import {
+  FormatError,
+  type FormatOptions,
+  type LocaleFormat,
+  type ReadInput,
+  type WriteInput,
+} from './format.js';
+import { decodeUtf8 } from './utf8.js';
+
+export const propertiesFormat: LocaleFormat = {
+  name: 'properties',
+  extensions: ['.properties'],
+  /**
+   * Java's bundle names (`ResourceBundle.Control.toBundleName`): language, script, country and
+   * variant joined by `_`, in BCP 47's order: `pt_BR`, `zh_Hant`, `zh_Hant_TW`, `es_419`.
+   * (`Locale.toString`'s `zh_TW_#Hant` names no file.)
+   */
+  spellLocale: (locale) => locale.replaceAll('-', '_'),
+  readLocale(spelled) {
+    if (spelled.includes('-')) return undefined;
+    const parsed = parseTargetLocale(spelled.replaceAll('_', '-'));
+    return parsed.ok ? parsed.locale : undefined;
+  },
+  read(input: ReadInput) {
+    return documentOf(load(input.bytes, input.path, input.options));
+  },
+  write: writeProperties,
+};
+
+type Loaded = { path: string; latin1: boolean; properties: Properties };
+
+function load(bytes: Buffer, path: string, options: FormatOptions): Loaded {
+  const latin1 = options.encoding === 'iso-8859-1';
+  const text = latin1
+    ? bytes.toString('latin1')
+    : decodeUtf8(
+        bytes,
+        path,
+        'if it is ISO-8859-1 (Java before 9), set "encoding": "iso-8859-1" for it in tolk.json',
+      );
+  let properties: Properties;
+  try {
+    properties = new Properties(text);
+  } catch (error) {
+    throw new FormatError(path, (error as Error).message, malformedEscapeAt(text, (error as Error).message));
+  }
+  const loaded = { path, latin1, properties };
+  for (const collision of properties.getKeyCollisions()) {
+    const lines = collision.nodes.map((node) => node.startingLineNumber);
+    throw new FormatError(
+      path,
+      `the key ${JSON.stringify(collision.key)} is defined twice (lines ${lines.join(', ')})`,
+      { line: lines[1]!, column: collision.nodes[1]!.leadingWhitespace.length + 1 },
+    );
+  }
+  for (const node of properties.getProperties()) {
+    const key = node.key;
+    if (key === '' || key.startsWith('@') || key.startsWith('.') || key.endsWith('.') || key.includes('..')) {
+      throw new FormatError(
+        path,
+        `the key ${JSON.stringify(key)} cannot be a key of a locale document (empty, starting with @, which marks annotations, or with an empty segment between dots)`,
+        { line: node.startingLineNumber, column: node.leadingWhitespace.length + 1 },
+      );
+    }
+  }
+  return loaded;
+}
+
+/**
+ * Where the parser's "malformed escaped unicode characters" is: the parser names no line, so the
+ * first prefix of whole lines that fails to parse is found (by halving) and the escape in its
+ * last line.
+ */
+function malformedEscapeAt(text: string, message: string): { line: number; column: number } | undefined {
+  const lines = text.split(/\r\n|\r|\n/);
+  const fails = (count: number) => {
+    try {
+      new Properties(lines.slice(0, count).join('\n'));
+      return false;
+    } catch {
+      return true;
+    }
+  };
+  let low = 1;
+  let high = lines.length;
+  if (!fails(high)) return undefined;
+  while (low < high) {
+    const middle = Math.floor((low + high) / 2);
+    if (fails(middle)) high = middle;
+    else low = middle + 1;
+  }
+  const escape = /'(.*)'/.exec(message)?.[1];
+  const column = escape ? lines[low - 1]!.indexOf(escape) : -1;
+  return { line: low, column: column + 1 || 1 };
+}
+
+/** The comment lines right above the property at `index` (no blank line between), top first. */
+function commentsAbove(nodes: readonly PropertiesNode[], index: number): number[] {
+  const above: number[] = [];
+  for (let at = index - 1; at >= 0 && nodes[at]!.type === 'comment'; at--) above.unshift(at);
+  return above;
+}
+
+function documentOf(loaded: Loaded): Record<string, unknown> {
+  const document: Record<string, unknown> = {};
+  const nodes = loaded.properties.nodes;
+  nodes.forEach((node, index) => {
+    if (node.type !== 'property') return;
+    define(document, node.key, node.value);
+    const description = commentsAbove(nodes, index)
+      .map((at) => (nodes[at] as Extract<PropertiesNode, { type: 'comment' }>).body.trim())
+      .filter((line) => line !== '')
+      .join('\n');
+    if (description) define(document, `@${node.key}`, { description });
+  });
+  return document;
+}
+
+/** A property of a plain object, `__proto__` included. */
+function define(object: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+function writeProperties(input: WriteInput): Buffer {
+  const loaded = load(input.source, '(source)', input.options);
+  const { properties } = loaded;
+  const { target, valueOf } = input;
+  const nodes = properties.nodes;
+  const sourceKeys = parseSourceDocument(documentOf(loaded)).keys;
+  const indexOf = new Map(sourceKeys.map((key, index) => [key, index]));
+  const drop = new Set<number>();
+  const replaced = new Map<number, PropertiesNode[]>();
+  const formsOf = new Map<PluralGroup, PropertyNode[]>();
+  nodes.forEach((node, index) => {
+    if (node.type !== 'property') return;
+    const group = target.groups.length > 0 ? target.groupOfSource.get(indexOf.get(node.key)!) : undefined;
+    if (group) {
+      // An i18next plural group: the target's forms at the place of the first source form, or
+      // each at its place when the target has only forms the source has.
+      let forms = formsOf.get(group);
+      const first = !forms;
+      if (!forms) formsOf.set(group, (forms = groupForms(loaded, nodes, group, input)));
+      const sourceForms = new Set(group.forms.map((form) => sourceKeys[form.index]));
+      if (forms.every((form) => sourceForms.has(form.key))) {
+        const form = forms.find((candidate) => candidate.key === node.key);
+        if (form) replaced.set(index, [form]);
+        else drop.add(index);
+      } else if (first) replaced.set(index, forms);
+      else drop.add(index);
+      return;
+    }
+    const value = valueOf(node.key);
+    if (value === undefined) {
+      drop.add(index);
+      for (const at of commentsAbove(nodes, index)) drop.add(at);
+    } else if (value !== node.value) {
+      replaced.set(index, [withValue(loaded, node, value)]);
+    }
+  });
+  const out: PropertiesNode[] = [];
+  nodes.forEach((node, index) => {
+    const replacement = replaced.get(index);
+    if (replacement) out.push(...replacement);
+    else if (!drop.has(index)) out.push(node);
+  });
+  nodes.splice(0, nodes.length, ...out);
+  const text = properties.format();
+  return Buffer.from(text, loaded.latin1 ? 'latin1' : 'utf8');
+}
+
+/** The target's forms of an i18next group; a form the source lacks is written as `_other` is. */
+function groupForms(loaded: Loaded, nodes: readonly PropertiesNode[], group: PluralGroup, input: WriteInput) {
+  const byKey = new Map<string, PropertyNode>();
+  for (const node of nodes) if (node.type === 'property') byKey.set(node.key, node);
+  const other = byKey.get(`${group.base}${group.type === 'ordinal' ? '_ordinal' : ''}_other`)!;
+  const forms: PropertyNode[] = [];
+  for (const entry of input.target.formsOf.get(group)!) {
+    const value = input.valueOf(entry.key);
+    if (value === undefined) continue;
+    const node = byKey.get(entry.key);
+    if (node) forms.push(value === node.value ? node : withValue(loaded, node, value));
+    else
+      forms.push(
+        withValue(loaded, { ...other, key: entry.key, escapedKey: escape(entry.key, loaded, true) }, value),
+      );
+  }
+  return forms;
+}
+
+/** `node` with another value, on one line, in the node's layout (indentation and separator). */
+function withValue(loaded: Loaded, node: PropertyNode, value: string): PropertyNode {
+  const noSeparator =
+    node.separatorChar === undefined && node.separatorLeading === '' && node.separatorTrailing === '';
+  const separator = noSeparator
+    ? '='
+    : `${node.separatorLeading}${node.separatorChar ?? ''}${node.separatorTrailing}`;
+  let escapedValue = escape(value, loaded, false);
+  // After a separator of whitespace only, Java would take a leading `=` or `:` as the separator.
+  if (!noSeparator && node.separatorChar === undefined && /^[=:]/.test(escapedValue)) {
+    escapedValue = `\\${escapedValue}`;
+  }
+  return {
+    ...node,
+    value,
+    escapedValue,
+    rawLines: [`${node.leadingWhitespace}${node.escapedKey}${separator}${escapedValue}`],
+  };
+}
+
+/**
+ * Java's escapes of a key or value, written by hand rather than by properties-file's
+ * `escapeValue`, which also escapes `=`, `:`, `#` and `!` inside values (legal, but it would
+ * turn every `Error: {0}` into `Error\: {0}` where Java needs nothing): the backslash, line
+ * breaks, tab and form feed, a leading space (which Java would skip), in keys the separators
+ * and a leading `#`/`!`, and control characters and (in ISO-8859-1) characters beyond Latin-1
+ * as `\uXXXX`, one per UTF-16 unit as Java reads them.
+ */
+function escape(text: string, loaded: Loaded, key: boolean): string {
+  let out = '';
+  for (let at = 0; at < text.length; at++) {
+    const char = text[at]!;
+    const code = char.charCodeAt(0);
+    if (char === '\\') out += '\\\\';
+    else if (char === '\n') out += '\\n';
+    else if (char === '\r') out += '\\r';
+    else if (char === '\t') out += '\\t';
+    else if (char === '\f') out += '\\f';
+    else if (char === ' ' && (at === 0 || key)) out += '\\ ';
+    else if (key && (char === '=' || char === ':' || ((char === '#' || char === '!') && at === 0)))
+      out += `\\${char}`;
+    else if (code < 0x20 || (code >= 0x7f && code < 0xa0) || (loaded.latin1 && code > 0xff)) {
+      out += `\\u${code.toString(16).padStart(4, '0')}`;
+    } else out += char;
+  }
+  return out;
+}
