@@ -116,7 +116,7 @@ export function computeLocaleState(
   for (let i = 0; i < count; i++) {
     let key: string;
     let revision: number;
-    let groupReshaped = false;
+    let groupReshaped: boolean;
     if (!entries) {
       key = source.keys[i]!;
       revision = source.revisions[i]!;
