@@ -94,14 +94,21 @@ function sourceShape(source: FlatEntries, index: number): SourceShape {
   return shape;
 }
 
+/** A part of a source's keys, by index: `start` included, `end` not. */
+export type KeyRange = { start: number; end: number };
+
+const ALL_KEYS: KeyRange = { start: 0, end: Number.POSITIVE_INFINITY };
+
 /**
  * Every key present in both whose translation breaks the ICU rules for `locale`, in source key
- * order. A source value that does not parse as ICU (i18next `{{x}}`, printf) has no ICU rules.
+ * order (of the keys in `range` only, so a caller can check a large upload in slices). A source
+ * value that does not parse as ICU (i18next `{{x}}`, printf) has no ICU rules.
  */
 export function findIcuProblems(
   source: FlatEntries,
   translations: ReadonlyMap<string, string> | FlatEntries,
   locale: string,
+  range: KeyRange = ALL_KEYS,
 ): IcuProblem[] {
   const translationOf = translationLookup(translations);
   const categories = new Map<PluralType, PluralCategory[]>();
@@ -111,7 +118,8 @@ export function findIcuProblems(
     return known;
   };
   const problems: IcuProblem[] = [];
-  for (let i = 0; i < source.keys.length; i++) {
+  const end = Math.min(range.end, source.keys.length);
+  for (let i = range.start; i < end; i++) {
     const key = source.keys[i]!;
     const translation = translationOf(key, i);
     if (translation === undefined) continue;

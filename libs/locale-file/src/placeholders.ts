@@ -1,4 +1,5 @@
 import type { FlatEntries } from './diff.js';
+import type { KeyRange } from './icu-messages.js';
 import type { TargetKeys } from './plural-groups.js';
 
 /**
@@ -144,11 +145,13 @@ export function findPlaceholderMismatches(
   source: FlatEntries,
   translations: ReadonlyMap<string, string> | FlatEntries,
   target?: TargetKeys,
+  range: KeyRange = { start: 0, end: Number.POSITIVE_INFINITY },
 ): PlaceholderMismatch[] {
-  if (target && target.groups.length > 0) return findTargetMismatches(source, translations, target);
+  if (target && target.groups.length > 0) return findTargetMismatches(source, translations, target, range);
   const translationOf = translationLookup(translations);
   const mismatches: PlaceholderMismatch[] = [];
-  for (let i = 0; i < source.keys.length; i++) {
+  const end = Math.min(range.end, source.keys.length);
+  for (let i = range.start; i < end; i++) {
     const key = source.keys[i]!;
     const translation = translationOf(key, i);
     if (translation === undefined) continue;
@@ -162,16 +165,19 @@ function findTargetMismatches(
   source: FlatEntries,
   translations: ReadonlyMap<string, string> | FlatEntries,
   target: TargetKeys,
+  range: KeyRange,
 ): PlaceholderMismatch[] {
   const translationOf = translationLookup(translations);
   const mismatches: PlaceholderMismatch[] = [];
-  target.entries.forEach((entry, index) => {
+  const end = Math.min(range.end, target.entries.length);
+  for (let index = range.start; index < end; index++) {
+    const entry = target.entries[index]!;
     const translation = translationOf(entry.key, index);
-    if (translation === undefined) return;
+    if (translation === undefined) continue;
     const values = entry.sources.map((at) => source.values[at]!);
     const difference = comparePluralFormPlaceholders(values, translation);
     if (difference) mismatches.push({ key: entry.key, ...difference });
-  });
+  }
   return mismatches;
 }
 

@@ -22,6 +22,7 @@ import {
   type FlatEntries,
   type PluralGroup,
   type SourceLimits,
+  type KeyRange,
   type TargetKeys,
 } from '@tolk/locale-file';
 import type { LocaleRow, LocalesRepository } from '../data-access/locales-repository.js';
@@ -54,6 +55,22 @@ export type Locale = {
 export type LocaleDetail = Locale & { missing: string[]; outdated: string[] };
 
 export type Translations = { locale: string; syncedVersion: number; content: string; updatedAt: number };
+
+/** Keys checked between two turns of the event loop. */
+const CHECK_SLICE = 1_000;
+
+/**
+ * `check` over keys [0, count) in slices of CHECK_SLICE, yielding to the event loop between
+ * them, the findings concatenated in key order.
+ */
+async function inSlices<T>(count: number, check: (range: KeyRange) => T[]): Promise<T[]> {
+  const found: T[] = [];
+  for (let start = 0; start < count; start += CHECK_SLICE) {
+    if (start > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+    found.push(...check({ start, end: start + CHECK_SLICE }));
+  }
+  return found;
+}
 
 /** How many keys an error message names before it says how many more there are. */
 const NAMED_KEYS = 10;
@@ -308,7 +325,7 @@ export function createLocales(deps: {
    * such), every value must keep the ICU rules of its source for `locale` and use its source
    * value's placeholders; otherwise nothing is stored.
    */
-  function checkAgainstSource(
+  async function checkAgainstSource(
     translation: { keys: string[]; values: string[] },
     source: SourceVersion,
     locale: string,
@@ -327,9 +344,15 @@ export function createLocales(deps: {
       }
       throw unusedFormsError(locale, target!, unused);
     }
+    // Parsing a large upload's messages takes seconds: it runs in slices, the event loop serving
+    // other requests between them. By key, once (matching by position would not survive slices).
+    const values = new Map(translation.keys.map((key, i) => [key, translation.values[i]!]));
     // Before placeholders: a translation that does not parse loses arguments, and the parser's
     // error says better why.
-    const icu = findIcuProblems(icuSourceOf(source, target), translation, locale);
+    const icuSource = icuSourceOf(source, target);
+    const icu = await inSlices(icuSource.keys.length, (range) =>
+      findIcuProblems(icuSource, values, locale, range),
+    );
     if (icu.length > 0) {
       const named = icu.slice(0, NAMED_KEYS).map((p) => `${JSON.stringify(p.key)}: ${p.message}`);
       const more = icu.length > named.length ? `; and ${icu.length - named.length} more` : '';
@@ -337,7 +360,9 @@ export function createLocales(deps: {
         `ICU messages break the rules for ${locale} in ${icu.length} key(s): ${named.join('; ')}${more}; nothing was stored`,
       );
     }
-    const mismatches = findPlaceholderMismatches(source, translation, target);
+    const mismatches = await inSlices(target ? target.keys.length : source.keys.length, (range) =>
+      findPlaceholderMismatches(source, values, target, range),
+    );
     if (mismatches.length > 0) {
       const first = mismatches[0]!;
       const detail = [
@@ -436,7 +461,7 @@ export function createLocales(deps: {
         head = await documents.head(projectId);
       }
       const made = await documents.version(projectId, from);
-      checkAgainstSource(parsed, made, locale, targetKeysOf(made, locale, project.i18nextPlurals));
+      await checkAgainstSource(parsed, made, locale, targetKeysOf(made, locale, project.i18nextPlurals));
 
       const translations = translationsOf(parsed);
       const current = head.version === from ? made : await documents.version(projectId, head.version);
