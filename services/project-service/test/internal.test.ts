@@ -98,7 +98,7 @@ describe('GET /internal/projects/:projectId', () => {
     });
   }
 
-  it('when the project exists, then 200 with exactly its id, name, source locale and updatedAt', async () => {
+  it('when the project exists, then 200 with exactly its id, name, source locale, plural setting and updatedAt', async () => {
     const owner = await service.signUp();
     const project = await service.createProject(owner.userId, { name: 'Shop', sourceLocale: 'pt-br' });
 
@@ -108,16 +108,17 @@ describe('GET /internal/projects/:projectId', () => {
       projectId: project.projectId,
       name: 'Shop',
       sourceLocale: 'pt-BR',
+      i18nextPlurals: true,
       updatedAt: project.updatedAt,
     });
   });
 
-  it('when the source locale was changed, then the answer carries the new one and the new updatedAt', async () => {
+  it('when the source locale and the plural setting were changed, then the answer carries the new ones and the new updatedAt', async () => {
     const owner = await service.signUp();
     const project = await service.createProject(owner.userId);
     const patched = await service.call('PATCH', `/v1/projects/${project.projectId}`, {
       as: await service.as(owner.userId),
-      body: { sourceLocale: 'de' },
+      body: { sourceLocale: 'de', settings: { i18nextPlurals: false } },
     });
     expect(patched.status).toBe(200);
 
@@ -126,6 +127,7 @@ describe('GET /internal/projects/:projectId', () => {
       projectId: project.projectId,
       name: project.name,
       sourceLocale: 'de',
+      i18nextPlurals: false,
       updatedAt: patched.body.updatedAt,
     });
   });
