@@ -179,6 +179,8 @@ export type FileSet = {
   namespace?: string;
   /** The file's document is the whole server document (the old, single-file tolk.json). */
   root: boolean;
+  /** The old `files` string: its files are read as they always were (JSON, the same errors). */
+  legacy: boolean;
   /** How the app spells a locale in this set's paths. */
   spell(locale: string): string;
 };
@@ -202,7 +204,17 @@ export function fileSets(loaded: LoadedProjectConfig): FileSet[] {
   if (typeof config.files === 'string') {
     const format = formatNamed('json')!;
     // The old form spelled the locale as tolk.json has it, which is json's spelling.
-    return [{ label: 'files', path: config.files, format, options: {}, root: true, spell: spelling(format) }];
+    return [
+      {
+        label: 'files',
+        path: config.files,
+        format,
+        options: {},
+        root: true,
+        legacy: true,
+        spell: spelling(format),
+      },
+    ];
   }
   const sets = config.files;
   return sets.map((set, index) => {
@@ -222,6 +234,7 @@ export function fileSets(loaded: LoadedProjectConfig): FileSet[] {
         set.namespace === undefined &&
         !set.path.includes(NAMESPACE_PLACEHOLDER) &&
         !hasGlob(set.path),
+      legacy: false,
       spell: spelling(format, set.locales),
     };
   });

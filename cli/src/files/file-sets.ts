@@ -6,7 +6,7 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname, extname, resolve } from 'node:path';
 import { escapePath, glob } from 'tinyglobby';
-import { targetKeys, type ParsedSource } from '@tolk/locale-file';
+import { sameEntries, targetKeys, type ParsedSource } from '@tolk/locale-file';
 import {
   LOCALE_PLACEHOLDER,
   NAMESPACE_PLACEHOLDER,
@@ -181,6 +181,21 @@ export function readThroughFormat(
   cwd: string,
 ): { document: Record<string, unknown>; parsed: ParsedSource } {
   let document: Record<string, unknown>;
+  if (file.set.legacy) {
+    // The old single JSON file: read as it always was, with the same errors.
+    let json: unknown;
+    try {
+      json = JSON.parse(bytes.toString('utf8'));
+    } catch (error) {
+      throw new CliError(
+        'INVALID_JSON',
+        `${shown(path, cwd)}: not valid JSON (${(error as Error).message})`,
+        ExitCode.usage,
+      );
+    }
+    const parsed = parseLocaleDocument(json, path, cwd);
+    return { document: json as Record<string, unknown>, parsed };
+  }
   try {
     document = file.set.format.read({ bytes, locale, path: shown(path, cwd), options: file.set.options });
   } catch (error) {
@@ -283,4 +298,41 @@ export async function writeBytes(path: string, bytes: Buffer): Promise<void> {
 /** The source files as the user sees them: one file, or how many of the source locale. */
 export function describeSource(parts: readonly { file: NamespaceFile }[], locale: string, cwd: string) {
   return parts.length === 1 ? shown(parts[0]!.file.sourcePath, cwd) : `${parts.length} ${locale} files`;
+}
+
+/**
+ * The local source files each target file is written in the layout of, read through their
+ * formats; a warning when together they differ from the server's source. The old single JSON
+ * file that is missing, broken or different is laid out as the server's source, as it always was.
+ */
+export async function layoutParts(options: {
+  project: LoadedProjectConfig;
+  cwd: string;
+  note: (text: string) => void;
+  serverSourceDocument: Record<string, unknown>;
+  source: ParsedSource;
+  version: number;
+}): Promise<SourcePart[]> {
+  const { project, cwd, note, serverSourceDocument, source, version } = options;
+  const files = await namespaceFiles(project, cwd);
+  const legacy = files.length === 1 && files[0]!.set.legacy ? files[0]! : undefined;
+  let parts: SourcePart[] | undefined;
+  try {
+    parts = await readSourceParts(project, files, cwd);
+  } catch (error) {
+    if (!legacy || !(error instanceof CliError)) throw error;
+  }
+  const local = parts && parseLocaleDocument(serverDocument(parts), project.file, cwd);
+  if (local && !sameEntries(local, source)) {
+    const shownFiles = describeSource(parts!, project.config.sourceLocale, cwd);
+    note(
+      `warning: ${shownFiles} ${parts!.length === 1 ? 'differs' : 'differ'} from the server's source (version ${version}); ` +
+        "translating the server's version — run `tolk push` first to translate your changes",
+    );
+  }
+  if (legacy && (!local || !sameEntries(local, source))) {
+    const bytes = Buffer.from(JSON.stringify(serverSourceDocument, null, 2) + '\n');
+    return [{ file: legacy, bytes, document: serverSourceDocument, parsed: source }];
+  }
+  return parts!;
 }
