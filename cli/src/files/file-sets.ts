@@ -115,24 +115,6 @@ export async function namespaceFiles(loaded: LoadedProjectConfig, cwd: string): 
     }
   }
 
-  const namespaces = new Map<string, NamespaceFile>();
-  for (const file of files) {
-    if (file.namespace === undefined) continue;
-    const problem = namespaceProblem(file.namespace);
-    if (problem)
-      throw configError(loaded, cwd, `${file.set.label}: ${shown(file.sourcePath, cwd)}: ${problem}`);
-    const first = namespaces.get(file.namespace);
-    if (first) {
-      throw configError(
-        loaded,
-        cwd,
-        `${shown(first.sourcePath, cwd)} (${first.set.label}) and ${shown(file.sourcePath, cwd)} ` +
-          `(${file.set.label}) are both the namespace ${JSON.stringify(file.namespace)}`,
-      );
-    }
-    namespaces.set(file.namespace, file);
-  }
-
   const claimed = new Map<string, { file: NamespaceFile; locale: string }>();
   for (const file of files) {
     const paths: [string, string][] = [
@@ -159,6 +141,24 @@ export async function namespaceFiles(loaded: LoadedProjectConfig, cwd: string): 
       if (!first) claimed.set(path, { file, locale });
     }
   }
+  const namespaces = new Map<string, NamespaceFile>();
+  for (const file of files) {
+    if (file.namespace === undefined) continue;
+    const problem = namespaceProblem(file.namespace);
+    if (problem)
+      throw configError(loaded, cwd, `${file.set.label}: ${shown(file.sourcePath, cwd)}: ${problem}`);
+    const first = namespaces.get(file.namespace);
+    if (first) {
+      throw configError(
+        loaded,
+        cwd,
+        `${shown(first.sourcePath, cwd)} (${first.set.label}) and ${shown(file.sourcePath, cwd)} ` +
+          `(${file.set.label}) are both the namespace ${JSON.stringify(file.namespace)}`,
+      );
+    }
+    namespaces.set(file.namespace, file);
+  }
+
   return files;
 }
 
