@@ -210,6 +210,40 @@ describe('tolk.json file sets', () => {
     expect(forced.code, forced.stderr).toBe(0);
     expect((await app.cli.readJson('locales/pl/errors.json')).notFound).toBe('[pl] Nothing here');
     expect((await app.tolk(['pull'])).code).toBe(0);
+
+    // A hand edit of a key whose source then changes: the new translation replaces it, and says so.
+    const handEdited = (await app.cli.readText('locales/pl/errors.json')).replace(
+      '[pl] You are offline',
+      'Jesteś offline',
+    );
+    await app.write('locales/pl/errors.json', handEdited);
+    await app.write('locales/en/errors.json', ERRORS.replace('You are offline', 'No connection'));
+    expect((await app.tolk(['push'])).code).toBe(0);
+    const translated = await app.translate();
+    expect(translated.code, translated.stderr).toBe(0);
+    expect(translated.stderr).toContain(
+      'pl: a new translation replaced your local value, never uploaded, of errors.offline',
+    );
+    expect((await app.cli.readJson('locales/pl/errors.json')).offline).toBe('[pl] No connection');
+  });
+
+  it('when a file set is a glob, then each file below the locale folder is a namespace named by its path, and "locales" spells a locale by hand', async () => {
+    const app = await project('pt-BR', {
+      files: [{ path: 'locales/{locale}/**/*.json', format: 'json' }],
+      locales: { 'pt-BR': 'pt_br' },
+    });
+    await app.write('locales/en/common.json', ERRORS);
+    await app.write('locales/en/admin/users.json', '{\n  "save": "Save"\n}\n');
+    const push = await app.tolk(['push']);
+    expect(push.code, push.stderr).toBe(0);
+    expect((await app.serverSource()).document).toEqual({
+      'admin/users': { save: 'Save' },
+      common: JSON.parse(ERRORS),
+    });
+    const translated = await app.translate();
+    expect(translated.code, translated.stderr).toBe(0);
+    expect(await app.cli.readText('locales/pt_br/admin/users.json')).toBe('{\n  "save": "[pt-BR] Save"\n}\n');
+    expect((await app.cli.readJson('locales/pt_br/common.json')).offline).toBe('[pt-BR] You are offline');
   });
 
   it('when a Flutter app has ARB files, then targets are app_pl.arb and app_pt_BR.arb with their @@locale, placeholders and plural categories, and pull restores them', async () => {
@@ -282,6 +316,7 @@ describe('tolk.json file sets', () => {
           encoding: 'iso-8859-1',
           source: 'src/main/resources/messages.properties',
           namespace: 'messages',
+          locales: { de: 'de_DE' },
         },
       ],
     });
@@ -304,10 +339,10 @@ describe('tolk.json file sets', () => {
     const yaml = await app.cli.readText('config/locales/de.yml');
     expect(yaml).toContain('de:\n');
     expect(yaml).toContain('[de] Hello');
-    const properties = await app.bytes('src/main/resources/messages_de.properties');
+    const properties = await app.bytes('src/main/resources/messages_de_DE.properties');
     expect(properties.toString('latin1')).toContain('button.price=[de] Price in \u00a3');
 
-    const names = ['config/locales/de.yml', 'src/main/resources/messages_de.properties'];
+    const names = ['config/locales/de.yml', 'src/main/resources/messages_de_DE.properties'];
     const written = await Promise.all(names.map((name) => app.bytes(name)));
     for (const name of names) await rm(join(app.cli.cwd, name));
     expect((await app.tolk(['pull'])).code).toBe(0);
