@@ -318,8 +318,10 @@ describe('tolk.json file sets', () => {
           namespace: 'messages',
           locales: { de: 'de_DE' },
         },
+        { path: 'lib/l10n/app_{locale}.arb', format: 'arb', namespace: 'flutter' },
       ],
     });
+    await app.write('lib/l10n/app_en.arb', '{\n  "@@locale": "en",\n  "ok": "OK"\n}\n');
     await app.write(
       'config/locales/en.yml',
       '# Shop strings\nen:\n  greeting: "Hello"\n  cart:\n    items:\n      one: "%{count} item"\n      other: "%{count} items"\n',
@@ -331,8 +333,10 @@ describe('tolk.json file sets', () => {
     const push = await app.tolk(['push', '--json']);
     expect(push.code, push.stderr).toBe(0);
     const { document } = await app.serverSource();
-    expect(Object.keys(document!)).toEqual(['rails', 'messages']);
-    expect(push.json().keyCount).toBe(4);
+    // Each file one namespace; a file's own metadata (@@locale) stays in the file.
+    expect(Object.keys(document!)).toEqual(['rails', 'messages', 'flutter']);
+    expect(document!['flutter']).toEqual({ ok: 'OK' });
+    expect(push.json().keyCount).toBe(5);
 
     const translated = await app.translate();
     expect(translated.code, translated.stderr).toBe(0);
@@ -342,7 +346,15 @@ describe('tolk.json file sets', () => {
     const properties = await app.bytes('src/main/resources/messages_de_DE.properties');
     expect(properties.toString('latin1')).toContain('button.price=[de] Price in \u00a3');
 
-    const names = ['config/locales/de.yml', 'src/main/resources/messages_de_DE.properties'];
+    expect(await app.cli.readText('lib/l10n/app_de.arb')).toBe(
+      '{\n  "@@locale": "de",\n  "ok": "[de] OK"\n}\n',
+    );
+
+    const names = [
+      'config/locales/de.yml',
+      'src/main/resources/messages_de_DE.properties',
+      'lib/l10n/app_de.arb',
+    ];
     const written = await Promise.all(names.map((name) => app.bytes(name)));
     for (const name of names) await rm(join(app.cli.cwd, name));
     expect((await app.tolk(['pull'])).code).toBe(0);

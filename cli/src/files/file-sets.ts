@@ -231,7 +231,11 @@ export async function readSourceParts(
 export function serverDocument(parts: readonly SourcePart[]): Record<string, unknown> {
   const root = parts.find((part) => part.file.namespace === undefined);
   if (root) return root.document;
-  return Object.fromEntries(parts.map((part) => [part.file.namespace!, part.document]));
+  // A file's own metadata (`@@locale` of ARB) is the file's business, written from its source file:
+  // the server allows it only at the top of its document, not of a namespace.
+  const withoutMetadata = (document: Record<string, unknown>) =>
+    Object.fromEntries(Object.entries(document).filter(([key]) => !key.startsWith('@@')));
+  return Object.fromEntries(parts.map((part) => [part.file.namespace!, withoutMetadata(part.document)]));
 }
 
 /** The prefix of a namespace's keys in the server document. */
