@@ -398,6 +398,14 @@ describe('tolk.json file sets', () => {
         'files.1.namespace "app" is also the namespace of files.0',
       );
       await refused(
+        [{ path: 'locales/{locale}.json', format: 'json' }],
+        /locales\.de must be a name, not a path/,
+        {
+          locales: { de: '..' },
+        },
+      );
+      await app.setConfig({ locales: undefined });
+      await refused(
         [{ path: 'locales/{locale}.json', format: 'json', namespace: '@app' }],
         'files.0.namespace "@app" cannot be a namespace: it starts with "@"',
       );

@@ -43,8 +43,8 @@ const localeSpellings = z.record(
   z
     .string()
     .min(1, { error: 'must not be empty' })
-    .refine((spelled) => !spelled.includes('/'), {
-      error: 'must not contain "/"',
+    .refine((spelled) => !/[/\\]/.test(spelled) && spelled !== '.' && spelled !== '..', {
+      error: 'must be a name, not a path ("/", "\\", "." and ".." are not spellings)',
     }),
 );
 
