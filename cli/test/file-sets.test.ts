@@ -102,7 +102,10 @@ describe('tolk.json file sets', () => {
             document: JSON.parse(response.body.content as string) as Record<string, unknown>,
           };
     };
-    return { cli, tolk, translate, write, bytes, setConfig, serverSource, projectId };
+    const stored = async (locale: string) =>
+      (await system.call('GET', `/v1/projects/${projectId}/locales/${locale}/translations`, token)).body
+        .content as string;
+    return { cli, tolk, translate, write, bytes, setConfig, serverSource, stored, projectId };
   }
 
   it('when an i18next app has three namespaces, then push makes one version of them all, translate writes every namespace in its layout and pull restores deleted files byte for byte', async () => {
@@ -206,16 +209,42 @@ describe('tolk.json file sets', () => {
     // Still not uploaded: still kept.
     expect((await app.tolk(['pull'])).code).toBe(5);
 
+    // translate uploads it, though the locale is up to date; then pull has nothing to keep.
+    const upload = await app.translate();
+    expect(upload.code, upload.stderr).toBe(0);
+    expect(upload.stderr).toContain('pl: uploading your local value of errors.notFound');
+    expect(JSON.parse(await app.stored('pl')).errors.notFound).toBe('Nic tu nie ma');
+    expect((await app.tolk(['pull'])).code).toBe(0);
+    expect(await app.cli.readText('locales/pl/errors.json')).toBe(edited);
+    expect((await app.translate()).stdout).toContain('nothing to translate');
+
+    // A value changed on the server since the last sync wins over the unchanged local one.
+    const onServer = JSON.parse(await app.stored('pl'));
+    onServer.errors.offline = 'Brak sieci';
+    const put = await system.call(
+      'PUT',
+      `/v1/projects/${app.projectId}/locales/pl/translations?sourceVersion=1`,
+      token,
+      onServer,
+    );
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    expect((await app.tolk(['pull'])).code).toBe(0);
+    expect((await app.cli.readJson('locales/pl/errors.json')).offline).toBe('Brak sieci');
+
+    // --force writes the server's value over local work.
+    await app.write('locales/pl/errors.json', edited.replace('Nic tu nie ma', 'Pusto'));
+    expect((await app.tolk(['pull'])).code).toBe(5);
     const forced = await app.tolk(['pull', '--force']);
     expect(forced.code, forced.stderr).toBe(0);
-    expect((await app.cli.readJson('locales/pl/errors.json')).notFound).toBe('[pl] Nothing here');
+    expect((await app.cli.readJson('locales/pl/errors.json')).notFound).toBe('Nic tu nie ma');
     expect((await app.tolk(['pull'])).code).toBe(0);
 
     // A hand edit of a key whose source then changes: the new translation replaces it, and says so.
     const handEdited = (await app.cli.readText('locales/pl/errors.json')).replace(
-      '[pl] You are offline',
+      'Brak sieci',
       'Jesteś offline',
     );
+    expect(handEdited).toContain('Jesteś offline');
     await app.write('locales/pl/errors.json', handEdited);
     await app.write('locales/en/errors.json', ERRORS.replace('You are offline', 'No connection'));
     expect((await app.tolk(['push'])).code).toBe(0);

@@ -128,12 +128,23 @@ export async function translate(io: Io, options: TranslateOptions) {
   const work: LocaleWork[] = [];
   for (const code of chosen) {
     const state = byCode.get(code)!;
-    if (!options.force && state.status === 'up_to_date' && state.sourceVersion === sourceFile.version)
-      continue;
     const target = targetKeys(source, code, { i18nextPlurals });
+    const upToDate =
+      !options.force && state.status === 'up_to_date' && state.sourceVersion === sourceFile.version;
+    if (upToDate) {
+      // Nothing to translate; uploaded only to bring local work (hand edits never uploaded) to the server.
+      const edited = await localWork(api, projectId, code, parts, target, syncState, io.cwd);
+      if (edited.length === 0) continue;
+      out.note(
+        `${code}: uploading your local value${edited.length === 1 ? '' : 's'} of ${edited.slice(0, 20).join(', ')}` +
+          `${edited.length > 20 ? ', ...' : ''}`,
+      );
+    }
     const wanted = options.force
       ? undefined
-      : await keysToTranslate(api, projectId, code, sourceFile.version);
+      : upToDate
+        ? new Set<string>()
+        : await keysToTranslate(api, projectId, code, sourceFile.version);
     const units = translationUnits(source, target, wanted);
     const keys = units.flatMap((unit) => unit.keys);
     const file =
@@ -338,6 +349,24 @@ export async function translate(io: Io, options: TranslateOptions) {
   return ExitCode.ok;
 }
 
+/** The target keys whose local value differs from the server's and was never uploaded. */
+async function localWork(
+  api: TolkApi,
+  projectId: string,
+  locale: string,
+  parts: readonly SourcePart[],
+  target: TargetKeys,
+  syncState: SyncState,
+  cwd: string,
+): Promise<string[]> {
+  const local = await readLocalValues(parts, locale, cwd);
+  if (!local) return [];
+  const translations = await api.getTranslations(projectId, locale);
+  const server = valuesOf(parseLocaleDocument(JSON.parse(translations.content), locale, cwd));
+  const synced = syncState.locales[locale] ?? {};
+  return target.keys.filter((key) => isUnsyncedLocal(local.values.get(key), server.get(key), synced[key]));
+}
+
 /** The locale's missing and outdated keys. */
 async function keysToTranslate(api: TolkApi, projectId: string, locale: string, version: number) {
   const detail = await api.getLocale(projectId, locale);
@@ -382,6 +411,7 @@ async function uploadLocale(options: {
         outcome.replacedLocal.push(key);
     }
     const merged = mergeTranslations({
+      synced,
       source,
       locale: item.locale,
       target: item.target,
