@@ -445,6 +445,19 @@ describe('tolk.json file sets', () => {
         ],
         /files\.0 and files\.1 both claim locales\/en\/common\.json/,
       );
+      await app.write('one/en/common.json', COMMON);
+      await app.write('other/en/common.json', ERRORS);
+      await refused(
+        [
+          { path: 'one/{locale}/{namespace}.json', format: 'i18next' },
+          { path: 'other/{locale}/{namespace}.json', format: 'i18next' },
+        ],
+        /one\/en\/common\.json \(files\.0\) and other\/en\/common\.json \(files\.1\) are both the namespace "common"/,
+      );
+      await refused(
+        [{ path: 'nothing/{locale}/{namespace}.json', format: 'i18next' }],
+        'files.0: no file of the source locale en matches nothing/en/{namespace}.json',
+      );
       // Only the valid and the unparsable file left: a namespace name with a dot.
       await rm(join(app.cli.cwd, 'locales/en/broken.json'));
       await refused(
