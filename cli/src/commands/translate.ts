@@ -359,11 +359,14 @@ async function localWork(
   syncState: SyncState,
   cwd: string,
 ): Promise<string[]> {
+  // Without a record of the last sync (a checkout that never pulled with this CLI), a difference
+  // may as well be the server's newer value: nothing is uploaded (pull names such keys).
+  const synced = syncState.locales[locale];
+  if (synced === undefined) return [];
   const local = await readLocalValues(parts, locale, cwd);
   if (!local) return [];
   const translations = await api.getTranslations(projectId, locale);
   const server = valuesOf(parseLocaleDocument(JSON.parse(translations.content), locale, cwd));
-  const synced = syncState.locales[locale] ?? {};
   return target.keys.filter((key) => isUnsyncedLocal(local.values.get(key), server.get(key), synced[key]));
 }
 
