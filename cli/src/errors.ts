@@ -9,6 +9,11 @@ export const ExitCode = {
   auth: 3,
   /** The network, the server or the AI provider failed. */
   failure: 4,
+  /**
+   * `tolk pull`: a local target value differs from the server's and was never uploaded; it was
+   * kept and named, everything else written (`--force` writes the server's value over it).
+   */
+  localChanges: 5,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 

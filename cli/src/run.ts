@@ -205,9 +205,17 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
     .description("Write the server's translations into the local locale files")
     .option('-l, --locale <locale>', 'only this locale (repeatable)', collect, [])
     .option('--json', 'print what was written as JSON')
+    .option(
+      '--force',
+      "write the server's values also over local values that were never uploaded (else kept, exit 5)",
+    )
     .addHelpText('after', examples('tolk pull', 'tolk pull --locale de --locale fr'))
-    .action(async (options: { locale: string[]; json?: boolean }) => {
-      exitCode = await pull(io, { locale: options.locale, json: options.json ?? false });
+    .action(async (options: { locale: string[]; json?: boolean; force?: boolean }) => {
+      exitCode = await pull(io, {
+        locale: options.locale,
+        json: options.json ?? false,
+        force: options.force ?? false,
+      });
     });
 
   try {

@@ -2,6 +2,7 @@ import { parseSourceDocument, targetKeys } from '@tolk/locale-file';
 import { describe, expect, it } from 'vitest';
 import { describeDiff } from '../src/commands/push.js';
 import { contextNotes, planBatches } from '../src/translate/batches.js';
+import { hashValue } from '../src/files/sync-state.js';
 import { mergeTranslations } from '../src/translate/merge.js';
 
 const source = parseSourceDocument({
@@ -45,6 +46,30 @@ describe('mergeTranslations', () => {
       '{"@@locale":"de","checkout":{"pay":"Zahle {amount}","title":"Kasse (lokal)"},"steps":{"0":"Eins","1":"Zwei"},"flat.key":"Flach"}',
     );
     expect(merged.keyCount).toBe(5);
+  });
+
+  it('when the local value is the one last synced and the server changed since, then the server wins; local work still wins', () => {
+    const merged = mergeTranslations({
+      source,
+      locale: 'de',
+      target: targetKeys(source, 'de'),
+      server: new Map([
+        ['checkout.title', 'Kasse (neu im Dashboard)'],
+        ['flat.key', 'Flach (server)'],
+      ]),
+      local: new Map([
+        ['checkout.title', 'Kasse'],
+        ['flat.key', 'Flach (von Hand)'],
+      ]),
+      translated: new Map(),
+      failed: new Set(),
+      synced: { 'checkout.title': hashValue('Kasse'), 'flat.key': hashValue('Flach (server)') },
+    });
+    expect(merged.document).toEqual({
+      '@@locale': 'de',
+      checkout: { title: 'Kasse (neu im Dashboard)' },
+      'flat.key': 'Flach (von Hand)',
+    });
   });
 
   it('when a batch failed, then none of its keys is written, not even the older value', () => {

@@ -1,32 +1,115 @@
 import { tolkApi } from '../api/tolk-api.js';
-import { localeFilePath } from '../config/project-config.js';
 import { projectContext } from '../context.js';
 import { ExitCode, usageError } from '../errors.js';
-import { parseLocaleDocument, shown, writeLocaleFile } from '../files/locale-files.js';
+import {
+  describeSource,
+  layoutParts,
+  readLocalValues,
+  writeBytes,
+  writeTargetBytes,
+} from '../files/file-sets.js';
+import { parseLocaleDocument, shown } from '../files/locale-files.js';
+import { isUnsyncedLocal, loadSyncState, saveSyncState, syncedHashes } from '../files/sync-state.js';
 import type { Io } from '../io.js';
 import { parseLocaleList } from '../locales.js';
+import { valuesOf } from '../translate/merge.js';
 
-/** Writes the server's translations of each target locale (or the --locale ones) into the local files. */
-export async function pull(io: Io, options: { locale: string[]; json: boolean }) {
+/** Up to this many kept keys are named one by one. */
+const LISTED_KEYS = 20;
+
+/**
+ * Writes the server's translations of each target locale (or the --locale ones) into the local
+ * files, each namespace into its own file in its format and in its source file's layout. A local
+ * value that differs from the server's and was never uploaded is kept and named, and the exit is
+ * `localChanges`; with --force the server's value is written over it.
+ */
+export async function pull(io: Io, options: { locale: string[]; json: boolean; force?: boolean }) {
   const { out, project, client } = await projectContext(io, options);
   const { projectId, targetLocales, sourceLocale } = project.config;
   const locales = options.locale.length > 0 ? parseLocaleList(options.locale, '--locale') : targetLocales;
   if (locales.includes(sourceLocale))
     throw usageError(`--locale: ${sourceLocale} is the source locale; pull writes targets`);
   const api = tolkApi(client);
+  const [projectInfo, sourceFile] = await Promise.all([api.getProject(projectId), api.getSource(projectId)]);
+  const serverSourceDocument = JSON.parse(sourceFile.content) as Record<string, unknown>;
+  const parts = await layoutParts({
+    project,
+    cwd: io.cwd,
+    note: out.note,
+    serverSourceDocument,
+    source: parseLocaleDocument(serverSourceDocument, project.file, io.cwd),
+    version: sourceFile.version,
+  });
+  const i18nextPlurals = projectInfo.settings.i18nextPlurals ?? true;
+  const state = await loadSyncState(project.dir);
   const written = [];
+  let keptAny = false;
   for (const locale of locales) {
     const translations = await api.getTranslations(projectId, locale);
     const document = JSON.parse(translations.content) as unknown;
-    const path = localeFilePath(project, locale);
-    const keyCount = parseLocaleDocument(document, path, io.cwd).keys.length;
-    await writeLocaleFile(path, document);
-    const file = shown(path, io.cwd);
+    const server = valuesOf(parseLocaleDocument(document, project.file, io.cwd));
+    const local = await readLocalValues(parts, locale, io.cwd);
+    const synced = state.locales[locale] ?? {};
+    const kept = new Set<string>();
+    const valueOf = (key: string) => {
+      const mine = local?.values.get(key);
+      const theirs = server.get(key);
+      if (!options.force && isUnsyncedLocal(mine, theirs, synced[key])) {
+        kept.add(key);
+        return mine;
+      }
+      return theirs;
+    };
+    const paths: string[] = [];
+    for (const part of parts) {
+      const path = part.file.pathOf(locale);
+      const bytes = writeTargetBytes({
+        part,
+        sourceLocale,
+        locale,
+        i18nextPlurals,
+        valueOf,
+        existing: local?.existing.get(part),
+      });
+      await writeBytes(path, bytes);
+      paths.push(path);
+    }
+    const hashes = syncedHashes(server);
+    for (const key of kept) {
+      if (synced[key] === undefined) delete hashes[key];
+      else hashes[key] = synced[key];
+    }
+    state.locales[locale] = hashes;
+
+    const keyCount = server.size;
+    const file = paths.length === 1 ? shown(paths[0]!, io.cwd) : describeSource(parts, locale, io.cwd);
     out.line(
       `${locale}: wrote ${file} (${keyCount} keys, synced with source version ${translations.syncedVersion})`,
     );
-    written.push({ locale, file, keyCount, syncedVersion: translations.syncedVersion });
+    const keptKeys = [...kept];
+    if (keptKeys.length > 0) {
+      keptAny = true;
+      const listed = keptKeys.slice(0, LISTED_KEYS).join(', ');
+      const more = keptKeys.length > LISTED_KEYS ? `, and ${keptKeys.length - LISTED_KEYS} more` : '';
+      out.note(
+        `${locale}: kept your local value of ${keptKeys.length} key${keptKeys.length === 1 ? '' : 's'} ` +
+          `that differ${keptKeys.length === 1 ? 's' : ''} from the server's and ${keptKeys.length === 1 ? 'was' : 'were'} never uploaded: ` +
+          `${listed}${more} (\`tolk pull --force\` writes the server's values over them)`,
+      );
+    }
+    written.push({
+      locale,
+      file,
+      keyCount,
+      syncedVersion: translations.syncedVersion,
+      ...(keptKeys.length > 0 ? { keptLocal: keptKeys } : {}),
+    });
   }
+  await saveSyncState(project.dir, state);
   out.document({ locales: written });
+  if (keptAny) {
+    out.note(`Local changes kept (see above); the server's values of those keys are not in your files.`);
+    return ExitCode.localChanges;
+  }
   return ExitCode.ok;
 }

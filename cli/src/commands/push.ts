@@ -1,29 +1,26 @@
 import type { DiffResponse } from '@tolk/contracts';
 import { tolkApi } from '../api/tolk-api.js';
-import { localeFilePath } from '../config/project-config.js';
 import { projectContext } from '../context.js';
-import { CliError, ExitCode } from '../errors.js';
-import { parseLocaleDocument, readLocaleFile, shown } from '../files/locale-files.js';
+import { ExitCode } from '../errors.js';
+import { describeSource, namespaceFiles, readSourceParts, serverDocument } from '../files/file-sets.js';
+import { parseLocaleDocument } from '../files/locale-files.js';
 import type { Io } from '../io.js';
 
 /** Up to this many changed keys are listed one by one; more are counted. */
 const LISTED_KEYS = 20;
 
-/** Uploads the source locale file (checked locally first, by the server's rules) and shows the diff. */
+/**
+ * Uploads the source locale's files as one source version (each read through its format and
+ * checked locally first, by the server's rules; nothing is uploaded when one fails) and shows
+ * the diff.
+ */
 export async function push(io: Io, options: { dryRun: boolean; json: boolean }) {
   const { out, project, client } = await projectContext(io, options);
   const { projectId, sourceLocale } = project.config;
-  const path = localeFilePath(project, sourceLocale);
-  const file = shown(path, io.cwd);
-  const document = await readLocaleFile(path, io.cwd);
-  if (document === undefined) {
-    throw new CliError(
-      'NO_SOURCE_FILE',
-      `No source file at ${file} (the "files" pattern of tolk.json with ${sourceLocale})`,
-      ExitCode.usage,
-    );
-  }
-  parseLocaleDocument(document, path, io.cwd);
+  const parts = await readSourceParts(project, await namespaceFiles(project, io.cwd), io.cwd);
+  const file = describeSource(parts, sourceLocale, io.cwd);
+  const document = serverDocument(parts);
+  parseLocaleDocument(document, parts.length === 1 ? parts[0]!.file.sourcePath : project.file, io.cwd);
   const answer = await tolkApi(client).putSource(projectId, document, options.dryRun);
 
   const changed = answer.diff.added.length + answer.diff.modified.length + answer.diff.deleted.length;

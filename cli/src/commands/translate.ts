@@ -1,4 +1,4 @@
-import { sameEntries, targetKeys, type ParsedSource, type TargetKeys } from '@tolk/locale-file';
+import { targetKeys, type ParsedSource, type TargetKeys } from '@tolk/locale-file';
 import type { AiProvider, LocaleResponse } from '@tolk/contracts';
 import {
   ProviderError,
@@ -10,10 +10,24 @@ import {
 } from '../ai/index.js';
 import { caughtUpLocales } from '../api/caught-up-locales.js';
 import { tolkApi, type TolkApi } from '../api/tolk-api.js';
-import { localeFilePath } from '../config/project-config.js';
 import { projectContext } from '../context.js';
 import { ApiError, CliError, ExitCode, usageError } from '../errors.js';
-import { parseLocaleDocument, readLocaleFile, shown, writeLocaleFile } from '../files/locale-files.js';
+import {
+  describeSource,
+  layoutParts,
+  readLocalValues,
+  writeBytes,
+  writeTargetBytes,
+  type SourcePart,
+} from '../files/file-sets.js';
+import { parseLocaleDocument, shown } from '../files/locale-files.js';
+import {
+  isUnsyncedLocal,
+  loadSyncState,
+  saveSyncState,
+  syncedHashes,
+  type SyncState,
+} from '../files/sync-state.js';
 import type { Io } from '../io.js';
 import { parseLocaleList } from '../locales.js';
 import { contextNotes, planBatches } from '../translate/batches.js';
@@ -42,13 +56,14 @@ type LocaleOutcome = {
   failedKeys: string[];
   problems: string[];
   uploaded: boolean;
+  /** Keys whose local value, never uploaded, a new translation replaced (it was for an older source). */
+  replacedLocal: string[];
   status: LocaleResponse['status'] | null;
   error: { code: string; message: string } | null;
 };
 
 type LocaleWork = {
   locale: string;
-  path: string;
   /** The locale's keys (DESIGN §11: each plural group as the locale's forms). */
   target: TargetKeys;
   /** The target keys asked for. */
@@ -89,9 +104,17 @@ export async function translate(io: Io, options: TranslateOptions) {
     }),
   ]);
   const { locales } = await caughtUpLocales(api, projectId, sourceFile.version, io.signal);
-  const sourcePath = localeFilePath(project, sourceLocale);
-  const source = parseLocaleDocument(JSON.parse(sourceFile.content), sourcePath, io.cwd);
-  await warnWhenLocalSourceDiffers(io, out.note, sourcePath, source, sourceFile.version);
+  const serverSourceDocument = JSON.parse(sourceFile.content) as Record<string, unknown>;
+  const source = parseLocaleDocument(serverSourceDocument, project.file, io.cwd);
+  const parts = await layoutParts({
+    project,
+    cwd: io.cwd,
+    note: out.note,
+    serverSourceDocument,
+    source,
+    version: sourceFile.version,
+  });
+  const syncState = await loadSyncState(project.dir);
 
   const byCode = new Map(locales.map((locale) => [locale.locale, locale]));
   const unknown = chosen.filter((code) => !byCode.has(code));
@@ -105,18 +128,29 @@ export async function translate(io: Io, options: TranslateOptions) {
   const work: LocaleWork[] = [];
   for (const code of chosen) {
     const state = byCode.get(code)!;
-    if (!options.force && state.status === 'up_to_date' && state.sourceVersion === sourceFile.version)
-      continue;
     const target = targetKeys(source, code, { i18nextPlurals });
+    const upToDate =
+      !options.force && state.status === 'up_to_date' && state.sourceVersion === sourceFile.version;
+    if (upToDate) {
+      // Nothing to translate; uploaded only to bring local work (hand edits never uploaded) to the server.
+      const edited = await localWork(api, projectId, code, parts, target, syncState, io.cwd);
+      if (edited.length === 0) continue;
+      out.note(
+        `${code}: uploading your local value${edited.length === 1 ? '' : 's'} of ${edited.slice(0, 20).join(', ')}` +
+          `${edited.length > 20 ? ', ...' : ''}`,
+      );
+    }
     const wanted = options.force
       ? undefined
-      : await keysToTranslate(api, projectId, code, sourceFile.version);
+      : upToDate
+        ? new Set<string>()
+        : await keysToTranslate(api, projectId, code, sourceFile.version);
     const units = translationUnits(source, target, wanted);
     const keys = units.flatMap((unit) => unit.keys);
-    const path = localeFilePath(project, code);
+    const file =
+      parts.length === 1 ? shown(parts[0]!.file.pathOf(code), io.cwd) : describeSource(parts, code, io.cwd);
     work.push({
       locale: code,
-      path,
       target,
       keys,
       batches: planBatches(units, (key) => sourceValues.get(key) ?? ''),
@@ -125,12 +159,13 @@ export async function translate(io: Io, options: TranslateOptions) {
       failed: new Set(),
       outcome: {
         locale: code,
-        file: shown(path, io.cwd),
+        file,
         requested: keys.length,
         translated: 0,
         failedKeys: [],
         problems: [],
         uploaded: false,
+        replacedLocal: [],
         status: null,
         error: null,
       },
@@ -188,7 +223,19 @@ export async function translate(io: Io, options: TranslateOptions) {
 
   const finish = async (item: LocaleWork) => {
     progress.state(item.locale, 'uploading');
-    await uploadLocale({ io, api, projectId, source, version: sourceFile.version, item, progress });
+    await uploadLocale({
+      io,
+      api,
+      projectId,
+      source,
+      parts,
+      sourceLocale,
+      i18nextPlurals,
+      syncState,
+      version: sourceFile.version,
+      item,
+      progress,
+    });
   };
 
   // Locales with nothing left to translate (only deletions or annotations changed) are uploaded
@@ -258,6 +305,7 @@ export async function translate(io: Io, options: TranslateOptions) {
   });
   await Promise.all(runners);
   progress.done();
+  await saveSyncState(project.dir, syncState);
 
   const outcomes = work.map((item) => item.outcome);
   const failedLocales = outcomes.filter((outcome) => outcome.error || outcome.failedKeys.length > 0);
@@ -269,6 +317,14 @@ export async function translate(io: Io, options: TranslateOptions) {
     `Translated ${keyCount} key${keyCount === 1 ? '' : 's'} into ${work.length} locale${work.length === 1 ? '' : 's'}` +
       `${via}: ${tokens}, ${seconds} s.`,
   );
+  for (const outcome of outcomes) {
+    if (outcome.replacedLocal.length === 0) continue;
+    out.note(
+      `${outcome.locale}: a new translation replaced your local value, never uploaded, of ` +
+        `${outcome.replacedLocal.slice(0, 20).join(', ')}${outcome.replacedLocal.length > 20 ? ', ...' : ''} ` +
+        '(it was made for an older source text)',
+    );
+  }
   for (const outcome of failedLocales) {
     const what = outcome.error
       ? `${outcome.error.code}: ${outcome.error.message}`
@@ -293,6 +349,27 @@ export async function translate(io: Io, options: TranslateOptions) {
   return ExitCode.ok;
 }
 
+/** The target keys whose local value differs from the server's and was never uploaded. */
+async function localWork(
+  api: TolkApi,
+  projectId: string,
+  locale: string,
+  parts: readonly SourcePart[],
+  target: TargetKeys,
+  syncState: SyncState,
+  cwd: string,
+): Promise<string[]> {
+  // Without a record of the last sync (a checkout that never pulled with this CLI), a difference
+  // may as well be the server's newer value: nothing is uploaded (pull names such keys).
+  const synced = syncState.locales[locale];
+  if (synced === undefined) return [];
+  const local = await readLocalValues(parts, locale, cwd);
+  if (!local) return [];
+  const translations = await api.getTranslations(projectId, locale);
+  const server = valuesOf(parseLocaleDocument(JSON.parse(translations.content), locale, cwd));
+  return target.keys.filter((key) => isUnsyncedLocal(local.values.get(key), server.get(key), synced[key]));
+}
+
 /** The locale's missing and outdated keys. */
 async function keysToTranslate(api: TolkApi, projectId: string, locale: string, version: number) {
   const detail = await api.getLocale(projectId, locale);
@@ -311,23 +388,33 @@ async function uploadLocale(options: {
   api: TolkApi;
   projectId: string;
   source: ParsedSource;
+  parts: SourcePart[];
+  sourceLocale: string;
+  i18nextPlurals: boolean;
+  syncState: SyncState;
   version: number;
   item: LocaleWork;
   progress: Progress;
 }) {
-  const { io, api, projectId, source, version, item, progress } = options;
+  const { io, api, projectId, source, parts, version, item, progress, syncState } = options;
   const { outcome } = item;
   try {
-    const [serverTranslations, localDocument] = await Promise.all([
+    const [serverTranslations, localFiles] = await Promise.all([
       api.getTranslations(projectId, item.locale),
-      readLocaleFile(item.path, io.cwd),
+      readLocalValues(parts, item.locale, io.cwd),
     ]);
-    const server = valuesOf(parseLocaleDocument(JSON.parse(serverTranslations.content), item.path, io.cwd));
-    const local =
-      localDocument === undefined
-        ? undefined
-        : valuesOf(parseLocaleDocument(localDocument, item.path, io.cwd));
+    const server = valuesOf(
+      parseLocaleDocument(JSON.parse(serverTranslations.content), outcome.file, io.cwd),
+    );
+    const local = localFiles?.values;
+    const synced = syncState.locales[item.locale] ?? {};
+    for (const [key, fresh] of item.translated) {
+      const mine = local?.get(key);
+      if (mine !== fresh && isUnsyncedLocal(mine, server.get(key), synced[key]))
+        outcome.replacedLocal.push(key);
+    }
     const merged = mergeTranslations({
+      synced,
       source,
       locale: item.locale,
       target: item.target,
@@ -343,8 +430,20 @@ async function uploadLocale(options: {
         `${key}: the value in ${outcome.file} has other placeholders than the source; not uploaded`,
       );
     }
-    await writeLocaleFile(item.path, merged.document);
+    const values = valuesOf(parseLocaleDocument(merged.document, outcome.file, io.cwd));
+    for (const part of parts) {
+      const bytes = writeTargetBytes({
+        part,
+        sourceLocale: options.sourceLocale,
+        locale: item.locale,
+        i18nextPlurals: options.i18nextPlurals,
+        valueOf: (key) => values.get(key),
+        existing: localFiles?.existing.get(part),
+      });
+      await writeBytes(part.file.pathOf(item.locale), bytes);
+    }
     const answer = await api.putTranslations(projectId, item.locale, merged.document, version);
+    syncState.locales[item.locale] = syncedHashes(values);
     outcome.uploaded = true;
     outcome.status = answer.status;
     progress.state(
@@ -357,29 +456,6 @@ async function uploadLocale(options: {
     if (!(error instanceof CliError)) throw error;
     outcome.error = { code: error.code, message: error.message };
     progress.state(item.locale, `upload failed: ${error.code}`);
-  }
-}
-
-async function warnWhenLocalSourceDiffers(
-  io: Io,
-  note: (text: string) => void,
-  path: string,
-  source: ParsedSource,
-  version: number,
-) {
-  const document = await readLocaleFile(path, io.cwd).catch(() => undefined);
-  if (document === undefined) return;
-  let local: ParsedSource;
-  try {
-    local = parseLocaleDocument(document, path, io.cwd);
-  } catch {
-    return;
-  }
-  if (!sameEntries(local, source)) {
-    note(
-      `warning: ${shown(path, io.cwd)} differs from the server's source (version ${version}); ` +
-        "translating the server's version — run `tolk push` first to translate your changes",
-    );
   }
 }
 

@@ -3,10 +3,24 @@ import { dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
 import { sourceLocaleProblem } from '@tolk/contracts';
 import { CliError, ExitCode } from '../errors.js';
+import { FORMAT_NAMES, formatNamed, type FormatOptions, type LocaleFormat } from '../formats/index.js';
 import { readSourceLocale, readTargetLocale } from '../locales.js';
 
 export const PROJECT_CONFIG_FILE = 'tolk.json';
 export const LOCALE_PLACEHOLDER = '{locale}';
+export const NAMESPACE_PLACEHOLDER = '{namespace}';
+/** The longest namespace name: it is a key segment of the server's document. */
+export const MAX_NAMESPACE_LENGTH = 100;
+
+/** Why `name` cannot be a namespace (a top-level key of the server's document), or undefined. */
+export function namespaceProblem(name: string): string | undefined {
+  if (name === '') return 'must not be empty';
+  if (name.includes('.')) return `${JSON.stringify(name)} cannot be a namespace: it contains "."`;
+  if (name.startsWith('@')) return `${JSON.stringify(name)} cannot be a namespace: it starts with "@"`;
+  if (name.length > MAX_NAMESPACE_LENGTH)
+    return `${JSON.stringify(name.slice(0, 20))}... cannot be a namespace: longer than ${MAX_NAMESPACE_LENGTH} characters`;
+  return undefined;
+}
 
 // Both in canonical form; `pt_BR` is read as `pt-BR`.
 const sourceLocale = z.string().transform((code, ctx) => {
@@ -23,17 +37,208 @@ const targetLocale = z.string().transform((code, ctx) => {
   return z.NEVER;
 });
 
-const projectConfigSchema = z.object({
-  apiUrl: z.url({ error: 'must be the URL of a Tolk server' }).optional(),
-  projectId: z.string().min(1, { error: 'must not be empty' }),
-  sourceLocale,
-  targetLocales: z.array(targetLocale),
-  files: z.string().includes(LOCALE_PLACEHOLDER, { error: `must contain ${LOCALE_PLACEHOLDER}` }),
-});
+/** canonical locale → how the app spells it in paths (`{ "pt-BR": "pt_BR" }`). */
+const localeSpellings = z.record(
+  targetLocale,
+  z
+    .string()
+    .min(1, { error: 'must not be empty' })
+    .refine((spelled) => !/[/\\]/.test(spelled) && spelled !== '.' && spelled !== '..', {
+      error: 'must be a name, not a path ("/", "\\", "." and ".." are not spellings)',
+    }),
+);
+
+const relativePath = z
+  .string()
+  .min(1, { error: 'must not be empty' })
+  .refine((path) => !path.startsWith('/') && !path.split('/').includes('..'), {
+    error: 'must be a path inside the project (relative to tolk.json, no "..")',
+  });
+
+const fileSetSchema = z
+  .strictObject({
+    path: relativePath.refine((path) => path.includes(LOCALE_PLACEHOLDER), {
+      error: `must contain ${LOCALE_PLACEHOLDER}`,
+    }),
+    format: z.string().refine((name) => formatNamed(name) !== undefined, {
+      error: (issue) => `${JSON.stringify(issue.input)} is not a format; one of ${FORMAT_NAMES.join(', ')}`,
+    }),
+    source: relativePath.optional(),
+    namespace: z
+      .string()
+      .superRefine((name, ctx) => {
+        const problem = namespaceProblem(name);
+        if (problem) ctx.addIssue({ code: 'custom', message: problem });
+      })
+      .optional(),
+    locales: localeSpellings.optional(),
+    rails: z.boolean().optional(),
+    encoding: z.enum(['utf-8', 'iso-8859-1']).optional(),
+  })
+  .superRefine((set, ctx) => {
+    const segments = set.path.split('/');
+    const placeholders = segments.filter((segment) => segment.includes(NAMESPACE_PLACEHOLDER));
+    if (placeholders.length > 1 || set.path.split(NAMESPACE_PLACEHOLDER).length > 2)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['path'],
+        message: `must contain ${NAMESPACE_PLACEHOLDER} at most once`,
+      });
+    const glob = hasGlob(set.path);
+    if (glob && set.path.includes(NAMESPACE_PLACEHOLDER))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['path'],
+        message: `takes either ${NAMESPACE_PLACEHOLDER} or a glob, not both`,
+      });
+    if (glob && globStart(set.path) < set.path.indexOf(LOCALE_PLACEHOLDER))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['path'],
+        message: `must have ${LOCALE_PLACEHOLDER} before the glob (locales/${LOCALE_PLACEHOLDER}/**/*.json)`,
+      });
+    if (set.namespace !== undefined && (glob || set.path.includes(NAMESPACE_PLACEHOLDER)))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['namespace'],
+        message: `is for a file set of one file per locale; this path names its namespaces itself`,
+      });
+    if (set.source !== undefined && (glob || set.path.includes(NAMESPACE_PLACEHOLDER)))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['source'],
+        message: 'is for a file set of one file per locale',
+      });
+  });
+
+const projectConfigSchema = z
+  .object({
+    apiUrl: z.url({ error: 'must be the URL of a Tolk server' }).optional(),
+    projectId: z.string().min(1, { error: 'must not be empty' }),
+    sourceLocale,
+    targetLocales: z.array(targetLocale),
+    files: z.union([
+      z.string().includes(LOCALE_PLACEHOLDER, { error: `must contain ${LOCALE_PLACEHOLDER}` }),
+      z.array(fileSetSchema).min(1, { error: 'must name at least one file set' }),
+    ]),
+    locales: localeSpellings.optional(),
+  })
+  .superRefine((config, ctx) => {
+    if (typeof config.files === 'string') return;
+    const named = new Map<string, number>();
+    config.files.forEach((set, index) => {
+      if (set.namespace === undefined) return;
+      const first = named.get(set.namespace);
+      if (first !== undefined)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['files', index, 'namespace'],
+          message: `${JSON.stringify(set.namespace)} is also the namespace of files.${first}`,
+        });
+      else named.set(set.namespace, index);
+    });
+    const paths = new Map<string, number>();
+    config.files.forEach((set, index) => {
+      const first = paths.get(set.path);
+      if (first !== undefined)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['files', index, 'path'],
+          message: `is also the path of files.${first}: two file sets cannot claim the same files`,
+        });
+      else paths.set(set.path, index);
+    });
+    if (config.files.length > 1) {
+      config.files.forEach((set, index) => {
+        if (set.namespace === undefined && !hasGlob(set.path) && !set.path.includes(NAMESPACE_PLACEHOLDER))
+          ctx.addIssue({
+            code: 'custom',
+            path: ['files', index],
+            message: `needs a "namespace" (or ${NAMESPACE_PLACEHOLDER} in its path): with several file sets, each file is a namespace of the document`,
+          });
+      });
+    }
+  });
 
 export type ProjectConfig = z.infer<typeof projectConfigSchema>;
+export type FileSetConfig = Exclude<ProjectConfig['files'], string>[number];
 /** The config and the directory its relative paths start from. */
 export type LoadedProjectConfig = { config: ProjectConfig; file: string; dir: string };
+
+/** One file set of tolk.json, ready to use. */
+export type FileSet = {
+  /** Its place in tolk.json (`files.1`), for messages. */
+  label: string;
+  /** The path pattern, relative to tolk.json. */
+  path: string;
+  format: LocaleFormat;
+  options: FormatOptions;
+  /** The source file's own path, when it does not follow the pattern. */
+  source?: string;
+  /** The fixed namespace of a file set of one file per locale. */
+  namespace?: string;
+  /** The file's document is the whole server document (the old, single-file tolk.json). */
+  root: boolean;
+  /** The old `files` string: its files are read as they always were (JSON, the same errors). */
+  legacy: boolean;
+  /** How the app spells a locale in this set's paths. */
+  spell(locale: string): string;
+};
+
+/** Whether a path pattern has glob characters. */
+export function hasGlob(path: string): boolean {
+  return globStart(path) < path.length;
+}
+
+/** Where the glob part of a pattern starts (its length when it has none). */
+export function globStart(path: string): number {
+  const index = path.search(/[*?[]|\{(?!locale\}|namespace\})/);
+  return index === -1 ? path.length : index;
+}
+
+/** The file sets of a project: the old `files` string is one set of format `json` at the root. */
+export function fileSets(loaded: LoadedProjectConfig): FileSet[] {
+  const { config } = loaded;
+  const spelling = (format: LocaleFormat, own?: Record<string, string>) => (locale: string) =>
+    own?.[locale] ?? config.locales?.[locale] ?? format.spellLocale(locale);
+  if (typeof config.files === 'string') {
+    const format = formatNamed('json')!;
+    // The old form spelled the locale as tolk.json has it, which is json's spelling.
+    return [
+      {
+        label: 'files',
+        path: config.files,
+        format,
+        options: {},
+        root: true,
+        legacy: true,
+        spell: spelling(format),
+      },
+    ];
+  }
+  const sets = config.files;
+  return sets.map((set, index) => {
+    const format = formatNamed(set.format)!;
+    const options: FormatOptions = {};
+    if (set.rails !== undefined) options.rails = set.rails;
+    if (set.encoding !== undefined) options.encoding = set.encoding;
+    return {
+      label: `files.${index}`,
+      path: set.path,
+      format,
+      options,
+      ...(set.source === undefined ? {} : { source: set.source }),
+      ...(set.namespace === undefined ? {} : { namespace: set.namespace }),
+      root:
+        sets.length === 1 &&
+        set.namespace === undefined &&
+        !set.path.includes(NAMESPACE_PLACEHOLDER) &&
+        !hasGlob(set.path),
+      legacy: false,
+      spell: spelling(format, set.locales),
+    };
+  });
+}
 
 /** `tolk.json` in `cwd` or the nearest directory above it. */
 export async function findProjectConfig(cwd: string): Promise<string | undefined> {
@@ -84,7 +289,11 @@ export async function writeProjectConfig(file: string, config: ProjectConfig): P
   await writeFile(file, JSON.stringify(config, null, 2) + '\n');
 }
 
-/** The local file of one locale: the pattern with `{locale}` filled in, relative to tolk.json. */
+/**
+ * The local file of one locale in the old, single-file form: the pattern with `{locale}` filled
+ * in, relative to tolk.json. With file sets, use files/file-sets.ts.
+ */
 export function localeFilePath(loaded: LoadedProjectConfig, localeCode: string): string {
-  return resolve(loaded.dir, loaded.config.files.replaceAll(LOCALE_PLACEHOLDER, localeCode));
+  const [set] = fileSets(loaded);
+  return resolve(loaded.dir, set!.path.replaceAll(LOCALE_PLACEHOLDER, set!.spell(localeCode)));
 }

@@ -5,6 +5,7 @@ import {
   type ParsedSource,
   type TargetKeys,
 } from '@tolk/locale-file';
+import { hashValue } from '../files/sync-state.js';
 
 export type MergeInput = {
   source: ParsedSource;
@@ -20,6 +21,11 @@ export type MergeInput = {
   translated: ReadonlyMap<string, string>;
   /** Keys that were to be translated and were not: no older value of theirs may be uploaded as current. */
   failed: ReadonlySet<string>;
+  /**
+   * Hashes of the values last synced with the server (.tolk/state.json), when known: a local value
+   * that is what was last synced is no local work, and a newer server value wins over it.
+   */
+  synced?: Readonly<Record<string, string>>;
 };
 
 export type MergeResult = {
@@ -33,7 +39,8 @@ export type MergeResult = {
 /**
  * The target file to write and upload: for each source key, in the source's nesting and key
  * order, the new translation; else the local file's value (the developer's file wins over the
- * server for keys not retranslated, so hand edits survive); else the server's. Keys of a failed
+ * server for keys not retranslated, so hand edits survive), unless it is the value last synced
+ * and the server's has changed since (`synced`); else the server's. Keys of a failed
  * batch are left out, so a stale value is never uploaded as made from the current source; keys
  * the source no longer has are dropped. Local values whose placeholders differ from the source
  * are left out too (the server would refuse the whole upload for them). A source with `@@locale`
@@ -44,7 +51,7 @@ export type MergeResult = {
  * its source forms share.
  */
 export function mergeTranslations(input: MergeInput): MergeResult {
-  const { source, locale, target, server, local, translated, failed } = input;
+  const { source, locale, target, server, local, translated, failed, synced } = input;
   const rejectedLocal: string[] = [];
   let keyCount = 0;
   const document = rebuildTranslation(
@@ -63,12 +70,14 @@ export function mergeTranslations(input: MergeInput): MergeResult {
     if (fresh !== undefined) return fresh;
     if (failed.has(key)) return undefined;
     const mine = local?.get(key);
-    if (mine !== undefined && mine !== '') {
+    const theirs = server.get(key);
+    const stale = synced !== undefined && theirs !== undefined && synced[key] === hashValue(mine ?? '');
+    if (mine !== undefined && mine !== '' && !stale) {
       const sources = sourceValuesOf(source, target.byKey.get(key)!);
       if (comparePluralFormPlaceholders(sources, mine) === undefined) return mine;
       rejectedLocal.push(key);
     }
-    return server.get(key);
+    return theirs;
   }
 }
 

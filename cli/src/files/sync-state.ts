@@ -1,0 +1,65 @@
+/**
+ * What this working copy last synced with the server (DESIGN §12, "no silent loss of local
+ * work"): for each target locale, a short hash of each key's value as last pulled or uploaded.
+ * A local value that differs from the server's and from what was last synced is local work that
+ * was never uploaded, which `pull` keeps and names instead of overwriting.
+ *
+ * Kept in `.tolk/state.json` next to tolk.json, meant to be committed with the locale files it
+ * describes (like a lockfile): a teammate's checkout then knows which values came from the server.
+ */
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+export const STATE_FILE = join('.tolk', 'state.json');
+
+export type SyncState = {
+  /** locale → key → hash of the value last synced. */
+  locales: Record<string, Record<string, string>>;
+};
+
+export function hashValue(value: string): string {
+  return createHash('sha256').update(value).digest('hex').slice(0, 16);
+}
+
+/** The state next to tolk.json; empty when there is none (or it is unreadable: then nothing is known). */
+export async function loadSyncState(dir: string): Promise<SyncState> {
+  try {
+    const parsed = JSON.parse(await readFile(join(dir, STATE_FILE), 'utf8')) as Partial<SyncState>;
+    if (parsed && typeof parsed.locales === 'object' && parsed.locales !== null) {
+      return { locales: parsed.locales };
+    }
+  } catch {
+    // No state yet.
+  }
+  return { locales: {} };
+}
+
+/** The hashes of a locale's values, as synced now. */
+export function syncedHashes(values: ReadonlyMap<string, string>): Record<string, string> {
+  const hashes: Record<string, string> = {};
+  for (const key of [...values.keys()].sort()) hashes[key] = hashValue(values.get(key)!);
+  return hashes;
+}
+
+export async function saveSyncState(dir: string, state: SyncState): Promise<void> {
+  const locales: SyncState['locales'] = {};
+  for (const locale of Object.keys(state.locales).sort()) locales[locale] = state.locales[locale]!;
+  const path = join(dir, STATE_FILE);
+  await mkdir(join(dir, '.tolk'), { recursive: true });
+  const temporary = `${path}.${process.pid}.tmp`;
+  await writeFile(temporary, JSON.stringify({ locales }, null, 2) + '\n');
+  await rename(temporary, path);
+}
+
+/**
+ * Whether a local value is work never uploaded: it differs from the server's value and from
+ * what was last synced for the key (with no state, from nothing: then any difference is).
+ */
+export function isUnsyncedLocal(
+  local: string | undefined,
+  server: string | undefined,
+  synced: string | undefined,
+): local is string {
+  return local !== undefined && local !== '' && local !== server && synced !== hashValue(local);
+}
