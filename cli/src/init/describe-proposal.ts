@@ -19,6 +19,8 @@ function describeFileSet(fileSet: FileSet): string {
   if (fileSet.encoding) parts.push(fileSet.encoding);
   if (fileSet.source) parts.push(`source file ${fileSet.source}`);
   if (fileSet.namespace) parts.push(`namespace ${fileSet.namespace}`);
+  for (const [locale, spelled] of Object.entries(fileSet.locales ?? {}))
+    parts.push(`${locale} spelled ${spelled}`);
   return parts.join(', ');
 }
 

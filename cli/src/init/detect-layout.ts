@@ -22,6 +22,7 @@ import { glob } from 'tinyglobby';
 import { parse as parseYaml } from 'yaml';
 import { findPluralGroups } from '@tolk/locale-file';
 import { formatNamed, type FormatName, type LocaleFormat } from '../formats/index.js';
+import { readTargetLocale } from '../locales.js';
 
 /** One file set of tolk.json's `files` array (notes/layer-schema.md). */
 export type FileSet = {
@@ -31,6 +32,8 @@ export type FileSet = {
   encoding?: 'utf-8' | 'iso-8859-1';
   source?: string;
   namespace?: string;
+  /** Canonical locale → how this set's paths spell it, where the format would spell it otherwise. */
+  locales?: Record<string, string>;
 };
 
 export type DetectedFileSet = {
@@ -85,16 +88,29 @@ const NAME_LOCALE_SEPARATORS: Record<Family, readonly string[]> = {
 
 const LANGUAGE_NAMES = new Intl.DisplayNames('en', { type: 'language', fallback: 'none' });
 
+/** Language, script and region as apps write them in paths: `zh_CN`, `en-us`, `zh_Hant_TW`. */
+const LOCALE_LIKE = /^[a-z]{2,3}(?:[-_][a-z]{4})?(?:[-_](?:[a-z]{2}|\d{3}))?$/i;
+
+type SpelledLocale = { locale: string; spelled: string; foreign: boolean };
+
 /**
- * The locale a name in a path spells for `format`, or undefined. Beyond the format's own
- * spelling, the language must be one CLDR names: BCP 47's syntax alone takes `admin` or
- * `common` (five to eight letters) for languages, and namespaces are named like that.
+ * The locale a name in a path spells, or undefined: in the format's own spelling (`readLocale`),
+ * or else in another common one (`zh_CN` in an i18next folder, `en-US` in an ARB file name),
+ * which the file set's `locales` map then names. The language must be one CLDR names: BCP 47's
+ * syntax alone takes `admin` or `common` (five to eight letters) for languages, and namespaces
+ * are named like that.
  */
-function localeSpelledBy(format: LocaleFormat, spelled: string): string | undefined {
-  const locale = format.readLocale(spelled);
+function localeSpelledBy(format: LocaleFormat, spelled: string): SpelledLocale | undefined {
+  const native = format.readLocale(spelled);
+  let locale = native;
+  if (locale === undefined && LOCALE_LIKE.test(spelled)) {
+    const parsed = readTargetLocale(spelled);
+    if (parsed.ok) locale = parsed.locale;
+  }
   if (locale === undefined) return undefined;
   const language = locale.split('-')[0]!;
-  return LANGUAGE_NAMES.of(language) === undefined ? undefined : locale;
+  if (LANGUAGE_NAMES.of(language) === undefined) return undefined;
+  return { locale, spelled, foreign: native === undefined };
 }
 
 function formatOf(family: Family): LocaleFormat {
@@ -104,6 +120,8 @@ function formatOf(family: Family): LocaleFormat {
 type FoundFile = {
   path: string;
   locale: string;
+  /** How the path spells the locale, when the format spells it otherwise (`zh_CN`). */
+  spelled?: string;
   namespace?: string;
   /** Its messages once read (an i18next plural group counts once). */
   messages?: number;
@@ -242,18 +260,18 @@ async function flutterFileSet(
     if (posix.dirname(path) !== dir || !path.endsWith('.arb')) continue;
     const stem = posix.basename(path, '.arb');
     if (!stem.startsWith(prefix)) continue;
-    const locale = localeSpelledBy(formatOf('arb'), stem.slice(prefix.length));
-    if (locale !== undefined) files.push({ path, locale });
+    const found = localeSpelledBy(formatOf('arb'), stem.slice(prefix.length));
+    if (found !== undefined) files.push(foundFile(path, found));
   }
   const set: Found = {
-    fileSet: { path: posix.join(dir, `${prefix}{locale}.arb`), format: 'arb' },
+    fileSet: { path: posix.join(dir, `${prefix}{locale}.arb`), format: 'arb', ...spellings(files) },
     locales: distinct(files.map((file) => file.locale)).sort(),
     files: files.map((file) => file.path),
     found: files,
     namespaceHint: split.name,
     voting: true,
   };
-  return { set, files: set.files, templateLocale: split.locale };
+  return { set, files: set.files, templateLocale: split.locale.locale };
 }
 
 /** `app_pt_BR` → `app` and `pt-BR`: the first split whose end is a locale. */
@@ -265,6 +283,17 @@ function splitNameAndLocale(format: LocaleFormat, stem: string, separators: read
     if (locale !== undefined) return { name: stem.slice(0, at), separator, locale };
   }
   return undefined;
+}
+
+function foundFile(path: string, { locale, spelled, foreign }: SpelledLocale): FoundFile {
+  return foreign ? { path, locale, spelled } : { path, locale };
+}
+
+/** The `locales` map of a file set whose paths spell some locale their own way. */
+function spellings(files: readonly FoundFile[]): { locales?: Record<string, string> } {
+  const foreign = files.filter((file) => file.spelled !== undefined);
+  if (foreign.length === 0) return {};
+  return { locales: Object.fromEntries(foreign.map((file) => [file.locale, file.spelled!])) };
 }
 
 function candidatesOf(paths: readonly string[]): Candidate[] {
@@ -285,10 +314,11 @@ function candidatesOf(paths: readonly string[]): Candidate[] {
     const stemLocale = localeSpelledBy(format, stem);
     if (stemLocale !== undefined) {
       const pattern = posix.join(dir, `{locale}${extension}`);
-      add(`${family} ${pattern}`, () => ({ family, pattern, kind: 'file', dir, extension, files: [] }), {
-        path,
-        locale: stemLocale,
-      });
+      add(
+        `${family} ${pattern}`,
+        () => ({ family, pattern, kind: 'file', dir, extension, files: [] }),
+        foundFile(path, stemLocale),
+      );
       continue;
     }
     const split = splitNameAndLocale(format, stem, NAME_LOCALE_SEPARATORS[family]);
@@ -297,7 +327,7 @@ function candidatesOf(paths: readonly string[]): Candidate[] {
       add(
         `${family} ${pattern}`,
         () => ({ family, pattern, kind: 'suffix', name: split.name, dir, extension, files: [] }),
-        { path, locale: split.locale },
+        foundFile(path, split.locale),
       );
       continue;
     }
@@ -305,15 +335,15 @@ function candidatesOf(paths: readonly string[]): Candidate[] {
     // A folder per locale: the locale folder nearest the file.
     const segments = dir === '.' ? [] : dir.split('/');
     for (let at = segments.length - 1; at >= 0; at--) {
-      const locale = localeSpelledBy(format, segments[at]!);
-      if (locale === undefined) continue;
+      const found = localeSpelledBy(format, segments[at]!);
+      if (found === undefined) continue;
       const above = segments.slice(0, at).join('/');
       const namespace = [...segments.slice(at + 1), stem].join('/');
       const pattern = posix.join(above, '{locale}');
       add(
         `${family} ${pattern} ${extension}`,
         () => ({ family, pattern, kind: 'folder', dir: above, extension, files: [] }),
-        { path, locale, namespace },
+        { ...foundFile(path, found), namespace },
       );
       break;
     }
@@ -350,9 +380,22 @@ async function fileSetOf(
       ? await encodingOf([...candidate.files.map((file) => file.path), ...(source ? [source] : [])], read)
       : undefined;
 
+  // One spelling per locale: the format's own wins over another (`pt-BR/` over `pt_BR/`).
+  const spellingOf = new Map<string, string | undefined>();
+  for (const file of [...candidate.files].sort(
+    (a, b) => Number(a.spelled !== undefined) - Number(b.spelled !== undefined),
+  )) {
+    if (!spellingOf.has(file.locale)) spellingOf.set(file.locale, file.spelled);
+  }
   const files: FoundFile[] = [];
   let plurals = false;
   for (const file of candidate.files) {
+    if (spellingOf.get(file.locale) !== file.spelled) {
+      notes.push(
+        `${file.path} was left out: another file of ${candidate.pattern} spells ${file.locale} otherwise`,
+      );
+      continue;
+    }
     const bytes = await read(file.path);
     let document: Record<string, unknown>;
     try {
@@ -373,6 +416,15 @@ async function fileSetOf(
     files.push({ ...file, messages: keys.length - forms + groups.length });
   }
   if (files.length === 0) return undefined;
+  const badNamespaces = distinct(files.flatMap((file) => (file.namespace ?? '').split('/'))).filter(
+    (name) => name.includes('.') || name.startsWith('@') || name.length > 100,
+  );
+  if (candidate.kind === 'folder' && badNamespaces.length > 0) {
+    notes.push(
+      `${candidate.pattern}: ${badNamespaces.map((name) => `"${name}"`).join(', ')} cannot be a namespace ` +
+        '(a key segment has no ".", does not start with "@" and has at most 100 characters): rename the files',
+    );
+  }
 
   const format: FormatName = family === 'json' ? (plurals ? 'i18next' : 'json') : family;
   let path: string;
@@ -388,6 +440,7 @@ async function fileSetOf(
     ...(rails ? { rails } : {}),
     ...(encoding ? { encoding } : {}),
     ...(source ? { source } : {}),
+    ...spellings(files),
   };
   return {
     fileSet,

@@ -285,4 +285,60 @@ describe('detectLayout', () => {
     expect(proposal.notes).toHaveLength(1);
     expect(proposal.notes[0]).toMatch(/^locales\/de\.json was left out: locales\/de\.json:1:\d+/);
   });
+
+  it('when paths spell locales another way than the format (zh_CN, en_US), then the file set maps them in locales', async () => {
+    const root = await tree({
+      'public/locales/en/common.json': { save: 'Save', cancel: 'Cancel' },
+      'public/locales/zh_CN/common.json': { save: '保存' },
+      'public/locales/pt-br/common.json': { save: 'Salvar' },
+      'strings/en_US.json': { hello: 'Hello', bye: 'Bye' },
+      'strings/de_DE.json': { hello: 'Hallo' },
+    });
+    const proposal = await detectLayout(root);
+    expect(proposal.fileSets.map((set) => set.fileSet)).toEqual([
+      {
+        path: 'public/locales/{locale}/{namespace}.json',
+        format: 'json',
+        locales: { 'zh-CN': 'zh_CN', 'pt-BR': 'pt-br' },
+      },
+      {
+        path: 'strings/{locale}.json',
+        format: 'json',
+        locales: { 'en-US': 'en_US', 'de-DE': 'de_DE' },
+        namespace: 'strings',
+      },
+    ]);
+    expect(proposal.sourceLocale).toBe('en');
+    expect(proposal.targetLocales).toEqual(['de-DE', 'en-US', 'pt-BR', 'zh-CN']);
+  });
+
+  it("when two files spell the same locale, then the format's own spelling is read and the other left out", async () => {
+    const root = await tree({
+      'locales/pt-BR.json': { hello: 'Olá' },
+      'locales/pt_BR.json': { hello: 'Oi' },
+      'locales/en.json': { hello: 'Hello' },
+    });
+    const proposal = await detectLayout(root);
+    expect(proposal.fileSets.map((set) => set.fileSet)).toEqual([
+      { path: 'locales/{locale}.json', format: 'json' },
+    ]);
+    expect(proposal.fileSets[0]!.files).toEqual(['locales/en.json', 'locales/pt-BR.json']);
+    expect(proposal.notes).toEqual([
+      'locales/pt_BR.json was left out: another file of locales/{locale}.json spells pt-BR otherwise',
+    ]);
+  });
+
+  it('when a namespace file name cannot be a key segment, then the notes say which and why', async () => {
+    const root = await tree({
+      'locales/en/common.json': { save: 'Save' },
+      'locales/en/admin.users.json': { title: 'Users' },
+    });
+    const proposal = await detectLayout(root);
+    expect(proposal.fileSets.map((set) => set.fileSet)).toEqual([
+      { path: 'locales/{locale}/{namespace}.json', format: 'json' },
+    ]);
+    expect(proposal.notes).toEqual([
+      'locales/{locale}: "admin.users" cannot be a namespace (a key segment has no ".", does not start with "@" and has at most 100 characters): rename the files',
+    ]);
+  });
 });
