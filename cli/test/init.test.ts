@@ -366,6 +366,26 @@ describe('tolk init', () => {
       }
     });
 
+    it('when the files found are written in a locale that cannot be a source, then exit 2 saying so before anything is created', async () => {
+      const cli = await createCliHarness(system.base);
+      try {
+        await writeApp(cli, {
+          'locales/zh-Hant.json': { hello: '你好', bye: '再見' },
+          'locales/en.json': { hello: 'Hello' },
+        });
+        const result = await cli.tolk(['init', '--name', 'Hant source', '--yes'], {
+          env: { TOLK_TOKEN: token },
+        });
+        expect(result.code).toBe(2);
+        expect(result.stderr).toContain(
+          'the source locale of the files found (name another with --source): "zh-Hant" cannot be a source locale',
+        );
+        expect(await projectNames(system, token)).not.toContain('Hant source');
+      } finally {
+        await cli.remove();
+      }
+    });
+
     it('when --files is given, then nothing is looked for and the pattern is written as given', async () => {
       const cli = await createCliHarness(system.base);
       try {

@@ -94,7 +94,9 @@ export async function init(io: Io, options: InitOptions) {
       const defaultSource = detected?.sourceLocale ?? 'en';
       const source = parseSourceLocale(
         options.source ?? (interactive ? await prompter.ask('Source locale', defaultSource) : defaultSource),
-        '--source',
+        options.source === undefined && !interactive && detected?.sourceLocale !== undefined
+          ? 'the source locale of the files found (name another with --source)'
+          : '--source',
       );
       // Checked before the project exists, so a typo leaves nothing behind.
       if (options.targets !== undefined) parseLocaleList(options.targets, '--targets');

@@ -213,7 +213,7 @@ export async function detectLayout(root: string): Promise<LayoutProposal> {
   if (sourceLocale === undefined && chosen.some((set) => set.fileSet.source !== undefined)) {
     const bases = chosen.flatMap((set) => (set.fileSet.source ? [set.fileSet.source] : []));
     notes.push(
-      `${bases.join(', ')} name${bases.length === 1 ? 's' : ''} no locale: the source locale is the one --source gives`,
+      `${bases.join(', ')} name${bases.length === 1 ? 's' : ''} no locale: the source locale is the one --source names (en when not given)`,
     );
   }
   const targetLocales = distinct(chosen.flatMap((set) => set.locales))
