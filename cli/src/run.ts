@@ -101,11 +101,20 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
     .description('Create a project (or link one) with its target locales, and write tolk.json')
     .option('--name <name>', 'create a project with this name')
     .option('--project <id>', 'link the existing project with this id instead')
-    .option('--source <locale>', 'the source locale (default en)')
-    .option('--targets <locales>', 'target locales, comma-separated, e.g. de,fr,pt-BR')
-    .option('--files <pattern>', 'where the locale files are, with {locale} (default locales/{locale}.json)')
+    .option('--source <locale>', 'the source locale (default: the one of the files found, else en)')
+    .option(
+      '--targets <locales>',
+      'target locales, comma-separated, e.g. de,fr,pt-BR (default: those of the files found)',
+    )
+    .option(
+      '--files <pattern>',
+      'where the locale files are, with {locale} (default: the files found here, else locales/{locale}.json)',
+    )
     .option('--api <url>', 'the Tolk server (written into tolk.json)')
-    .option('-y, --yes', 'ask nothing: take the defaults, overwrite an existing tolk.json')
+    .option(
+      '-y, --yes',
+      'ask nothing: take the defaults and the locale files found, overwrite an existing tolk.json',
+    )
     .option('--json', 'print the result as JSON')
     .addHelpText(
       'after',
@@ -113,7 +122,10 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
         'tolk init',
         'tolk init --name "My app" --source en --targets de,fr --files "locales/{locale}.json" --yes',
         'tolk init --project 0f9c... --targets de,fr',
-      ) + '\nWithout flags it asks, when run in a terminal; otherwise it never asks.\n',
+      ) +
+        "\nWithout --files it looks for the app's locale files (i18next folders, Rails config/locales," +
+        '\nFlutter l10n.yaml and ARB, Java messages*.properties, one JSON or YAML file per locale) and' +
+        '\nproposes them. Without flags it asks, when run in a terminal; otherwise it never asks.\n',
     )
     .action(
       async (options: {

@@ -1,14 +1,11 @@
-import { access } from 'node:fs/promises';
+import { access, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { tolkApi, type Project } from '../api/tolk-api.js';
-import {
-  LOCALE_PLACEHOLDER,
-  PROJECT_CONFIG_FILE,
-  writeProjectConfig,
-  type ProjectConfig,
-} from '../config/project-config.js';
+import { LOCALE_PLACEHOLDER, PROJECT_CONFIG_FILE, type ProjectConfig } from '../config/project-config.js';
 import { authenticatedClient, createContext } from '../context.js';
 import { ApiError, ExitCode, usageError } from '../errors.js';
+import { describeProposal } from '../init/describe-proposal.js';
+import { detectLayout, type FileSet, type LayoutProposal } from '../init/detect-layout.js';
 import type { Io } from '../io.js';
 import { parseLocaleList, parseSourceLocale } from '../locales.js';
 import { createPrompter } from '../prompt.js';
@@ -27,9 +24,18 @@ export type InitOptions = {
 };
 
 /**
+ * tolk.json as init writes it: `files` is one pattern (the old form) or the file sets found
+ * (notes/layer-schema.md).
+ */
+type InitConfig = Omit<ProjectConfig, 'files'> & { files: string | FileSet[] };
+
+/**
  * Creates a project (or links an existing one), adds the target locales the server lacks and
  * writes tolk.json. Asks for what the flags leave out only when stdin is a terminal and --yes
  * is not given; otherwise uses the defaults and fails on what has none (the target locales).
+ * Without --files it looks for the app's locale files first (detectLayout) and proposes them:
+ * confirmed in a terminal, taken with --yes, and elsewhere shown with exit 2, before anything is
+ * created. The source and target locales it saw are the defaults.
  */
 export async function init(io: Io, options: InitOptions) {
   if (options.name !== undefined && options.project !== undefined) {
@@ -49,6 +55,23 @@ export async function init(io: Io, options: InitOptions) {
         throw usageError(`${PROJECT_CONFIG_FILE} already exists here; pass --yes to overwrite it`);
       }
     }
+    // Before anything is created, so that a proposal refused leaves nothing behind.
+    const proposal = options.files === undefined ? await detectLayout(io.cwd) : undefined;
+    let detected: LayoutProposal | undefined;
+    if (proposal && proposal.fileSets.length > 0) {
+      const description = describeProposal(proposal);
+      if (options.yes) {
+        detected = proposal;
+      } else if (interactive) {
+        const answer = await prompter.ask(`${description}\nUse these file sets? [Y/n]`);
+        if (!/^n(o)?$/i.test(answer)) detected = proposal;
+      } else {
+        throw usageError(
+          `${description}\nPass --yes to take these file sets, or name the files with --files`,
+        );
+      }
+    }
+
     const { client } = await authenticatedClient(context);
     const api = tolkApi(client);
 
@@ -68,9 +91,12 @@ export async function init(io: Io, options: InitOptions) {
       const fallbackName = basename(io.cwd) || 'My project';
       const name =
         options.name ?? (interactive ? await prompter.ask('Project name', fallbackName) : fallbackName);
+      const defaultSource = detected?.sourceLocale ?? 'en';
       const source = parseSourceLocale(
-        options.source ?? (interactive ? await prompter.ask('Source locale', 'en') : 'en'),
-        '--source',
+        options.source ?? (interactive ? await prompter.ask('Source locale', defaultSource) : defaultSource),
+        options.source === undefined && !interactive && detected?.sourceLocale !== undefined
+          ? 'the source locale of the files found (name another with --source)'
+          : '--source',
       );
       // Checked before the project exists, so a typo leaves nothing behind.
       if (options.targets !== undefined) parseLocaleList(options.targets, '--targets');
@@ -78,12 +104,21 @@ export async function init(io: Io, options: InitOptions) {
       created = true;
     }
 
+    if (detected?.sourceLocale !== undefined && detected.sourceLocale !== project.sourceLocale) {
+      out.note(
+        `The files found look written in ${detected.sourceLocale}; the project's source locale is ${project.sourceLocale}.`,
+      );
+    }
     const onServer = (await api.listLocales(project.projectId)).locales.map((locale) => locale.locale);
+    // The locales the server has and those with files on disk.
+    const known = [
+      ...new Set([...onServer, ...(detected?.targetLocales ?? [])].filter((l) => l !== project.sourceLocale)),
+    ];
     let targetsText = options.targets;
     if (targetsText === undefined && interactive) {
-      targetsText = await prompter.ask('Target locales, comma-separated (e.g. de,fr)', onServer.join(','));
+      targetsText = await prompter.ask('Target locales, comma-separated (e.g. de,fr)', known.join(','));
     }
-    if (targetsText === undefined && !created && onServer.length > 0) targetsText = onServer.join(',');
+    if (targetsText === undefined && known.length > 0) targetsText = known.join(',');
     if (targetsText === undefined || targetsText.trim() === '') {
       throw usageError('Name the target locales with --targets, e.g. --targets de,fr');
     }
@@ -91,9 +126,10 @@ export async function init(io: Io, options: InitOptions) {
     if (targets.includes(project.sourceLocale)) {
       throw usageError(`--targets: ${project.sourceLocale} is the source locale, not a target`);
     }
-    const files =
-      options.files ?? (interactive ? await prompter.ask('Locale files', DEFAULT_FILES) : DEFAULT_FILES);
-    if (!files.includes(LOCALE_PLACEHOLDER)) {
+    const files: string | FileSet[] = detected
+      ? filesOf(detected)
+      : (options.files ?? (interactive ? await prompter.ask('Locale files', DEFAULT_FILES) : DEFAULT_FILES));
+    if (typeof files === 'string' && !files.includes(LOCALE_PLACEHOLDER)) {
       throw usageError(`--files must contain ${LOCALE_PLACEHOLDER}, e.g. ${DEFAULT_FILES}`);
     }
 
@@ -109,14 +145,15 @@ export async function init(io: Io, options: InitOptions) {
       }
     }
 
-    const config: ProjectConfig = {
+    const config: InitConfig = {
       apiUrl: context.apiUrl,
       projectId: project.projectId,
       sourceLocale: project.sourceLocale,
       targetLocales: targets,
       files,
     };
-    await writeProjectConfig(file, config);
+    // Written here, not with the config module's writer, which knows only the one-pattern form.
+    await writeFile(file, JSON.stringify(config, null, 2) + '\n');
     out.line(
       created
         ? `Created project "${project.name}" (${project.projectId}), source locale ${project.sourceLocale}.`
@@ -124,13 +161,32 @@ export async function init(io: Io, options: InitOptions) {
     );
     if (added.length > 0) out.line(`Added target locales: ${added.join(', ')}.`);
     out.line(
-      `Wrote ${PROJECT_CONFIG_FILE}. Next: put your source strings in ${files.replaceAll(LOCALE_PLACEHOLDER, project.sourceLocale)} and run \`tolk push\`.`,
+      typeof files === 'string' && !detected
+        ? `Wrote ${PROJECT_CONFIG_FILE}. Next: put your source strings in ${files.replaceAll(LOCALE_PLACEHOLDER, project.sourceLocale)} and run \`tolk push\`.`
+        : `Wrote ${PROJECT_CONFIG_FILE} with the locale files found. Next: run \`tolk push\`, then \`tolk translate\`.`,
     );
-    out.document({ ...config, created, addedLocales: added });
+    out.document({ ...config, created, addedLocales: added, ...(proposal ? { proposal } : {}) });
     return ExitCode.ok;
   } finally {
     prompter.close();
   }
+}
+
+/**
+ * The file sets for tolk.json: the old one-pattern form when the app has one plain JSON file per
+ * locale (what tolk.json always held, so such projects look as before), the array otherwise.
+ */
+function filesOf(proposal: LayoutProposal): string | FileSet[] {
+  const sets = proposal.fileSets.map((set) => set.fileSet);
+  const [only] = sets;
+  const plain =
+    sets.length === 1 &&
+    only !== undefined &&
+    only.format === 'json' &&
+    !only.path.includes('{namespace}') &&
+    !only.path.includes('*') &&
+    Object.keys(only).length === 2;
+  return plain ? only.path : sets;
 }
 
 async function exists(path: string): Promise<boolean> {

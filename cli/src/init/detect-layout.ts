@@ -1,0 +1,586 @@
+/**
+ * `tolk init` finds where an app keeps its strings (issue 15, DESIGN §12): it looks at the file
+ * and folder names under a directory, reads the locale each name spells through its format's
+ * `readLocale`, and proposes the file sets of tolk.json (the schema of notes/layer-schema.md)
+ * with the source and target locales it saw. It reads the candidate files with their formats, so
+ * it proposes only files that are locale files of that format, and only reads, never writes.
+ *
+ * Layouts recognised, searched for anywhere below the directory (not at fixed paths):
+ * - a folder per locale: `public/locales/{locale}/{namespace}.json` (i18next namespaces; nested
+ *   namespace folders become `locales/{locale}/**` globs), also YAML (`config/locales/en/*.yml`);
+ * - a file per locale: `locales/{locale}.json`, `config/locales/{locale}.yml`;
+ * - a locale at the end of a file name: `config/locales/devise.{locale}.yml` (Rails),
+ *   `lib/l10n/app_{locale}.arb` (Flutter), `messages_{locale}.properties` (Java) with the base
+ *   file `messages.properties` as the source when it exists;
+ * - Flutter's `l10n.yaml`: its `arb-dir` and `template-arb-file` name the files and the source.
+ * Several layouts found are all proposed, each its own namespace of the project's keys; the
+ * notes say so, and the user confirms or passes `--files`.
+ */
+import { readFile } from 'node:fs/promises';
+import { posix } from 'node:path';
+import { glob } from 'tinyglobby';
+import { parse as parseYaml } from 'yaml';
+import { findPluralGroups } from '@tolk/locale-file';
+import { formatNamed, type FormatName, type LocaleFormat } from '../formats/index.js';
+import { readTargetLocale } from '../locales.js';
+
+/** One file set of tolk.json's `files` array (notes/layer-schema.md). */
+export type FileSet = {
+  path: string;
+  format: FormatName;
+  rails?: boolean;
+  encoding?: 'utf-8' | 'iso-8859-1';
+  source?: string;
+  namespace?: string;
+  /** Canonical locale → how this set's paths spell it, where the format would spell it otherwise. */
+  locales?: Record<string, string>;
+};
+
+export type DetectedFileSet = {
+  fileSet: FileSet;
+  /** The locales whose files are on disk (canonical BCP 47), sorted. */
+  locales: string[];
+  /** The files found, relative to the directory, sorted. */
+  files: string[];
+};
+
+export type LayoutProposal = {
+  fileSets: DetectedFileSet[];
+  /** The locale the app's strings are written in, when the files tell. */
+  sourceLocale?: string;
+  /** Every other locale seen on disk, sorted. */
+  targetLocales: string[];
+  /** What was decided and why (several layouts, files left out, a source locale not known). */
+  notes: string[];
+};
+
+/** Folders that hold copies, dependencies or build output, never an app's own locale files. */
+const IGNORED = [
+  '**/node_modules/**',
+  '**/.git/**',
+  '**/dist/**',
+  '**/build/**',
+  '**/vendor/**',
+  '**/coverage/**',
+  '**/.dart_tool/**',
+  '**/Pods/**',
+  '**/target/**',
+  '**/tmp/**',
+  '**/.next/**',
+];
+const SEARCH_DEPTH = 10;
+
+type Family = 'json' | 'arb' | 'yaml' | 'properties';
+const FAMILY_OF_EXTENSION: Record<string, Family> = {
+  '.json': 'json',
+  '.arb': 'arb',
+  '.yml': 'yaml',
+  '.yaml': 'yaml',
+  '.properties': 'properties',
+};
+/** Separators between a name and the locale at the end of a file name, per family. */
+const NAME_LOCALE_SEPARATORS: Record<Family, readonly string[]> = {
+  json: ['.', '_'],
+  arb: ['_'],
+  yaml: ['.', '_'],
+  properties: ['_'],
+};
+
+const LANGUAGE_NAMES = new Intl.DisplayNames('en', { type: 'language', fallback: 'none' });
+
+/** Language, script and region as apps write them in paths: `zh_CN`, `en-us`, `zh_Hant_TW`. */
+const LOCALE_LIKE = /^[a-z]{2,3}(?:[-_][a-z]{4})?(?:[-_](?:[a-z]{2}|\d{3}))?$/i;
+
+type SpelledLocale = { locale: string; spelled: string; foreign: boolean };
+
+/**
+ * The locale a name in a path spells, or undefined: in the format's own spelling (`readLocale`),
+ * or else in another common one (`zh_CN` in an i18next folder, `en-US` in an ARB file name),
+ * which the file set's `locales` map then names. The language must be one CLDR names: BCP 47's
+ * syntax alone takes `admin` or `common` (five to eight letters) for languages, and namespaces
+ * are named like that.
+ */
+function localeSpelledBy(format: LocaleFormat, spelled: string): SpelledLocale | undefined {
+  const native = format.readLocale(spelled);
+  let locale = native;
+  if (locale === undefined && LOCALE_LIKE.test(spelled)) {
+    const parsed = readTargetLocale(spelled);
+    if (parsed.ok) locale = parsed.locale;
+  }
+  if (locale === undefined) return undefined;
+  const language = locale.split('-')[0]!;
+  if (LANGUAGE_NAMES.of(language) === undefined) return undefined;
+  return { locale, spelled, foreign: native === undefined };
+}
+
+function formatOf(family: Family): LocaleFormat {
+  return formatNamed(family)!;
+}
+
+type FoundFile = {
+  path: string;
+  locale: string;
+  /** How the path spells the locale, when the format spells it otherwise (`zh_CN`). */
+  spelled?: string;
+  namespace?: string;
+  /** Its messages once read (an i18next plural group counts once). */
+  messages?: number;
+};
+
+/** A file set found, with what choosing the source locale and naming namespaces needs. */
+type Found = DetectedFileSet & {
+  found: FoundFile[];
+  namespaceHint: string;
+  /** Whether its files' locales tell the source locale (not so with a base file as source). */
+  voting: boolean;
+};
+
+/** Files that may form one file set: the same pattern, with `{locale}` in the same place. */
+type Candidate = {
+  family: Family;
+  /** The pattern with `{locale}`; for a folder per locale, up to and including `{locale}/`. */
+  pattern: string;
+  kind: 'folder' | 'file' | 'suffix';
+  /** `suffix`: the name before the locale (`devise`, `app`, `messages`). */
+  name?: string;
+  dir: string;
+  extension: string;
+  files: FoundFile[];
+};
+
+export async function detectLayout(root: string): Promise<LayoutProposal> {
+  const paths = await glob(['**/*.{json,arb,yml,yaml,properties}'], {
+    cwd: root,
+    ignore: IGNORED,
+    deep: SEARCH_DEPTH,
+    followSymbolicLinks: false,
+  });
+  paths.sort();
+  const notes: string[] = [];
+  const read = (path: string) => readFile(posix.join(root, path));
+  const claimed = new Set<string>();
+  const chosen: Found[] = [];
+  let templateLocale: string | undefined;
+
+  for (const config of paths.filter((path) => posix.basename(path) === 'l10n.yaml')) {
+    const flutter = await flutterFileSet(config, paths, read, notes);
+    if (!flutter) continue;
+    flutter.files.forEach((file) => claimed.add(file));
+    templateLocale ??= flutter.templateLocale;
+    chosen.push(flutter.set);
+  }
+
+  const candidates = candidatesOf(paths.filter((path) => !claimed.has(path)));
+  // The layout that explains the most locales wins a file that two layouts could explain.
+  candidates.sort(
+    (a, b) =>
+      distinct(b.files.map((file) => file.locale)).length -
+        distinct(a.files.map((file) => file.locale)).length ||
+      b.files.length - a.files.length ||
+      (a.pattern < b.pattern ? -1 : 1),
+  );
+  for (const candidate of candidates) {
+    candidate.files = candidate.files.filter((file) => !claimed.has(file.path));
+    if (candidate.files.length === 0) continue;
+    const detected = await fileSetOf(candidate, paths, read, notes);
+    if (!detected) continue;
+    detected.files.forEach((file) => claimed.add(file));
+    chosen.push(detected);
+  }
+
+  for (const base of paths.filter((path) => posix.basename(path) === 'messages.properties')) {
+    if (claimed.has(base)) continue;
+    const encoding = await encodingOf([base], read);
+    chosen.push({
+      fileSet: {
+        path: posix.join(posix.dirname(base), 'messages_{locale}.properties'),
+        format: 'properties',
+        ...(encoding ? { encoding } : {}),
+        source: base,
+      },
+      locales: [],
+      files: [base],
+      found: [],
+      namespaceHint: 'messages',
+      voting: false,
+    });
+  }
+
+  chosen.sort((a, b) => (a.fileSet.path < b.fileSet.path ? -1 : 1));
+  nameNamespaces(chosen, notes);
+
+  const sourceLocale = templateLocale ?? mostCompleteLocale(chosen.filter((set) => set.voting));
+  if (sourceLocale === undefined && chosen.some((set) => set.fileSet.source !== undefined)) {
+    const bases = chosen.flatMap((set) => (set.fileSet.source ? [set.fileSet.source] : []));
+    notes.push(
+      `${bases.join(', ')} name${bases.length === 1 ? 's' : ''} no locale: the source locale is the one --source names (en when not given)`,
+    );
+  }
+  const targetLocales = distinct(chosen.flatMap((set) => set.locales))
+    .filter((locale) => locale !== sourceLocale)
+    .sort();
+  return {
+    fileSets: chosen.map(({ fileSet, locales, files }) => ({ fileSet, locales, files })),
+    ...(sourceLocale === undefined ? {} : { sourceLocale }),
+    targetLocales,
+    notes,
+  };
+}
+
+/** Flutter's `l10n.yaml`: `arb-dir` (default `lib/l10n`) and `template-arb-file` (`app_en.arb`). */
+async function flutterFileSet(
+  config: string,
+  paths: readonly string[],
+  read: (path: string) => Promise<Buffer>,
+  notes: string[],
+) {
+  let settings: unknown;
+  try {
+    settings = parseYaml((await read(config)).toString('utf8'));
+  } catch (error) {
+    notes.push(`${config} is not YAML (${(error as Error).message.split('\n')[0]}); left out`);
+    return undefined;
+  }
+  const values =
+    typeof settings === 'object' && settings !== null ? (settings as Record<string, unknown>) : {};
+  const arbDir = typeof values['arb-dir'] === 'string' ? values['arb-dir'] : 'lib/l10n';
+  const template =
+    typeof values['template-arb-file'] === 'string' ? values['template-arb-file'] : 'app_en.arb';
+  const dir = posix.normalize(posix.join(posix.dirname(config), arbDir)).replace(/\/$/, '');
+  const split = splitNameAndLocale(formatOf('arb'), posix.basename(template, '.arb'), ['_']);
+  if (!split) {
+    notes.push(
+      `${config}: the template-arb-file ${template} names no locale at its end (app_en.arb); left out`,
+    );
+    return undefined;
+  }
+  const prefix = `${split.name}_`;
+  const files: FoundFile[] = [];
+  for (const path of paths) {
+    if (posix.dirname(path) !== dir || !path.endsWith('.arb')) continue;
+    const stem = posix.basename(path, '.arb');
+    if (!stem.startsWith(prefix)) continue;
+    const found = localeSpelledBy(formatOf('arb'), stem.slice(prefix.length));
+    if (found !== undefined) files.push(foundFile(path, found));
+  }
+  const set: Found = {
+    fileSet: { path: posix.join(dir, `${prefix}{locale}.arb`), format: 'arb', ...spellings(files) },
+    locales: distinct(files.map((file) => file.locale)).sort(),
+    files: files.map((file) => file.path),
+    found: files,
+    namespaceHint: split.name,
+    voting: true,
+  };
+  return { set, files: set.files, templateLocale: split.locale.locale };
+}
+
+/** `app_pt_BR` → `app` and `pt-BR`: the first split whose end is a locale. */
+function splitNameAndLocale(format: LocaleFormat, stem: string, separators: readonly string[]) {
+  for (let at = 0; at < stem.length; at++) {
+    const separator = stem[at]!;
+    if (!separators.includes(separator) || at === 0) continue;
+    const locale = localeSpelledBy(format, stem.slice(at + 1));
+    if (locale !== undefined) return { name: stem.slice(0, at), separator, locale };
+  }
+  return undefined;
+}
+
+function foundFile(path: string, { locale, spelled, foreign }: SpelledLocale): FoundFile {
+  return foreign ? { path, locale, spelled } : { path, locale };
+}
+
+/** The `locales` map of a file set whose paths spell some locale their own way. */
+function spellings(files: readonly FoundFile[]): { locales?: Record<string, string> } {
+  const foreign = files.filter((file) => file.spelled !== undefined);
+  if (foreign.length === 0) return {};
+  return { locales: Object.fromEntries(foreign.map((file) => [file.locale, file.spelled!])) };
+}
+
+function candidatesOf(paths: readonly string[]): Candidate[] {
+  const candidates = new Map<string, Candidate>();
+  const add = (key: string, make: () => Candidate, file: FoundFile) => {
+    let candidate = candidates.get(key);
+    if (!candidate) candidates.set(key, (candidate = make()));
+    candidate.files.push(file);
+  };
+  for (const path of paths) {
+    const extension = posix.extname(path);
+    const family = FAMILY_OF_EXTENSION[extension];
+    if (!family || posix.basename(path) === 'l10n.yaml') continue;
+    const format = formatOf(family);
+    const dir = posix.dirname(path);
+    const stem = posix.basename(path, extension);
+
+    const stemLocale = localeSpelledBy(format, stem);
+    if (stemLocale !== undefined) {
+      const pattern = posix.join(dir, `{locale}${extension}`);
+      add(
+        `${family} ${pattern}`,
+        () => ({ family, pattern, kind: 'file', dir, extension, files: [] }),
+        foundFile(path, stemLocale),
+      );
+      continue;
+    }
+    const split = splitNameAndLocale(format, stem, NAME_LOCALE_SEPARATORS[family]);
+    if (split) {
+      const pattern = posix.join(dir, `${split.name}${split.separator}{locale}${extension}`);
+      add(
+        `${family} ${pattern}`,
+        () => ({ family, pattern, kind: 'suffix', name: split.name, dir, extension, files: [] }),
+        foundFile(path, split.locale),
+      );
+      continue;
+    }
+    if (family !== 'json' && family !== 'yaml') continue;
+    // A folder per locale: the locale folder nearest the file.
+    const segments = dir === '.' ? [] : dir.split('/');
+    for (let at = segments.length - 1; at >= 0; at--) {
+      const found = localeSpelledBy(format, segments[at]!);
+      if (found === undefined) continue;
+      const above = segments.slice(0, at).join('/');
+      const namespace = [...segments.slice(at + 1), stem].join('/');
+      const pattern = posix.join(above, '{locale}');
+      add(
+        `${family} ${pattern} ${extension}`,
+        () => ({ family, pattern, kind: 'folder', dir: above, extension, files: [] }),
+        { ...foundFile(path, found), namespace },
+      );
+      break;
+    }
+  }
+  return [...candidates.values()];
+}
+
+/**
+ * The candidate as a file set, its format decided by reading its files: `i18next` when a JSON
+ * file holds plural keys, Rails YAML when every file's one root key is its locale. Files that do
+ * not read in the format are left out with a note.
+ */
+async function fileSetOf(
+  candidate: Candidate,
+  paths: readonly string[],
+  read: (path: string) => Promise<Buffer>,
+  notes: string[],
+): Promise<Found | undefined> {
+  const { family, extension } = candidate;
+  let rails = false;
+  if (family === 'yaml') {
+    const roots = await Promise.all(
+      candidate.files.map(async (file) => yamlRootLocale(await read(file.path))),
+    );
+    rails = roots.every((root, index) => root !== undefined && root === candidate.files[index]!.locale);
+  }
+  let source: string | undefined;
+  if (family === 'properties' && candidate.kind === 'suffix') {
+    const base = posix.join(candidate.dir, `${candidate.name}${extension}`);
+    if (paths.includes(base)) source = base;
+  }
+  const encoding =
+    family === 'properties'
+      ? await encodingOf([...candidate.files.map((file) => file.path), ...(source ? [source] : [])], read)
+      : undefined;
+
+  // One spelling per locale: the format's own wins over another (`pt-BR/` over `pt_BR/`).
+  const spellingOf = new Map<string, string | undefined>();
+  for (const file of [...candidate.files].sort(
+    (a, b) => Number(a.spelled !== undefined) - Number(b.spelled !== undefined),
+  )) {
+    if (!spellingOf.has(file.locale)) spellingOf.set(file.locale, file.spelled);
+  }
+  const files: FoundFile[] = [];
+  let plurals = false;
+  for (const file of candidate.files) {
+    if (spellingOf.get(file.locale) !== file.spelled) {
+      notes.push(
+        `${file.path} was left out: another file of ${candidate.pattern} spells ${file.locale} otherwise`,
+      );
+      continue;
+    }
+    const bytes = await read(file.path);
+    let document: Record<string, unknown>;
+    try {
+      document = formatOf(family).read({
+        bytes,
+        locale: file.locale,
+        path: file.path,
+        options: { ...(rails ? { rails } : {}), ...(encoding ? { encoding } : {}) },
+      });
+    } catch (error) {
+      notes.push(`${file.path} was left out: ${(error as Error).message}`);
+      continue;
+    }
+    const keys = flatKeys(document);
+    const groups = family === 'json' ? findPluralGroups(keys) : [];
+    if (groups.length > 0) plurals = true;
+    const forms = groups.reduce((sum, group) => sum + group.forms.length, 0);
+    files.push({ ...file, messages: keys.length - forms + groups.length });
+  }
+  if (files.length === 0) return undefined;
+  const badNamespaces = distinct(files.flatMap((file) => (file.namespace ?? '').split('/'))).filter(
+    (name) => name.includes('.') || name.startsWith('@') || name.length > 100,
+  );
+  if (candidate.kind === 'folder' && badNamespaces.length > 0) {
+    notes.push(
+      `${candidate.pattern}: ${badNamespaces.map((name) => `"${name}"`).join(', ')} cannot be a namespace ` +
+        '(a key segment has no ".", does not start with "@" and has at most 100 characters): rename the files',
+    );
+  }
+
+  const format: FormatName = family === 'json' ? (plurals ? 'i18next' : 'json') : family;
+  let path: string;
+  if (candidate.kind !== 'folder') path = candidate.pattern;
+  else if (files.every((file) => !file.namespace!.includes('/'))) {
+    path = `${candidate.pattern}/{namespace}${extension}`;
+  } else {
+    path = `${candidate.pattern}/**/*${extension}`;
+  }
+  const fileSet: FileSet = {
+    path,
+    format,
+    ...(rails ? { rails } : {}),
+    ...(encoding ? { encoding } : {}),
+    ...(source ? { source } : {}),
+    ...spellings(files),
+  };
+  return {
+    fileSet,
+    locales: distinct(files.map((file) => file.locale)).sort(),
+    files: [...files.map((file) => file.path), ...(source ? [source] : [])].sort(),
+    found: files,
+    namespaceHint: candidate.kind === 'suffix' ? candidate.name! : folderNamespace(candidate.dir, rails),
+    voting: source === undefined,
+  };
+}
+
+/** The locale a Rails file's one root key spells (`en:`), or undefined. */
+function yamlRootLocale(bytes: Buffer): string | undefined {
+  let document: unknown;
+  try {
+    document = parseYaml(bytes.toString('utf8'), { version: '1.1' });
+  } catch {
+    return undefined;
+  }
+  if (typeof document !== 'object' || document === null || Array.isArray(document)) return undefined;
+  const keys = Object.keys(document);
+  return keys.length === 1 ? formatOf('yaml').readLocale(keys[0]!) : undefined;
+}
+
+/** ISO-8859-1 when any of the files is not UTF-8 (Java's encoding before Java 9); else the default. */
+async function encodingOf(files: readonly string[], read: (path: string) => Promise<Buffer>) {
+  const utf8 = new TextDecoder('utf-8', { fatal: true });
+  for (const file of files) {
+    try {
+      utf8.decode(await read(file));
+    } catch {
+      return 'iso-8859-1' as const;
+    }
+  }
+  return undefined;
+}
+
+function flatKeys(document: Record<string, unknown>, prefix = ''): string[] {
+  return Object.entries(document).flatMap(([name, value]) => {
+    if (name.startsWith('@')) return [];
+    const key = prefix + name;
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? flatKeys(value as Record<string, unknown>, `${key}.`)
+      : [key];
+  });
+}
+
+/** Folder names that say "locale files here" and so do not tell one file set from another. */
+const GENERIC_FOLDERS = new Set([
+  'locales',
+  'locale',
+  'i18n',
+  'l10n',
+  'lang',
+  'langs',
+  'translations',
+  'src',
+  'public',
+  'config',
+  'resources',
+  'main',
+  'lib',
+  'assets',
+  'app',
+  'static',
+]);
+
+function folderNamespace(dir: string, rails: boolean): string {
+  const segments = dir === '' || dir === '.' ? [] : dir.split('/');
+  const telling = segments.filter((segment) => !GENERIC_FOLDERS.has(segment)).at(-1);
+  if (telling !== undefined) return telling;
+  if (rails) return 'rails';
+  return segments.length > 0 ? segments.join('-') : 'app';
+}
+
+/**
+ * With several file sets, each is a namespace of the project's keys (layer-schema.md): a set
+ * without `{namespace}` gets a fixed one, a valid key segment that no other set uses.
+ */
+function nameNamespaces(sets: Found[], notes: string[]) {
+  if (sets.length < 2) return;
+  const taken = new Set<string>();
+  for (const set of sets) {
+    if (!set.fileSet.path.includes('{namespace}') && !set.fileSet.path.includes('**')) continue;
+    for (const file of set.files) {
+      const namespace = namespaceOfFile(set.fileSet.path, file);
+      if (namespace !== undefined) taken.add(namespace);
+    }
+  }
+  for (const set of sets) {
+    if (set.fileSet.path.includes('{namespace}') || set.fileSet.path.includes('**')) continue;
+    const base = validNamespace(set.namespaceHint);
+    let namespace = base;
+    for (let n = 2; taken.has(namespace); n++) namespace = `${base}-${n}`;
+    taken.add(namespace);
+    set.fileSet.namespace = namespace;
+  }
+  notes.push(
+    `Found ${sets.length} file sets: each is a namespace of the project's keys ` +
+      `(${sets.map((set) => set.fileSet.namespace ?? `${set.fileSet.path}'s file names`).join(', ')}). ` +
+      'Keep the ones you want, or name the files with --files.',
+  );
+}
+
+/** The namespace a folder-per-locale file stands for: its path below the locale folder. */
+function namespaceOfFile(pattern: string, file: string): string | undefined {
+  const above = pattern.slice(0, pattern.indexOf('{locale}'));
+  if (!file.startsWith(above)) return undefined;
+  const below = file.slice(above.length).split('/').slice(1).join('/');
+  return below.slice(0, below.length - posix.extname(below).length);
+}
+
+function validNamespace(hint: string): string {
+  const cleaned = hint.replaceAll('.', '-').replace(/^@+/, '').slice(0, 100);
+  return cleaned === '' ? 'app' : cleaned;
+}
+
+/**
+ * The locale with the most files, then the most messages: a source has every key, its targets
+ * catch up (an i18next plural group counts once, as Polish has more forms than English). Ties go
+ * to English, then the first code.
+ */
+function mostCompleteLocale(sets: readonly Found[]): string | undefined {
+  const score = new Map<string, { files: number; messages: number }>();
+  for (const file of sets.flatMap((set) => set.found)) {
+    const entry = score.get(file.locale) ?? { files: 0, messages: 0 };
+    entry.files += 1;
+    entry.messages += file.messages ?? 0;
+    score.set(file.locale, entry);
+  }
+  const ranked = [...score.entries()].sort(
+    ([a, x], [b, y]) =>
+      y.files - x.files ||
+      y.messages - x.messages ||
+      Number(b === 'en') - Number(a === 'en') ||
+      (a < b ? -1 : 1),
+  );
+  return ranked[0]?.[0];
+}
+
+function distinct<T>(values: readonly T[]): T[] {
+  return [...new Set(values)];
+}

@@ -1,0 +1,344 @@
+/** detectLayout: the file sets `tolk init` proposes for the trees real apps have. */
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { detectLayout } from '../../src/init/detect-layout.js';
+
+const roots: string[] = [];
+
+/** A directory holding `files` (path → text or bytes). */
+async function tree(files: Record<string, string | Buffer | object>): Promise<string> {
+  const root = await mkdtemp(join(tmpdir(), 'tolk-detect-'));
+  roots.push(root);
+  for (const [path, content] of Object.entries(files)) {
+    await mkdir(dirname(join(root, path)), { recursive: true });
+    const bytes =
+      typeof content === 'string' || Buffer.isBuffer(content) ? content : JSON.stringify(content, null, 2);
+    await writeFile(join(root, path), bytes);
+  }
+  return root;
+}
+
+afterEach(async () => {
+  await Promise.all(roots.splice(0).map((root) => rm(root, { recursive: true, force: true })));
+});
+
+describe('detectLayout', () => {
+  it('when an i18next app has a folder per locale with three namespaces and plural keys, then one i18next file set with {namespace}', async () => {
+    const root = await tree({
+      'package.json': { name: 'web', dependencies: { i18next: '25.0.0' } },
+      'tsconfig.json': { compilerOptions: {} },
+      'public/locales/en/common.json': {
+        save: 'Save',
+        items_one: '{{count}} item',
+        items_other: '{{count}} items',
+      },
+      'public/locales/en/home.json': { title: 'Welcome', intro: 'Hello' },
+      'public/locales/en/admin.json': { users: { title: 'Users' } },
+      'public/locales/de/common.json': { save: 'Speichern' },
+      'public/locales/de/home.json': { title: 'Willkommen' },
+      'public/locales/de/admin.json': { users: { title: 'Benutzer' } },
+      'public/locales/pt-BR/common.json': { save: 'Salvar' },
+      'public/locales/pt-BR/home.json': { title: 'Bem-vindo' },
+      'public/locales/pt-BR/admin.json': {},
+      'node_modules/some-lib/locales/fr/common.json': { save: 'Enregistrer' },
+      'dist/locales/it/common.json': { save: 'Salva' },
+      'build/locales/es.json': { save: 'Guardar' },
+    });
+    const proposal = await detectLayout(root);
+    expect(proposal.fileSets.map((set) => set.fileSet)).toEqual([
+      { path: 'public/locales/{locale}/{namespace}.json', format: 'i18next' },
+    ]);
+    expect(proposal.fileSets[0]!.locales).toEqual(['de', 'en', 'pt-BR']);
+    expect(proposal.fileSets[0]!.files).toHaveLength(9);
+    expect(proposal.sourceLocale).toBe('en');
+    expect(proposal.targetLocales).toEqual(['de', 'pt-BR']);
+    expect(proposal.notes).toEqual([]);
+  });
+
+  it('when the namespaces hold no plural keys, then the format is json, found wherever the folder is', async () => {
+    const root = await tree({
+      'src/i18n/locales/en/common.json': { save: 'Save', cancel: 'Cancel' },
+      'src/i18n/locales/en/home.json': { title: 'Welcome' },
+      'src/i18n/locales/fr/common.json': { save: 'Enregistrer' },
+    });
+    const proposal = await detectLayout(root);
+    expect(proposal.fileSets.map((set) => set.fileSet)).toEqual([
+      { path: 'src/i18n/locales/{locale}/{namespace}.json', format: 'json' },
+    ]);
+    expect(proposal.sourceLocale).toBe('en');
+    expect(proposal.targetLocales).toEqual(['fr']);
+  });
+
+  it('when namespaces are nested in folders below the locale, then the file set is a ** glob', async () => {
+    const root = await tree({
+      'locales/en/common.json': { save: 'Save' },
+      'locales/en/admin/users.json': { title: 'Users' },
+      'locales/de/common.json': { save: 'Speichern' },
+    });
+    const proposal = await detectLayout(root);
+    expect(proposal.fileSets.map((set) => set.fileSet)).toEqual([
+      { path: 'locales/{locale}/**/*.json', format: 'json' },
+    ]);
+  });
+
+  it('when there is one JSON file per locale, then locales/{locale}.json with no namespace', async () => {
+    const root = await tree({
+      'package.json': { name: 'shop' },
+      'locales/en.json': { cart: { title: 'Your cart', pay: 'Pay' } },
+      'locales/de.json': { cart: { title: 'Ihr Warenkorb' } },
+      'locales/pl.json': {},
+    });
+    const proposal = await detectLayout(root);
+    expect(proposal.fileSets.map((set) => set.fileSet)).toEqual([
+      { path: 'locales/{locale}.json', format: 'json' },
+    ]);
+    expect(proposal.sourceLocale).toBe('en');
+    expect(proposal.targetLocales).toEqual(['de', 'pl']);
+  });
+
+  it('when a target has more plural forms than the source, then the source is still the locale with more messages', async () => {
+    const root = await tree({
+      'locales/de.json': { a: 'A', b: 'B', items_one: 'ein Ding', items_other: '{{count}} Dinge' },
+      'locales/pl.json': {
+        a: 'A',
+        items_one: 'rzecz',
+        items_few: '{{count}} rzeczy',
+        items_many: '{{count}} rzeczy',
+        items_other: '{{count}} rzeczy',
+      },
+    });
+    const proposal = await detectLayout(root);
+    expect(proposal.fileSets.map((set) => set.fileSet)).toEqual([
+      { path: 'locales/{locale}.json', format: 'i18next' },
+    ]);
+    expect(proposal.sourceLocale).toBe('de');
+    expect(proposal.targetLocales).toEqual(['pl']);
+  });
+
+  it('when a Rails app has config/locales with devise files, then a Rails YAML set per name, each a namespace', async () => {
+    const root = await tree({
+      'config/database.yml': 'development:\n  adapter: postgresql\n',
+      'config/locales/en.yml': 'en:\n  hello: "Hello"\n  bye: "Bye"\n',
+      'config/locales/de.yml': 'de:\n  hello: "Hallo"\n',
+      'config/locales/pt-BR.yml': 'pt-BR:\n  hello: "Olá"\n',
+      'config/locales/devise.en.yml':
+        'en:\n  devise:\n    failure:\n      locked: "Your account is locked."\n',
+      'config/locales/devise.de.yml':
+        'de:\n  devise:\n    failure:\n      locked: "Ihr Konto ist gesperrt."\n',
+      'vendor/bundle/ruby/gems/kaminari/config/locales/fr.yml': 'fr:\n  next: "Suivant"\n',
+      'tmp/cache/it.yml': 'it:\n  x: "y"\n',
+    });
+    const proposal = await detectLayout(root);
+    expect(proposal.fileSets.map((set) => set.fileSet)).toEqual([
+      { path: 'config/locales/devise.{locale}.yml', format: 'yaml', rails: true, namespace: 'devise' },
+      { path: 'config/locales/{locale}.yml', format: 'yaml', rails: true, namespace: 'rails' },
+    ]);
+    expect(proposal.fileSets[1]!.locales).toEqual(['de', 'en', 'pt-BR']);
+    expect(proposal.sourceLocale).toBe('en');
+    expect(proposal.targetLocales).toEqual(['de', 'pt-BR']);
+    expect(proposal.notes.join('\n')).toContain('Found 2 file sets');
+  });
+
+  it('when YAML files per locale have no locale root key, then plain YAML', async () => {
+    const root = await tree({
+      'i18n/en.yaml': 'greeting: Hello\nfarewell: Bye\n',
+      'i18n/es.yaml': 'greeting: Hola\n',
+    });
+    const proposal = await detectLayout(root);
+    expect(proposal.fileSets.map((set) => set.fileSet)).toEqual([
+      { path: 'i18n/{locale}.yaml', format: 'yaml' },
+    ]);
+  });
+
+  it('when a Flutter app has l10n.yaml, then its arb-dir and template-arb-file name the files and the source', async () => {
+    const arb = (locale: string, messages: Record<string, string>) => ({ '@@locale': locale, ...messages });
+    const root = await tree({
+      'pubspec.yaml': 'name: app\nflutter:\n  generate: true\n',
+      'l10n.yaml':
+        'arb-dir: lib/src/l10n\ntemplate-arb-file: app_de.arb\noutput-localization-file: app_localizations.dart\n',
+      'lib/src/l10n/app_de.arb': arb('de', { hello: 'Hallo' }),
+      'lib/src/l10n/app_en.arb': arb('en', { hello: 'Hello', bye: 'Bye', more: 'More' }),
+      'lib/src/l10n/app_pt_BR.arb': arb('pt_BR', { hello: 'Olá' }),
+      '.dart_tool/flutter_gen/gen_l10n/app_fr.arb': arb('fr', { hello: 'Bonjour' }),
+    });
+    const proposal = await detectLayout(root);
+    expect(proposal.fileSets.map((set) => set.fileSet)).toEqual([
+      { path: 'lib/src/l10n/app_{locale}.arb', format: 'arb' },
+    ]);
+    expect(proposal.sourceLocale).toBe('de');
+    expect(proposal.targetLocales).toEqual(['en', 'pt-BR']);
+  });
+
+  it("when a Flutter app has no l10n.yaml, then gen-l10n's defaults: lib/l10n/app_{locale}.arb", async () => {
+    const root = await tree({
+      'lib/l10n/app_en.arb': { '@@locale': 'en', hello: 'Hello', '@hello': { description: 'Greeting' } },
+      'lib/l10n/app_es.arb': { '@@locale': 'es', hello: 'Hola' },
+    });
+    const proposal = await detectLayout(root);
+    expect(proposal.fileSets.map((set) => set.fileSet)).toEqual([
+      { path: 'lib/l10n/app_{locale}.arb', format: 'arb' },
+    ]);
+    expect(proposal.sourceLocale).toBe('en');
+    expect(proposal.targetLocales).toEqual(['es']);
+  });
+
+  it('when a Spring app has messages.properties and its locales, then the base file is the source and the source locale is left to --source', async () => {
+    const root = await tree({
+      'pom.xml': '<project/>',
+      'src/main/resources/application.properties': 'server.port=8080\n',
+      'src/main/resources/messages.properties': 'greeting=Hello\nfarewell=Bye\n',
+      'src/main/resources/messages_de.properties': 'greeting=Hallo\n',
+      'src/main/resources/messages_zh_Hant.properties': 'greeting=你好\n',
+      'target/classes/messages_fr.properties': 'greeting=Bonjour\n',
+    });
+    const proposal = await detectLayout(root);
+    expect(proposal.fileSets.map((set) => set.fileSet)).toEqual([
+      {
+        path: 'src/main/resources/messages_{locale}.properties',
+        format: 'properties',
+        source: 'src/main/resources/messages.properties',
+      },
+    ]);
+    expect(proposal.sourceLocale).toBeUndefined();
+    expect(proposal.targetLocales).toEqual(['de', 'zh-Hant']);
+    expect(proposal.notes.join('\n')).toContain('src/main/resources/messages.properties names no locale');
+  });
+
+  it('when a .properties file is not UTF-8, then the file set says iso-8859-1', async () => {
+    const root = await tree({
+      'src/main/resources/messages.properties': 'greeting=Good morning\n',
+      'src/main/resources/messages_de.properties': Buffer.from('greeting=Gr\xfc\xdf Gott\n', 'latin1'),
+    });
+    const proposal = await detectLayout(root);
+    expect(proposal.fileSets.map((set) => set.fileSet)).toEqual([
+      {
+        path: 'src/main/resources/messages_{locale}.properties',
+        format: 'properties',
+        encoding: 'iso-8859-1',
+        source: 'src/main/resources/messages.properties',
+      },
+    ]);
+  });
+
+  it('when only messages.properties exists, then messages_{locale}.properties with it as the source', async () => {
+    const root = await tree({ 'src/main/resources/messages.properties': 'greeting=Hello\n' });
+    const proposal = await detectLayout(root);
+    expect(proposal.fileSets.map((set) => set.fileSet)).toEqual([
+      {
+        path: 'src/main/resources/messages_{locale}.properties',
+        format: 'properties',
+        source: 'src/main/resources/messages.properties',
+      },
+    ]);
+    expect(proposal.targetLocales).toEqual([]);
+  });
+
+  it('when the directory is empty or holds no locale files, then nothing is proposed', async () => {
+    for (const root of [
+      await tree({}),
+      await tree({ 'package.json': { name: 'x' }, 'config/settings.yml': 'a: 1\n', 'data/items.json': [] }),
+    ]) {
+      const proposal = await detectLayout(root);
+      expect(proposal).toEqual({ fileSets: [], targetLocales: [], notes: [] });
+    }
+  });
+
+  it('when two layouts are found (an i18next folder and a Rails config/locales), then both are proposed, each a namespace, and the notes say so', async () => {
+    const root = await tree({
+      'app/javascript/locales/en/common.json': { save: 'Save' },
+      'app/javascript/locales/de/common.json': { save: 'Speichern' },
+      'config/locales/en.yml': 'en:\n  hello: "Hello"\n',
+      'config/locales/de.yml': 'de:\n  hello: "Hallo"\n',
+      'config/locales/fr.yml': 'fr:\n  hello: "Bonjour"\n',
+    });
+    const proposal = await detectLayout(root);
+    expect(proposal.fileSets.map((set) => set.fileSet)).toEqual([
+      { path: 'app/javascript/locales/{locale}/{namespace}.json', format: 'json' },
+      { path: 'config/locales/{locale}.yml', format: 'yaml', rails: true, namespace: 'rails' },
+    ]);
+    expect(proposal.sourceLocale).toBe('en');
+    expect(proposal.targetLocales).toEqual(['de', 'fr']);
+    expect(proposal.notes.join('\n')).toMatch(/Found 2 file sets: each is a namespace of the project's keys/);
+  });
+
+  it('when a fixed namespace would be a name the folder set already uses, then it gets another', async () => {
+    const root = await tree({
+      'locales/en/rails.json': { save: 'Save' },
+      'config/locales/en.yml': 'en:\n  hello: "Hello"\n',
+    });
+    const proposal = await detectLayout(root);
+    expect(proposal.fileSets.map((set) => set.fileSet.namespace)).toEqual(['rails-2', undefined]);
+  });
+
+  it('when a file does not read in its format, then it is left out with the reason and the rest is proposed', async () => {
+    const root = await tree({
+      'locales/en.json': { hello: 'Hello' },
+      'locales/de.json': '{ "hello": "Hallo", }',
+    });
+    const proposal = await detectLayout(root);
+    expect(proposal.fileSets.map((set) => set.fileSet)).toEqual([
+      { path: 'locales/{locale}.json', format: 'json' },
+    ]);
+    expect(proposal.fileSets[0]!.locales).toEqual(['en']);
+    expect(proposal.notes).toHaveLength(1);
+    expect(proposal.notes[0]).toMatch(/^locales\/de\.json was left out: locales\/de\.json:1:\d+/);
+  });
+
+  it('when paths spell locales another way than the format (zh_CN, en_US), then the file set maps them in locales', async () => {
+    const root = await tree({
+      'public/locales/en/common.json': { save: 'Save', cancel: 'Cancel' },
+      'public/locales/zh_CN/common.json': { save: '保存' },
+      'public/locales/pt-br/common.json': { save: 'Salvar' },
+      'strings/en_US.json': { hello: 'Hello', bye: 'Bye' },
+      'strings/de_DE.json': { hello: 'Hallo' },
+    });
+    const proposal = await detectLayout(root);
+    expect(proposal.fileSets.map((set) => set.fileSet)).toEqual([
+      {
+        path: 'public/locales/{locale}/{namespace}.json',
+        format: 'json',
+        locales: { 'zh-CN': 'zh_CN', 'pt-BR': 'pt-br' },
+      },
+      {
+        path: 'strings/{locale}.json',
+        format: 'json',
+        locales: { 'en-US': 'en_US', 'de-DE': 'de_DE' },
+        namespace: 'strings',
+      },
+    ]);
+    expect(proposal.sourceLocale).toBe('en');
+    expect(proposal.targetLocales).toEqual(['de-DE', 'en-US', 'pt-BR', 'zh-CN']);
+  });
+
+  it("when two files spell the same locale, then the format's own spelling is read and the other left out", async () => {
+    const root = await tree({
+      'locales/pt-BR.json': { hello: 'Olá' },
+      'locales/pt_BR.json': { hello: 'Oi' },
+      'locales/en.json': { hello: 'Hello' },
+    });
+    const proposal = await detectLayout(root);
+    expect(proposal.fileSets.map((set) => set.fileSet)).toEqual([
+      { path: 'locales/{locale}.json', format: 'json' },
+    ]);
+    expect(proposal.fileSets[0]!.files).toEqual(['locales/en.json', 'locales/pt-BR.json']);
+    expect(proposal.notes).toEqual([
+      'locales/pt_BR.json was left out: another file of locales/{locale}.json spells pt-BR otherwise',
+    ]);
+  });
+
+  it('when a namespace file name cannot be a key segment, then the notes say which and why', async () => {
+    const root = await tree({
+      'locales/en/common.json': { save: 'Save' },
+      'locales/en/admin.users.json': { title: 'Users' },
+    });
+    const proposal = await detectLayout(root);
+    expect(proposal.fileSets.map((set) => set.fileSet)).toEqual([
+      { path: 'locales/{locale}/{namespace}.json', format: 'json' },
+    ]);
+    expect(proposal.notes).toEqual([
+      'locales/{locale}: "admin.users" cannot be a namespace (a key segment has no ".", does not start with "@" and has at most 100 characters): rename the files',
+    ]);
+  });
+});
