@@ -182,6 +182,56 @@ describe('tolk.json file sets', () => {
     for (const [index, name] of names.entries()) expect(await app.bytes(name), name).toEqual(written[index]);
   });
 
+  it('when tolk init runs in an i18next app and a Flutter app, then it finds their files and push, translate and pull work without editing tolk.json', async () => {
+    const apps = {
+      i18next: {
+        files: {
+          'public/locales/en/common.json': COMMON,
+          'public/locales/en/admin.json': ADMIN,
+          'public/locales/en/errors.json': ERRORS,
+        },
+        set: { path: 'public/locales/{locale}/{namespace}.json', format: 'i18next' },
+        targets: (locale: string) =>
+          ['common', 'admin', 'errors'].map((namespace) => `public/locales/${locale}/${namespace}.json`),
+      },
+      flutter: {
+        files: {
+          'l10n.yaml': 'arb-dir: lib/l10n\ntemplate-arb-file: app_en.arb\n',
+          'lib/l10n/app_en.arb': ARB,
+        },
+        set: { path: 'lib/l10n/app_{locale}.arb', format: 'arb' },
+        targets: (locale: string) => [`lib/l10n/app_${locale.replace('-', '_')}.arb`],
+      },
+    };
+    for (const [name, app] of Object.entries(apps)) {
+      const cli = await createCliHarness(system.base);
+      projects.push(cli);
+      const tolk = (args: string[]) => cli.tolk(args, { env: { TOLK_TOKEN: token } });
+      for (const [path, text] of Object.entries(app.files)) {
+        await mkdir(dirname(join(cli.cwd, path)), { recursive: true });
+        await writeFile(join(cli.cwd, path), text);
+      }
+      const init = await tolk(['init', '--name', name, '--targets', 'pl,pt-BR', '--yes', '--json']);
+      expect(init.code, init.stderr).toBe(0);
+      const config = await cli.readJson('tolk.json');
+      expect(config.sourceLocale, name).toBe('en');
+      expect(config.files, name).toEqual([expect.objectContaining(app.set)]);
+
+      expect((await tolk(['push'])).code, name).toBe(0);
+      const translated = await tolk(['translate', '--base-url', openai.baseURL, '--model', 'stand-in']);
+      expect(translated.code, translated.stderr).toBe(0);
+      const targets = ['pl', 'pt-BR'].flatMap(app.targets);
+      const written = await Promise.all(targets.map((path) => readFile(join(cli.cwd, path))));
+      for (const path of targets) await rm(join(cli.cwd, path));
+      const pull = await tolk(['pull']);
+      expect(pull.code, pull.stderr).toBe(0);
+      for (const [index, path] of targets.entries()) {
+        expect(await readFile(join(cli.cwd, path)), path).toEqual(written[index]);
+      }
+      expect((await tolk(['status', '--check'])).code, name).toBe(0);
+    }
+  });
+
   it('when a local target value was never uploaded, then pull keeps and names it and exits 5, and --force writes the server’s value', async () => {
     const app = await project('pl', {
       files: [{ path: 'locales/{locale}/{namespace}.json', format: 'i18next' }],

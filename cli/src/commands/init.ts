@@ -1,7 +1,12 @@
-import { access, writeFile } from 'node:fs/promises';
+import { access } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { tolkApi, type Project } from '../api/tolk-api.js';
-import { LOCALE_PLACEHOLDER, PROJECT_CONFIG_FILE, type ProjectConfig } from '../config/project-config.js';
+import {
+  LOCALE_PLACEHOLDER,
+  PROJECT_CONFIG_FILE,
+  writeProjectConfig,
+  type ProjectConfig,
+} from '../config/project-config.js';
 import { authenticatedClient, createContext } from '../context.js';
 import { ApiError, ExitCode, usageError } from '../errors.js';
 import { describeProposal } from '../init/describe-proposal.js';
@@ -27,7 +32,6 @@ export type InitOptions = {
  * tolk.json as init writes it: `files` is one pattern (the old form) or the file sets found
  * (notes/layer-schema.md).
  */
-type InitConfig = Omit<ProjectConfig, 'files'> & { files: string | FileSet[] };
 
 /**
  * Creates a project (or links an existing one), adds the target locales the server lacks and
@@ -145,15 +149,14 @@ export async function init(io: Io, options: InitOptions) {
       }
     }
 
-    const config: InitConfig = {
+    const config: ProjectConfig = {
       apiUrl: context.apiUrl,
       projectId: project.projectId,
       sourceLocale: project.sourceLocale,
       targetLocales: targets,
       files,
     };
-    // Written here, not with the config module's writer, which knows only the one-pattern form.
-    await writeFile(file, JSON.stringify(config, null, 2) + '\n');
+    await writeProjectConfig(file, config);
     out.line(
       created
         ? `Created project "${project.name}" (${project.projectId}), source locale ${project.sourceLocale}.`

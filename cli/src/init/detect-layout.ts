@@ -23,18 +23,10 @@ import { parse as parseYaml } from 'yaml';
 import { findPluralGroups } from '@tolk/locale-file';
 import { formatNamed, type FormatName, type LocaleFormat } from '../formats/index.js';
 import { readTargetLocale } from '../locales.js';
+import type { FileSetConfig } from '../config/project-config.js';
 
-/** One file set of tolk.json's `files` array (notes/layer-schema.md). */
-export type FileSet = {
-  path: string;
-  format: FormatName;
-  rails?: boolean;
-  encoding?: 'utf-8' | 'iso-8859-1';
-  source?: string;
-  namespace?: string;
-  /** Canonical locale → how this set's paths spell it, where the format would spell it otherwise. */
-  locales?: Record<string, string>;
-};
+/** One file set of tolk.json's `files` array, as the config module reads it; `format` one of ours. */
+export type FileSet = FileSetConfig & { format: FormatName };
 
 export type DetectedFileSet = {
   fileSet: FileSet;
