@@ -182,7 +182,7 @@ describe('tolk.json file sets', () => {
     for (const [index, name] of names.entries()) expect(await app.bytes(name), name).toEqual(written[index]);
   });
 
-  it('when tolk init runs in an i18next app and a Flutter app, then it finds their files and push, translate and pull work without editing tolk.json', async () => {
+  it('when tolk init runs in an i18next, a Flutter, a Rails and a Spring app, then it finds their files and push, translate and pull work without editing tolk.json', async () => {
     const apps = {
       i18next: {
         files: {
@@ -202,6 +202,26 @@ describe('tolk.json file sets', () => {
         set: { path: 'lib/l10n/app_{locale}.arb', format: 'arb' },
         targets: (locale: string) => [`lib/l10n/app_${locale.replace('-', '_')}.arb`],
       },
+      rails: {
+        files: {
+          'config/locales/en.yml':
+            '# Shop strings\nen:\n  greeting: "Hello"\n  cart:\n    items:\n      one: "%{count} item"\n      other: "%{count} items"\n',
+        },
+        set: { path: 'config/locales/{locale}.yml', format: 'yaml', rails: true },
+        targets: (locale: string) => [`config/locales/${locale}.yml`],
+      },
+      spring: {
+        files: {
+          'src/main/resources/messages.properties':
+            '# Buttons\nbutton.save=Save\nbutton.price=Price in {0}\n',
+        },
+        set: {
+          path: 'src/main/resources/messages_{locale}.properties',
+          format: 'properties',
+          source: 'src/main/resources/messages.properties',
+        },
+        targets: (locale: string) => [`src/main/resources/messages_${locale.replace('-', '_')}.properties`],
+      },
     };
     for (const [name, app] of Object.entries(apps)) {
       const cli = await createCliHarness(system.base);
@@ -220,6 +240,13 @@ describe('tolk.json file sets', () => {
       expect((await tolk(['push'])).code, name).toBe(0);
       const translated = await tolk(['translate', '--base-url', openai.baseURL, '--model', 'stand-in']);
       expect(translated.code, translated.stderr).toBe(0);
+      if (name === 'rails') {
+        // A Rails plural hash comes back with Polish's categories.
+        const polish = await readFile(join(cli.cwd, 'config/locales/pl.yml'), 'utf8');
+        expect(polish).toMatch(/^pl:$/m);
+        for (const category of ['one', 'few', 'many', 'other'])
+          expect(polish).toContain(`      ${category}: `);
+      }
       const targets = ['pl', 'pt-BR'].flatMap(app.targets);
       const written = await Promise.all(targets.map((path) => readFile(join(cli.cwd, path))));
       for (const path of targets) await rm(join(cli.cwd, path));
