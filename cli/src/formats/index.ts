@@ -3,6 +3,7 @@ import { arbFormat } from './arb.js';
 import { FORMAT_NAMES, type FormatName, type LocaleFormat } from './format.js';
 import { i18nextFormat } from './i18next.js';
 import { jsonFormat } from './json.js';
+import { poFormat } from './po.js';
 import { propertiesFormat } from './properties.js';
 import { yamlFormat } from './yaml.js';
 
@@ -15,6 +16,7 @@ const FORMATS: Record<FormatName, LocaleFormat> = {
   arb: arbFormat,
   yaml: yamlFormat,
   properties: propertiesFormat,
+  po: poFormat,
 };
 
 /** The format named `name`; undefined for a name no format has. */
