@@ -549,7 +549,10 @@ function stringLines(keyword: string, text: string, header: boolean): string[] {
       let cut = rest.lastIndexOf(' ', 76);
       if (cut <= 0) cut = 76;
       else cut += 1;
-      if (rest[cut - 1] === '\\') cut -= 1;
+      // Never between a backslash and the character it escapes.
+      let backslashes = 0;
+      while (rest[cut - 1 - backslashes] === '\\') backslashes++;
+      if (backslashes % 2 === 1) cut -= 1;
       lines.push(`"${rest.slice(0, cut)}"`);
       rest = rest.slice(cut);
     }

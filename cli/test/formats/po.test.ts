@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseSourceDocument, targetKeys } from '@tolk/locale-file';
+import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FormatError, formatNamed } from '../../src/formats/index.js';
 import { indexCategories, parsePluralForms, poFormat } from '../../src/formats/po.js';
@@ -299,6 +300,37 @@ describe('po: writing', () => {
     const japanese = write(POT, 'ja', { [CART]: '{count, plural, other {%d 個}}' });
     expect(japanese.toString()).toContain('msgstr[0] "%d 個"\n');
     expect(msgfmt(japanese, 'ja.po').status).toBe(0);
+  });
+});
+
+describe('po: any text', () => {
+  it('writes any value (quotes, backslashes, tabs, long lines) so that it reads back and msgfmt takes it', () => {
+    const source =
+      'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\nmsgid "a"\nmsgstr ""\n';
+    const pieces = fc.constantFrom('\\', '"', '\t', ' ', 'word', 'ł', '\\n', '%d', 'a'.repeat(30));
+    const texts = fc.array(pieces, { minLength: 1, maxLength: 40 }).map((parts) => parts.join(''));
+    const values: string[] = [];
+    fc.assert(
+      fc.property(texts, (text) => {
+        const out = write(source, 'pl', { a: text });
+        expect(read(out.toString(), 'locale/pl.po', 'pl')).toEqual({ a: text });
+        for (const line of out.toString().split('\n')) expect(line.length).toBeLessThanOrEqual(79);
+        values.push(out.toString());
+      }),
+      // A line cut with no space to cut at falls on an escape (`\\"`, `\\\\`) at column 77.
+      {
+        numRuns: 150,
+        examples: [[`${'x'.repeat(75)}"end`], [`${'x'.repeat(74)}\\\\end`], [`${'x'.repeat(75)}\\end`]],
+      },
+    );
+    // msgfmt reads them all (one run of the tool for a file of every value, each with its own msgid).
+    const entries = values.map((file, index) =>
+      file.slice(file.indexOf('msgid "a"')).replace('msgid "a"', `msgid "a${index}"`),
+    );
+    const all = `${source.slice(0, source.indexOf('\n\n'))}\n"Language: pl\\n"\n\n${entries.join('\n')}`;
+    const checked = msgfmt(Buffer.from(all), 'any.po');
+    expect(checked.status, checked.stderr).toBe(0);
+    expect(checked.stderr).toContain(`${values.length} translated messages`);
   });
 });
 
