@@ -22,6 +22,11 @@
  *   (the mapping is computed, so it follows the expression, whatever its order).
  * - Targets: `Language: pt_BR` and `Plural-Forms` set in the header; entries with no value left
  *   out; `fuzzy` removed from the entries Tolk writes.
+ * - Round trip: a source-language PO written with its own values gives back its bytes (line
+ *   ends, wrapping, comments); an entry whose value changed gets its msgstr lines rewritten,
+ *   wrapped at 79 columns as gettext's tools wrap. A POT cannot come back as itself: a target
+ *   has msgstrs, and its header gets `Language` and `Plural-Forms`.
+ * - An ICU `#` in a plural branch is written `{count}` (gettext has no such sign).
  * - Refused: a header line that is not `Name: value`, a `Plural-Forms` with no `nplurals` and
  *   `plural`, a charset other than UTF-8, an entry given twice (same msgctxt and msgid), a PO
  *   syntax error: each with its line.

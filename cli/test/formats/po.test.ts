@@ -220,6 +220,17 @@ describe('po: writing', () => {
     // The fuzzy entry has no value: it is left out, so the file without it is what comes back.
     const withoutDraft = SOURCE_PO.slice(0, SOURCE_PO.indexOf('\n#, fuzzy'));
     expect(write(withoutDraft, 'en').toString()).toBe(withoutDraft);
+    const crlf = withoutDraft.trimEnd().replaceAll('\n', '\r\n');
+    expect(write(crlf, 'en').toString()).toBe(crlf);
+    // A changed value keeps the file's line ends.
+    expect(
+      write(crlf, 'en', { greeting: 'Hi', item: '{count, plural, one {# item} other {# items}}' }).toString(),
+    ).toBe(
+      crlf
+        .replace('"Hello there"', '"Hi"')
+        .replace('"%d item"', '"{count} item"')
+        .replace('"%d items"', '"{count} items"'),
+    );
   });
 
   it('writes a Brazilian Portuguese target: header set, layout kept, untranslated entries left out', () => {
