@@ -458,6 +458,18 @@ function writePo(input: WriteInput): Buffer {
       lines.push(...block.slice(1));
     } else lines.push(...block);
   }
+  if (!parsed.header) {
+    // A catalog without a header gets one: msgfmt needs the charset and the plural forms.
+    const fields = [
+      `Language: ${spelled}`,
+      'MIME-Version: 1.0',
+      'Content-Type: text/plain; charset=UTF-8',
+      'Content-Transfer-Encoding: 8bit',
+      ...(pluralText ? [`Plural-Forms: ${pluralText}`] : []),
+    ];
+    const body = fields.map((field) => `${field}\n`).join('');
+    lines.unshift(...stringLines('msgid', '', false), ...stringLines('msgstr', body, true), '');
+  }
   return Buffer.from(lines.join(parsed.eol), 'utf8');
 }
 

@@ -312,6 +312,36 @@ describe('po: writing', () => {
     expect(japanese.toString()).toContain('msgstr[0] "%d 個"\n');
     expect(msgfmt(japanese, 'ja.po').status).toBe(0);
   });
+
+  it('gives a target of a catalog without a header one', () => {
+    const source = '#: a.c:1\nmsgid "file"\nmsgid_plural "files"\nmsgstr[0] ""\nmsgstr[1] ""\n';
+    const out = write(source, 'pl', {
+      file: '{count, plural, one {plik} few {pliki} many {plików} other {pliku}}',
+    });
+    expect(out.toString()).toBe(
+      [
+        'msgid ""',
+        'msgstr ""',
+        '"Language: pl\\n"',
+        '"MIME-Version: 1.0\\n"',
+        '"Content-Type: text/plain; charset=UTF-8\\n"',
+        '"Content-Transfer-Encoding: 8bit\\n"',
+        '"Plural-Forms: nplurals=3; plural=(n==1 ? 0 : n%10>=2 && n%10<=4 && (n%100<10 "',
+        '"|| n%100>=20) ? 1 : 2);\\n"',
+        '',
+        '#: a.c:1',
+        'msgid "file"',
+        'msgid_plural "files"',
+        'msgstr[0] "plik"',
+        'msgstr[1] "pliki"',
+        'msgstr[2] "plików"',
+        '',
+      ].join('\n'),
+    );
+    const checked = msgfmt(out, 'pl-no-header.po');
+    expect(checked.status, checked.stderr).toBe(0);
+    expect(checked.stderr).toContain('1 translated message');
+  });
 });
 
 describe('po: any text', () => {
