@@ -4,6 +4,8 @@ import { FORMAT_NAMES, type FormatName, type LocaleFormat } from './format.js';
 import { i18nextFormat } from './i18next.js';
 import { jsonFormat } from './json.js';
 import { propertiesFormat } from './properties.js';
+import { stringsFormat } from './strings.js';
+import { stringsdictFormat } from './stringsdict.js';
 import { yamlFormat } from './yaml.js';
 
 export * from './format.js';
@@ -15,6 +17,8 @@ const FORMATS: Record<FormatName, LocaleFormat> = {
   arb: arbFormat,
   yaml: yamlFormat,
   properties: propertiesFormat,
+  strings: stringsFormat,
+  stringsdict: stringsdictFormat,
 };
 
 /** The format named `name`; undefined for a name no format has. */
