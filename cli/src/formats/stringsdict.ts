@@ -82,12 +82,17 @@ function load(bytes: Buffer, path: string): Loaded {
   try {
     root = plist.parse(text);
   } catch (error) {
-    const message = (error as Error).message;
+    // xmldom's errors carry a locator (line and column) of where the XML goes wrong.
+    const { message, locator } = error as Error & {
+      locator?: { lineNumber?: number; columnNumber?: number };
+    };
     const where = /line:(\d+),col:(\d+)/.exec(message);
+    const line = locator?.lineNumber ?? (where ? Number(where[1]) : undefined);
+    const column = locator?.columnNumber ?? (where ? Number(where[2]) : undefined);
     throw new FormatError(
       path,
       `is not a property list: ${message.split('\n')[0]!.replace(/^\[xmldom \w+\]\s*/, '')}`,
-      where ? { line: Number(where[1]), column: Number(where[2]) } : undefined,
+      line !== undefined && column !== undefined ? { line, column } : undefined,
     );
   }
   if (!isDict(root)) throw new FormatError(path, 'the property list is not a dict of entries');
@@ -241,7 +246,12 @@ function writeStringsdict(input: WriteInput): Buffer {
   // The source's own prolog (XML declaration, DOCTYPE, comments), then the plist.
   const plistAt = text.search(/<plist[\s>]/);
   const prolog = plistAt === -1 ? '' : text.slice(0, plistAt);
-  let body = built.slice(built.search(/<plist[\s>]/));
+  // `plist` indents the root dict inside `<plist>`; Xcode and plutil do not.
+  let body = built
+    .slice(built.search(/<plist[\s>]/))
+    .split(newline)
+    .map((line) => (line.startsWith(indent) && /^\s*</.test(line) ? line.slice(indent.length) : line))
+    .join(newline);
   if (/\r?\n$/.test(text)) body += newline;
   return Buffer.from(prolog + body, 'utf8');
 }
