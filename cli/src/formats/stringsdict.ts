@@ -73,9 +73,9 @@ function isDict(value: unknown): value is PlistDict {
 function load(bytes: Buffer, path: string): Loaded {
   const text = decodeUtf8(bytes, path, 'save it as UTF-8');
   // Where a `<key>` of the file is, for errors about its entry.
-  const keyAt = (name: string, from = 0) => {
+  const keyAt = (name: string) => {
     const escaped = name.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
-    const offset = text.indexOf(`<key>${escaped}</key>`, from);
+    const offset = text.indexOf(`<key>${escaped}</key>`);
     return offset === -1 ? undefined : positionOf(text, offset);
   };
   let root: unknown;
@@ -126,11 +126,7 @@ function load(bytes: Buffer, path: string): Loaded {
             ? `has the variable ${JSON.stringify(name)} without an "other" string`
             : undefined;
       if (problem) {
-        throw new FormatError(
-          path,
-          `the entry ${JSON.stringify(key)} ${problem}`,
-          at && keyAt(name!, 0) ? at : at,
-        );
+        throw new FormatError(path, `the entry ${JSON.stringify(key)} ${problem}`, at);
       }
       variables.set(name!, variable as PlistDict);
     }
