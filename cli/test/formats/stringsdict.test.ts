@@ -106,6 +106,9 @@ describe('stringsdict format: round trips', () => {
     const written = write(SOURCE, 'en');
     expect(written.toString('utf8')).toBe(SOURCE);
     expect(plistutil(written)).toContain('<string>%lld items</string>');
+    // Indented with spaces (as some editors save it): kept too.
+    const spaced = SOURCE.replaceAll('\t', '  ');
+    expect(write(spaced, 'en').toString('utf8')).toBe(spaced);
   });
 
   it('when a file is read, then each entry is one key holding an ICU plural', () => {
