@@ -20,7 +20,16 @@
  */
 import type { TargetKeys } from '@tolk/locale-file';
 
-export const FORMAT_NAMES = ['json', 'i18next', 'arb', 'yaml', 'properties', 'po'] as const;
+export const FORMAT_NAMES = [
+  'json',
+  'i18next',
+  'arb',
+  'yaml',
+  'properties',
+  'po',
+  'strings',
+  'stringsdict',
+] as const;
 export type FormatName = (typeof FORMAT_NAMES)[number];
 
 /** Per file set, from `tolk.json`: what a format may be told beyond its name. */

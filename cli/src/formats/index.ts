@@ -5,6 +5,8 @@ import { i18nextFormat } from './i18next.js';
 import { jsonFormat } from './json.js';
 import { poFormat } from './po.js';
 import { propertiesFormat } from './properties.js';
+import { stringsFormat } from './strings.js';
+import { stringsdictFormat } from './stringsdict.js';
 import { yamlFormat } from './yaml.js';
 
 export * from './format.js';
@@ -17,6 +19,8 @@ const FORMATS: Record<FormatName, LocaleFormat> = {
   yaml: yamlFormat,
   properties: propertiesFormat,
   po: poFormat,
+  strings: stringsFormat,
+  stringsdict: stringsdictFormat,
 };
 
 /** The format named `name`; undefined for a name no format has. */
