@@ -4,6 +4,7 @@ import { FORMAT_NAMES, type FormatName, type LocaleFormat } from './format.js';
 import { i18nextFormat } from './i18next.js';
 import { jsonFormat } from './json.js';
 import { propertiesFormat } from './properties.js';
+import { xliffFormat } from './xliff.js';
 import { yamlFormat } from './yaml.js';
 
 export * from './format.js';
@@ -15,6 +16,7 @@ const FORMATS: Record<FormatName, LocaleFormat> = {
   arb: arbFormat,
   yaml: yamlFormat,
   properties: propertiesFormat,
+  xliff: xliffFormat,
 };
 
 /** The format named `name`; undefined for a name no format has. */
