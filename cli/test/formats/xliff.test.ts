@@ -2,7 +2,12 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { findPlaceholderMismatches, parseSourceDocument, targetKeys } from '@tolk/locale-file';
+import {
+  findIcuProblems,
+  findPlaceholderMismatches,
+  parseSourceDocument,
+  targetKeys,
+} from '@tolk/locale-file';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FormatError, formatNamed } from '../../src/formats/index.js';
 import { xliffFormat } from '../../src/formats/xliff.js';
@@ -322,5 +327,39 @@ describe('xliff format', () => {
       '<source>Sign out</source>\n      </segment>\n      <segment><source>Now</source></segment>',
     );
     expect(failure(() => read(segments)).message).toMatch(/the unit "plain" has several segments/);
+  });
+
+  it('when a unit is an Angular ICU plural, then its value is an ICU message and a target has the target locale forms', () => {
+    const source = `<?xml version="1.0" encoding="UTF-8" ?>
+<xliff version="1.2" xmlns="urn:oasis:names:tc:xliff:document:1.2">
+  <file source-language="en" datatype="plaintext" original="ng2.template">
+    <body>
+      <trans-unit id="items" datatype="html">
+        <source>{VAR_PLURAL, plural, =0 {no items} one {one item} other {<x id="INTERPOLATION" equiv-text="{{ count }}"/> items}}</source>
+      </trans-unit>
+    </body>
+  </file>
+</xliff>
+`;
+    const document = read(source);
+    expect(document.items).toBe('{VAR_PLURAL, plural, =0 {no items} one {one item} other {<x1/> items}}');
+    const parsed = parseSourceDocument(document);
+    const polish =
+      '{VAR_PLURAL, plural, =0 {brak} one {jeden} few {<x1/> elementy} many {<x1/> elementów} other {<x1/> elementu}}';
+    expect(findIcuProblems(parsed, new Map([['items', polish]]), 'pl')).toEqual([]);
+    const written = write(source, 'pl', { items: polish });
+    expect(written.toString()).toContain(
+      '<target state="translated">{VAR_PLURAL, plural, =0 {brak} one {jeden} few {<x id="INTERPOLATION" equiv-text="{{ count }}"/> elementy} many {<x id="INTERPOLATION" equiv-text="{{ count }}"/> elementów} other {<x id="INTERPOLATION" equiv-text="{{ count }}"/> elementu}}</target>',
+    );
+    expect(xmllint(written).status).toBe(0);
+    expect(xliff2po(written).items!.msgstr).toBe(
+      '{VAR_PLURAL, plural, =0 {brak} one {jeden} few { elementy} many { elementów} other { elementu}}',
+    );
+  });
+
+  it('when a unit has an empty source, then it is read as an empty value', () => {
+    const source = ANGULAR_12.replace('<source>Sign out</source>', '<source/>');
+    expect(read(source)).toMatchObject({ plain: '' });
+    expect(write(source, 'en').toString()).toBe(source);
   });
 });
