@@ -187,7 +187,8 @@ function parse(bytes: Buffer, path: string): Parsed {
           start,
         );
       unit.segment = { start, end };
-    } else if (name === 'ignorable') {
+    } else if (name === 'ignorable' || name === 'alt-trans') {
+      // 2.0's untranslatable whitespace, 1.2's alternative translations: not the unit's text.
       opaque = { start, depth: stack.length };
     } else if (name === 'note') {
       note = { text: '', ...(attr('from') ? { from: attr('from') } : {}) };
@@ -200,7 +201,7 @@ function parse(bytes: Buffer, path: string): Parsed {
         unit.value = '';
         inSource = undefined;
       }
-    } else if (name === 'target') {
+    } else if (name === 'target' && !unit.target) {
       targetStart = start;
       if (tag.isSelfClosing) {
         unit.target = { start, end };

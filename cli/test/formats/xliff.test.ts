@@ -362,4 +362,36 @@ describe('xliff format', () => {
     expect(read(source)).toMatchObject({ plain: '' });
     expect(write(source, 'en').toString()).toBe(source);
   });
+
+  it('when the source already names a target language and segment states, then they are replaced, not added twice', () => {
+    const twelve = ANGULAR_12.replace(
+      'original="ng2.template"',
+      "original='ng2.template' target-language = 'de'",
+    );
+    const written12 = write(twelve, 'pl').toString();
+    expect(written12).toContain(
+      `<file source-language="en" datatype="plaintext" original='ng2.template' target-language = "pl">`,
+    );
+    const twenty = ANGULAR_20.replace('srcLang="en"', 'srcLang="en" trgLang="de"').replaceAll(
+      '<segment>',
+      '<segment state="initial">',
+    );
+    const written20 = write(twenty, 'pl');
+    expect(written20.toString()).toContain('srcLang="en" trgLang="pl">');
+    expect(written20.toString().match(/<segment state="translated">/g)).toHaveLength(2);
+    expect(written20.toString()).not.toContain('initial');
+    expect(xmllint(written20).status).toBe(0);
+  });
+
+  it('when a 1.2 unit has alternative translations, then they are kept and the target goes after the source', () => {
+    const source = ANGULAR_12.replace(
+      '<source>Sign out</source>',
+      '<source>Sign out</source>\n        <alt-trans><source>Sign out</source><target xml:lang="pl">Wyjdź</target></alt-trans>',
+    );
+    expect(read(source)).toMatchObject({ plain: 'Sign out' });
+    const written = write(source, 'pl', { plain: 'Wyloguj' }).toString();
+    expect(written).toContain(
+      '<source>Sign out</source>\n        <target state="translated">Wyloguj</target>\n        <alt-trans><source>Sign out</source><target xml:lang="pl">Wyjdź</target></alt-trans>',
+    );
+  });
 });
