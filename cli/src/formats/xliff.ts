@@ -30,7 +30,7 @@
  *   what change, so the source comes back byte for byte.
  * - Refused: malformed XML (line and column), a DTD, a root that is not `<xliff>`, an unknown
  *   version, a unit without id, an id given twice, an id the locale document cannot hold, a 2.0
- *   unit of several segments.
+ *   unit of several segments, a source whose text reads as a token (`&lt;x1/&gt;`).
  */
 import { SaxesParser, type SaxesTag } from 'saxes';
 import { bcp47Spelling } from './bcp47-spelling.js';
@@ -75,6 +75,8 @@ type Unit = {
 type Parsed = { text: string; version: '1.2' | '2.0'; root: Range; files: Range[]; units: Unit[] };
 
 const PAIRED = new Set(['g', 'pc', 'mrk']);
+/** The tokens inline codes are in values: `<x1/>`, `<g2>`, `</g2>`. */
+const TOKEN = /<\/?[gx]\d+\/?>/;
 
 function parse(bytes: Buffer, path: string): Parsed {
   const text = decodeUtf8(bytes, path, 'XLIFF files are UTF-8');
@@ -211,8 +213,15 @@ function parse(bytes: Buffer, path: string): Parsed {
   });
   const onText = (data: string) => {
     if (opaque) return;
-    if (inSource) inSource.value += data;
-    else if (note) note.text += data;
+    if (inSource) {
+      const token = TOKEN.exec(data);
+      if (token) {
+        fail(
+          `the unit ${JSON.stringify(unit!.id)} has the text ${JSON.stringify(token[0])}, which Tolk writes for an inline code; write it as an inline code or reword it`,
+        );
+      }
+      inSource.value += data;
+    } else if (note) note.text += data;
   };
   parser.on('text', onText);
   parser.on('cdata', onText);
@@ -285,7 +294,7 @@ function encode(value: string, codes: readonly Code[]): string {
   }
   let out = '';
   let last = 0;
-  for (const match of value.matchAll(/<\/?[gx]\d+\/?>/g)) {
+  for (const match of value.matchAll(new RegExp(TOKEN.source, 'g'))) {
     const raw = markup.get(match[0]);
     if (raw === undefined) continue;
     out += escapeText(value.slice(last, match.index)) + raw;

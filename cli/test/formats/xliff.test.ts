@@ -394,4 +394,13 @@ describe('xliff format', () => {
       '<source>Sign out</source>\n        <target state="translated">Wyloguj</target>\n        <alt-trans><source>Sign out</source><target xml:lang="pl">Wyjdź</target></alt-trans>',
     );
   });
+
+  it('when a source text reads as an inline code token, then it is refused rather than written back as a code', () => {
+    const error = failure(() =>
+      read(ANGULAR_12.replace('<source>Sign out</source>', '<source>Use &lt;x1/&gt; here</source>')),
+    );
+    expect(error.message).toMatch(
+      /^src\/locale\/messages\.xlf:21:\d+: the unit "plain" has the text "<x1\/>", which Tolk writes for an inline code/,
+    );
+  });
 });
