@@ -26,7 +26,9 @@
  *   gets a `<target>` after its `<source>` (or in place of the one the source has), marked
  *   translated (1.2 `<target state="translated">`, 2.0 `<segment state="translated">`): Tolk's
  *   translations are never final (`final` / `signed-off` are for the reviewer's tools). A unit
- *   with no value is left out. Written for the source's own locale, the `<source>` texts are
+ *   with no value is left out; a 1.2 unit's `<alt-trans>` stays as it is. The target file on
+ *   disk is not consulted: the server's translations are the truth, so a target a reviewer
+ *   marked `final` there is written over like any other. Written for the source's own locale, the `<source>` texts are
  *   what change, so the source comes back byte for byte.
  * - Refused: malformed XML (line and column), a DTD, a root that is not `<xliff>`, an unknown
  *   version, a unit without id, an id given twice, an id the locale document cannot hold, a 2.0
