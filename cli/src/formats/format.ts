@@ -29,6 +29,7 @@ export const FORMAT_NAMES = [
   'po',
   'strings',
   'stringsdict',
+  'xliff',
 ] as const;
 export type FormatName = (typeof FORMAT_NAMES)[number];
 

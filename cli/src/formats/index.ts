@@ -7,6 +7,7 @@ import { poFormat } from './po.js';
 import { propertiesFormat } from './properties.js';
 import { stringsFormat } from './strings.js';
 import { stringsdictFormat } from './stringsdict.js';
+import { xliffFormat } from './xliff.js';
 import { yamlFormat } from './yaml.js';
 
 export * from './format.js';
@@ -21,6 +22,7 @@ const FORMATS: Record<FormatName, LocaleFormat> = {
   po: poFormat,
   strings: stringsFormat,
   stringsdict: stringsdictFormat,
+  xliff: xliffFormat,
 };
 
 /** The format named `name`; undefined for a name no format has. */

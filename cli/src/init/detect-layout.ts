@@ -11,7 +11,8 @@
  * - a file per locale: `locales/{locale}.json`, `config/locales/{locale}.yml`;
  * - a locale at the end of a file name: `config/locales/devise.{locale}.yml` (Rails),
  *   `lib/l10n/app_{locale}.arb` (Flutter), `messages_{locale}.properties` (Java) with the base
- *   file `messages.properties` as the source when it exists;
+ *   file `messages.properties` as the source when it exists; Angular's `messages.{locale}.xlf`
+ *   with `messages.xlf` as the source, the same way;
  * - Flutter's `l10n.yaml`: its `arb-dir` and `template-arb-file` name the files and the source.
  * Several layouts found are all proposed, each its own namespace of the project's keys; the
  * notes say so, and the user confirms or passes `--files`.
@@ -61,14 +62,20 @@ const IGNORED = [
   '**/.next/**',
 ];
 const SEARCH_DEPTH = 10;
+/**
+ * Source files that name no locale, alone before any target exists: Java's `messages.properties`,
+ * Angular's `messages.xlf` (`ng extract-i18n`; its targets are `messages.{locale}.xlf`).
+ */
+const BASE_FILES = new Set(['messages.properties', 'messages.xlf']);
 
-type Family = 'json' | 'arb' | 'yaml' | 'properties';
+type Family = 'json' | 'arb' | 'yaml' | 'properties' | 'xliff';
 const FAMILY_OF_EXTENSION: Record<string, Family> = {
   '.json': 'json',
   '.arb': 'arb',
   '.yml': 'yaml',
   '.yaml': 'yaml',
   '.properties': 'properties',
+  '.xlf': 'xliff',
 };
 /** Separators between a name and the locale at the end of a file name, per family. */
 const NAME_LOCALE_SEPARATORS: Record<Family, readonly string[]> = {
@@ -76,6 +83,7 @@ const NAME_LOCALE_SEPARATORS: Record<Family, readonly string[]> = {
   arb: ['_'],
   yaml: ['.', '_'],
   properties: ['_'],
+  xliff: ['.'],
 };
 
 const LANGUAGE_NAMES = new Intl.DisplayNames('en', { type: 'language', fallback: 'none' });
@@ -141,7 +149,7 @@ type Candidate = {
 };
 
 export async function detectLayout(root: string): Promise<LayoutProposal> {
-  const paths = await glob(['**/*.{json,arb,yml,yaml,properties}'], {
+  const paths = await glob(['**/*.{json,arb,yml,yaml,properties,xlf}'], {
     cwd: root,
     ignore: IGNORED,
     deep: SEARCH_DEPTH,
@@ -180,13 +188,17 @@ export async function detectLayout(root: string): Promise<LayoutProposal> {
     chosen.push(detected);
   }
 
-  for (const base of paths.filter((path) => posix.basename(path) === 'messages.properties')) {
+  for (const base of paths.filter((path) => BASE_FILES.has(posix.basename(path)))) {
     if (claimed.has(base)) continue;
-    const encoding = await encodingOf([base], read);
+    const xliff = base.endsWith('.xlf');
+    const encoding = xliff ? undefined : await encodingOf([base], read);
     chosen.push({
       fileSet: {
-        path: posix.join(posix.dirname(base), 'messages_{locale}.properties'),
-        format: 'properties',
+        path: posix.join(
+          posix.dirname(base),
+          xliff ? 'messages.{locale}.xlf' : 'messages_{locale}.properties',
+        ),
+        format: xliff ? 'xliff' : 'properties',
         ...(encoding ? { encoding } : {}),
         source: base,
       },
@@ -363,7 +375,7 @@ async function fileSetOf(
     rails = roots.every((root, index) => root !== undefined && root === candidate.files[index]!.locale);
   }
   let source: string | undefined;
-  if (family === 'properties' && candidate.kind === 'suffix') {
+  if ((family === 'properties' || family === 'xliff') && candidate.kind === 'suffix') {
     const base = posix.join(candidate.dir, `${candidate.name}${extension}`);
     if (paths.includes(base)) source = base;
   }

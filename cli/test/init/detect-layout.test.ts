@@ -235,6 +235,39 @@ describe('detectLayout', () => {
     expect(proposal.targetLocales).toEqual([]);
   });
 
+  it('when an Angular app has src/locale/messages.xlf and its locales, then messages.{locale}.xlf in xliff with the base file as the source', async () => {
+    const unit = (id: string, text: string) => `<trans-unit id="${id}"><source>${text}</source></trans-unit>`;
+    const xliff = (units: string) =>
+      `<?xml version="1.0" encoding="UTF-8" ?>\n<xliff version="1.2" xmlns="urn:oasis:names:tc:xliff:document:1.2"><file source-language="en"><body>${units}</body></file></xliff>\n`;
+    const root = await tree({
+      'src/locale/messages.xlf': xliff(unit('greeting', 'Hello') + unit('bye', 'Bye')),
+      'src/locale/messages.pl.xlf': xliff(unit('greeting', 'Hello')),
+      'src/locale/messages.pt-BR.xlf': xliff(unit('greeting', 'Hello')),
+      'src/locale/messages.de.xlf': '<xliff version="1.2"><file>',
+    });
+    const proposal = await detectLayout(root);
+    expect(proposal.fileSets.map((set) => set.fileSet)).toEqual([
+      { path: 'src/locale/messages.{locale}.xlf', format: 'xliff', source: 'src/locale/messages.xlf' },
+    ]);
+    expect(proposal.fileSets[0]!.locales).toEqual(['pl', 'pt-BR']);
+    expect(proposal.targetLocales).toEqual(['pl', 'pt-BR']);
+    expect(proposal.notes.join('\n')).toMatch(
+      /src\/locale\/messages\.de\.xlf was left out: .*is not well-formed XML/,
+    );
+  });
+
+  it('when only messages.xlf exists (ng extract-i18n), then messages.{locale}.xlf with it as the source', async () => {
+    const root = await tree({
+      'src/locale/messages.xlf':
+        '<xliff version="2.0" srcLang="en"><file id="ngi18n"><unit id="a"><segment><source>A</source></segment></unit></file></xliff>\n',
+    });
+    const proposal = await detectLayout(root);
+    expect(proposal.fileSets.map((set) => set.fileSet)).toEqual([
+      { path: 'src/locale/messages.{locale}.xlf', format: 'xliff', source: 'src/locale/messages.xlf' },
+    ]);
+    expect(proposal.targetLocales).toEqual([]);
+  });
+
   it('when the directory is empty or holds no locale files, then nothing is proposed', async () => {
     for (const root of [
       await tree({}),

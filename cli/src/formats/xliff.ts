@@ -1,0 +1,358 @@
+/**
+ * `xliff`: an XLIFF 1.2 or 2.0 file (Angular's `messages.xlf` / `messages.pl.xlf`), DESIGN §12.
+ * The version is read from the root `<xliff version>`: 1.2, or 2.0 / 2.1 (2.1 only adds modules).
+ *
+ * Parsed with `saxes`, a maintained, strict (well-formedness-checking) SAX parser that reports
+ * the exact offset of every tag: the file is then written back by editing it at those offsets,
+ * so everything Tolk does not change keeps its bytes (a DOM serializer would re-escape text and
+ * re-quote attributes). saxes reads no DTD and resolves no external entity; a file with a
+ * `<!DOCTYPE>` is refused outright (XLIFF has none), so there is no XXE.
+ *
+ * - Keys are the ids of `<trans-unit>` (1.2) / `<unit>` (2.0), as they are: flat, like Java
+ *   properties (the server keeps dotted names as they are). Ids must be unique in the whole
+ *   file, across `<file>` elements too (a key names one text); units with `translate="no"` are
+ *   not keys. A 2.0 unit has one segment (what Angular writes).
+ * - The unit's notes (1.2 `<note>`, 2.0 `<notes><note>`) are its context; Angular's meaning is
+ *   prefixed `meaning:`.
+ * - Inline codes (`<x id="INTERPOLATION" equiv-text="{{ name }}"/>`, `<ph>`, `<bpt>`, 2.0
+ *   `<ph/>`, `<sc/>`, ...) become numbered empty tags, `<x1/>`, `<x2/>`; paired codes (`<g>`,
+ *   `<pc>`, `<mrk>`) become `<g3>…</g3>`. The server's placeholder scanner compares tags by name
+ *   and kind only, so the literal `<x id="A"/>` and `<x id="B"/>` would look alike and a
+ *   translation that swapped or dropped one would pass; numbered names keep each code distinct.
+ *   A target writes each code back exactly as the source has it (the source's own markup, per
+ *   unit); the text around them is XML-escaped. What a code stands for (`equiv-text`, `equiv`,
+ *   `disp`) is added to the context.
+ * - A target: 1.2 `target-language` on every `<file>`, 2.0 `trgLang` on `<xliff>`; each unit
+ *   gets a `<target>` after its `<source>` (or in place of the one the source has), marked
+ *   translated (1.2 `<target state="translated">`, 2.0 `<segment state="translated">`): Tolk's
+ *   translations are never final (`final` / `signed-off` are for the reviewer's tools). A unit
+ *   with no value is left out; a 1.2 unit's `<alt-trans>` stays as it is. The target file on
+ *   disk is not consulted: the server's translations are the truth, so a target a reviewer
+ *   marked `final` there is written over like any other. Written for the source's own locale, the `<source>` texts are
+ *   what change, so the source comes back byte for byte.
+ * - Refused: malformed XML (line and column), a DTD, a root that is not `<xliff>`, an unknown
+ *   version, a unit without id, an id given twice, an id the locale document cannot hold, a 2.0
+ *   unit of several segments, a source whose text reads as a token (`&lt;x1/&gt;`).
+ */
+import { SaxesParser, type SaxesTag } from 'saxes';
+import { bcp47Spelling } from './bcp47-spelling.js';
+import { FormatError, type LocaleFormat, type ReadInput, type WriteInput } from './format.js';
+import { decodeUtf8 } from './utf8.js';
+
+export const xliffFormat: LocaleFormat = {
+  name: 'xliff',
+  extensions: ['.xlf', '.xliff'],
+  /** Angular's spelling: `messages.pt-BR.xlf`. */
+  ...bcp47Spelling('-'),
+  read({ bytes, path }: ReadInput) {
+    const document: Record<string, unknown> = {};
+    for (const unit of parse(bytes, path).units) {
+      document[unit.id] = unit.value;
+      const context = [
+        ...unit.notes,
+        ...unit.codes.flatMap((code) => (code.equiv ? [`${code.token} stands for ${code.equiv}`] : [])),
+      ];
+      if (context.length > 0) document[`@${unit.id}`] = { description: context.join('\n') };
+    }
+    return document;
+  },
+  write: writeXliff,
+};
+
+type Range = { start: number; end: number };
+/** An inline code of a source: the token standing for it in values, and its markup. */
+type Code = { token: string; open: string; close?: string; closeToken?: string; equiv?: string };
+type Unit = {
+  id: string;
+  /** The whole element. */
+  range: Range;
+  /** The `<segment>` start tag (2.0). */
+  segment?: Range;
+  source: Range & { inner: Range };
+  target?: Range;
+  value: string;
+  codes: Code[];
+  notes: string[];
+};
+type Parsed = { text: string; version: '1.2' | '2.0'; root: Range; files: Range[]; units: Unit[] };
+
+const PAIRED = new Set(['g', 'pc', 'mrk']);
+/** The tokens inline codes are in values: `<x1/>`, `<g2>`, `</g2>`. */
+const TOKEN = /<\/?[gx]\d+\/?>/;
+
+function parse(bytes: Buffer, path: string): Parsed {
+  const text = decodeUtf8(bytes, path, 'XLIFF files are UTF-8');
+  const base = text.startsWith('\uFEFF') ? 1 : 0;
+  const parser = new SaxesParser({ position: true });
+  const fail = (reason: string, at?: number): never => {
+    const position = at === undefined ? { line: parser.line, column: parser.column } : lineColumn(text, at);
+    throw new FormatError(path, reason, position);
+  };
+  const here = () => base + parser.position;
+  const startOf = (end: number) => text.lastIndexOf('<', end - 1);
+
+  let version: Parsed['version'] | undefined;
+  let root: Range | undefined;
+  const files: Range[] = [];
+  const units: Unit[] = [];
+  const seen = new Map<string, number>();
+  const stack: string[] = [];
+  // The unit being read, and what of it.
+  let unit: (Partial<Unit> & { start: number; segments: number; notes: string[]; codes: Code[] }) | undefined;
+  let inSource:
+    | {
+        start: number;
+        innerStart: number;
+        depth: number;
+        value: string;
+        open: { code: Code; start: number }[];
+      }
+    | undefined;
+  let opaque: { start: number; depth: number } | undefined;
+  let note: { text: string; from?: string } | undefined;
+  let targetStart: number | undefined;
+
+  parser.on('doctype', () => fail('has a <!DOCTYPE>: XLIFF files have none, and Tolk reads no DTD'));
+  parser.on('opentag', (tag: SaxesTag) => {
+    const end = here();
+    const start = startOf(end);
+    const name = tag.name;
+    const attr = (key: string) =>
+      typeof tag.attributes[key] === 'string' ? (tag.attributes[key] as string) : undefined;
+    stack.push(name);
+    if (stack.length === 1) {
+      if (name !== 'xliff') fail(`has the root <${name}>, not <xliff>`, start);
+      const v = attr('version');
+      if (v === '1.2') version = '1.2';
+      else if (v === '2.0' || v === '2.1') version = '2.0';
+      else fail(`is XLIFF version ${JSON.stringify(v ?? '')}; Tolk reads XLIFF 1.2 and 2.0`, start);
+      root = { start, end };
+      return;
+    }
+    if (opaque) return;
+    if (inSource) {
+      const number = (unit!.codes.length + 1).toString();
+      const equiv =
+        attr('equiv-text') ?? attr('disp') ?? attr('dispStart') ?? attr('equiv') ?? attr('equivStart');
+      if (PAIRED.has(name) && !tag.isSelfClosing) {
+        const code: Code = {
+          token: `<g${number}>`,
+          closeToken: `</g${number}>`,
+          open: text.slice(start, end),
+          ...(equiv ? { equiv } : {}),
+        };
+        unit!.codes.push(code);
+        inSource.open.push({ code, start });
+        inSource.value += code.token;
+      } else {
+        const code: Code = { token: `<x${number}/>`, open: '', ...(equiv ? { equiv } : {}) };
+        unit!.codes.push(code);
+        inSource.value += code.token;
+        opaque = { start, depth: stack.length };
+        if (tag.isSelfClosing) {
+          code.open = text.slice(start, end);
+          opaque = undefined;
+        }
+      }
+      return;
+    }
+    if (name === 'file' && version === '1.2') files.push({ start, end });
+    const unitElement = version === '1.2' ? 'trans-unit' : 'unit';
+    if (name === unitElement) {
+      const id = attr('id');
+      if (id === undefined || id === '') fail(`has a <${name}> without an id`, start);
+      if (attr('translate') === 'no') {
+        opaque = { start, depth: stack.length };
+        return;
+      }
+      unit = { id: id!, start, segments: 0, notes: [], codes: [] };
+      const before = seen.get(id!);
+      if (before !== undefined) {
+        fail(
+          `the id ${JSON.stringify(id)} is given twice (lines ${lineColumn(text, before).line}, ${lineColumn(text, start).line}); each unit needs its own`,
+          start,
+        );
+      }
+      seen.set(id!, start);
+      if (id!.startsWith('@') || id!.startsWith('.') || id!.endsWith('.') || id!.includes('..')) {
+        fail(
+          `the id ${JSON.stringify(id)} cannot be a key of a locale document (starting with @, which marks annotations, or with an empty segment between dots)`,
+          start,
+        );
+      }
+      return;
+    }
+    if (!unit) return;
+    if (name === 'segment') {
+      unit.segments++;
+      if (unit.segments > 1)
+        fail(
+          `the unit ${JSON.stringify(unit.id)} has several segments; Tolk reads units of one segment`,
+          start,
+        );
+      unit.segment = { start, end };
+    } else if (name === 'ignorable' || name === 'alt-trans') {
+      // 2.0's untranslatable whitespace, 1.2's alternative translations: not the unit's text.
+      opaque = { start, depth: stack.length };
+    } else if (name === 'note') {
+      note = { text: '', ...(attr('from') ? { from: attr('from') } : {}) };
+      const category = attr('category');
+      if (category) note.from = category;
+    } else if (name === 'source' && !unit.source) {
+      inSource = { start, innerStart: end, depth: stack.length, value: '', open: [] };
+      if (tag.isSelfClosing) {
+        unit.source = { start, end, inner: { start: end, end } };
+        unit.value = '';
+        inSource = undefined;
+      }
+    } else if (name === 'target' && !unit.target) {
+      targetStart = start;
+      if (tag.isSelfClosing) {
+        unit.target = { start, end };
+        targetStart = undefined;
+      }
+    }
+  });
+  const onText = (data: string) => {
+    if (opaque) return;
+    if (inSource) {
+      const token = TOKEN.exec(data);
+      if (token) {
+        fail(
+          `the unit ${JSON.stringify(unit!.id)} has the text ${JSON.stringify(token[0])}, which Tolk writes for an inline code; write it as an inline code or reword it`,
+        );
+      }
+      inSource.value += data;
+    } else if (note) note.text += data;
+  };
+  parser.on('text', onText);
+  parser.on('cdata', onText);
+  parser.on('closetag', (tag) => {
+    const end = here();
+    const depth = stack.length;
+    stack.pop();
+    if (tag.isSelfClosing) return;
+    const start = startOf(end);
+    if (opaque) {
+      if (depth !== opaque.depth) return;
+      const code = unit?.codes.at(-1);
+      if (inSource && code) code.open = text.slice(opaque.start, end);
+      opaque = undefined;
+      return;
+    }
+    if (inSource) {
+      if (depth === inSource.depth) {
+        unit!.source = { start: inSource.start, end, inner: { start: inSource.innerStart, end: start } };
+        unit!.value = inSource.value;
+        inSource = undefined;
+      } else {
+        const { code } = inSource.open.pop()!;
+        code.close = text.slice(start, end);
+        inSource.value += code.closeToken;
+      }
+      return;
+    }
+    if (!unit) return;
+    if (tag.name === 'note' && note) {
+      const content = note.text.trim();
+      if (content) unit.notes.push(note.from === 'meaning' ? `meaning: ${content}` : content);
+      note = undefined;
+    } else if (tag.name === 'target' && targetStart !== undefined) {
+      unit.target = { start: targetStart, end };
+      targetStart = undefined;
+    } else if (tag.name === (version === '1.2' ? 'trans-unit' : 'unit')) {
+      if (!unit.source) fail(`the unit ${JSON.stringify(unit.id)} has no <source>`, unit.start);
+      units.push({ ...(unit as Unit), range: { start: unit.start, end } });
+      unit = undefined;
+    }
+  });
+  parser.on('error', (error) => {
+    throw new FormatError(path, `is not well-formed XML: ${error.message.replace(/^[^:]*:\d+:\d+: /, '')}`, {
+      line: parser.line,
+      column: parser.column,
+    });
+  });
+  parser.write(base ? text.slice(1) : text).close();
+  if (!version || !root) fail('has no <xliff> element', 0);
+  return { text, version: version!, root: root!, files, units };
+}
+
+function lineColumn(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, offset);
+  const line = before.split('\n').length;
+  return { line, column: offset - before.lastIndexOf('\n') };
+}
+
+function escapeText(text: string): string {
+  return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+}
+
+/** A value as XLIFF content: the source's codes for their tokens, the rest escaped. */
+function encode(value: string, codes: readonly Code[]): string {
+  const markup = new Map<string, string>();
+  for (const code of codes) {
+    markup.set(code.token, code.open);
+    if (code.closeToken) markup.set(code.closeToken, code.close ?? '');
+  }
+  let out = '';
+  let last = 0;
+  for (const match of value.matchAll(new RegExp(TOKEN.source, 'g'))) {
+    const raw = markup.get(match[0]);
+    if (raw === undefined) continue;
+    out += escapeText(value.slice(last, match.index)) + raw;
+    last = match.index + match[0].length;
+  }
+  return out + escapeText(value.slice(last));
+}
+
+/** A start tag with `name="value"` set (replaced, or added before its end). */
+function withAttribute(tag: string, name: string, value: string): string {
+  const existing = new RegExp(`(\\s${name}\\s*=\\s*)("[^"]*"|'[^']*')`);
+  if (existing.test(tag)) return tag.replace(existing, (_, head: string) => `${head}"${value}"`);
+  const close = tag.endsWith('/>') ? 2 : 1;
+  return `${tag.slice(0, -close).trimEnd()} ${name}="${value}"${tag.slice(-close)}`;
+}
+
+function writeXliff({ source, sourceLocale, locale, valueOf }: WriteInput): Buffer {
+  const { text, version, root, files, units } = parse(source, 'the source file');
+  const edits: (Range & { replacement: string })[] = [];
+  const own = locale === sourceLocale;
+  const retag = (range: Range, name: string, value: string) =>
+    edits.push({ ...range, replacement: withAttribute(text.slice(range.start, range.end), name, value) });
+  if (!own) {
+    if (version === '1.2') for (const file of files) retag(file, 'target-language', locale);
+    else retag(root, 'trgLang', locale);
+  }
+  for (const unit of units) {
+    const value = valueOf(unit.id);
+    if (value === undefined) {
+      // The unit with the indentation of its line.
+      const lineStart = text.lastIndexOf('\n', unit.range.start - 1);
+      const start = /^\s*$/.test(text.slice(lineStart + 1, unit.range.start)) ? lineStart : unit.range.start;
+      edits.push({ start: Math.max(start, 0), end: unit.range.end, replacement: '' });
+      continue;
+    }
+    if (own) {
+      if (value !== unit.value) edits.push({ ...unit.source.inner, replacement: encode(value, unit.codes) });
+      continue;
+    }
+    const content = encode(value, unit.codes);
+    const target =
+      version === '1.2' ? `<target state="translated">${content}</target>` : `<target>${content}</target>`;
+    if (unit.segment) retag(unit.segment, 'state', 'translated');
+    if (unit.target) edits.push({ ...unit.target, replacement: target });
+    else {
+      const previous = text.lastIndexOf('>', unit.source.start - 1);
+      const indent = text.slice(previous + 1, unit.source.start);
+      edits.push({
+        start: unit.source.end,
+        end: unit.source.end,
+        replacement: (/^\s*$/.test(indent) ? indent : '') + target,
+      });
+    }
+  }
+  edits.sort((a, b) => b.start - a.start);
+  let out = text;
+  for (const edit of edits) out = out.slice(0, edit.start) + edit.replacement + out.slice(edit.end);
+  return Buffer.from(out, 'utf8');
+}
