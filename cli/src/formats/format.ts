@@ -20,7 +20,7 @@
  */
 import type { TargetKeys } from '@tolk/locale-file';
 
-export const FORMAT_NAMES = ['json', 'i18next', 'arb', 'yaml', 'properties'] as const;
+export const FORMAT_NAMES = ['json', 'i18next', 'arb', 'yaml', 'properties', 'android'] as const;
 export type FormatName = (typeof FORMAT_NAMES)[number];
 
 /** Per file set, from `tolk.json`: what a format may be told beyond its name. */
