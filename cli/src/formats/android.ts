@@ -395,10 +395,8 @@ const MARKUP = /<\/?[A-Za-z][\w:.-]*(?:\s+[\w:.-]+\s*=\s*(?:"[^"]*"|'[^']*'))*\s
 
 /** A value as the content of an element: Android's escapes, then XML's (or a CDATA section). */
 function escapeValue(value: string, cdata: boolean): string {
-  const needsQuotes =
-    /^\s|\s$|\s\s|[\n\t]/.test(value) &&
-    !/[\n\t]/.test(value.replace(/[\n\t]/g, '')) &&
-    /^\s|\s$|\s\s/.test(value);
+  // Spaces aapt2 would collapse or trim are kept by quoting the whole value.
+  const needsQuotes = /^ | $| {2}/.test(value);
   const android = (part: string, first: boolean) => {
     let out = part
       .replaceAll('\\', '\\\\')
@@ -463,12 +461,8 @@ function writeResources(input: WriteInput): string {
     if (span.node.nodeType !== ELEMENT) return;
     const entry = loaded.entries.get(index);
     if (!entry) {
-      if (
-        ['string', 'string-array', 'plurals'].includes(span.node.nodeName) ||
-        span.node.nodeType === ELEMENT
-      ) {
-        dropWithComments(index);
-      }
+      // Not translatable, a reference or no string resource: the app takes it from the source.
+      dropWithComments(index);
       return;
     }
     const written = writeEntry(entry);
@@ -543,13 +537,13 @@ function writeResources(input: WriteInput): string {
     return `${opening}${content}</${span.node.nodeName || tag}>`;
   }
 
-  let out = text.slice(0, children[0]?.start ?? text.lastIndexOf('</'));
+  if (children.length === 0) return text;
+  let out = text.slice(0, children[0]!.start);
   children.forEach((span, index) => {
     if (drop.has(index)) return;
     const written = replaced.get(index);
     if (written !== undefined) out += written + text.slice(loaded.entries.get(index)!.span.end, span.end);
     else out += text.slice(span.start, span.end);
   });
-  const end = children.length > 0 ? children[children.length - 1]!.end : text.lastIndexOf('</');
-  return out + text.slice(end);
+  return out + text.slice(children[children.length - 1]!.end);
 }

@@ -260,6 +260,30 @@ describe('android format: writing', () => {
   });
 });
 
+describe('android format: edge cases', () => {
+  it('keeps a byte order mark and CRLF line ends, fills an empty element, keeps references in an array', () => {
+    const source =
+      '\uFEFF<?xml version="1.0" encoding="utf-8"?>\r\n<resources>\r\n  <string name="e"/>\r\n  <string-array name="a">\r\n    <item>@string/e</item>\r\n    <item>Two</item>\r\n  </string-array>\r\n  <string-array name="fixed" translatable="false"><item>x</item></string-array>\r\n</resources>\r\n';
+    expect(read(source)).toEqual({ e: '', 'a.1': 'Two' });
+    expect(write(source, 'en')).toBe(
+      source.replace(
+        '  <string-array name="fixed" translatable="false"><item>x</item></string-array>\r\n',
+        '',
+      ),
+    );
+    const written = write(source, 'de', { e: 'Leer', 'a.1': 'Zwei' });
+    expect(written).toBe(
+      '\uFEFF<?xml version="1.0" encoding="utf-8"?>\r\n<resources>\r\n  <string name="e">Leer</string>\r\n  <string-array name="a">\r\n    <item>@string/e</item>\r\n    <item>Zwei</item>\r\n  </string-array>\r\n</resources>\r\n',
+    );
+    xmllint(written);
+    expect(aapt2(written, 'de').strings.get('e')).toBe('Leer');
+  });
+
+  it('writes a file with no resources as it is', () => {
+    expect(write('<resources/>\n', 'pl', {})).toBe('<resources/>\n');
+  });
+});
+
 describe('android format: locales', () => {
   it.each([
     ['pl', 'pl'],
