@@ -279,6 +279,26 @@ describe('android format: edge cases', () => {
     expect(aapt2(written, 'de').strings.get('e')).toBe('Leer');
   });
 
+  it("reads a plural's apostrophes and braces as ICU text, and gives a category a message lacks its other branch", () => {
+    const source =
+      '<resources>\n    <plurals name="left">\n        <item quantity="one">Only {%d} item\\\'s left</item>\n        <item quantity="other">#%d items\\\' left</item>\n    </plurals>\n</resources>\n';
+    const document = read(source);
+    expect(document).toEqual({
+      left: "{count, plural, one {Only '{'%d'}' item's left} other {'#'%d items' left}}",
+    });
+    expect(write(source, 'en')).toBe(source);
+    const written = write(source, 'pl', {
+      left: "{count, plural, one {Został '{'%d'}' element} other {Zostało '#'%d elementów}}",
+    });
+    xmllint(written);
+    expect(aapt2(written, 'pl').plurals.get('left')).toEqual({
+      one: 'Został {%d} element',
+      few: 'Zostało #%d elementów',
+      many: 'Zostało #%d elementów',
+      other: 'Zostało #%d elementów',
+    });
+  });
+
   it('writes a file with no resources as it is', () => {
     expect(write('<resources/>\n', 'pl', {})).toBe('<resources/>\n');
   });
