@@ -185,13 +185,12 @@ function load(bytes: Buffer, path: string): Loaded {
     }
     names.set(name, node);
     if (node.getAttribute!('translatable') === 'false') return;
-    const elementSpan = span;
     if (kind === 'string') {
-      const content = contentOf(places, elementSpan);
+      const content = contentOf(places, span);
       if (content.reference) return;
-      entries.set(index, { kind, name, span: elementSpan, value: content.value, cdata: content.cdata });
+      entries.set(index, { kind, name, span: span, value: content.value, cdata: content.cdata });
     } else {
-      const items = places.childrenOf(elementSpan).filter((child) => child.node.nodeType === ELEMENT);
+      const items = places.childrenOf(span).filter((child) => child.node.nodeType === ELEMENT);
       for (const item of items) {
         if (item.node.nodeName !== 'item') {
           return fail(
@@ -200,13 +199,12 @@ function load(bytes: Buffer, path: string): Loaded {
           );
         }
       }
-      const spans = items;
       if (kind === 'array') {
-        const read = spans.map((item) => ({ span: item, ...contentOf(places, item) }));
+        const read = items.map((item) => ({ span: item, ...contentOf(places, item) }));
         if (read.every((item) => item.reference)) return;
-        entries.set(index, { kind, name, span: elementSpan, items: read });
+        entries.set(index, { kind, name, span: span, items: read });
       } else {
-        const plural: PluralItem[] = spans.map((item) => {
+        const plural: PluralItem[] = items.map((item) => {
           const quantity = item.node.getAttribute!('quantity') ?? '';
           if (!(PLURAL_CATEGORIES as readonly string[]).includes(quantity)) {
             return fail(
@@ -215,7 +213,7 @@ function load(bytes: Buffer, path: string): Loaded {
             );
           }
           if (
-            spans.some(
+            items.some(
               (other) =>
                 other !== item &&
                 other.start < item.start &&
@@ -243,7 +241,7 @@ function load(bytes: Buffer, path: string): Loaded {
           plural.map((item) => [item.quantity, item.value] as const),
           ANDROID_INTERPOLATION,
         );
-        entries.set(index, { kind, name, span: elementSpan, items: plural, value });
+        entries.set(index, { kind, name, span: span, items: plural, value });
       }
     }
     comments.set(index, commentsAbove(children, index));
@@ -489,7 +487,7 @@ function writeResources(input: WriteInput): string {
       const value = valueOf(entry.name);
       if (value === undefined) return undefined;
       if (value === entry.value) return text.slice(span.start, span.end);
-      return element(span, escapeValue(value, entry.cdata), 'string');
+      return element(span, escapeValue(value, entry.cdata));
     }
     if (entry.kind === 'array') {
       const values = entry.items.map((item, at) => (item.reference ? null : valueOf(`${entry.name}.${at}`)));
@@ -502,7 +500,7 @@ function writeResources(input: WriteInput): string {
         out +=
           value === null || value === item.value
             ? text.slice(item.span.start, item.span.end)
-            : element(item.span, escapeValue(value!, item.cdata), 'item');
+            : element(item.span, escapeValue(value!, item.cdata));
         at = item.span.end;
       });
       return out + text.slice(at, span.end);
@@ -531,10 +529,10 @@ function writeResources(input: WriteInput): string {
     return out + closing;
   }
 
-  function element(span: Span, content: string, tag: string): string {
+  function element(span: Span, content: string): string {
     const open = text.slice(span.start, openTagEnd(text, span.start));
     const opening = open.endsWith('/>') ? `${open.slice(0, -2).trimEnd()}>` : open;
-    return `${opening}${content}</${span.node.nodeName || tag}>`;
+    return `${opening}${content}</${span.node.nodeName}>`;
   }
 
   if (children.length === 0) return text;
