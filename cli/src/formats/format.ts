@@ -30,6 +30,7 @@ export const FORMAT_NAMES = [
   'strings',
   'stringsdict',
   'xliff',
+  'android',
 ] as const;
 export type FormatName = (typeof FORMAT_NAMES)[number];
 

@@ -1,4 +1,5 @@
 // The file formats of the CLI (DESIGN §12), each a module keeping the contract of format.ts.
+import { androidFormat } from './android.js';
 import { arbFormat } from './arb.js';
 import { FORMAT_NAMES, type FormatName, type LocaleFormat } from './format.js';
 import { i18nextFormat } from './i18next.js';
@@ -23,6 +24,7 @@ const FORMATS: Record<FormatName, LocaleFormat> = {
   strings: stringsFormat,
   stringsdict: stringsdictFormat,
   xliff: xliffFormat,
+  android: androidFormat,
 };
 
 /** The format named `name`; undefined for a name no format has. */

@@ -14,6 +14,7 @@
  *   file `messages.properties` as the source when it exists; Angular's `messages.{locale}.xlf`
  *   with `messages.xlf` as the source, the same way;
  * - Flutter's `l10n.yaml`: its `arb-dir` and `template-arb-file` name the files and the source.
+ * - Android's `res/values/strings.xml` (the source) and `res/values-{locale}/strings.xml`.
  * Several layouts found are all proposed, each its own namespace of the project's keys; the
  * notes say so, and the user confirms or passes `--files`.
  */
@@ -210,6 +211,8 @@ export async function detectLayout(root: string): Promise<LayoutProposal> {
     });
   }
 
+  chosen.push(...(await androidFileSets(root)));
+
   chosen.sort((a, b) => (a.fileSet.path < b.fileSet.path ? -1 : 1));
   nameNamespaces(chosen, notes);
 
@@ -229,6 +232,41 @@ export async function detectLayout(root: string): Promise<LayoutProposal> {
     targetLocales,
     notes,
   };
+}
+
+/**
+ * Android: each `res/values/strings.xml` is the source of `res/values-{locale}/strings.xml`, its
+ * targets the sibling `values-*` folders that spell a locale (`values-pl`, `values-pt-rBR`,
+ * `values-b+zh+Hant`; `values-night` or `values-v21` spell none).
+ */
+async function androidFileSets(root: string): Promise<Found[]> {
+  const paths = await glob(['**/res/values*/strings.xml'], {
+    cwd: root,
+    ignore: IGNORED,
+    deep: SEARCH_DEPTH,
+    followSymbolicLinks: false,
+  });
+  paths.sort();
+  const android = formatNamed('android')!;
+  return paths
+    .filter((path) => posix.basename(posix.dirname(path)) === 'values')
+    .map((base) => {
+      const res = posix.dirname(posix.dirname(base));
+      const found = paths.flatMap((path) => {
+        const folder = posix.dirname(path);
+        if (posix.dirname(folder) !== res || !posix.basename(folder).startsWith('values-')) return [];
+        const locale = android.readLocale(posix.basename(folder).slice('values-'.length));
+        return locale ? [{ path, locale }] : [];
+      });
+      return {
+        fileSet: { path: posix.join(res, 'values-{locale}', 'strings.xml'), format: 'android', source: base },
+        locales: distinct(found.map((file) => file.locale)).sort(),
+        files: [base, ...found.map((file) => file.path)].sort(),
+        found,
+        namespaceHint: 'strings',
+        voting: false,
+      } satisfies Found;
+    });
 }
 
 /** Flutter's `l10n.yaml`: `arb-dir` (default `lib/l10n`) and `template-arb-file` (`app_en.arb`). */

@@ -268,6 +268,38 @@ describe('detectLayout', () => {
     expect(proposal.targetLocales).toEqual([]);
   });
 
+  it('when an Android app has res/values/strings.xml, then values-{locale} folders in Android spelling are its targets', async () => {
+    const strings = '<resources><string name="hello">Hello</string></resources>\n';
+    const root = await tree({
+      'app/src/main/res/values/strings.xml': strings,
+      'app/src/main/res/values-pl/strings.xml': strings,
+      'app/src/main/res/values-pt-rBR/strings.xml': strings,
+      'app/src/main/res/values-b+zh+Hant/strings.xml': strings,
+      'app/src/main/res/values-night/strings.xml': strings,
+      'app/src/main/res/values/colors.xml': '<resources/>\n',
+      'app/build/intermediates/res/values-de/strings.xml': strings,
+    });
+    const proposal = await detectLayout(root);
+    expect(proposal.fileSets).toEqual([
+      {
+        fileSet: {
+          path: 'app/src/main/res/values-{locale}/strings.xml',
+          format: 'android',
+          source: 'app/src/main/res/values/strings.xml',
+        },
+        locales: ['pl', 'pt-BR', 'zh-Hant'],
+        files: [
+          'app/src/main/res/values-b+zh+Hant/strings.xml',
+          'app/src/main/res/values-pl/strings.xml',
+          'app/src/main/res/values-pt-rBR/strings.xml',
+          'app/src/main/res/values/strings.xml',
+        ],
+      },
+    ]);
+    expect(proposal.sourceLocale).toBeUndefined();
+    expect(proposal.targetLocales).toEqual(['pl', 'pt-BR', 'zh-Hant']);
+  });
+
   it('when the directory is empty or holds no locale files, then nothing is proposed', async () => {
     for (const root of [
       await tree({}),

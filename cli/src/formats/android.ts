@@ -1,0 +1,547 @@
+/**
+ * `android`: an Android string resource file (`res/values/strings.xml`, `res/values-pt-rBR/…`),
+ * DESIGN §12.
+ *
+ * Parsed with `@xmldom/xmldom` for what the file means (its elements, text, CDATA, entities and
+ * well-formedness, with the line and column of an error) and its node positions; a target is
+ * written by editing the source's text at those positions, so everything Tolk does not change
+ * keeps its bytes (entities, attribute quoting, comments, blank lines, the text after the root),
+ * which a DOM serializer would not. A file with a DOCTYPE is refused: no DTD, no entity of one
+ * (no XXE); xmldom resolves no external entity in any case.
+ *
+ * - `<string name="k">` is the key `k`; `<string-array name="k">`'s items are `k.0`, `k.1`, …;
+ *   `<plurals name="k">` is one key whose value is an ICU plural message of its quantities,
+ *   written back with the target's CLDR categories.
+ * - Values are what the app shows: Android's escapes (`\'`, `\"`, `\\`, `\n`, `\t`, `\uXXXX`,
+ *   `\@`, `\?`) and quoting (`"…"` keeps whitespace) read, unquoted whitespace collapsed as
+ *   aapt2 does; written back escaped. Inline markup (`<b>`, `<xliff:g id="x">%1$s</xliff:g>`)
+ *   stays in the value as it is written, so the placeholder checks see it. A value that is one
+ *   CDATA section is its text, and the target's is written in one again.
+ * - `translatable="false"` entries, references (`@string/other`, `?attr/x`) and other resource
+ *   types (`color`, `dimen`, …) are no text to translate: out of the document and the targets
+ *   (the app takes them from the default resources).
+ * - The comments right above an element (no blank line between) are its context.
+ * - A target keeps the source's layout; an element whose key has no value is left out with its
+ *   comments, and so is a string array one of whose items has none (Android takes an array whole
+ *   from one directory).
+ * - Locales as Android's resource directories spell them: `pl`, `pt-rBR`, `b+zh+Hant`.
+ */
+import { parseTargetLocale } from '@tolk/contracts';
+import { pluralCategories, PLURAL_CATEGORIES, type PluralCategory } from '@tolk/locale-file';
+import { DOMParser } from '@xmldom/xmldom';
+import { FormatError, type LocaleFormat, type ReadInput, type WriteInput } from './format.js';
+import { icuPluralMessage, pluralBranches, type Interpolation } from './plural-message.js';
+import { decodeUtf8 } from './utf8.js';
+
+/** Android text has no named arguments: `{name}` in it reads as an ICU argument and back. */
+const ANDROID_INTERPOLATION: Interpolation = { prefix: '' };
+const PLURAL_ARGUMENT = 'count';
+const NAME = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z0-9_]+)*$/;
+
+export const androidFormat: LocaleFormat = {
+  name: 'android',
+  extensions: ['.xml'],
+  spellLocale,
+  readLocale,
+  read(input: ReadInput) {
+    return documentOf(load(input.bytes, input.path));
+  },
+  write(input: WriteInput) {
+    return Buffer.from(writeResources(input), 'utf8');
+  },
+};
+
+/** `pt-BR` → `pt-rBR`; a locale with a script or a numeric region in BCP 47 form: `b+zh+Hant`. */
+function spellLocale(locale: string): string {
+  const parts = locale.split('-');
+  if (parts.length === 1) return locale;
+  if (parts.length === 2 && /^[A-Z]{2}$/.test(parts[1]!) && /^[a-z]{2,3}$/.test(parts[0]!)) {
+    return `${parts[0]}-r${parts[1]}`;
+  }
+  return `b+${parts.join('+')}`;
+}
+
+function readLocale(spelled: string): string | undefined {
+  let code: string;
+  if (spelled.startsWith('b+')) code = spelled.slice(2).replaceAll('+', '-');
+  else {
+    const match = /^([a-z]{2,3})(?:-r([A-Z]{2}))?$/.exec(spelled);
+    if (!match) return undefined;
+    code = match[2] ? `${match[1]}-${match[2]}` : match[1]!;
+  }
+  const parsed = parseTargetLocale(code);
+  return parsed.ok && spellLocale(parsed.locale) === spelled ? parsed.locale : undefined;
+}
+
+type XmlNode = {
+  nodeType: number;
+  nodeName: string;
+  lineNumber?: number;
+  columnNumber?: number;
+  firstChild: XmlNode | null;
+  nextSibling: XmlNode | null;
+  parentNode: XmlNode | null;
+  data?: string;
+  getAttribute?(name: string): string | null;
+  hasAttribute?(name: string): boolean;
+};
+
+const ELEMENT = 1;
+const TEXT = 3;
+const CDATA = 4;
+const COMMENT = 8;
+
+/** A node and where it is in the text: [start, end). */
+type Span = { node: XmlNode; start: number; end: number };
+
+type Entry =
+  | { kind: 'string'; name: string; span: Span; value: string; cdata: boolean }
+  | { kind: 'array'; name: string; span: Span; items: ArrayItem[] }
+  | { kind: 'plurals'; name: string; span: Span; items: PluralItem[]; value: string };
+
+type ArrayItem = { span: Span; value: string; cdata: boolean; reference: boolean };
+type PluralItem = { span: Span; quantity: PluralCategory; value: string; cdata: boolean };
+
+type Loaded = {
+  path: string;
+  text: string;
+  /** The children of `<resources>`, with their places. */
+  children: Span[];
+  /** The translatable entries, by the index of their element in `children`. */
+  entries: Map<number, Entry>;
+  /** The context of an entry: its comments, by the index of its element. */
+  comments: Map<number, number[]>;
+};
+
+function load(bytes: Buffer, path: string): Loaded {
+  const decoded = decodeUtf8(bytes, path, 'save strings.xml as UTF-8');
+  const bom = decoded.startsWith('\uFEFF') ? 1 : 0;
+  const text = decoded;
+  const lineStarts = [0];
+  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) lineStarts.push(at + 1);
+  const offsetOf = (node: XmlNode) => {
+    const start = lineStarts[(node.lineNumber ?? 1) - 1] ?? 0;
+    return start + (node.columnNumber ?? 1) - 1 + (node.lineNumber === 1 ? bom : 0);
+  };
+  const fail = (reason: string, node?: XmlNode): never => {
+    throw new FormatError(
+      path,
+      reason,
+      node?.lineNumber ? { line: node.lineNumber, column: node.columnNumber ?? 1 } : undefined,
+    );
+  };
+
+  const doctype = /<!DOCTYPE/i.exec(text);
+  if (doctype) {
+    const line = text.slice(0, doctype.index).split('\n').length;
+    const column = doctype.index - lineStarts[line - 1]! + 1;
+    throw new FormatError(
+      path,
+      'has a DOCTYPE; Android resource files have none (DTDs and entities are refused)',
+      {
+        line,
+        column,
+      },
+    );
+  }
+  const document = parseXml(text.slice(bom), path);
+  const root = document.documentElement;
+  if (!root || root.nodeName !== 'resources') {
+    return fail(
+      `has no <resources> root element${root ? ` (it is <${root.nodeName}>)` : ''}`,
+      root ?? undefined,
+    );
+  }
+
+  const places = placesIn(text, offsetOf);
+  const rootClose = text.lastIndexOf(`</${root.nodeName}`);
+  const rootSpan: Span = { node: root, start: offsetOf(root), end: text.indexOf('>', rootClose) + 1 };
+  const children = places.childrenOf(rootSpan);
+  const entries = new Map<number, Entry>();
+  const comments = new Map<number, number[]>();
+  const names = new Map<string, XmlNode>();
+
+  children.forEach((span, index) => {
+    const { node } = span;
+    if (node.nodeType !== ELEMENT) return;
+    const kind = ({ string: 'string', 'string-array': 'array', plurals: 'plurals' } as const)[
+      node.nodeName as 'string'
+    ];
+    if (!kind) return;
+    const name = node.getAttribute!('name');
+    if (name === null || name === '') return fail(`a <${node.nodeName}> has no name attribute`, node);
+    if (!NAME.test(name)) {
+      return fail(
+        `the name ${JSON.stringify(name)} is not a resource name (letters, digits, _ and . between them)`,
+        node,
+      );
+    }
+    const earlier = names.get(name);
+    if (earlier) {
+      return fail(
+        `the name ${JSON.stringify(name)} is defined twice (lines ${earlier.lineNumber}, ${node.lineNumber})`,
+        node,
+      );
+    }
+    names.set(name, node);
+    if (node.getAttribute!('translatable') === 'false') return;
+    if (kind === 'string') {
+      const content = contentOf(places, span);
+      if (content.reference) return;
+      entries.set(index, { kind, name, span: span, value: content.value, cdata: content.cdata });
+    } else {
+      const items = places.childrenOf(span).filter((child) => child.node.nodeType === ELEMENT);
+      for (const item of items) {
+        if (item.node.nodeName !== 'item') {
+          return fail(
+            `<${node.nodeName} name="${name}"> holds a <${item.node.nodeName}>; only <item> elements go in it`,
+            item.node,
+          );
+        }
+      }
+      if (kind === 'array') {
+        const read = items.map((item) => ({ span: item, ...contentOf(places, item) }));
+        if (read.every((item) => item.reference)) return;
+        entries.set(index, { kind, name, span: span, items: read });
+      } else {
+        const plural: PluralItem[] = items.map((item) => {
+          const quantity = item.node.getAttribute!('quantity') ?? '';
+          if (!(PLURAL_CATEGORIES as readonly string[]).includes(quantity)) {
+            return fail(
+              `<plurals name="${name}"> has an item of quantity ${JSON.stringify(quantity)}; quantities are ${PLURAL_CATEGORIES.join(', ')}`,
+              item.node,
+            );
+          }
+          if (
+            items.some(
+              (other) =>
+                other !== item &&
+                other.start < item.start &&
+                other.node.getAttribute!('quantity') === quantity,
+            )
+          ) {
+            return fail(`<plurals name="${name}"> has two items of quantity "${quantity}"`, item.node);
+          }
+          const content = contentOf(places, item);
+          return {
+            span: item,
+            quantity: quantity as PluralCategory,
+            value: content.value,
+            cdata: content.cdata,
+          };
+        });
+        if (!plural.some((item) => item.quantity === 'other')) {
+          return fail(
+            `<plurals name="${name}"> has no item of quantity "other", which every language uses`,
+            node,
+          );
+        }
+        const value = icuPluralMessage(
+          PLURAL_ARGUMENT,
+          plural.map((item) => [item.quantity, item.value] as const),
+          ANDROID_INTERPOLATION,
+        );
+        entries.set(index, { kind, name, span: span, items: plural, value });
+      }
+    }
+    comments.set(index, commentsAbove(children, index));
+  });
+  return { path, text, children, entries, comments };
+}
+
+/** The file's DOM (xmldom: no external entity is ever fetched); a fault is a FormatError. */
+function parseXml(text: string, path: string): { documentElement: XmlNode | null } {
+  let fault: FormatError | undefined;
+  try {
+    return new DOMParser({
+      onError(level, message, context) {
+        if (level === 'warning') return;
+        const locator = (context as { locator?: { lineNumber?: number; columnNumber?: number } } | undefined)
+          ?.locator;
+        fault = new FormatError(
+          path,
+          `is not well-formed XML: ${message}`,
+          locator?.lineNumber ? { line: locator.lineNumber, column: locator.columnNumber ?? 1 } : undefined,
+        );
+        throw fault;
+      },
+    }).parseFromString(text, 'text/xml') as unknown as { documentElement: XmlNode | null };
+  } catch (error) {
+    // xmldom wraps what its error handler throws in a ParseError of its own.
+    throw fault ?? new FormatError(path, `is not well-formed XML: ${(error as Error).message}`);
+  }
+}
+
+/** The comments right above children[index]: only whitespace between, no blank line. */
+function commentsAbove(children: readonly Span[], index: number): number[] {
+  const above: number[] = [];
+  for (let at = index - 1; at >= 0; at--) {
+    const node = children[at]!.node;
+    if (node.nodeType === COMMENT) above.unshift(at);
+    else if (node.nodeType !== TEXT || !/^[ \t\r]*\n?[ \t\r]*$/.test(node.data ?? '')) break;
+  }
+  return above;
+}
+
+/** The text and where each node is in it. */
+type Places = { text: string; childrenOf(element: Span): Span[] };
+
+/**
+ * Node positions as offsets in the text: a child ends where its next sibling starts, the last
+ * one where its parent's closing tag does, so an element's span ends after its own closing tag.
+ */
+function placesIn(text: string, offsetOf: (node: XmlNode) => number): Places {
+  return {
+    text,
+    childrenOf(element) {
+      const nodes: XmlNode[] = [];
+      for (let node = element.node.firstChild; node; node = node.nextSibling) nodes.push(node);
+      const close = text.lastIndexOf('</', element.end - 1);
+      return nodes.map((node, index) => ({
+        node,
+        start: offsetOf(node),
+        end: index + 1 < nodes.length ? offsetOf(nodes[index + 1]!) : close,
+      }));
+    },
+  };
+}
+
+/** The end of an element's opening tag: the first `>` outside quotes. */
+function openTagEnd(text: string, start: number): number {
+  let quote = '';
+  for (let at = start; at < text.length; at++) {
+    const char = text[at]!;
+    if (quote) {
+      if (char === quote) quote = '';
+    } else if (char === '"' || char === "'") quote = char;
+    else if (char === '>') return at + 1;
+  }
+  return text.length;
+}
+
+/**
+ * An element's value as the app shows it: Android's escapes and quotes read, unquoted whitespace
+ * collapsed and trimmed; inline markup kept as written. A reference (`@string/x`) is no text.
+ */
+function contentOf(places: Places, element: Span): { value: string; cdata: boolean; reference: boolean } {
+  const { text } = places;
+  const children = places.childrenOf(element);
+  const meaningful = children.filter(
+    (child) => !(child.node.nodeType === TEXT && (child.node.data ?? '').trim() === ''),
+  );
+  const cdata = meaningful.length === 1 && meaningful[0]!.node.nodeType === CDATA;
+  const reference =
+    meaningful.length === 1 &&
+    meaningful[0]!.node.nodeType === TEXT &&
+    /^\s*[@?]/.test(meaningful[0]!.node.data ?? '');
+  const builder = new AndroidText();
+  const visit = (child: Span) => {
+    const { node } = child;
+    if (node.nodeType === TEXT || node.nodeType === CDATA) builder.text(node.data ?? '');
+    else if (node.nodeType === ELEMENT) {
+      const open = openTagEnd(text, child.start);
+      builder.markup(text.slice(child.start, open));
+      if (text.slice(open - 2, open) === '/>') return;
+      for (const grandchild of places.childrenOf(child)) visit(grandchild);
+      builder.markup(text.slice(text.lastIndexOf('</', child.end - 1), child.end));
+    }
+  };
+  for (const child of children) visit(child);
+  return { value: builder.done(), cdata, reference };
+}
+
+/** aapt2's reading of a value's text: escapes, quotes, whitespace. */
+class AndroidText {
+  private out = '';
+  private pendingSpace = false;
+  private quoted = false;
+
+  text(data: string): void {
+    for (let at = 0; at < data.length; at++) {
+      const char = data[at]!;
+      if (char === '\\' && at + 1 < data.length) {
+        const next = data[++at]!;
+        if (next === 'n') this.emit('\n');
+        else if (next === 't') this.emit('\t');
+        else if (next === 'u' && /^[0-9a-fA-F]{4}$/.test(data.slice(at + 1, at + 5))) {
+          this.emit(String.fromCharCode(parseInt(data.slice(at + 1, at + 5), 16)));
+          at += 4;
+        } else this.emit(next);
+      } else if (char === '"') this.quoted = !this.quoted;
+      else if (!this.quoted && /\s/.test(char)) this.pendingSpace = this.out !== '';
+      else this.emit(char);
+    }
+  }
+
+  markup(source: string): void {
+    this.emit(source);
+  }
+
+  private emit(chars: string): void {
+    if (this.pendingSpace) this.out += ' ';
+    this.pendingSpace = false;
+    this.out += chars;
+  }
+
+  done(): string {
+    return this.out;
+  }
+}
+
+/** Inline markup in a value: kept as it is when written. */
+const MARKUP = /<\/?[A-Za-z][\w:.-]*(?:\s+[\w:.-]+\s*=\s*(?:"[^"]*"|'[^']*'))*\s*\/?>/g;
+
+/** A value as the content of an element: Android's escapes, then XML's (or a CDATA section). */
+function escapeValue(value: string, cdata: boolean): string {
+  // Spaces aapt2 would collapse or trim are kept by quoting the whole value.
+  const needsQuotes = /^ | $| {2}/.test(value);
+  const android = (part: string, first: boolean) => {
+    let out = part
+      .replaceAll('\\', '\\\\')
+      .replaceAll('"', '\\"')
+      .replaceAll("'", "\\'")
+      .replaceAll('\n', '\\n')
+      .replaceAll('\t', '\\t');
+    if (first && (out.startsWith('@') || out.startsWith('?'))) out = `\\${out}`;
+    return out;
+  };
+  if (cdata) {
+    const body = android(value, true).replaceAll(']]>', ']]]]><![CDATA[>');
+    return `<![CDATA[${needsQuotes ? `"${body}"` : body}]]>`;
+  }
+  let out = '';
+  let at = 0;
+  const xml = (part: string) =>
+    part.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll(']]>', ']]&gt;');
+  for (const match of value.matchAll(MARKUP)) {
+    out += xml(android(value.slice(at, match.index), at === 0)) + match[0];
+    at = match.index + match[0].length;
+  }
+  out += xml(android(value.slice(at), at === 0));
+  return needsQuotes ? `"${out}"` : out;
+}
+
+function documentOf(loaded: Loaded): Record<string, unknown> {
+  const document: Record<string, unknown> = {};
+  for (const [index, entry] of loaded.entries) {
+    const description = (loaded.comments.get(index) ?? [])
+      .map((at) => (loaded.children[at]!.node.data ?? '').trim())
+      .filter((line) => line !== '')
+      .join('\n');
+    const keys: [string, string][] =
+      entry.kind === 'array'
+        ? entry.items.flatMap((item, at) =>
+            item.reference ? [] : [[`${entry.name}.${at}`, item.value] as [string, string]],
+          )
+        : [[entry.name, entry.value]];
+    for (const [key, value] of keys) {
+      define(document, key, value);
+      if (description) define(document, `@${key}`, { description });
+    }
+  }
+  return document;
+}
+
+/** A property of a plain object, `__proto__` included. */
+function define(object: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+function writeResources(input: WriteInput): string {
+  const loaded = load(input.source, '(source)');
+  const { text, children } = loaded;
+  const { valueOf } = input;
+  const categories = pluralCategories(input.locale);
+  const drop = new Set<number>();
+  const replaced = new Map<number, string>();
+
+  children.forEach((span, index) => {
+    if (span.node.nodeType !== ELEMENT) return;
+    const entry = loaded.entries.get(index);
+    if (!entry) {
+      // Not translatable, a reference or no string resource: the app takes it from the source.
+      dropWithComments(index);
+      return;
+    }
+    const written = writeEntry(entry);
+    if (written === undefined) dropWithComments(index);
+    else replaced.set(index, written);
+  });
+
+  function dropWithComments(index: number): void {
+    drop.add(index);
+    const comments = loaded.comments.get(index) ?? commentsAbove(children, index);
+    for (const at of comments) drop.add(at);
+    const first = Math.min(index, ...comments);
+    for (let at = first - 1; at >= 0 && children[at]!.node.nodeType === TEXT && !drop.has(at); at--) {
+      if ((children[at]!.node.data ?? '').trim() !== '') break;
+      // Only the whitespace right before the element (its indentation and line) goes with it.
+      drop.add(at);
+      break;
+    }
+  }
+
+  function writeEntry(entry: Entry): string | undefined {
+    const { span } = entry;
+    if (entry.kind === 'string') {
+      const value = valueOf(entry.name);
+      if (value === undefined) return undefined;
+      if (value === entry.value) return text.slice(span.start, span.end);
+      return element(span, escapeValue(value, entry.cdata));
+    }
+    if (entry.kind === 'array') {
+      const values = entry.items.map((item, at) => (item.reference ? null : valueOf(`${entry.name}.${at}`)));
+      if (values.some((value) => value === undefined)) return undefined;
+      let out = text.slice(span.start, openTagEnd(text, span.start));
+      let at = openTagEnd(text, span.start);
+      entry.items.forEach((item, index) => {
+        const value = values[index];
+        out += text.slice(at, item.span.start);
+        out +=
+          value === null || value === item.value
+            ? text.slice(item.span.start, item.span.end)
+            : element(item.span, escapeValue(value!, item.cdata));
+        at = item.span.end;
+      });
+      return out + text.slice(at, span.end);
+    }
+    const message = valueOf(entry.name);
+    if (message === undefined) return undefined;
+    const quantities = entry.items.map((item) => item.quantity);
+    if (message === entry.value && quantities.join() === categories.join())
+      return text.slice(span.start, span.end);
+    const branches = pluralBranches(message, categories, ANDROID_INTERPOLATION);
+    const first = entry.items[0]!;
+    const open = openTagEnd(text, span.start);
+    const indent = text.slice(open, first.span.start);
+    const last = entry.items[entry.items.length - 1]!;
+    const closing = text.slice(last.span.end, span.end);
+    const itemOpen = text.slice(first.span.start, openTagEnd(text, first.span.start));
+    let out = text.slice(span.start, open);
+    categories.forEach((category) => {
+      const own = entry.items.find((item) => item.quantity === category);
+      const branch = branches.get(category) ?? '';
+      const open = own
+        ? text.slice(own.span.start, openTagEnd(text, own.span.start))
+        : itemOpen.replace(/quantity\s*=\s*(["'])[^"']*\1/, `quantity="${category}"`);
+      out += indent + open + escapeValue(branch, (own ?? first).cdata) + '</item>';
+    });
+    return out + closing;
+  }
+
+  function element(span: Span, content: string): string {
+    const open = text.slice(span.start, openTagEnd(text, span.start));
+    const opening = open.endsWith('/>') ? `${open.slice(0, -2).trimEnd()}>` : open;
+    return `${opening}${content}</${span.node.nodeName}>`;
+  }
+
+  if (children.length === 0) return text;
+  let out = text.slice(0, children[0]!.start);
+  children.forEach((span, index) => {
+    if (drop.has(index)) return;
+    const written = replaced.get(index);
+    if (written !== undefined) out += written + text.slice(loaded.entries.get(index)!.span.end, span.end);
+    else out += text.slice(span.start, span.end);
+  });
+  return out + text.slice(children[children.length - 1]!.end);
+}
