@@ -11,7 +11,9 @@
  *
  * - `<string name="k">` is the key `k`; `<string-array name="k">`'s items are `k.0`, `k.1`, …;
  *   `<plurals name="k">` is one key whose value is an ICU plural message of its quantities,
- *   written back with the target's CLDR categories.
+ *   written back with the target's CLDR categories. A name ending in an i18next plural suffix
+ *   (`items_one`) is an ordinary string in Android: its key is escaped (`key-names.ts`) so that
+ *   the server never takes it for a plural form.
  * - Values are what the app shows: Android's escapes (`\'`, `\"`, `\\`, `\n`, `\t`, `\uXXXX`,
  *   `\@`, `\?`) and quoting (`"…"` keeps whitespace) read, unquoted whitespace collapsed as
  *   aapt2 does; written back escaped. Inline markup (`<b>`, `<xliff:g id="x">%1$s</xliff:g>`)
@@ -30,6 +32,7 @@ import { parseTargetLocale } from '@tolk/contracts';
 import { pluralCategories, PLURAL_CATEGORIES, type PluralCategory } from '@tolk/locale-file';
 import { DOMParser } from '@xmldom/xmldom';
 import { FormatError, type LocaleFormat, type ReadInput, type WriteInput } from './format.js';
+import { keyOfName } from './key-names.js';
 import { icuPluralMessage, pluralBranches, type Interpolation } from './plural-message.js';
 import { decodeUtf8 } from './utf8.js';
 
@@ -431,9 +434,9 @@ function documentOf(loaded: Loaded): Record<string, unknown> {
     const keys: [string, string][] =
       entry.kind === 'array'
         ? entry.items.flatMap((item, at) =>
-            item.reference ? [] : [[`${entry.name}.${at}`, item.value] as [string, string]],
+            item.reference ? [] : [[`${keyOfName(entry.name)}.${at}`, item.value] as [string, string]],
           )
-        : [[entry.name, entry.value]];
+        : [[keyOfName(entry.name), entry.value]];
     for (const [key, value] of keys) {
       define(document, key, value);
       if (description) define(document, `@${key}`, { description });
@@ -484,13 +487,15 @@ function writeResources(input: WriteInput): string {
   function writeEntry(entry: Entry): string | undefined {
     const { span } = entry;
     if (entry.kind === 'string') {
-      const value = valueOf(entry.name);
+      const value = valueOf(keyOfName(entry.name));
       if (value === undefined) return undefined;
       if (value === entry.value) return text.slice(span.start, span.end);
       return element(span, escapeValue(value, entry.cdata));
     }
     if (entry.kind === 'array') {
-      const values = entry.items.map((item, at) => (item.reference ? null : valueOf(`${entry.name}.${at}`)));
+      const values = entry.items.map((item, at) =>
+        item.reference ? null : valueOf(`${keyOfName(entry.name)}.${at}`),
+      );
       if (values.some((value) => value === undefined)) return undefined;
       let out = text.slice(span.start, openTagEnd(text, span.start));
       let at = openTagEnd(text, span.start);
@@ -505,7 +510,7 @@ function writeResources(input: WriteInput): string {
       });
       return out + text.slice(at, span.end);
     }
-    const message = valueOf(entry.name);
+    const message = valueOf(keyOfName(entry.name));
     if (message === undefined) return undefined;
     const quantities = entry.items.map((item) => item.quantity);
     if (message === entry.value && quantities.join() === categories.join())

@@ -178,6 +178,19 @@ describe('android format: reading', () => {
       aapt2('<resources><string name="a">\n  Two\n   words  </string></resources>', 'fr').strings.get('a'),
     ).toBe('Two words');
   });
+  it('reads names ending in a plural suffix (items_one, items_other) as plain strings, never an i18next plural group', () => {
+    const source =
+      '<resources>\n    <string name="items_one">One item</string>\n    <string name="items_other">Other items</string>\n</resources>\n';
+    const parsed = parseSourceDocument(read(source));
+    expect(parsed.values).toEqual(['One item', 'Other items']);
+    // A Polish target is asked for the keys of the source, not for items_few and items_many.
+    expect(targetKeys(parsed, 'pl').groups).toEqual([]);
+    expect(targetKeys(parsed, 'pl').keys).toEqual(parsed.keys);
+    const values = Object.fromEntries(parsed.keys.map((key, at) => [key, `[pl] ${parsed.values[at]!}`]));
+    const written = write(source, 'pl', values);
+    expect(written).toBe(source.replaceAll('>One', '>[pl] One').replaceAll('>Other', '>[pl] Other'));
+    expect(write(source, 'en')).toBe(source);
+  });
 });
 
 describe('android format: writing', () => {
