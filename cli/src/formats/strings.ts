@@ -5,9 +5,11 @@
  * source offsets a byte-faithful target needs): `"key" = "value";` pairs (unquoted words too, as
  * the old-style plist allows), `/* ... *\/` and `//` comments, whitespace anywhere between.
  *
- * - Keys are kept verbatim and flat (`"Hello, %@"` is one name); a key the locale document cannot
- *   hold (empty, starting with `@`, or with an empty segment between dots, such as a sentence
- *   ending in `.`) is refused with its line and column.
+ * - Keys are flat (`"Hello, %@"` is one name), often the English text itself: a key is the
+ *   file's key where the locale document can hold it as it is; a dot it cannot hold (`"Saved."`,
+ *   `"..."`) and a final i18next plural suffix (`"items_one"`) are escaped as `key-names.ts`
+ *   says, and the file's keys are written back as they are. An empty key, one starting with `@`
+ *   or holding the escapes' characters is refused with its line and column.
  * - The comments right above a pair (no blank line between) are its context.
  * - Escapes `\"`, `\\`, `\n`, `\t`, `\r`, `\0`, `\Uxxxx` (and `\uxxxx`) are read; a target writes
  *   `\"`, `\\`, `\n`, `\t`, `\r` and other control characters as `\Uxxxx`, everything else as is.
@@ -22,6 +24,7 @@
  */
 import { bcp47Spelling } from './bcp47-spelling.js';
 import { FormatError, type LocaleFormat, type ReadInput, type WriteInput } from './format.js';
+import { keyOfName, nameProblem } from './key-names.js';
 
 const spelling = bcp47Spelling('-');
 
@@ -79,6 +82,7 @@ export function encodeApple(text: string, like: AppleText): Buffer {
 
 /** One pair of the file, with the offsets a target edits. */
 type Pair = {
+  /** The key in the locale document: the file's key escaped (`key-names.ts`). */
   key: string;
   value: string;
   /** Offsets of the value's token (quotes included), in the text. */
@@ -226,19 +230,16 @@ function parseStrings(source: AppleText, path: string): Parsed {
       );
     }
     seen.set(key.value, keyAt.line);
-    if (
-      key.value === '' ||
-      key.value.startsWith('@') ||
-      key.value.split('.').some((segment) => segment === '')
-    ) {
+    const problem = nameProblem(key.value);
+    if (problem) {
       throw new FormatError(
         path,
-        `the key ${JSON.stringify(key.value)} cannot be a key of a locale document (empty, starting with @, which marks annotations, or with an empty segment between dots, such as a final ".")`,
+        `the key ${JSON.stringify(key.value)} cannot be a key of a locale document: it ${problem}`,
         keyAt,
       );
     }
     pairs.push({
-      key: key.value,
+      key: keyOfName(key.value),
       value: value.value,
       valueStart: value.start,
       valueEnd: value.end,

@@ -19,6 +19,9 @@
  * so a source written with its own values is the same bytes when it was laid out as Xcode and
  * `plist` lay out plists. Keys with no value are left out.
  *
+ * An entry's key is its key in the file, escaped where the locale document cannot hold it as it
+ * is (`"%d files deleted."`, a final i18next plural suffix: `key-names.ts`).
+ *
  * Refused: XML that does not parse (line and column), a root that is not a dict, an entry that is
  * not a dict or has no `NSStringLocalizedFormatKey`, a variable the format key names that is not
  * a dict with `NSStringFormatSpecTypeKey` = `NSStringPluralRuleType`, and `other`.
@@ -30,6 +33,7 @@ import * as plist from 'plist';
 import { bcp47Spelling } from './bcp47-spelling.js';
 import { FormatError, type LocaleFormat, type ReadInput, type WriteInput } from './format.js';
 import { icuBranchText, icuPluralMessage, pluralBranches, type Interpolation } from './plural-message.js';
+import { keyOfName, nameProblem } from './key-names.js';
 import { decodeUtf8 } from './utf8.js';
 
 const spelling = bcp47Spelling('-');
@@ -57,7 +61,15 @@ export const stringsdictFormat: LocaleFormat = {
 };
 
 type PlistDict = Record<string, unknown>;
-type Entry = { key: string; formatKey: string; variables: Map<string, PlistDict>; message: string };
+type Entry = {
+  /** The entry's key in the file. */
+  name: string;
+  /** Its key in the locale document (`key-names.ts`). */
+  key: string;
+  formatKey: string;
+  variables: Map<string, PlistDict>;
+  message: string;
+};
 type Loaded = { text: string; root: PlistDict; entries: Entry[] };
 
 function isDict(value: unknown): value is PlistDict {
@@ -108,10 +120,11 @@ function load(bytes: Buffer, path: string): Loaded {
         at,
       );
     }
-    if (key === '' || key.startsWith('@') || key.split('.').some((segment) => segment === '')) {
+    const problem = nameProblem(key);
+    if (problem) {
       throw new FormatError(
         path,
-        `the key ${JSON.stringify(key)} cannot be a key of a locale document (empty, starting with @, which marks annotations, or with an empty segment between dots)`,
+        `the key ${JSON.stringify(key)} cannot be a key of a locale document: it ${problem}`,
         at,
       );
     }
@@ -130,7 +143,13 @@ function load(bytes: Buffer, path: string): Loaded {
       }
       variables.set(name!, variable as PlistDict);
     }
-    entries.push({ key, formatKey, variables, message: messageOf(formatKey, variables) });
+    entries.push({
+      name: key,
+      key: keyOfName(key),
+      formatKey,
+      variables,
+      message: messageOf(formatKey, variables),
+    });
   }
   return { text, root, entries };
 }
@@ -233,7 +252,7 @@ function writeStringsdict(input: WriteInput): Buffer {
   for (const entry of loaded.entries) {
     const message = input.valueOf(entry.key);
     if (message === undefined) continue;
-    root[entry.key] = targetEntry(entry, loaded.root[entry.key] as PlistDict, message, categories);
+    root[entry.name] = targetEntry(entry, loaded.root[entry.name] as PlistDict, message, categories);
   }
   const { text } = loaded;
   const indent = /\n([ \t]+)</.exec(text)?.[1] ?? '\t';

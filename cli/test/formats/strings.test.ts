@@ -222,6 +222,48 @@ describe('strings format: targets', () => {
 });
 
 describe('strings format: bad input', () => {
+  it('when keys are English sentences, then the file round trips byte for byte and the server accepts its keys', () => {
+    const names = [
+      'Saved.',
+      'Are you sure?',
+      'Delete %@?',
+      'Version 2.0',
+      '...',
+      'a..b',
+      'items_one',
+      'items_other',
+    ];
+    const source = names.map((name) => `/* ${name} */\n"${name}" = "${name}";\n`).join('\n');
+    expect(write(source, 'en').toString('utf8')).toBe(source);
+    const parsed = parseSourceDocument(read(source));
+    expect(parsed.values).toEqual(names);
+    expect(parsed.keys).toEqual([
+      'Saved\u2024',
+      'Are you sure?',
+      'Delete %@?',
+      'Version 2.0',
+      '\u2024\u2024\u2024',
+      'a\u2024\u2024b',
+      'items\u02CDone',
+      'items\u02CDother',
+    ]);
+    expect(parsed.annotations.get('Saved\u2024')).toEqual({ description: 'Saved.' });
+    // In a namespace too, and no i18next plural group: a target is asked for the source's keys.
+    expect(parseSourceDocument({ Localizable: read(source) }).values).toEqual(names);
+    expect(targetKeys(parsed, 'pl').keys).toEqual(parsed.keys);
+    const values = Object.fromEntries(parsed.keys.map((key, at) => [key, `[pl] ${parsed.values[at]!}`]));
+    const target = write(source, 'pl', values);
+    expect(prop2po([target])[0]).toEqual(Object.fromEntries(names.map((name) => [name, `[pl] ${name}`])));
+    expect(read(target)).toEqual(
+      Object.fromEntries(
+        parsed.keys.flatMap((key, at) => [
+          [key, `[pl] ${names[at]!}`],
+          [`@${key}`, { description: names[at]! }],
+        ]),
+      ),
+    );
+  });
+
   it('when a string is unterminated, then the error names the line and column where it opens', () => {
     const error = failure(() => read('"a" = "ok";\n"b" = "never closed;\n"c" = "x";\n'));
     // The quote of "b"'s value runs to `"c`, whose `c` then is no `;`.
@@ -244,7 +286,7 @@ describe('strings format: bad input', () => {
     const twice = failure(() => read('"a" = "1";\n"b" = "2";\n"a" = "3";\n'));
     expect(twice.reason).toBe('the key "a" is defined twice (lines 1, 3)');
     expect(twice.position).toEqual({ line: 3, column: 1 });
-    expect(failure(() => read('"Are you sure." = "x";')).reason).toContain('"Are you sure."');
+    expect(failure(() => read('"Are you sure\u2024" = "x";')).reason).toContain('U+2024');
     expect(failure(() => read('"a" = "\\U12G4";')).position).toEqual({ line: 1, column: 8 });
   });
 

@@ -122,6 +122,55 @@ describe('stringsdict format: round trips', () => {
   });
 });
 
+describe('stringsdict format: keys', () => {
+  it('when keys are English sentences or end in a plural suffix, then they round trip and the server accepts them', () => {
+    const entry = (key: string, forms: [string, string][]) => [
+      `\t<key>${key}</key>`,
+      '\t<dict>',
+      '\t\t<key>NSStringLocalizedFormatKey</key>',
+      '\t\t<string>%#@n@</string>',
+      ...variable('n', 'd', forms),
+      '\t</dict>',
+    ];
+    const source = [
+      ...PROLOG,
+      ...entry('%d files deleted.', [
+        ['one', '%d file deleted.'],
+        ['other', '%d files deleted.'],
+      ]),
+      ...entry('...', [
+        ['one', 'one'],
+        ['other', 'more'],
+      ]),
+      ...entry('files_one', [
+        ['one', 'a'],
+        ['other', 'b'],
+      ]),
+      ...entry('files_other', [
+        ['one', 'c'],
+        ['other', 'd'],
+      ]),
+      '</dict>',
+      '</plist>',
+      '',
+    ].join('\n');
+    const written = write(source, 'en');
+    expect(written.toString('utf8')).toBe(source);
+    const parsed = parseSourceDocument(read(source));
+    expect(parsed.keys).toEqual([
+      '%d files deleted\u2024',
+      '\u2024\u2024\u2024',
+      'files\u02CDone',
+      'files\u02CDother',
+    ]);
+    expect(targetKeys(parsed, 'pl').keys).toEqual(parsed.keys);
+    const polish = write(source, 'pl', { '%d files deleted\u2024': '{n, plural, other {%d usunięto.}}' });
+    const back = plistutil(polish);
+    expect(back).toContain('<key>%d files deleted.</key>');
+    expect(back).not.toContain('<key>...</key>');
+  });
+});
+
 describe('stringsdict format: targets', () => {
   it("when a target is written, then every variable has the target's categories and plistutil reads it", () => {
     const polish = {
