@@ -8,9 +8,10 @@
  * entries by context, move `#.` below `#:` and rewrap every string, so it is not used to write.
  *
  * - Keys: the msgid, or `msgctxt` U+0004 msgid (gettext's own separator) when there is a context.
- *   The server splits keys on dots, so a dot of a msgid is written U+2024 (one dot leader, which
- *   looks the same) in the key; a msgid holding U+2024 or U+0004 itself, or starting with `@`
- *   (an annotation's mark), is refused.
+ *   A dot the server's dot-path cannot hold (`Saved.`, `...`) and a final i18next plural suffix
+ *   (`items_one`) are escaped in the key as for every free-text format (`key-names.ts`); a msgid
+ *   holding U+0004 or the escapes' characters itself, or starting with `@` (an annotation's
+ *   mark), is refused.
  * - Values: the msgstr when there is one (and the entry is not `#, fuzzy`); otherwise the msgid
  *   when the file is a template (a `.pot`, or a header with no `Language`); otherwise none.
  * - `#.` and `#` comments are the key's description; `#:` references and other flags are kept.
@@ -37,6 +38,7 @@ import { po as gettextPo, type PoEntry } from 'gettext-parser';
 import { bcp47Spelling } from './bcp47-spelling.js';
 import { FormatError, type LocaleFormat, type ReadInput, type WriteInput } from './format.js';
 import { icuPluralMessage, pluralBranches, type Interpolation } from './plural-message.js';
+import { keyOfName, nameProblem } from './key-names.js';
 import { decodeUtf8 } from './utf8.js';
 
 const spelling = bcp47Spelling('_');
@@ -53,7 +55,6 @@ export const poFormat: LocaleFormat = {
 /** ICU arguments of a branch are `{name}` (python-brace-format); printf stays text. */
 const INTERPOLATION: Interpolation = { prefix: '' };
 const CONTEXT_SEPARATOR = '\u0004';
-const KEY_DOT = '\u2024';
 
 /** gettext's Plural-Forms of languages whose CLDR categories are more than `other`. */
 const PLURAL_FORMS: Record<string, string> = {
@@ -282,19 +283,18 @@ function readHeader(parsed: Parsed, part: Extract<Part, { kind: 'entry' }>, path
 }
 
 function keyOf(entry: PoEntry, path: string, line: number): string {
-  for (const text of [entry.msgid, entry.msgctxt ?? '']) {
-    if (text.includes(KEY_DOT) || text.includes(CONTEXT_SEPARATOR) || entry.msgid.startsWith('@')) {
-      throw new FormatError(
-        path,
-        `the msgid ${JSON.stringify(entry.msgid)} cannot be a key: it starts with @ (an annotation's mark) or holds U+2024 or U+0004, which Tolk's keys use`,
-        { line, column: 1 },
-      );
-    }
+  const name =
+    entry.msgctxt === undefined ? entry.msgid : `${entry.msgctxt}${CONTEXT_SEPARATOR}${entry.msgid}`;
+  const problem = [entry.msgid, entry.msgctxt ?? ''].some((text) => text.includes(CONTEXT_SEPARATOR))
+    ? "holds U+0004, gettext's separator of a context"
+    : nameProblem(name);
+  if (problem) {
+    throw new FormatError(path, `the msgid ${JSON.stringify(entry.msgid)} cannot be a key: it ${problem}`, {
+      line,
+      column: 1,
+    });
   }
-  const msgid = entry.msgid.replaceAll('.', KEY_DOT);
-  return entry.msgctxt === undefined
-    ? msgid
-    : `${entry.msgctxt.replaceAll('.', KEY_DOT)}${CONTEXT_SEPARATOR}${msgid}`;
+  return keyOfName(name);
 }
 
 const isFuzzy = (entry: PoEntry) =>

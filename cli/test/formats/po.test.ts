@@ -376,6 +376,41 @@ describe('po: any text', () => {
 });
 
 describe('po: bad input', () => {
+  it('reads msgids as keys the way every free-text format does: dots the server cannot hold and plural suffixes escaped', () => {
+    const pot = [
+      'msgid "Saved."',
+      'msgstr ""',
+      '',
+      'msgid "e.g. a file"',
+      'msgstr ""',
+      '',
+      'msgctxt "menu.file"',
+      'msgid "..."',
+      'msgstr ""',
+      '',
+      'msgid "items_one"',
+      'msgstr ""',
+      '',
+      'msgid "items_other"',
+      'msgstr ""',
+      '',
+    ].join('\n');
+    const parsed = parseSourceDocument(read(pot));
+    expect(parsed.keys).toEqual([
+      'Saved\u2024',
+      'e.g. a file',
+      'menu.file\u0004\u2024\u2024\u2024',
+      'items\u02CDone',
+      'items\u02CDother',
+    ]);
+    expect(parsed.values).toEqual(['Saved.', 'e.g. a file', '...', 'items_one', 'items_other']);
+    expect(targetKeys(parsed, 'pl').keys).toEqual(parsed.keys);
+    const values = Object.fromEntries(parsed.keys.map((key, at) => [key, `[pl] ${parsed.values[at]!}`]));
+    const back = read(write(pot, 'pl', values).toString(), 'locale/pl.po', 'pl');
+    expect(Object.values(back)).toEqual(parsed.values.map((value) => `[pl] ${value}`));
+    expect(failure(() => read('msgid "items\u02CDone"\nmsgstr ""\n')).reason).toContain('U+02CD');
+  });
+
   it('refuses a broken header line with its line', () => {
     const error = failure(() =>
       read('msgid ""\nmsgstr ""\n"Language: en\\n"\n"no colon here\\n"\n\nmsgid "a"\nmsgstr ""\n'),
