@@ -8,10 +8,16 @@
  * re-quote attributes). saxes reads no DTD and resolves no external entity; a file with a
  * `<!DOCTYPE>` is refused outright (XLIFF has none), so there is no XXE.
  *
- * - Keys are the ids of `<trans-unit>` (1.2) / `<unit>` (2.0), as they are: flat, like Java
- *   properties (the server keeps dotted names as they are). Ids must be unique in the whole
- *   file, across `<file>` elements too (a key names one text); units with `translate="no"` are
- *   not keys. A 2.0 unit has one segment (what Angular writes).
+ * - Keys are the ids of `<trans-unit>` (1.2) / `<unit>` (2.0): flat, like Java properties (the
+ *   server keeps dotted names as they are), escaped where the locale document cannot hold them as
+ *   they are (`Saved.`, a final i18next plural suffix: `key-names.ts`). Ids must be unique in the
+ *   whole file, across `<file>` elements too (a key names one text); units with
+ *   `translate="no"` (on the unit or a `<group>` around it) are not keys. A 2.0 unit has one
+ *   segment (what Angular writes).
+ * - Values are the `<source>` texts; read as a target locale's file (its target language that
+ *   locale, see `isTargetFile`), the `<target>` texts, inline codes read back as the source's
+ *   tokens; a unit with no target, an empty one or one not translated (1.2 `new`,
+ *   `needs-translation`, 2.0 `initial`) has no value.
  * - The unit's notes (1.2 `<note>`, 2.0 `<notes><note>`) are its context; Angular's meaning is
  *   prefixed `meaning:`.
  * - Inline codes (`<x id="INTERPOLATION" equiv-text="{{ name }}"/>`, `<ph>`, `<bpt>`, 2.0
@@ -27,9 +33,11 @@
  *   translated (1.2 `<target state="translated">`, 2.0 `<segment state="translated">`): Tolk's
  *   translations are never final (`final` / `signed-off` are for the reviewer's tools). A unit
  *   with no value is left out; a 1.2 unit's `<alt-trans>` stays as it is. The target file on
- *   disk is not consulted: the server's translations are the truth, so a target a reviewer
- *   marked `final` there is written over like any other. Written for the source's own locale, the `<source>` texts are
- *   what change, so the source comes back byte for byte.
+ *   disk (`existing`) keeps what a reviewer settled: a target marked `final` or `signed-off`
+ *   (1.2 `<target state>`, 2.0 `<segment state>`) is written as it is there, with its state,
+ *   whatever the server has, and so is the target of a unit not to be translated (which Tolk
+ *   never writes one for). Written for the source's own locale, the `<source>` texts are what
+ *   change, so the source comes back byte for byte.
  * - Refused: malformed XML (line and column), a DTD, a root that is not `<xliff>`, an unknown
  *   version, a unit without id, an id given twice, an id the locale document cannot hold, a 2.0
  *   unit of several segments, a source whose text reads as a token (`&lt;x1/&gt;`).
@@ -37,6 +45,7 @@
 import { SaxesParser, type SaxesTag } from 'saxes';
 import { bcp47Spelling } from './bcp47-spelling.js';
 import { FormatError, type LocaleFormat, type ReadInput, type WriteInput } from './format.js';
+import { keyOfName, nameProblem } from './key-names.js';
 import { decodeUtf8 } from './utf8.js';
 
 export const xliffFormat: LocaleFormat = {
@@ -44,15 +53,18 @@ export const xliffFormat: LocaleFormat = {
   extensions: ['.xlf', '.xliff'],
   /** Angular's spelling: `messages.pt-BR.xlf`. */
   ...bcp47Spelling('-'),
-  read({ bytes, path }: ReadInput) {
+  read({ bytes, path, locale }: ReadInput) {
     const document: Record<string, unknown> = {};
     for (const unit of parse(bytes, path).units) {
-      document[unit.id] = unit.value;
+      if (!unit.translatable) continue;
+      const value = isTargetFile(unit, locale) ? translationOf(unit) : unit.value;
+      if (value === undefined) continue;
+      document[unit.key] = value;
       const context = [
         ...unit.notes,
         ...unit.codes.flatMap((code) => (code.equiv ? [`${code.token} stands for ${code.equiv}`] : [])),
       ];
-      if (context.length > 0) document[`@${unit.id}`] = { description: context.join('\n') };
+      if (context.length > 0) document[`@${unit.key}`] = { description: context.join('\n') };
     }
     return document;
   },
@@ -61,15 +73,35 @@ export const xliffFormat: LocaleFormat = {
 
 type Range = { start: number; end: number };
 /** An inline code of a source: the token standing for it in values, and its markup. */
-type Code = { token: string; open: string; close?: string; closeToken?: string; equiv?: string };
+type Code = {
+  token: string;
+  open: string;
+  close?: string;
+  closeToken?: string;
+  equiv?: string;
+  /** Its `id` attribute: how a target's code that is not written as the source's is matched. */
+  id?: string;
+};
 type Unit = {
+  /** The unit's id in the file. */
   id: string;
+  /** Its key in the locale document (`key-names.ts`). */
+  key: string;
+  /** False for a unit of `translate="no"` (or in such a group): no key, and Tolk writes no target. */
+  translatable: boolean;
   /** The whole element. */
   range: Range;
-  /** The `<segment>` start tag (2.0). */
+  /** The `<segment>` start tag (2.0), and how many segments the unit has. */
   segment?: Range;
+  segments: number;
   source: Range & { inner: Range };
   target?: Range;
+  /** The target's text, inline codes as the source's tokens; undefined without a target. */
+  targetValue?: string;
+  /** 1.2 `<target state>` / 2.0 `<segment state>`. */
+  state?: string;
+  /** The unit's file's source and target languages, as the file spells them. */
+  languages: { source?: string; target?: string };
   value: string;
   codes: Code[];
   notes: string[];
@@ -93,24 +125,51 @@ function parse(bytes: Buffer, path: string): Parsed {
 
   let version: Parsed['version'] | undefined;
   let root: Range | undefined;
+  const languages: Unit['languages'] = {};
   const files: Range[] = [];
   const units: Unit[] = [];
   const seen = new Map<string, number>();
   const stack: string[] = [];
+  /** For each open `<group>`: whether its units are not to be translated. */
+  const groups: boolean[] = [];
   // The unit being read, and what of it.
-  let unit: (Partial<Unit> & { start: number; segments: number; notes: string[]; codes: Code[] }) | undefined;
-  let inSource:
+  let unit:
+    | (Partial<Unit> & {
+        start: number;
+        segments: number;
+        notes: string[];
+        codes: Code[];
+        translatable: boolean;
+      })
+    | undefined;
+  /** The `<source>` or `<target>` being read: its text, inline codes as tokens. */
+  let inText:
     | {
+        kind: 'source' | 'target';
         start: number;
         innerStart: number;
         depth: number;
         value: string;
         open: { code: Code; start: number }[];
+        /** Target codes no source code matches, numbered after the source's. */
+        unmatched: number;
       }
     | undefined;
-  let opaque: { start: number; depth: number } | undefined;
+  let opaque: { start: number; depth: number; id?: string } | undefined;
   let note: { text: string; from?: string } | undefined;
-  let targetStart: number | undefined;
+
+  /** The source code a target's code stands for: the same markup, else the same id and kind. */
+  const matchCode = (markup: string, id: string | undefined, paired: boolean): Code => {
+    const codes = unit!.codes;
+    const found =
+      codes.find((code) => code.open === markup && !!code.closeToken === paired) ??
+      (id === undefined ? undefined : codes.find((code) => code.id === id && !!code.closeToken === paired));
+    if (found) return found;
+    const number = (codes.length + ++inText!.unmatched).toString();
+    return paired
+      ? { token: `<g${number}>`, closeToken: `</g${number}>`, open: markup }
+      : { token: `<x${number}/>`, open: markup };
+  };
 
   parser.on('doctype', () => fail('has a <!DOCTYPE>: XLIFF files have none, and Tolk reads no DTD'));
   parser.on('opentag', (tag: SaxesTag) => {
@@ -127,45 +186,66 @@ function parse(bytes: Buffer, path: string): Parsed {
       else if (v === '2.0' || v === '2.1') version = '2.0';
       else fail(`is XLIFF version ${JSON.stringify(v ?? '')}; Tolk reads XLIFF 1.2 and 2.0`, start);
       root = { start, end };
-      return;
-    }
-    if (opaque) return;
-    if (inSource) {
-      const number = (unit!.codes.length + 1).toString();
-      const equiv =
-        attr('equiv-text') ?? attr('disp') ?? attr('dispStart') ?? attr('equiv') ?? attr('equivStart');
-      if (PAIRED.has(name) && !tag.isSelfClosing) {
-        const code: Code = {
-          token: `<g${number}>`,
-          closeToken: `</g${number}>`,
-          open: text.slice(start, end),
-          ...(equiv ? { equiv } : {}),
-        };
-        unit!.codes.push(code);
-        inSource.open.push({ code, start });
-        inSource.value += code.token;
-      } else {
-        const code: Code = { token: `<x${number}/>`, open: '', ...(equiv ? { equiv } : {}) };
-        unit!.codes.push(code);
-        inSource.value += code.token;
-        opaque = { start, depth: stack.length };
-        if (tag.isSelfClosing) {
-          code.open = text.slice(start, end);
-          opaque = undefined;
-        }
+      if (version === '2.0') {
+        languages.source = attr('srcLang');
+        languages.target = attr('trgLang');
       }
       return;
     }
-    if (name === 'file' && version === '1.2') files.push({ start, end });
+    if (opaque) return;
+    if (inText) {
+      const id = attr('id');
+      if (PAIRED.has(name) && !tag.isSelfClosing) {
+        let code: Code;
+        if (inText.kind === 'source') {
+          const number = (unit!.codes.length + 1).toString();
+          const equiv =
+            attr('equiv-text') ?? attr('disp') ?? attr('dispStart') ?? attr('equiv') ?? attr('equivStart');
+          code = {
+            token: `<g${number}>`,
+            closeToken: `</g${number}>`,
+            open: text.slice(start, end),
+            ...(equiv ? { equiv } : {}),
+            ...(id === undefined ? {} : { id }),
+          };
+          unit!.codes.push(code);
+        } else code = matchCode(text.slice(start, end), id, true);
+        inText.open.push({ code, start });
+        inText.value += code.token;
+      } else if (inText.kind === 'source') {
+        const equiv =
+          attr('equiv-text') ?? attr('disp') ?? attr('dispStart') ?? attr('equiv') ?? attr('equivStart');
+        const number = (unit!.codes.length + 1).toString();
+        const code: Code = {
+          token: `<x${number}/>`,
+          open: '',
+          ...(equiv ? { equiv } : {}),
+          ...(id === undefined ? {} : { id }),
+        };
+        unit!.codes.push(code);
+        inText.value += code.token;
+        if (tag.isSelfClosing) code.open = text.slice(start, end);
+        else opaque = { start, depth: stack.length };
+      } else if (tag.isSelfClosing) inText.value += matchCode(text.slice(start, end), id, false).token;
+      else opaque = { start, depth: stack.length, ...(id === undefined ? {} : { id }) };
+      return;
+    }
+    if (name === 'file' && version === '1.2') {
+      files.push({ start, end });
+      languages.source = attr('source-language');
+      languages.target = attr('target-language');
+    }
+    if (name === 'group')
+      groups.push(attr('translate') === undefined ? !!groups.at(-1) : attr('translate') === 'no');
     const unitElement = version === '1.2' ? 'trans-unit' : 'unit';
     if (name === unitElement) {
       const id = attr('id');
       if (id === undefined || id === '') fail(`has a <${name}> without an id`, start);
-      if (attr('translate') === 'no') {
-        opaque = { start, depth: stack.length };
-        return;
-      }
-      unit = { id: id!, start, segments: 0, notes: [], codes: [] };
+      const translate = attr('translate');
+      const translatable = translate === undefined ? !groups.at(-1) : translate !== 'no';
+      unit = { id: id!, key: keyOfName(id!), translatable, start, segments: 0, notes: [], codes: [] };
+      unit.languages = { ...languages };
+      if (!translatable) return;
       const before = seen.get(id!);
       if (before !== undefined) {
         fail(
@@ -174,23 +254,25 @@ function parse(bytes: Buffer, path: string): Parsed {
         );
       }
       seen.set(id!, start);
-      if (id!.startsWith('@') || id!.startsWith('.') || id!.endsWith('.') || id!.includes('..')) {
-        fail(
-          `the id ${JSON.stringify(id)} cannot be a key of a locale document (starting with @, which marks annotations, or with an empty segment between dots)`,
-          start,
-        );
+      const problem = nameProblem(id!);
+      if (problem) {
+        fail(`the id ${JSON.stringify(id)} cannot be a key of a locale document: it ${problem}`, start);
       }
       return;
     }
     if (!unit) return;
     if (name === 'segment') {
       unit.segments++;
-      if (unit.segments > 1)
+      if (unit.segments > 1 && unit.translatable)
         fail(
           `the unit ${JSON.stringify(unit.id)} has several segments; Tolk reads units of one segment`,
           start,
         );
-      unit.segment = { start, end };
+      if (unit.segments === 1) {
+        unit.segment = { start, end };
+        const state = attr('state');
+        if (state !== undefined) unit.state = state;
+      }
     } else if (name === 'ignorable' || name === 'alt-trans') {
       // 2.0's untranslatable whitespace, 1.2's alternative translations: not the unit's text.
       opaque = { start, depth: stack.length };
@@ -199,30 +281,49 @@ function parse(bytes: Buffer, path: string): Parsed {
       const category = attr('category');
       if (category) note.from = category;
     } else if (name === 'source' && !unit.source) {
-      inSource = { start, innerStart: end, depth: stack.length, value: '', open: [] };
+      inText = {
+        kind: 'source',
+        start,
+        innerStart: end,
+        depth: stack.length,
+        value: '',
+        open: [],
+        unmatched: 0,
+      };
       if (tag.isSelfClosing) {
         unit.source = { start, end, inner: { start: end, end } };
         unit.value = '';
-        inSource = undefined;
+        inText = undefined;
       }
     } else if (name === 'target' && !unit.target) {
-      targetStart = start;
+      const state = attr('state');
+      if (version === '1.2' && state !== undefined) unit.state = state;
+      inText = {
+        kind: 'target',
+        start,
+        innerStart: end,
+        depth: stack.length,
+        value: '',
+        open: [],
+        unmatched: 0,
+      };
       if (tag.isSelfClosing) {
         unit.target = { start, end };
-        targetStart = undefined;
+        unit.targetValue = '';
+        inText = undefined;
       }
     }
   });
   const onText = (data: string) => {
     if (opaque) return;
-    if (inSource) {
+    if (inText) {
       const token = TOKEN.exec(data);
-      if (token) {
+      if (token && unit!.translatable) {
         fail(
           `the unit ${JSON.stringify(unit!.id)} has the text ${JSON.stringify(token[0])}, which Tolk writes for an inline code; write it as an inline code or reword it`,
         );
       }
-      inSource.value += data;
+      inText.value += data;
     } else if (note) note.text += data;
   };
   parser.on('text', onText);
@@ -231,24 +332,33 @@ function parse(bytes: Buffer, path: string): Parsed {
     const end = here();
     const depth = stack.length;
     stack.pop();
+    if (tag.name === 'group' && !opaque && !inText) groups.pop();
     if (tag.isSelfClosing) return;
     const start = startOf(end);
     if (opaque) {
       if (depth !== opaque.depth) return;
-      const code = unit?.codes.at(-1);
-      if (inSource && code) code.open = text.slice(opaque.start, end);
+      if (inText?.kind === 'source') {
+        const code = unit!.codes.at(-1);
+        if (code) code.open = text.slice(opaque.start, end);
+      } else if (inText) inText.value += matchCode(text.slice(opaque.start, end), opaque.id, false).token;
       opaque = undefined;
       return;
     }
-    if (inSource) {
-      if (depth === inSource.depth) {
-        unit!.source = { start: inSource.start, end, inner: { start: inSource.innerStart, end: start } };
-        unit!.value = inSource.value;
-        inSource = undefined;
+    if (inText) {
+      if (depth === inText.depth) {
+        const range = { start: inText.start, end };
+        if (inText.kind === 'source') {
+          unit!.source = { ...range, inner: { start: inText.innerStart, end: start } };
+          unit!.value = inText.value;
+        } else {
+          unit!.target = range;
+          unit!.targetValue = inText.value;
+        }
+        inText = undefined;
       } else {
-        const { code } = inSource.open.pop()!;
-        code.close = text.slice(start, end);
-        inSource.value += code.closeToken;
+        const { code } = inText.open.pop()!;
+        if (inText.kind === 'source') code.close = text.slice(start, end);
+        inText.value += code.closeToken;
       }
       return;
     }
@@ -257,9 +367,6 @@ function parse(bytes: Buffer, path: string): Parsed {
       const content = note.text.trim();
       if (content) unit.notes.push(note.from === 'meaning' ? `meaning: ${content}` : content);
       note = undefined;
-    } else if (tag.name === 'target' && targetStart !== undefined) {
-      unit.target = { start: targetStart, end };
-      targetStart = undefined;
     } else if (tag.name === (version === '1.2' ? 'trans-unit' : 'unit')) {
       if (!unit.source) fail(`the unit ${JSON.stringify(unit.id)} has no <source>`, unit.start);
       units.push({ ...(unit as Unit), range: { start: unit.start, end } });
@@ -313,7 +420,57 @@ function withAttribute(tag: string, name: string, value: string): string {
   return `${tag.slice(0, -close).trimEnd()} ${name}="${value}"${tag.slice(-close)}`;
 }
 
-function writeXliff({ source, sourceLocale, locale, valueOf }: WriteInput): Buffer {
+/**
+ * Whether a unit is read as a translation into `locale`: its file names `locale` as its target
+ * language (its spelling, or the same language when the source language is another one).
+ */
+function isTargetFile(unit: Unit, locale: string): boolean {
+  const target = canonical(unit.languages.target);
+  if (target === undefined) return false;
+  if (target === locale) return true;
+  const language = (tag: string | undefined) => tag?.split('-')[0]?.toLowerCase();
+  const source = canonical(unit.languages.source);
+  return language(target) === language(locale) && language(source) !== language(locale);
+}
+
+function canonical(tag: string | undefined): string | undefined {
+  if (tag === undefined) return undefined;
+  try {
+    return Intl.getCanonicalLocales(tag.replaceAll('_', '-'))[0];
+  } catch {
+    return undefined;
+  }
+}
+
+/** 1.2 target states that are no translation (yet); 2.0's `initial`. */
+const NOT_TRANSLATED = new Set(['new', 'needs-translation', 'initial']);
+/** What a reviewer settled: Tolk keeps these targets of the file on disk (1.2, 2.0). */
+const SETTLED = new Set(['final', 'signed-off']);
+
+/** A unit's target as a value; undefined when it has none, an empty one, or one not translated. */
+function translationOf(unit: Unit): string | undefined {
+  if (unit.targetValue === undefined || unit.targetValue === '') return undefined;
+  return unit.state !== undefined && NOT_TRANSLATED.has(unit.state) ? undefined : unit.targetValue;
+}
+
+/**
+ * The target of the file on disk that a unit keeps: a target a reviewer marked final or
+ * signed-off, or any target of a unit not to be translated. The markup of its `<target>` and,
+ * in 2.0, the `<segment>` start tag that holds its state.
+ */
+function keptTarget(
+  unit: Unit,
+  on: Unit | undefined,
+  text: string,
+): { target: string; segment?: string } | undefined {
+  if (!on?.target || unit.segments > 1 || on.segments > 1) return undefined;
+  if (unit.translatable && !(on.translatable && on.state !== undefined && SETTLED.has(on.state)))
+    return undefined;
+  const target = text.slice(on.target.start, on.target.end);
+  return on.segment ? { target, segment: text.slice(on.segment.start, on.segment.end) } : { target };
+}
+
+function writeXliff({ source, sourceLocale, locale, valueOf, existing }: WriteInput): Buffer {
   const { text, version, root, files, units } = parse(source, 'the source file');
   const edits: (Range & { replacement: string })[] = [];
   const own = locale === sourceLocale;
@@ -323,8 +480,33 @@ function writeXliff({ source, sourceLocale, locale, valueOf }: WriteInput): Buff
     if (version === '1.2') for (const file of files) retag(file, 'target-language', locale);
     else retag(root, 'trgLang', locale);
   }
+  const onDisk = own || existing === undefined ? undefined : parse(existing, 'the target file');
+  const unitsOnDisk = new Map<string, Unit>();
+  for (const unit of onDisk?.units ?? []) if (!unitsOnDisk.has(unit.id)) unitsOnDisk.set(unit.id, unit);
+  /** `target` (the markup of a whole `<target>`) in place of the unit's, or after its source. */
+  const putTarget = (unit: Unit, target: string) => {
+    if (unit.target) {
+      edits.push({ ...unit.target, replacement: target });
+      return;
+    }
+    const previous = text.lastIndexOf('>', unit.source.start - 1);
+    const indent = text.slice(previous + 1, unit.source.start);
+    edits.push({
+      start: unit.source.end,
+      end: unit.source.end,
+      replacement: (/^\s*$/.test(indent) ? indent : '') + target,
+    });
+  };
   for (const unit of units) {
-    const value = valueOf(unit.id);
+    const kept = onDisk && keptTarget(unit, unitsOnDisk.get(unit.id), onDisk.text);
+    if (kept) {
+      if (kept.segment !== undefined && unit.segment)
+        edits.push({ ...unit.segment, replacement: kept.segment });
+      putTarget(unit, kept.target);
+      continue;
+    }
+    if (!unit.translatable) continue;
+    const value = valueOf(unit.key);
     if (value === undefined) {
       // The unit with the indentation of its line.
       const lineStart = text.lastIndexOf('\n', unit.range.start - 1);
@@ -337,19 +519,11 @@ function writeXliff({ source, sourceLocale, locale, valueOf }: WriteInput): Buff
       continue;
     }
     const content = encode(value, unit.codes);
-    const target =
-      version === '1.2' ? `<target state="translated">${content}</target>` : `<target>${content}</target>`;
     if (unit.segment) retag(unit.segment, 'state', 'translated');
-    if (unit.target) edits.push({ ...unit.target, replacement: target });
-    else {
-      const previous = text.lastIndexOf('>', unit.source.start - 1);
-      const indent = text.slice(previous + 1, unit.source.start);
-      edits.push({
-        start: unit.source.end,
-        end: unit.source.end,
-        replacement: (/^\s*$/.test(indent) ? indent : '') + target,
-      });
-    }
+    putTarget(
+      unit,
+      version === '1.2' ? `<target state="translated">${content}</target>` : `<target>${content}</target>`,
+    );
   }
   edits.sort((a, b) => b.start - a.start);
   let out = text;

@@ -110,7 +110,7 @@ function read(text: string | Buffer) {
   });
 }
 
-function write(source: string, locale: string, values?: Record<string, string>) {
+function write(source: string, locale: string, values?: Record<string, string>, existing?: string) {
   const bytes = Buffer.from(source);
   const parsed = parseSourceDocument(read(bytes));
   const own = new Map(parsed.keys.map((key, index) => [key, parsed.values[index]!]));
@@ -120,6 +120,16 @@ function write(source: string, locale: string, values?: Record<string, string>) 
     locale,
     valueOf: (key) => (values ? values[key] : own.get(key)),
     target: targetKeys(parsed, locale),
+    ...(existing === undefined ? {} : { existing: Buffer.from(existing) }),
+    options: {},
+  });
+}
+
+function readAs(locale: string, text: string | Buffer) {
+  return xliffFormat.read({
+    bytes: typeof text === 'string' ? Buffer.from(text) : text,
+    locale,
+    path: `src/locale/messages.${locale}.xlf`,
     options: {},
   });
 }
@@ -402,5 +412,148 @@ describe('xliff format', () => {
     expect(error.message).toMatch(
       /^src\/locale\/messages\.xlf:21:\d+: the unit "plain" has the text "<x1\/>", which Tolk writes for an inline code/,
     );
+  });
+
+  it('when ids are English sentences or end in a plural suffix, then they are keys the server holds and round trip', () => {
+    const source = ANGULAR_12.replace('id="plain"', 'id="Saved."')
+      .replace('id="greeting"', 'id="items_one"')
+      .replace('id="cart.checkout"', 'id="items_other"');
+    expect(write(source, 'en').toString()).toBe(source);
+    const parsed = parseSourceDocument(read(source));
+    expect(parsed.keys).toEqual(['items\u02CDone', 'items\u02CDother', 'Saved\u2024']);
+    expect(targetKeys(parsed, 'pl').keys).toEqual(parsed.keys);
+    const written = write(source, 'pl', { 'Saved\u2024': 'Zapisano.' });
+    expect(xliff2po(written)['Saved.']).toEqual({ msgid: 'Sign out', msgstr: 'Zapisano.' });
+  });
+
+  it('when a target file is read, then its values are its targets; untranslated units and states that are no translation give none', () => {
+    const polish = write(ANGULAR_12, 'pl', {
+      greeting: 'Cześć <x1/>, masz <x2/> wiadomości',
+      'cart.checkout': 'Przejdź do <g1>kasy</g1> & <zapłać>',
+    })
+      .toString()
+      .replace(
+        '<source>Sign out</source>',
+        '<source>Sign out</source>\n        <target state="new">Sign out</target>',
+      );
+    expect(readAs('pl', polish)).toEqual({
+      greeting: 'Cześć <x1/>, masz <x2/> wiadomości',
+      '@greeting': read(ANGULAR_12)['@greeting'],
+      'cart.checkout': 'Przejdź do <g1>kasy</g1> & <zapłać>',
+      '@cart.checkout': read(ANGULAR_12)['@cart.checkout'],
+    });
+    // A translator's target with its codes in another order, and a 2.0 target.
+    const swapped = polish.replace(
+      'Cześć <x id="INTERPOLATION" equiv-text="{{ name }}"/>, masz <x id="INTERPOLATION_1" equiv-text="{{ count }}"/> wiadomości',
+      'Masz <x id="INTERPOLATION_1" equiv-text="{{ count }}"/> wiadomości, <x id="INTERPOLATION" equiv-text="{{ name }}"/>',
+    );
+    expect(readAs('pl', swapped).greeting).toBe('Masz <x2/> wiadomości, <x1/>');
+    const twenty = write(ANGULAR_20, 'pl', { greeting: 'Witaj <x1/>, <g2>ponownie</g2>' });
+    expect(readAs('pl', twenty)).toMatchObject({ greeting: 'Witaj <x1/>, <g2>ponownie</g2>' });
+    expect(readAs('pl', twenty)).not.toHaveProperty('plain');
+    // Read as the source's locale, a file is its sources.
+    expect(read(twenty)).toEqual({
+      greeting: read(ANGULAR_20).greeting,
+      '@greeting': read(ANGULAR_20)['@greeting'],
+    });
+  });
+
+  it("when the target file on disk has final or signed-off targets (1.2), then they are kept as they are, and a translate='no' unit's target too", () => {
+    const existing = write(ANGULAR_12, 'pl', {
+      greeting: 'Cześć <x1/>, masz <x2/> wiadomości',
+      'cart.checkout': 'Do <g1>kasy</g1>',
+      plain: 'Wyloguj',
+    })
+      .toString()
+      .replace('<target state="translated">Cześć', '<target state="final">Witaj')
+      .replace('<target state="translated">Wyloguj', '<target state="signed-off">Wyloguj się')
+      .replace('<source>ACME</source>', '<source>ACME</source>\n        <target>ACME Polska</target>');
+    const asked: string[] = [];
+    const written = xliffFormat
+      .write({
+        source: Buffer.from(ANGULAR_12),
+        sourceLocale: 'en',
+        locale: 'pl',
+        valueOf: (key) => {
+          asked.push(key);
+          return key === 'cart.checkout'
+            ? 'Przejdź do <g1>kasy</g1>'
+            : key === 'greeting'
+              ? 'Nowe <x1/> <x2/>'
+              : undefined;
+        },
+        target: targetKeys(parseSourceDocument(read(ANGULAR_12)), 'pl'),
+        existing: Buffer.from(existing),
+        options: {},
+      })
+      .toString();
+    expect(asked).not.toContain('logo');
+    expect(written).toContain(
+      '<target state="final">Witaj <x id="INTERPOLATION" equiv-text="{{ name }}"/>, masz <x id="INTERPOLATION_1" equiv-text="{{ count }}"/> wiadomości</target>',
+    );
+    expect(written).not.toContain('Nowe');
+    // Kept though the server has no value for it.
+    expect(written).toContain('<target state="signed-off">Wyloguj się</target>');
+    expect(written).toContain(
+      '<target state="translated">Przejdź do <g id="START_LINK" ctype="x-a" equiv-text="&lt;a&gt;">kasy</g></target>',
+    );
+    expect(written).toContain('<source>ACME</source>\n        <target>ACME Polska</target>');
+    expect(xmllint(Buffer.from(written))).toEqual({ status: 0, stderr: '' });
+    expect(xliff2po(Buffer.from(written))).toMatchObject({
+      plain: { msgid: 'Sign out', msgstr: 'Wyloguj się' },
+      logo: { msgid: 'ACME', msgstr: 'ACME Polska' },
+    });
+    // Written again over itself, nothing moves.
+    expect(
+      write(
+        ANGULAR_12,
+        'pl',
+        { 'cart.checkout': 'Przejdź do <g1>kasy</g1>', greeting: 'x' },
+        written,
+      ).toString(),
+    ).toBe(written);
+  });
+
+  it('when the target file on disk has a final 2.0 segment, then its target and state are kept', () => {
+    const existing = write(ANGULAR_20, 'pl', { greeting: 'Witaj <x1/>, <g2>ponownie</g2>', plain: 'Wyloguj' })
+      .toString()
+      .replace(
+        '<segment state="translated">\n        <source>Sign out',
+        '<segment state="final">\n        <source>Sign out',
+      )
+      .replace('<target>Wyloguj</target>', '<target>Wyloguj się</target>');
+    const written = write(
+      ANGULAR_20,
+      'pl',
+      { greeting: 'Cześć <x1/>, <g2>znowu</g2>', plain: 'Wyjdź' },
+      existing,
+    );
+    const text = written.toString();
+    expect(text).toContain(
+      '<segment state="final">\n        <source>Sign out</source>\n        <target>Wyloguj się</target>',
+    );
+    expect(text).toContain('znowu');
+    expect(text).not.toContain('Wyjdź');
+    expect(xmllint(written)).toEqual({ status: 0, stderr: '' });
+    expect(
+      xpath(written, 'string(//*[local-name()="unit"][@id="plain"]/*[local-name()="segment"]/@state)'),
+    ).toBe('final');
+  });
+
+  it("when a group is translate='no', then its units are no keys and get no target", () => {
+    const source = ANGULAR_12.replace(
+      '      <trans-unit id="plain">',
+      '      <group id="brand" translate="no">\n        <trans-unit id="brand.name"><source>ACME</source></trans-unit>\n      </group>\n      <trans-unit id="plain">',
+    );
+    expect(Object.keys(read(source))).toEqual([
+      'greeting',
+      '@greeting',
+      'cart.checkout',
+      '@cart.checkout',
+      'plain',
+    ]);
+    const written = write(source, 'pl', { plain: 'Wyloguj' }).toString();
+    expect(written).toContain('<trans-unit id="brand.name"><source>ACME</source></trans-unit>');
+    expect(xmllint(Buffer.from(written)).status).toBe(0);
   });
 });
