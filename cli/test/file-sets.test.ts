@@ -467,6 +467,78 @@ describe('tolk.json file sets', () => {
     for (const [index, name] of names.entries()) expect(await app.bytes(name), name).toEqual(written[index]);
   });
 
+  it('when an Android, an Apple and an Angular app are namespaces, then names ending in _one are no plural forms, sentence keys round trip, and a final XLIFF target is kept', async () => {
+    const app = await project('pl', {
+      files: [
+        {
+          path: 'android/res/values-{locale}/strings.xml',
+          source: 'android/res/values/strings.xml',
+          format: 'android',
+          namespace: 'android',
+        },
+        { path: 'ios/{locale}.lproj/Localizable.strings', format: 'strings', namespace: 'ios' },
+        { path: 'web/messages.{locale}.xlf', source: 'web/messages.xlf', format: 'xliff', namespace: 'web' },
+      ],
+    });
+    await app.write(
+      'android/res/values/strings.xml',
+      '<resources>\n    <string name="items_one">Just one item</string>\n    <string name="items_other">Other items</string>\n</resources>\n',
+    );
+    const strings =
+      '"Saved." = "Saved.";\n"Are you sure?" = "Are you sure?";\n"..." = "...";\n"a..b" = "a..b";\n';
+    await app.write('ios/en.lproj/Localizable.strings', strings);
+    await app.write(
+      'web/messages.xlf',
+      [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        '<xliff version="1.2" xmlns="urn:oasis:names:tc:xliff:document:1.2">',
+        '  <file source-language="en" datatype="plaintext" original="ng2.template">',
+        '    <body>',
+        '      <trans-unit id="save"><source>Save</source></trans-unit>',
+        '      <trans-unit id="cancel"><source>Cancel</source></trans-unit>',
+        '      <trans-unit id="brand" translate="no"><source>ACME</source></trans-unit>',
+        '    </body>',
+        '  </file>',
+        '</xliff>',
+        '',
+      ].join('\n'),
+    );
+    const push = await app.tolk(['push', '--json']);
+    expect(push.code, push.stderr).toBe(0);
+    expect(push.json().keyCount).toBe(8);
+
+    const translated = await app.translate();
+    expect(translated.code, translated.stderr).toBe(0);
+    // Two strings, translated each on its own: the server asks for no items_few and items_many.
+    expect((await app.tolk(['status', '--check'])).code).toBe(0);
+    expect(JSON.parse(await app.stored('pl')).android).toEqual({
+      'items\u02CDone': '[pl] Just one item',
+      'items\u02CDother': '[pl] Other items',
+    });
+    expect(await app.cli.readText('android/res/values-pl/strings.xml')).toBe(
+      '<resources>\n    <string name="items_one">[pl] Just one item</string>\n    <string name="items_other">[pl] Other items</string>\n</resources>\n',
+    );
+    expect(await app.cli.readText('ios/pl.lproj/Localizable.strings')).toBe(
+      strings.replace(/= "(.*)";/g, '= "[pl] $1";'),
+    );
+    const polish = await app.cli.readText('web/messages.pl.xlf');
+    expect(polish).toContain('<source>Save</source><target state="translated">[pl] Save</target>');
+
+    // Pulled again, every file stays as it is: an XLIFF target file is read as its targets.
+    const pull = await app.tolk(['pull']);
+    expect(pull.code, pull.stderr).toBe(0);
+    expect(await app.cli.readText('web/messages.pl.xlf')).toBe(polish);
+
+    // A reviewer's final target (and a target of a unit not to translate) survive even a forced pull.
+    const reviewed = polish
+      .replace('<target state="translated">[pl] Save</target>', '<target state="final">Zapisz</target>')
+      .replace('<source>ACME</source>', '<source>ACME</source><target>ACME Polska</target>');
+    await app.write('web/messages.pl.xlf', reviewed);
+    const forced = await app.tolk(['pull', '--force']);
+    expect(forced.code, forced.stderr).toBe(0);
+    expect(await app.cli.readText('web/messages.pl.xlf')).toBe(reviewed);
+  });
+
   describe('bad input is refused before anything is uploaded', () => {
     it('each bad file set and each file that does not parse exits 2 with a message, and the source version does not move', async () => {
       const app = await project('de');
