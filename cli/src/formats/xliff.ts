@@ -368,8 +368,10 @@ function parse(bytes: Buffer, path: string): Parsed {
       if (content) unit.notes.push(note.from === 'meaning' ? `meaning: ${content}` : content);
       note = undefined;
     } else if (tag.name === (version === '1.2' ? 'trans-unit' : 'unit')) {
-      if (!unit.source) fail(`the unit ${JSON.stringify(unit.id)} has no <source>`, unit.start);
-      units.push({ ...(unit as Unit), range: { start: unit.start, end } });
+      // A unit not to be translated is Tolk's business only as far as it can keep its target.
+      if (!unit.source && unit.translatable)
+        fail(`the unit ${JSON.stringify(unit.id)} has no <source>`, unit.start);
+      if (unit.source) units.push({ ...(unit as Unit), range: { start: unit.start, end } });
       unit = undefined;
     }
   });

@@ -554,6 +554,13 @@ describe('xliff format', () => {
     ]);
     const written = write(source, 'pl', { plain: 'Wyloguj' }).toString();
     expect(written).toContain('<trans-unit id="brand.name"><source>ACME</source></trans-unit>');
+    // Not Tolk's text: read as it is, whatever it holds.
+    for (const odd of [
+      source.replace('<source>ACME</source>', '<note>no source</note>'),
+      source.replace('<source>ACME</source>', '<source>&lt;x1/&gt;</source>'),
+    ]) {
+      expect(write(odd, 'en').toString()).toBe(odd);
+    }
     expect(xmllint(Buffer.from(written)).status).toBe(0);
   });
 });
