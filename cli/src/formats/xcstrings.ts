@@ -23,8 +23,9 @@
  *   not read here (device variations, `substitutions`).
  * - A target's value: its `stringUnit` value (state `translated` or `needs_review`: a value the
  *   user marked for review is still a value), or its plural variations; a unit in state `new`
- *   is no translation yet. A plural whose branches all hold the same text, itself an ICU plural
- *   (a message with text around its plural, written as every category's text), reads as that text.
+ *   is no translation yet. A plural whose branches all hold the same text, itself an ICU plural,
+ *   reads as that text: a message that is not one plural (text around its plural) is written as
+ *   every category's text, as it is.
  * - Writing a target changes only that locale, and only the keys whose value differs from what
  *   the file holds: such a localization gets `stringUnit` state `translated`, or for a plural key
  *   `variations.plural` with the TARGET's CLDR categories (from `pluralBranches`); other fields of
@@ -38,7 +39,7 @@ import { PLURAL_CATEGORIES, pluralCategories, type PluralCategory } from '@tolk/
 import { parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
 import { bcp47Spelling } from './bcp47-spelling.js';
 import { FormatError, type LocaleFormat, type ReadInput, type WriteInput } from './format.js';
-import { icuPluralMessage, pluralBranches, type Interpolation } from './plural-message.js';
+import { icuPluralMessage, pluralBranches, singlePlural, type Interpolation } from './plural-message.js';
 import { decodeUtf8 } from './utf8.js';
 
 /** The `version` values of String Catalogs Xcode writes (15 and later: 1.0; 26: 1.1). */
@@ -379,9 +380,13 @@ function targetLocalization(
     setField(localization, 'stringUnit', unit(message));
     return localization;
   }
-  const branches = [...pluralBranches(message, categories, APPLE_INTERPOLATION)].sort(([a], [b]) =>
-    compareKeys(a, b),
-  );
+  // A message that is not one plural (text around it) is every category's text as it is, so that
+  // it reads back as itself.
+  const branches = (
+    singlePlural(message)
+      ? [...pluralBranches(message, categories, APPLE_INTERPOLATION)]
+      : categories.map((category) => [category, message] as const)
+  ).sort(([a], [b]) => compareKeys(a, b));
   const plural = object(branches.map(([category, text]) => [category, object([['stringUnit', unit(text)]])]));
   setField(localization, 'variations', object([['plural', plural]]));
   return localization;
