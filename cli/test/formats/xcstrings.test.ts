@@ -143,7 +143,7 @@ function failure(run: () => unknown): FormatError {
   throw new Error('expected a FormatError');
 }
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;  
 
 /** The catalog's JSON with one locale's localizations taken out. */
 function without(catalog: Json, locale: string): Json {
@@ -233,7 +233,7 @@ describe('xcstrings format', () => {
     // Read back, pl is what was written.
     expect(read(out, 'pl')).toEqual(PL);
     // In Xcode's layout: two spaces a level, `"key" : value`, no final newline.
-    for (const line of out.split('\n')) expect(line).toMatch(/^(  )*(\S.*)?$/);
+    for (const line of out.split('\n')) expect(line).toMatch(/^( {2})*(\S.*)?$/);
     expect(out).toContain(
       '"pl" : {\n          "variations" : {\n            "plural" : {\n              "few" : {',
     );
