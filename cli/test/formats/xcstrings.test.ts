@@ -143,7 +143,7 @@ function failure(run: () => unknown): FormatError {
   throw new Error('expected a FormatError');
 }
 
-type Json = Record<string, any>;  
+type Json = Record<string, any>;
 
 /** The catalog's JSON with one locale's localizations taken out. */
 function without(catalog: Json, locale: string): Json {
