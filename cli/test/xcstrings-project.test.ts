@@ -146,7 +146,7 @@ describe('an iOS app with a String Catalog', () => {
       ]);
       expect(translated.code, translated.stderr).toBe(0);
       const after = await text();
-      const json = JSON.parse(after) as typeof CATALOG & { strings: Record<string, any> }; // eslint-disable-line @typescript-eslint/no-explicit-any
+      const json = JSON.parse(after) as typeof CATALOG & { strings: Record<string, any> };
       const photos = json.strings['%lld photos'].localizations;
       expect(Object.keys(photos)).toEqual(['de', 'en', 'pl']);
       expect(photos.en).toEqual(CATALOG.strings['%lld photos'].localizations.en);
@@ -223,5 +223,26 @@ describe('an iOS app with a String Catalog', () => {
       `Localizable.xcstrings:${line}:15: is a String Catalog of version "2.0", which Tolk does not know (supported: 1.0, 1.1)`,
     );
     expect(await serverSource(projectId)).toEqual(before);
+
+    // tolk.json: a catalog holds every locale, so its path names none, and it is its own source.
+    await writeFile(join(cli.cwd, 'Localizable.xcstrings'), xcode(CATALOG));
+    const config = await cli.readJson('tolk.json');
+    for (const [files, message] of [
+      [
+        [{ path: '{locale}.xcstrings', format: 'xcstrings' }],
+        'files.0.path must not contain {locale}: one xcstrings file holds every locale',
+      ],
+      [
+        [{ path: 'Localizable.xcstrings', format: 'xcstrings', source: 'Localizable.xcstrings' }],
+        'files.0.source is for a file set of one file per locale; one xcstrings file holds every locale, its source too',
+      ],
+      [[{ path: 'Localizable.xcstrings', format: 'strings' }], 'files.0.path must contain {locale}'],
+    ] as const) {
+      await cli.writeJson('tolk.json', { ...config, files });
+      const refused = await tolk(['push']);
+      expect(refused.code, refused.stderr).toBe(2);
+      expect(refused.stderr).toContain(message);
+      expect(await serverSource(projectId)).toEqual(before);
+    }
   });
 });

@@ -82,13 +82,13 @@ const fileSetSchema = z
       ctx.addIssue({
         code: 'custom',
         path: ['path'],
-        message: `must not contain ${LOCALE_PLACEHOLDER}: a ${set.format} file holds every locale`,
+        message: `must not contain ${LOCALE_PLACEHOLDER}: one ${set.format} file holds every locale`,
       });
     if (oneFile && set.source !== undefined)
       ctx.addIssue({
         code: 'custom',
         path: ['source'],
-        message: `is for a file set of one file per locale; a ${set.format} file holds every locale, its source too`,
+        message: `is for a file set of one file per locale; one ${set.format} file holds every locale, its source too`,
       });
     const segments = set.path.split('/');
     const placeholders = segments.filter((segment) => segment.includes(NAMESPACE_PLACEHOLDER));

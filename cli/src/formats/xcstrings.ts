@@ -16,11 +16,13 @@
  *   extracts it from `Text("")`) has nothing to translate: it is left out and kept as it is.
  * - The source language's value: its `stringUnit` value, or its `variations.plural` as one ICU
  *   plural message on `count` (each branch's text as it is, `%lld` and `%@` kept for the
- *   placeholder checks); a key with no source localization is its own text (Xcode's default).
+ *   placeholder checks), or a format string with `substitutions` (`%#@photos@ in %#@albums@`) as
+ *   its text with each `%#@name@` the ICU plural on `name` of that substitution (as `stringsdict`
+ *   reads its format key); a key with no source localization is its own text (Xcode's default).
  *   `comment` is the key's description.
  * - Left out of what is translated, and kept as they are: keys with `shouldTranslate: false`
  *   (no localization is ever written for them), and keys whose source localization is of a shape
- *   not read here (device variations, `substitutions`).
+ *   not read here (device variations, a substitution that is no plural).
  * - A target's value: its `stringUnit` value (state `translated` or `needs_review`: a value the
  *   user marked for review is still a value), or its plural variations; a unit in state `new`
  *   is no translation yet. A plural whose branches all hold the same text, itself an ICU plural,
@@ -28,18 +30,26 @@
  *   every category's text, as it is.
  * - Writing a target changes only that locale, and only the keys whose value differs from what
  *   the file holds: such a localization gets `stringUnit` state `translated`, or for a plural key
- *   `variations.plural` with the TARGET's CLDR categories (from `pluralBranches`); other fields of
+ *   `variations.plural` with the TARGET's CLDR categories (from `pluralBranches`), or for a key
+ *   with substitutions the format string and each substitution's plural so; other fields of
  *   the localization, every other locale and every other field stay as they are. An unchanged
  *   value keeps its unit untouched (`needs_review` stays). A key with no value keeps what the
  *   file has. A new locale is placed among the others in Xcode's order (case-insensitive,
  *   numbers by value, `Intl.Collator`).
  */
-import { TYPE, parse as parseIcu } from '@formatjs/icu-messageformat-parser';
+import { TYPE, parse as parseIcu, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
+import { printAST } from '@formatjs/icu-messageformat-parser/printer.js';
 import { PLURAL_CATEGORIES, pluralCategories, type PluralCategory } from '@tolk/locale-file';
 import { parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
 import { bcp47Spelling } from './bcp47-spelling.js';
 import { FormatError, type LocaleFormat, type ReadInput, type WriteInput } from './format.js';
-import { icuPluralMessage, pluralBranches, singlePlural, type Interpolation } from './plural-message.js';
+import {
+  icuBranchText,
+  icuPluralMessage,
+  pluralBranches,
+  singlePlural,
+  type Interpolation,
+} from './plural-message.js';
 import { decodeUtf8 } from './utf8.js';
 
 /** The `version` values of String Catalogs Xcode writes (15 and later: 1.0; 26: 1.1). */
@@ -50,6 +60,8 @@ const KEY_DOT = '\u2024';
 const BOM = '\uFEFF';
 /** Apple's placeholders are printf's, no braces: nothing of the text is an ICU argument. */
 const APPLE_INTERPOLATION: Interpolation = { prefix: '\u0000' };
+/** `%#@name@` in a format string: a substitution of the localization. */
+const SUBSTITUTION = /%#@([^@\s]+)@/g;
 /** The argument of the ICU plural a plural variation is read as. */
 const PLURAL_ARGUMENT = 'count';
 /** Xcode's order of keys: case-insensitive, numbers by value, lower case first on a tie. */
@@ -188,6 +200,11 @@ function field(object: JsonValue | undefined, key: string): JsonValue | undefine
   return object.entries.find((entry) => entry.key === key)?.value;
 }
 
+function objectField(object: JsonValue | undefined, key: string): JsonObject | undefined {
+  const value = field(object, key);
+  return value?.kind === 'object' ? value : undefined;
+}
+
 function stringField(object: JsonValue | undefined, key: string): string | undefined {
   const value = field(object, key);
   return value?.kind === 'scalar' && typeof value.value === 'string' ? value.value : undefined;
@@ -240,7 +257,13 @@ function pluralVariations(
 
 /** The message of a localization (see the module's comment), or undefined. */
 function messageOf(localization: JsonValue | undefined, source: boolean): string | undefined {
-  if (localization?.kind !== 'object' || field(localization, 'substitutions') !== undefined) return undefined;
+  if (localization?.kind !== 'object') return undefined;
+  const substitutions = field(localization, 'substitutions');
+  if (substitutions !== undefined) {
+    const format = unitValue(field(localization, 'stringUnit'), source);
+    if (format === undefined || field(localization, 'variations') !== undefined) return undefined;
+    return substitutedMessage(format, substitutions, source);
+  }
   if (field(localization, 'variations') !== undefined) {
     const branches = pluralVariations(localization, source);
     if (!branches) return undefined;
@@ -252,6 +275,26 @@ function messageOf(localization: JsonValue | undefined, source: boolean): string
     return icuPluralMessage(PLURAL_ARGUMENT, branches, APPLE_INTERPOLATION);
   }
   return unitValue(field(localization, 'stringUnit'), source);
+}
+
+/**
+ * A format string with substitutions (`%#@photos@ in %#@albums@`) as one ICU message: each
+ * `%#@name@` the substitution's plural on `name`, the text around it quoted for ICU where needed
+ * (as the `stringsdict` format reads its format key). Undefined when a substitution it names is
+ * not a plural read here.
+ */
+function substitutedMessage(format: string, substitutions: JsonValue, source: boolean): string | undefined {
+  let out = '';
+  let at = 0;
+  for (const match of format.matchAll(SUBSTITUTION)) {
+    const substitution = field(substitutions, match[1]!);
+    const branches = substitution && pluralVariations(substitution, source);
+    if (!branches) return undefined;
+    out += icuBranchText(format.slice(at, match.index), APPLE_INTERPOLATION);
+    out += icuPluralMessage(match[1]!, branches, APPLE_INTERPOLATION);
+    at = match.index + match[0].length;
+  }
+  return out + icuBranchText(format.slice(at), APPLE_INTERPOLATION);
 }
 
 function holdsPlural(text: string): boolean {
@@ -266,7 +309,10 @@ type SourceString = {
   entry: JsonEntry;
   key: string;
   message: string;
-  plural: boolean;
+  /** How the source localization holds it: a unit, plural variations, or substitutions. */
+  shape: 'text' | 'plural' | 'substitutions';
+  /** The source's substitutions, by name (`substitutions`). */
+  substitutions: JsonObject | undefined;
   comment: string | undefined;
 };
 
@@ -284,7 +330,13 @@ function sourceStrings(catalog: Catalog): SourceString[] {
       entry,
       key: documentKey(catalog, entry),
       message,
-      plural: field(localization, 'variations') !== undefined,
+      shape:
+        field(localization, 'substitutions') !== undefined
+          ? 'substitutions'
+          : field(localization, 'variations') !== undefined
+            ? 'plural'
+            : 'text',
+      substitutions: objectField(localization, 'substitutions'),
       comment: stringField(entry.value, 'comment'),
     });
   }
@@ -352,16 +404,28 @@ const unit = (value: string) =>
 
 /**
  * Whether a target's localization may be replaced by a value: not one of a shape this format does
- * not read (device variations, substitutions), which the user made by hand in Xcode.
+ * not read (device variations, a substitution that is no plural), which the user made in Xcode.
  */
 function replaceable(localization: JsonValue | undefined): boolean {
   if (localization === undefined) return true;
-  if (localization.kind !== 'object' || field(localization, 'substitutions') !== undefined) return false;
-  const variations = field(localization, 'variations');
-  return (
-    variations === undefined ||
-    (variations.kind === 'object' && variations.entries.every((entry) => entry.key === 'plural'))
-  );
+  if (localization.kind !== 'object') return false;
+  const onlyPlural = (holder: JsonValue) => {
+    const variations = field(holder, 'variations');
+    return (
+      variations === undefined ||
+      (variations.kind === 'object' && variations.entries.every((entry) => entry.key === 'plural'))
+    );
+  };
+  const substitutions = field(localization, 'substitutions');
+  if (substitutions !== undefined) {
+    if (substitutions.kind !== 'object') return false;
+    if (
+      !substitutions.entries.every((entry) => field(entry.value, 'variations') && onlyPlural(entry.value))
+    ) {
+      return false;
+    }
+  }
+  return onlyPlural(localization);
 }
 
 /** The target's localization of a string for `message`, keeping the fields it had beyond its value. */
@@ -376,20 +440,75 @@ function targetLocalization(
       ? previous.entries.filter((entry) => !['stringUnit', 'variations', 'substitutions'].includes(entry.key))
       : [];
   const localization: JsonObject = { kind: 'object', entries: [...kept], offset: -1 };
-  if (!string.plural) {
+  if (string.shape === 'text') {
     setField(localization, 'stringUnit', unit(message));
+    return localization;
+  }
+  if (string.shape === 'substitutions') {
+    const previousSubstitutions = objectField(previous, 'substitutions');
+    const { format, substitutions } = substitutedLocalization(
+      message,
+      string.substitutions!,
+      previousSubstitutions,
+      categories,
+    );
+    setField(localization, 'stringUnit', unit(format));
+    if (substitutions.entries.length > 0) setField(localization, 'substitutions', substitutions);
     return localization;
   }
   // A message that is not one plural (text around it) is every category's text as it is, so that
   // it reads back as itself.
-  const branches = (
-    singlePlural(message)
-      ? [...pluralBranches(message, categories, APPLE_INTERPOLATION)]
-      : categories.map((category) => [category, message] as const)
-  ).sort(([a], [b]) => compareKeys(a, b));
-  const plural = object(branches.map(([category, text]) => [category, object([['stringUnit', unit(text)]])]));
-  setField(localization, 'variations', object([['plural', plural]]));
+  const branches = singlePlural(message)
+    ? [...pluralBranches(message, categories, APPLE_INTERPOLATION)]
+    : categories.map((category) => [category, message] as const);
+  setField(localization, 'variations', pluralVariationsOf(branches));
   return localization;
+}
+
+/** `variations.plural` of the branches, in Xcode's order of categories. */
+function pluralVariationsOf(branches: readonly (readonly [PluralCategory, string])[]): JsonObject {
+  const sorted = [...branches].sort(([a], [b]) => compareKeys(a, b));
+  const plural = object(sorted.map(([category, text]) => [category, object([['stringUnit', unit(text)]])]));
+  return object([['plural', plural]]);
+}
+
+/**
+ * A message of a key whose source has substitutions, as the target's format string and
+ * substitutions: each ICU plural on a substitution's name is `%#@name@` and that substitution
+ * with the target's categories, its other fields (`argNum`, `formatSpecifier`) the target's own
+ * when it had the substitution, else the source's. A message that is no ICU is the format string.
+ */
+function substitutedLocalization(
+  message: string,
+  sourceSubstitutions: JsonObject,
+  previousSubstitutions: JsonObject | undefined,
+  categories: readonly PluralCategory[],
+): { format: string; substitutions: JsonObject } {
+  const substitutions: JsonObject = { kind: 'object', entries: [], offset: -1 };
+  let elements: MessageFormatElement[];
+  try {
+    elements = parseIcu(message, { ignoreTag: true });
+  } catch {
+    return { format: message, substitutions };
+  }
+  let format = '';
+  for (const element of elements) {
+    const source = element.type === TYPE.plural ? objectField(sourceSubstitutions, element.value) : undefined;
+    if (element.type === TYPE.literal) format += element.value;
+    else if (element.type === TYPE.plural && source) {
+      format += `%#@${element.value}@`;
+      const like = objectField(previousSubstitutions, element.value) ?? source;
+      const substitution: JsonObject = {
+        kind: 'object',
+        entries: like.entries.filter((entry) => entry.key !== 'variations'),
+        offset: -1,
+      };
+      const branches = [...pluralBranches(printAST([element]), categories, APPLE_INTERPOLATION)];
+      setField(substitution, 'variations', pluralVariationsOf(branches));
+      setField(substitutions, element.value, substitution);
+    } else format += printAST([element]);
+  }
+  return { format, substitutions };
 }
 
 function writeXcstrings(input: WriteInput): Buffer {
