@@ -106,6 +106,16 @@ const CATALOG = [
   '}',
 ].join('\n');
 
+/** A value as Xcode lays it out: two spaces, `"key" : value`, an empty object as `{` blank line `}`. */
+function xcodeLayout(value: unknown, indent = ''): string {
+  if (typeof value !== 'object' || value === null) return JSON.stringify(value);
+  const inner = `${indent}  `;
+  const entries = Object.entries(value);
+  if (entries.length === 0) return `{\n\n${indent}}`;
+  const lines = entries.map(([key, item]) => `${inner}${JSON.stringify(key)} : ${xcodeLayout(item, inner)}`);
+  return `{\n${lines.join(',\n')}\n${indent}}`;
+}
+
 function read(text: string | Buffer, locale = 'en') {
   return xcstringsFormat.read({
     bytes: typeof text === 'string' ? Buffer.from(text) : text,
@@ -288,6 +298,66 @@ describe('xcstrings format', () => {
       '[pl] {count, plural, one {%lld plik} few {%lld pliki} many {%lld plików} other {%lld pliku}}';
     const out = write(CATALOG, 'pl', { '%lld files': message });
     expect(read(out, 'pl')).toEqual({ '%lld files': message });
+  });
+
+  it("when a string has substitutions, then it reads as its format string with each plural in ICU and is written back with the target's categories", () => {
+    const substitution = (argNum: number, forms: [string, string][]) => ({
+      argNum,
+      formatSpecifier: 'lld',
+      variations: {
+        plural: Object.fromEntries(
+          forms.map(([category, value]) => [category, { stringUnit: { state: 'translated', value } }]),
+        ),
+      },
+    });
+    const catalog = xcodeLayout({
+      sourceLanguage: 'en',
+      strings: {
+        '%lld photos in %lld albums': {
+          localizations: {
+            en: {
+              stringUnit: { state: 'translated', value: '%#@photos@ in %#@albums@' },
+              substitutions: {
+                albums: substitution(2, [
+                  ['one', '%arg album'],
+                  ['other', '%arg albums'],
+                ]),
+                photos: substitution(1, [
+                  ['one', '%arg photo'],
+                  ['other', '%arg photos'],
+                ]),
+              },
+            },
+          },
+        },
+      },
+      version: '1.0',
+    });
+    const message =
+      '{photos, plural, one {%arg photo} other {%arg photos}} in {albums, plural, one {%arg album} other {%arg albums}}';
+    expect(read(catalog)).toEqual({ '%lld photos in %lld albums': message });
+    expect(write(catalog, 'de')).toBe(catalog);
+    const polish =
+      '{photos, plural, one {%arg zdjęcie} few {%arg zdjęcia} many {%arg zdjęć} other {%arg zdjęcia}} w {albums, plural, one {%arg albumie} few {%arg albumach} many {%arg albumach} other {%arg albumu}}';
+    const out = write(catalog, 'pl', { '%lld photos in %lld albums': polish });
+    const pl = (JSON.parse(out) as Json).strings['%lld photos in %lld albums'].localizations.pl;
+    expect(pl.stringUnit).toEqual({ state: 'translated', value: '%#@photos@ w %#@albums@' });
+    expect(Object.keys(pl.substitutions)).toEqual(['albums', 'photos']);
+    expect(pl.substitutions.photos).toEqual({
+      argNum: 1,
+      formatSpecifier: 'lld',
+      variations: {
+        plural: {
+          few: { stringUnit: { state: 'translated', value: '%arg zdjęcia' } },
+          many: { stringUnit: { state: 'translated', value: '%arg zdjęć' } },
+          one: { stringUnit: { state: 'translated', value: '%arg zdjęcie' } },
+          other: { stringUnit: { state: 'translated', value: '%arg zdjęcia' } },
+        },
+      },
+    });
+    expect(Object.keys(pl.substitutions.albums.variations.plural)).toEqual(['few', 'many', 'one', 'other']);
+    expect(read(out, 'pl')).toEqual({ '%lld photos in %lld albums': polish });
+    expect(out).toBe(xcodeLayout(JSON.parse(out)));
   });
 
   it("when a catalog is laid out otherwise, then it is read the same and written in Xcode's layout", () => {
