@@ -224,6 +224,15 @@ describe('an iOS app with a String Catalog', () => {
     );
     expect(await serverSource(projectId)).toEqual(before);
 
+    // A catalog in another source language than the project's: nothing is read as its source.
+    await writeFile(join(cli.cwd, 'Localizable.xcstrings'), xcode({ ...CATALOG, sourceLanguage: 'de' }));
+    const german = await tolk(['push']);
+    expect(german.code).toBe(2);
+    expect(german.stderr).toContain(
+      "Localizable.xcstrings says its strings are written in de; the project's source locale is en",
+    );
+    expect(await serverSource(projectId)).toEqual(before);
+
     // tolk.json: a catalog holds every locale, so its path names none, and it is its own source.
     await writeFile(join(cli.cwd, 'Localizable.xcstrings'), xcode(CATALOG));
     const config = await cli.readJson('tolk.json');

@@ -223,6 +223,23 @@ export async function readSourceParts(
         ExitCode.usage,
       );
     }
+    const { format } = file.set;
+    if (format.sourceLocaleOf && !file.set.legacy) {
+      let own: string;
+      try {
+        own = format.sourceLocaleOf(bytes, shown(file.sourcePath, cwd));
+      } catch (error) {
+        if (error instanceof FormatError) throw new CliError(error.code, error.message, ExitCode.usage);
+        throw error;
+      }
+      if (own !== sourceLocale) {
+        throw new CliError(
+          'SOURCE_LOCALE_MISMATCH',
+          `${shown(file.sourcePath, cwd)} says its strings are written in ${own}; the project's source locale is ${sourceLocale}`,
+          ExitCode.usage,
+        );
+      }
+    }
     parts.push({ file, bytes, ...readThroughFormat(file, bytes, sourceLocale, file.sourcePath, cwd) });
   }
   return parts;

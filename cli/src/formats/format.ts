@@ -86,6 +86,12 @@ export interface LocaleFormat {
    * now (`existing`), keeping the others.
    */
   readonly oneFileForAllLocales?: boolean;
+  /**
+   * The locale a file says its source strings are written in (an Xcode String Catalog's
+   * `sourceLanguage`), for formats whose files name it: the project's source locale must be it.
+   * Throws FormatError.
+   */
+  sourceLocaleOf?(bytes: Buffer, path: string): string;
   /** How files of this format spell a locale in their paths: `pt-BR` → `pt_BR` (ARB). */
   spellLocale(locale: string): string;
   /**

@@ -74,6 +74,10 @@ export const xcstringsFormat: LocaleFormat = {
   /** `pt-BR`, `zh-Hans`: the catalog's localizations are Apple's BCP 47 with `-`. */
   spellLocale: spelling.spellLocale,
   readLocale: spelling.readLocale,
+  sourceLocaleOf: (bytes, path) => {
+    const { sourceLanguage } = load(bytes, path);
+    return spelling.readLocale(sourceLanguage) ?? sourceLanguage;
+  },
   read: readXcstrings,
   write: writeXcstrings,
 };
