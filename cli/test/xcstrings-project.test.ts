@@ -201,7 +201,7 @@ describe('an iOS app with a String Catalog', () => {
     }
   });
 
-  it('when the catalog is of a version Tolk does not know, then push exits 2 naming it and the server keeps its source', async () => {
+  it('when the catalog is of a version Tolk does not know, in another source language, or tolk.json names it wrongly, then push exits 2 saying so and the server keeps its source', async () => {
     const { cli, tolk, serverSource } = await app(xcode(CATALOG));
     const init = await tolk(['init', '--name', 'Snapshot', '--targets', 'de', '--yes', '--json']);
     expect(init.code, init.stderr).toBe(0);

@@ -534,7 +534,10 @@ function writeXcstrings(input: WriteInput): Buffer {
       setField(localizations, spelled, targetLocalization(previous, string, message, categories));
     }
   }
-  const text = (catalog.bom ? BOM : '') + serialize(catalog.root, '') + catalog.trailing;
+  // Xcode writes `\n`; a checkout that turned it into `\r\n` keeps its line ends.
+  let body = serialize(catalog.root, '');
+  if (catalog.text.includes('\r\n')) body = body.replaceAll('\n', '\r\n');
+  const text = (catalog.bom ? BOM : '') + body + catalog.trailing;
   return Buffer.from(text, 'utf8');
 }
 

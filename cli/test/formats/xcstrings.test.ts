@@ -188,6 +188,10 @@ describe('xcstrings format', () => {
     // No final newline, as Xcode writes; one that is there stays.
     expect(CATALOG.endsWith('}')).toBe(true);
     expect(write(`${CATALOG}\n`, 'de')).toBe(`${CATALOG}\n`);
+    // Line ends a Windows checkout gave it stay, in what is written too.
+    const crlf = CATALOG.replaceAll('\n', '\r\n');
+    expect(write(crlf, 'de')).toBe(crlf);
+    expect(write(crlf, 'pl', PL)).toBe(write(CATALOG, 'pl', PL).replaceAll('\n', '\r\n'));
   });
 
   it('when the source is read, then comments are descriptions, plurals ICU, a key without a source localization is its own text, and "", shouldTranslate false and device variations are left out', () => {
