@@ -201,6 +201,27 @@ describe('an iOS app with a String Catalog', () => {
     }
   });
 
+  it('when the model puts text around a plural, then each form holds its message, and pull finds the file as the server has it', async () => {
+    const { tolk, text } = await app(xcode(CATALOG));
+    const init = await tolk(['init', '--name', 'Snapshot', '--targets', 'pl,ja', '--yes', '--json']);
+    expect(init.code, init.stderr).toBe(0);
+    expect((await tolk(['push'])).code).toBe(0);
+    // The stand-in's own answer: `[pl] {count, plural, ...}`, its prefix outside the plural.
+    const translated = await tolk(['translate', '--base-url', openai.baseURL, '--model', 'stand-in']);
+    expect(translated.code, translated.stderr).toBe(0);
+    const after = await text();
+    const photos = (JSON.parse(after) as Record<string, any>).strings['%lld photos'].localizations;
+    expect(Object.keys(photos.pl.variations.plural)).toEqual(['few', 'many', 'one', 'other']);
+    expect(Object.keys(photos.ja.variations.plural)).toEqual(['other']);
+    expect(photos.ja.variations.plural.other.stringUnit.value).toBe(
+      '[ja] {count, plural, other {%lld photos}}',
+    );
+    const pull = await tolk(['pull']);
+    expect(pull.code, pull.stderr).toBe(0);
+    expect(await text()).toBe(after);
+    expect((await tolk(['status', '--check'])).code).toBe(0);
+  });
+
   it('when the catalog is of a version Tolk does not know, in another source language, or tolk.json names it wrongly, then push exits 2 saying so and the server keeps its source', async () => {
     const { cli, tolk, serverSource } = await app(xcode(CATALOG));
     const init = await tolk(['init', '--name', 'Snapshot', '--targets', 'de', '--yes', '--json']);

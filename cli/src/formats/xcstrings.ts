@@ -7,8 +7,11 @@
  * - Parsed with `jsonc-parser` (strict: no comments, no trailing commas) into a tree that keeps the
  *   order of every object and the text of every key and value as the file spells it, so a catalog
  *   Xcode wrote comes back byte for byte (Xcode's layout: two spaces, `"key" : value`, an empty
- *   object as `{` blank line `}`, no final newline; whatever follows the closing brace is kept).
- *   A file laid out otherwise is written in Xcode's layout, as Xcode itself would save it.
+ *   object as `{` blank line `}`, no final newline; whatever follows the closing brace is kept,
+ *   and `\r\n` line ends a checkout gave it). A file laid out otherwise is written in Xcode's
+ *   layout, as Xcode itself would save it.
+ * - `sourceLanguage` is the locale the file's source strings are in (`sourceLocaleOf`): a project
+ *   of another source locale is refused rather than read from the wrong localizations.
  * - `version` must be one Xcode writes (KNOWN_VERSIONS); any other is refused naming it.
  * - Keys are the catalog's keys. The server splits keys on dots, so a dot is written U+2024 (one
  *   dot leader, which looks the same) in the key, as the `po` format does; a key holding U+2024
@@ -272,7 +275,7 @@ function messageOf(localization: JsonValue | undefined, source: boolean): string
     const branches = pluralVariations(localization, source);
     if (!branches) return undefined;
     const texts = new Set(branches.map(([, text]) => text));
-    if (!source && texts.size === 1 && branches.length > 1) {
+    if (!source && texts.size === 1) {
       const [text] = texts as Set<string>;
       if (holdsPlural(text!)) return text;
     }

@@ -302,6 +302,9 @@ describe('xcstrings format', () => {
       '[pl] {count, plural, one {%lld plik} few {%lld pliki} many {%lld plików} other {%lld pliku}}';
     const out = write(CATALOG, 'pl', { '%lld files': message });
     expect(read(out, 'pl')).toEqual({ '%lld files': message });
+    // Also in a language with one form only.
+    const japanese = '[ja] {count, plural, other {%lld files}}';
+    expect(read(write(CATALOG, 'ja', { '%lld files': japanese }), 'ja')).toEqual({ '%lld files': japanese });
   });
 
   it("when a string has substitutions, then it reads as its format string with each plural in ICU and is written back with the target's categories", () => {
