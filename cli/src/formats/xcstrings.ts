@@ -22,7 +22,8 @@
  *   placeholder checks), or a format string with `substitutions` (`%#@photos@ in %#@albums@`) as
  *   its text with each `%#@name@` the ICU plural on `name` of that substitution (as `stringsdict`
  *   reads its format key); a key with no source localization is its own text (Xcode's default).
- *   `comment` is the key's description.
+ *   `comment` is the key's description. `extractionState` does not matter: a `stale` string (no
+ *   longer found in the code) is still in the catalog and built into the app, so it is translated.
  * - Left out of what is translated, and kept as they are: keys with `shouldTranslate: false`
  *   (no localization is ever written for them), and keys whose source localization is of a shape
  *   not read here (device variations, a substitution that is no plural).

@@ -175,7 +175,7 @@ const PL = {
 };
 
 describe('xcstrings format', () => {
-  it('is registered as a format of one file for every locale', () => {
+  it('when formats are looked up by name, then xcstrings is there, a format of one file for every locale', () => {
     expect(formatNamed('xcstrings')).toBe(xcstringsFormat);
     expect(xcstringsFormat.oneFileForAllLocales).toBe(true);
     expect(xcstringsFormat.extensions).toEqual(['.xcstrings']);
