@@ -566,7 +566,7 @@ describe('tolk.json file sets', () => {
       await refused([{ path: 'locales/en.json', format: 'json' }], 'files.0.path must contain {locale}');
       await refused(
         [{ path: 'locales/{locale}.json', format: 'xliff2' }],
-        'files.0.format "xliff2" is not a format; one of json, i18next, arb, yaml, properties, po, strings, stringsdict, xliff, android',
+        'files.0.format "xliff2" is not a format; one of json, i18next, arb, yaml, properties, po, strings, stringsdict, xliff, android, xcstrings',
       );
       await refused(
         [

@@ -1,13 +1,7 @@
 import { tolkApi } from '../api/tolk-api.js';
 import { projectContext } from '../context.js';
 import { ExitCode, usageError } from '../errors.js';
-import {
-  describeSource,
-  layoutParts,
-  readLocalValues,
-  writeBytes,
-  writeTargetBytes,
-} from '../files/file-sets.js';
+import { describeSource, layoutParts, readLocalValues, writeTargetFile } from '../files/file-sets.js';
 import { parseLocaleDocument, shown } from '../files/locale-files.js';
 import { isUnsyncedLocal, loadSyncState, saveSyncState, syncedHashes } from '../files/sync-state.js';
 import type { Io } from '../io.js';
@@ -62,16 +56,15 @@ export async function pull(io: Io, options: { locale: string[]; json: boolean; f
     };
     const paths: string[] = [];
     for (const part of parts) {
-      const path = part.file.pathOf(locale);
-      const bytes = writeTargetBytes({
+      const path = await writeTargetFile({
         part,
         sourceLocale,
         locale,
         i18nextPlurals,
         valueOf,
         existing: local?.existing.get(part),
+        cwd: io.cwd,
       });
-      await writeBytes(path, bytes);
       paths.push(path);
     }
     const hashes = syncedHashes(server);

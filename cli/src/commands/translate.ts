@@ -16,8 +16,7 @@ import {
   describeSource,
   layoutParts,
   readLocalValues,
-  writeBytes,
-  writeTargetBytes,
+  writeTargetFile,
   type SourcePart,
 } from '../files/file-sets.js';
 import { parseLocaleDocument, shown } from '../files/locale-files.js';
@@ -432,15 +431,15 @@ async function uploadLocale(options: {
     }
     const values = valuesOf(parseLocaleDocument(merged.document, outcome.file, io.cwd));
     for (const part of parts) {
-      const bytes = writeTargetBytes({
+      await writeTargetFile({
         part,
         sourceLocale: options.sourceLocale,
         locale: item.locale,
         i18nextPlurals: options.i18nextPlurals,
         valueOf: (key) => values.get(key),
         existing: localFiles?.existing.get(part),
+        cwd: io.cwd,
       });
-      await writeBytes(part.file.pathOf(item.locale), bytes);
     }
     const answer = await api.putTranslations(projectId, item.locale, merged.document, version);
     syncState.locales[item.locale] = syncedHashes(values);

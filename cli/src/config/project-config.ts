@@ -57,9 +57,7 @@ const relativePath = z
 
 const fileSetSchema = z
   .strictObject({
-    path: relativePath.refine((path) => path.includes(LOCALE_PLACEHOLDER), {
-      error: `must contain ${LOCALE_PLACEHOLDER}`,
-    }),
+    path: relativePath,
     format: z.string().refine((name) => formatNamed(name) !== undefined, {
       error: (issue) => `${JSON.stringify(issue.input)} is not a format; one of ${FORMAT_NAMES.join(', ')}`,
     }),
@@ -76,6 +74,22 @@ const fileSetSchema = z
     encoding: z.enum(['utf-8', 'iso-8859-1']).optional(),
   })
   .superRefine((set, ctx) => {
+    // A format whose one file holds every locale (xcstrings) names no locale in its path.
+    const oneFile = formatNamed(set.format)?.oneFileForAllLocales === true;
+    if (!oneFile && !set.path.includes(LOCALE_PLACEHOLDER))
+      ctx.addIssue({ code: 'custom', path: ['path'], message: `must contain ${LOCALE_PLACEHOLDER}` });
+    if (oneFile && set.path.includes(LOCALE_PLACEHOLDER))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['path'],
+        message: `must not contain ${LOCALE_PLACEHOLDER}: one ${set.format} file holds every locale`,
+      });
+    if (oneFile && set.source !== undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['source'],
+        message: `is for a file set of one file per locale; one ${set.format} file holds every locale, its source too`,
+      });
     const segments = set.path.split('/');
     const placeholders = segments.filter((segment) => segment.includes(NAMESPACE_PLACEHOLDER));
     if (placeholders.length > 1 || set.path.split(NAMESPACE_PLACEHOLDER).length > 2)

@@ -131,7 +131,8 @@ export async function namespaceFiles(loaded: LoadedProjectConfig, cwd: string): 
             `(${first.locale === locale ? locale : `${first.locale} and ${locale}`}); two file sets cannot claim the same file`,
         );
       }
-      if (first && first.locale !== locale) {
+      // A file that holds every locale is every locale's file.
+      if (first && first.locale !== locale && !file.set.format.oneFileForAllLocales) {
         throw configError(
           loaded,
           cwd,
@@ -222,6 +223,23 @@ export async function readSourceParts(
         ExitCode.usage,
       );
     }
+    const { format } = file.set;
+    if (format.sourceLocaleOf && !file.set.legacy) {
+      let own: string;
+      try {
+        own = format.sourceLocaleOf(bytes, shown(file.sourcePath, cwd));
+      } catch (error) {
+        if (error instanceof FormatError) throw new CliError(error.code, error.message, ExitCode.usage);
+        throw error;
+      }
+      if (own !== sourceLocale) {
+        throw new CliError(
+          'SOURCE_LOCALE_MISMATCH',
+          `${shown(file.sourcePath, cwd)} says its strings are written in ${own}; the project's source locale is ${sourceLocale}`,
+          ExitCode.usage,
+        );
+      }
+    }
     parts.push({ file, bytes, ...readThroughFormat(file, bytes, sourceLocale, file.sourcePath, cwd) });
   }
   return parts;
@@ -266,6 +284,37 @@ export function writeTargetBytes(options: {
     ...(existing === undefined ? {} : { existing }),
     options: part.file.set.options,
   });
+}
+
+/** The writes under way to files that hold every locale, by path. */
+const sharedWrites = new Map<string, Promise<void>>();
+
+/**
+ * Writes a target file of a namespace (writeTargetBytes) and gives its path. A file that holds
+ * every locale (`oneFileForAllLocales`) is read again right before it is written, one locale after
+ * another, so that a locale's write never starts from a copy another locale's write has replaced.
+ */
+export async function writeTargetFile(
+  options: Parameters<typeof writeTargetBytes>[0] & { cwd: string },
+): Promise<string> {
+  const { part, locale, cwd } = options;
+  const path = part.file.pathOf(locale);
+  if (!part.file.set.format.oneFileForAllLocales) {
+    await writeBytes(path, writeTargetBytes(options));
+    return path;
+  }
+  const write = (sharedWrites.get(path) ?? Promise.resolve()).then(async () => {
+    const existing = await readBytes(path, cwd);
+    await writeBytes(path, writeTargetBytes({ ...options, existing }));
+  });
+  const settled = write.catch(() => undefined);
+  sharedWrites.set(path, settled);
+  try {
+    await write;
+  } finally {
+    if (sharedWrites.get(path) === settled) sharedWrites.delete(path);
+  }
+  return path;
 }
 
 /**

@@ -31,6 +31,7 @@ export const FORMAT_NAMES = [
   'stringsdict',
   'xliff',
   'android',
+  'xcstrings',
 ] as const;
 export type FormatName = (typeof FORMAT_NAMES)[number];
 
@@ -79,6 +80,18 @@ export interface LocaleFormat {
   readonly name: FormatName;
   /** File name endings this format reads, for `tolk init` (`.json`, `.arb`, `.yml`). */
   readonly extensions: readonly string[];
+  /**
+   * One file holds every locale (an Xcode String Catalog): the file set's path has no `{locale}`,
+   * `read` gives the locale it is asked for, and `write` puts one target into the file as it is
+   * now (`existing`), keeping the others.
+   */
+  readonly oneFileForAllLocales?: boolean;
+  /**
+   * The locale a file says its source strings are written in (an Xcode String Catalog's
+   * `sourceLanguage`), for formats whose files name it: the project's source locale must be it.
+   * Throws FormatError.
+   */
+  sourceLocaleOf?(bytes: Buffer, path: string): string;
   /** How files of this format spell a locale in their paths: `pt-BR` → `pt_BR` (ARB). */
   spellLocale(locale: string): string;
   /**

@@ -8,6 +8,7 @@ import { poFormat } from './po.js';
 import { propertiesFormat } from './properties.js';
 import { stringsFormat } from './strings.js';
 import { stringsdictFormat } from './stringsdict.js';
+import { xcstringsFormat } from './xcstrings.js';
 import { xliffFormat } from './xliff.js';
 import { yamlFormat } from './yaml.js';
 
@@ -25,6 +26,7 @@ const FORMATS: Record<FormatName, LocaleFormat> = {
   stringsdict: stringsdictFormat,
   xliff: xliffFormat,
   android: androidFormat,
+  xcstrings: xcstringsFormat,
 };
 
 /** The format named `name`; undefined for a name no format has. */

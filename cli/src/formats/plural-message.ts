@@ -127,7 +127,7 @@ export function pluralBranches(
  * The message's one `plural` argument (whitespace around it allowed); undefined for a message
  * with none, null for one that does not parse as ICU (written as it is).
  */
-function singlePlural(message: string): PluralElement | undefined | null {
+export function singlePlural(message: string): PluralElement | undefined | null {
   let elements: MessageFormatElement[];
   try {
     elements = parse(message, { ignoreTag: true });

@@ -15,6 +15,8 @@
  *   with `messages.xlf` as the source, the same way;
  * - Flutter's `l10n.yaml`: its `arb-dir` and `template-arb-file` name the files and the source.
  * - Android's `res/values/strings.xml` (the source) and `res/values-{locale}/strings.xml`.
+ * - Xcode String Catalogs (`Localizable.xcstrings`): one file of every locale, its
+ *   `sourceLanguage` the source locale.
  * Several layouts found are all proposed, each its own namespace of the project's keys; the
  * notes say so, and the user confirms or passes `--files`.
  */
@@ -213,6 +215,10 @@ export async function detectLayout(root: string): Promise<LayoutProposal> {
 
   chosen.push(...(await androidFileSets(root)));
 
+  const catalogs = await xcstringsFileSets(root, notes);
+  chosen.push(...catalogs.sets);
+  templateLocale ??= catalogs.sourceLocale;
+
   chosen.sort((a, b) => (a.fileSet.path < b.fileSet.path ? -1 : 1));
   nameNamespaces(chosen, notes);
 
@@ -267,6 +273,69 @@ async function androidFileSets(root: string): Promise<Found[]> {
         voting: false,
       } satisfies Found;
     });
+}
+
+/** Where Xcode and Swift keep copies of catalogs: build output, archives, dependencies. */
+const XCODE_IGNORED = ['**/DerivedData/**', '**/.build/**', '**/Carthage/**', '**/*.xcarchive/**'];
+
+/**
+ * Xcode String Catalogs: each `*.xcstrings` is a file set of its own (one file holds every
+ * locale), its locales the catalog's localizations; the source locale is its `sourceLanguage`
+ * (the first catalog's, when several say otherwise: a note tells).
+ */
+async function xcstringsFileSets(
+  root: string,
+  notes: string[],
+): Promise<{ sets: Found[]; sourceLocale?: string }> {
+  const paths = await glob(['**/*.xcstrings'], {
+    cwd: root,
+    ignore: [...IGNORED, ...XCODE_IGNORED],
+    deep: SEARCH_DEPTH,
+    followSymbolicLinks: false,
+  });
+  paths.sort();
+  const format = formatNamed('xcstrings')!;
+  const sets: Found[] = [];
+  let sourceLocale: string | undefined;
+  for (const path of paths) {
+    const bytes = await readFile(posix.join(root, path));
+    let catalog: { sourceLanguage?: unknown; strings?: Record<string, { localizations?: object }> };
+    let source: string | undefined;
+    try {
+      catalog = JSON.parse(bytes.toString('utf8')) as typeof catalog;
+      source =
+        typeof catalog.sourceLanguage === 'string' ? format.readLocale(catalog.sourceLanguage) : undefined;
+      if (source === undefined)
+        throw new Error(`its sourceLanguage ${JSON.stringify(catalog.sourceLanguage)} is no locale`);
+      // Read through the format: a catalog of a version it does not know is left out.
+      format.read({ bytes, locale: source, path, options: {} });
+    } catch (error) {
+      notes.push(`${path} was left out: ${(error as Error).message}`);
+      continue;
+    }
+    const spelled = new Set(
+      Object.values(catalog.strings ?? {}).flatMap((string) => Object.keys(string?.localizations ?? {})),
+    );
+    const locales = [...spelled].flatMap((name) => {
+      const locale = format.readLocale(name);
+      return locale === undefined ? [] : [locale];
+    });
+    if (sourceLocale !== undefined && source !== sourceLocale) {
+      notes.push(
+        `${path} is written in ${source}, another catalog in ${sourceLocale}: the project has one source locale`,
+      );
+    }
+    sourceLocale ??= source;
+    sets.push({
+      fileSet: { path, format: 'xcstrings' },
+      locales: distinct([source, ...locales]).sort(),
+      files: [path],
+      found: [],
+      namespaceHint: posix.basename(path, '.xcstrings'),
+      voting: false,
+    });
+  }
+  return sourceLocale === undefined ? { sets } : { sets, sourceLocale };
 }
 
 /** Flutter's `l10n.yaml`: `arb-dir` (default `lib/l10n`) and `template-arb-file` (`app_en.arb`). */

@@ -407,3 +407,70 @@ describe('detectLayout', () => {
     ]);
   });
 });
+
+describe('detectLayout: Xcode String Catalogs', () => {
+  const catalog = (sourceLanguage: string, localizations: string[], version = '1.0') => ({
+    sourceLanguage,
+    strings: {
+      Cancel: {
+        localizations: Object.fromEntries(
+          localizations.map((locale) => [locale, { stringUnit: { state: 'translated', value: 'x' } }]),
+        ),
+      },
+      Done: {},
+    },
+    version,
+  });
+
+  it('when an iOS app has a Localizable.xcstrings, then one xcstrings file set of that file, its sourceLanguage the source locale, and build copies are not looked at', async () => {
+    const root = await tree({
+      'App/Resources/Localizable.xcstrings': catalog('en', ['de', 'fr', 'zh-Hans']),
+      'App/App.swift': 'import SwiftUI\n',
+      'DerivedData/App/Build/Localizable.xcstrings': catalog('en', ['it']),
+      'Pods/SomeKit/Resources/Localizable.xcstrings': catalog('en', ['es']),
+      'build/Localizable.xcstrings': catalog('en', ['ja']),
+      '.build/checkouts/Lib/Localizable.xcstrings': catalog('en', ['ko']),
+    });
+    const proposal = await detectLayout(root);
+    expect(proposal.fileSets).toEqual([
+      {
+        fileSet: { path: 'App/Resources/Localizable.xcstrings', format: 'xcstrings' },
+        locales: ['de', 'en', 'fr', 'zh-Hans'],
+        files: ['App/Resources/Localizable.xcstrings'],
+      },
+    ]);
+    expect(proposal.sourceLocale).toBe('en');
+    expect(proposal.targetLocales).toEqual(['de', 'fr', 'zh-Hans']);
+    expect(proposal.notes).toEqual([]);
+  });
+
+  it('when the catalog is written in German, then de is the source locale, even with no German localization in it', async () => {
+    const root = await tree({ 'Localizable.xcstrings': catalog('de', ['en']) });
+    const proposal = await detectLayout(root);
+    expect(proposal.sourceLocale).toBe('de');
+    expect(proposal.targetLocales).toEqual(['en']);
+  });
+
+  it('when an app has two catalogs, then each is a namespace named after its file', async () => {
+    const root = await tree({
+      'App/Localizable.xcstrings': catalog('en', ['de']),
+      'App/InfoPlist.xcstrings': catalog('en', ['de', 'pl']),
+    });
+    const proposal = await detectLayout(root);
+    expect(proposal.fileSets.map((set) => set.fileSet)).toEqual([
+      { path: 'App/InfoPlist.xcstrings', format: 'xcstrings', namespace: 'InfoPlist' },
+      { path: 'App/Localizable.xcstrings', format: 'xcstrings', namespace: 'Localizable' },
+    ]);
+    expect(proposal.targetLocales).toEqual(['de', 'pl']);
+  });
+
+  it('when a catalog is of a version Tolk does not know, then it is left out with a note naming the version', async () => {
+    const root = await tree({ 'Localizable.xcstrings': catalog('en', ['de'], '9.9') });
+    const proposal = await detectLayout(root);
+    expect(proposal.fileSets).toEqual([]);
+    expect(proposal.notes).toHaveLength(1);
+    expect(proposal.notes[0]).toMatch(
+      /^Localizable\.xcstrings was left out: .*version "9\.9".*supported: 1\.0, 1\.1/,
+    );
+  });
+});
