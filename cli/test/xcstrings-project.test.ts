@@ -129,7 +129,7 @@ describe('an iOS app with a String Catalog', () => {
           '@%lld photos': { description: 'How many photos the album holds' },
           'Delete "%@"?': 'Delete "%@"?',
           '@Delete "%@"?': { description: 'Asks before an album is deleted' },
-          'settings\u2024title': 'Settings',
+          'settings.title': 'Settings',
         },
       });
 
@@ -193,7 +193,7 @@ describe('an iOS app with a String Catalog', () => {
       const keep = await tolk(['pull']);
       expect(keep.code, keep.stderr).toBe(5);
       expect(keep.stderr).toContain(
-        "pl: kept your local value of 1 key that differs from the server's and was never uploaded: settings\u2024title",
+        "pl: kept your local value of 1 key that differs from the server's and was never uploaded: settings.title",
       );
       expect(await text()).toBe(edited);
     } finally {

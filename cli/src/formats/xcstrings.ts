@@ -13,9 +13,9 @@
  * - `sourceLanguage` is the locale the file's source strings are in (`sourceLocaleOf`): a project
  *   of another source locale is refused rather than read from the wrong localizations.
  * - `version` must be one Xcode writes (KNOWN_VERSIONS); any other is refused naming it.
- * - Keys are the catalog's keys. The server splits keys on dots, so a dot is written U+2024 (one
- *   dot leader, which looks the same) in the key, as the `po` format does; a key holding U+2024
- *   itself or starting with `@` (an annotation's mark) is refused. The empty key `""` (Xcode
+ * - Keys are the catalog's keys, made server keys by the rule every free-text format shares
+ *   (key-names.ts: `Saved.` keeps its look with U+2024, `items_one` is no i18next form); a key
+ *   that rule refuses is refused with its place. The empty key `""` (Xcode
  *   extracts it from `Text("")`) has nothing to translate: it is left out and kept as it is.
  * - The source language's value: its `stringUnit` value, or its `variations.plural` as one ICU
  *   plural message on `count` (each branch's text as it is, `%lld` and `%@` kept for the
@@ -47,6 +47,7 @@ import { PLURAL_CATEGORIES, pluralCategories, type PluralCategory } from '@tolk/
 import { parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
 import { bcp47Spelling } from './bcp47-spelling.js';
 import { FormatError, type LocaleFormat, type ReadInput, type WriteInput } from './format.js';
+import { keyOfName, nameProblem } from './key-names.js';
 import {
   icuBranchText,
   icuPluralMessage,
@@ -60,7 +61,6 @@ import { decodeUtf8 } from './utf8.js';
 export const KNOWN_VERSIONS = ['1.0', '1.1'] as const;
 
 const spelling = bcp47Spelling('-');
-const KEY_DOT = '\u2024';
 const BOM = '\uFEFF';
 /** Apple's placeholders are printf's, no braces: nothing of the text is an ICU argument. */
 const APPLE_INTERPOLATION: Interpolation = { prefix: '\u0000' };
@@ -218,16 +218,12 @@ function stringField(object: JsonValue | undefined, key: string): string | undef
   return value?.kind === 'scalar' && typeof value.value === 'string' ? value.value : undefined;
 }
 
-/** The key of the locale document for a catalog key (see the module's comment). */
+/** The key of the locale document for a catalog key: the shared rule of key-names.ts. */
 function documentKey(catalog: Catalog, entry: JsonEntry): string {
-  if (entry.key.includes(KEY_DOT) || entry.key.startsWith('@')) {
-    fail(
-      catalog,
-      `the key ${JSON.stringify(entry.key)} cannot be a key: it starts with @ (an annotation's mark) or holds U+2024, which Tolk's keys use for "."`,
-      entry.offset,
-    );
-  }
-  return entry.key.replaceAll('.', KEY_DOT);
+  const problem = nameProblem(entry.key);
+  if (problem)
+    fail(catalog, `the key ${JSON.stringify(entry.key)} cannot be a key: it ${problem}`, entry.offset);
+  return keyOfName(entry.key);
 }
 
 /** A unit's value, when it is one: for a target, a unit in state `new` is none yet. */

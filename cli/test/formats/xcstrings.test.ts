@@ -171,7 +171,7 @@ const PL = {
   Cancel: 'Anuluj',
   'Delete "%@"?': 'Usunąć „%@”?',
   Done: 'Gotowe',
-  'home\u2024title': 'Witaj, %1$@!\nhttps://example.com/pomoc',
+  'home.title': 'Witaj, %1$@!\nhttps://example.com/pomoc',
 };
 
 describe('xcstrings format', () => {
@@ -202,11 +202,11 @@ describe('xcstrings format', () => {
       'Delete "%@"?': 'Delete "%@"?',
       '@Delete "%@"?': { description: 'Asks before a file is deleted' },
       Done: 'Done',
-      'home\u2024title': 'Welcome, %1$@!\nhttps://example.com/help',
+      'home.title': 'Welcome, %1$@!\nhttps://example.com/help',
     });
-    // The server's rules take it: a dot of a key is U+2024, so no key is split.
+    // The server's rules take it: a key's dots are the server's own, as in every free-text format.
     const parsed = parseSourceDocument(read(CATALOG));
-    expect(parsed.keys).toEqual(['%lld files', 'Cancel', 'Delete "%@"?', 'Done', 'home\u2024title']);
+    expect(parsed.keys).toEqual(['%lld files', 'Cancel', 'Delete "%@"?', 'Done', 'home.title']);
   });
 
   it('when a target is read, then its values are its own (needs_review is a value, new is none), and nothing falls back to the source', () => {
@@ -235,7 +235,7 @@ describe('xcstrings format', () => {
       other: { stringUnit: { state: 'translated', value: '%lld pliku' } },
     });
     expect(strings.Cancel.localizations.pl).toEqual({ stringUnit: { state: 'translated', value: 'Anuluj' } });
-    expect(strings['home.title'].localizations.pl.stringUnit.value).toBe(PL['home\u2024title']);
+    expect(strings['home.title'].localizations.pl.stringUnit.value).toBe(PL['home.title']);
     // A key Xcode keeps as its own text gets its localizations object.
     expect(strings.Done).toEqual({
       localizations: { pl: { stringUnit: { state: 'translated', value: 'Gotowe' } } },
