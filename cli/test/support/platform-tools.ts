@@ -2,7 +2,7 @@
  * The platforms' own tools, run on the files Tolk writes (DESIGN §12: checked by the formats' own
  * tools, not only by our parsers): Debian's `aapt2`, `xmllint` (libxml2-utils), `msgfmt`
  * (gettext), `plistutil` (libplist-utils) and translate-toolkit's converters (`prop2po`,
- * `xliff2po`, read back with translate-toolkit's own PO reader through python3).
+ * `xliff2po`, read back with translate-toolkit's own PO reader in Debian's python3).
  *
  * A test that needs a tool calls `needTools(context, ...)` first: a tool that is missing skips the
  * test with the tool's name, except under `CI=true`, where it fails.
@@ -21,14 +21,22 @@ const PACKAGES: Record<string, string> = {
   plistutil: 'libplist-utils',
   prop2po: 'translate-toolkit',
   xliff2po: 'translate-toolkit',
-  python3: 'python3',
+  /** translate-toolkit's Python package, for reading the PO files its converters write. */
+  'translate-toolkit': 'translate-toolkit',
 };
+
+/** Debian's Python, which has translate-toolkit's package (a Python of one's own may not). */
+const PYTHON = '/usr/bin/python3';
 
 export type Tool = keyof typeof PACKAGES;
 
 /** The tools of `names` that are not on the PATH. */
 export function missingTools(names: readonly Tool[]): Tool[] {
-  return names.filter((name) => spawnSync('sh', ['-c', `command -v ${name}`]).status !== 0);
+  return names.filter((name) =>
+    name === 'translate-toolkit'
+      ? spawnSync(PYTHON, ['-c', 'import translate.storage.po']).status !== 0
+      : spawnSync('sh', ['-c', `command -v ${name}`]).status !== 0,
+  );
 }
 
 /**
@@ -104,7 +112,7 @@ export function plistutilRoundTrip(file: string): string {
 
 /** Runs a python3 script with translate-toolkit, its JSON answer parsed. */
 function translateToolkit(lines: readonly string[], ...args: string[]): unknown {
-  const out = execFileSync('python3', ['-c', lines.join('\n'), ...args], { encoding: 'utf8' });
+  const out = execFileSync(PYTHON, ['-c', lines.join('\n'), ...args], { encoding: 'utf8' });
   return JSON.parse(out);
 }
 
