@@ -77,6 +77,10 @@ describe('an Android app', () => {
     expect(polish).toContain('<string name="share">[pl] Share &amp; export</string>');
     expect(polish).toContain('<!-- Shown under the list -->');
     expect(polish).toContain('<item>[pl] By date</item>');
+    // The stand-in marks the whole message: the mark goes into each quantity, a whole sentence.
+    expect(polish).toContain(
+      '<item quantity="one">[pl] %d note</item>\n        <item quantity="few">[pl] %d notes</item>',
+    );
     expect(await app.text(TARGETS[1]!)).toContain('<string name="notes_title">[pt-BR] Your notes</string>');
   });
 

@@ -244,6 +244,20 @@ describe('android format: writing', () => {
     }
   });
 
+  it('when a translation has text around its plural, then each quantity is a whole sentence with that text', () => {
+    const written = write(SOURCE, 'pl', {
+      notes_count:
+        'Masz {count, plural, one {%d notatkę} few {%d notatki} many {%d notatek} other {%d notatki}}.',
+    });
+    xmllint(written);
+    expect(aapt2(written, 'pl').plurals.get('notes_count')).toEqual({
+      one: 'Masz %d notatkę.',
+      few: 'Masz %d notatki.',
+      many: 'Masz %d notatek.',
+      other: 'Masz %d notatki.',
+    });
+  });
+
   it('leaves out an array with an item missing, and a Japanese plural has only other', () => {
     const written = write(SOURCE, 'ja', {
       notes_count: '{count, plural, other {%d 件のメモ}}',

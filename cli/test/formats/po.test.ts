@@ -294,6 +294,18 @@ describe('po: writing', () => {
     for (const line of out.toString().split('\n')) expect(line.length).toBeLessThanOrEqual(79);
   });
 
+  it('when a translation has text around its plural, then each msgstr[n] is a whole sentence with that text, and msgfmt checks its format', () => {
+    const out = write(POT, 'pl', {
+      [CART]:
+        'Koszyk: {count, plural, one {jeden produkt} few {%d produkty} many {%d produktów} other {%d produktu}}!',
+    });
+    expect(out.toString()).toContain(
+      'msgstr[0] "Koszyk: jeden produkt!"\nmsgstr[1] "Koszyk: %d produkty!"\nmsgstr[2] "Koszyk: %d produktów!"\n',
+    );
+    const checked = msgfmt(out, 'pl-around.po');
+    expect(checked.status, checked.stderr).toBe(0);
+  });
+
   it("keeps an existing target's Plural-Forms and writes msgstr[n] in its order", () => {
     const existing = `msgid ""\nmsgstr ""\n"Language: en_GB\\n"\n"Plural-Forms: nplurals=2; plural=(n == 1 ? 1 : 0);\\n"\n`;
     const out = write(POT, 'en-GB', { [CART]: '{count, plural, one {One item} other {%d items}}' }, existing);
