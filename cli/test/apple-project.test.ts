@@ -125,7 +125,7 @@ describe('an Xcode app', () => {
       if (lproj !== 'en') expect(xml).toContain(`<string>[${lproj}] %#@files@</string>`);
       if (lproj === 'pl') expect(xml).toMatch(/<key>few<\/key>\s*<string>%d files<\/string>/);
 
-      const units = prop2poStrings(app.path(`MyApp/${lproj}.lproj/Localizable.strings`));
+      const [units] = prop2poStrings([app.path(`MyApp/${lproj}.lproj/Localizable.strings`)]);
       const mark = lproj === 'en' ? '' : `[${lproj}] `;
       expect(units, lproj).toEqual({
         'home.title': `${mark}Welcome`,

@@ -8,7 +8,7 @@
  * test with the tool's name, except under `CI=true`, where it fails.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 
@@ -57,6 +57,9 @@ export type ToolRun = { status: number | null; stdout: string; stderr: string };
 
 function run(tool: string, args: readonly string[]): ToolRun {
   const result = spawnSync(tool, args, { encoding: 'utf8', env: { ...process.env, LC_ALL: 'C' } });
+  if ((result.error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT') {
+    throw new Error(`${tool} is not installed (apt-get install ${PACKAGES[tool] ?? tool})`);
+  }
   if (result.error) throw result.error;
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
@@ -117,29 +120,34 @@ function translateToolkit(lines: readonly string[], ...args: string[]): unknown 
 }
 
 /**
- * What translate-toolkit makes of a strings file: converted by `prop2po --personality=strings`
- * (UTF-16 found by its byte order mark, UTF-8 otherwise), each unit's key and value.
+ * What translate-toolkit makes of strings files: each converted by `prop2po
+ * --personality=strings` (UTF-16 found by its byte order mark; UTF-8 told with `--encoding`),
+ * the PO read back with translate-toolkit's PO reader: each unit's key (its location) and value.
+ * One python3 for all the files.
  */
-export function prop2poStrings(file: string): Record<string, string> {
-  const bytes = readFileSync(file);
-  const utf16 = (bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff);
-  const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
-  const encoding = utf16 ? '' : bom ? 'utf-8-sig' : 'utf-8';
-  const out = join(mkdtempSync(join(tmpdir(), 'tolk-prop2po-')), 'out.po');
+export function prop2poStrings(files: readonly string[]): Record<string, string>[] {
+  const dir = mkdtempSync(join(tmpdir(), 'tolk-prop2po-'));
+  const jobs = files.map((file, index) => {
+    const bytes = readFileSync(file);
+    const utf16 = (bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff);
+    const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+    return [file, join(dir, `${index}.po`), utf16 ? '' : bom ? 'utf-8-sig' : 'utf-8'];
+  });
   const units = translateToolkit(
     [
       'import json, subprocess, sys',
       'from translate.storage import po',
-      'extra = ["--encoding=" + sys.argv[3]] if sys.argv[3] else []',
-      'subprocess.run(["prop2po", "--personality=strings", *extra, "-i", sys.argv[1], "-o", sys.argv[2]], check=True, capture_output=True)',
-      'units = po.pofile(open(sys.argv[2], "rb").read()).units',
-      'print(json.dumps([[u.getlocations()[0], u.source] for u in units if not u.isheader()]))',
+      'out = []',
+      'for job in json.loads(sys.argv[1]):',
+      '    extra = ["--encoding=" + job[2]] if job[2] else []',
+      '    subprocess.run(["prop2po", "--personality=strings", *extra, "-i", job[0], "-o", job[1]], check=True, capture_output=True)',
+      '    units = po.pofile(open(job[1], "rb").read()).units',
+      '    out.append([[u.getlocations()[0], u.source] for u in units if not u.isheader()])',
+      'print(json.dumps(out))',
     ],
-    file,
-    out,
-    encoding,
-  ) as [string, string][];
-  return Object.fromEntries(units);
+    JSON.stringify(jobs),
+  ) as [string, string][][];
+  return units.map((pairs) => Object.fromEntries(pairs));
 }
 
 /**
@@ -149,7 +157,6 @@ export function prop2poStrings(file: string): Record<string, string> {
  */
 export function xliff2po(file: string): Record<string, { msgid: string; msgstr: string }> {
   const out = join(mkdtempSync(join(tmpdir(), 'tolk-xliff2po-')), 'out.po');
-  mkdirSync(dirname(out), { recursive: true });
   const units = translateToolkit(
     [
       'import json, os, subprocess, sys',
