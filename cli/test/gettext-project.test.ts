@@ -60,14 +60,45 @@ msgstr ""
 
 const TARGETS = ['po/pl.po', 'po/pt_BR.po'];
 
+// Django's `makemessages -l en`: the source language's catalog, its msgstrs empty.
+const DJANGO_EN = `# Shop translations.
+msgid ""
+msgstr ""
+"Project-Id-Version: shop\\n"
+"POT-Creation-Date: 2026-01-05 10:00+0000\\n"
+"PO-Revision-Date: 2026-01-06 09:00+0000\\n"
+"Last-Translator: Ana Silva <ana@example.com>\\n"
+"Language-Team: Shop translators <i18n@example.com>\\n"
+"Language: en\\n"
+"MIME-Version: 1.0\\n"
+"Content-Type: text/plain; charset=UTF-8\\n"
+"Content-Transfer-Encoding: 8bit\\n"
+"Plural-Forms: nplurals=2; plural=(n != 1);\\n"
+
+#. Heading of the order page
+#: shop/templates/order.html:4
+msgid "Your order"
+msgstr ""
+
+#: shop/views.py:31
+#, python-format
+msgid "%(count)s item in your cart"
+msgid_plural "%(count)s items in your cart"
+msgstr[0] ""
+msgstr[1] ""
+`;
+const DJANGO_TARGETS = ['locale/pl/LC_MESSAGES/django.po', 'locale/pt_BR/LC_MESSAGES/django.po'];
+
 describe('a gettext app', () => {
   let system: System;
   let openai: ProviderStandIn;
   let app: AppProject;
+  let django: AppProject | undefined;
+  let token: string;
 
   beforeAll(async () => {
     [system, openai] = await Promise.all([startSystem({ sources: true }), startOpenAIStandIn()]);
-    const { token } = await system.signUp();
+    ({ token } = await system.signUp());
     // The stand-in's translation, each plural branch marked with its category, so the test sees
     // which CLDR form went to which msgstr[n]; its locale mark stays outside the plural.
     openai.answerAlways({
@@ -87,6 +118,7 @@ describe('a gettext app', () => {
     });
   });
   afterAll(async () => {
+    await django?.remove();
     await app?.remove();
     await openai?.close();
     await system?.close();
@@ -168,5 +200,44 @@ describe('a gettext app', () => {
     expect(after).toEqual(before);
     const status = await app.tolk(['status', '--check']);
     expect(status.code, status.stdout + status.stderr).toBe(0);
+  });
+
+  it('when a Django app has locale/en/LC_MESSAGES/django.po and no POT, then the English catalog is the source and every locale gets its LC_MESSAGES/django.po, which msgfmt accepts', async (context) => {
+    django = await appProject({
+      apiUrl: system.base,
+      token,
+      model: openai,
+      files: { 'locale/en/LC_MESSAGES/django.po': DJANGO_EN },
+    });
+    const init = await django.tolk(['init', '--name', 'Django', '--targets', 'pl,pt-BR', '--yes', '--json']);
+    expect(init.code, init.stderr).toBe(0);
+    const config = await django.cli.readJson('tolk.json');
+    expect(config).toMatchObject({ sourceLocale: 'en', targetLocales: ['pl', 'pt-BR'] });
+    expect(config.files).toEqual([{ path: 'locale/{locale}/LC_MESSAGES/django.po', format: 'po' }]);
+
+    const push = await django.tolk(['push', '--json']);
+    expect(push.code, push.stderr).toBe(0);
+    expect(push.json()).toMatchObject({ version: 1, keyCount: 2 });
+    const translated = await django.translate();
+    expect(translated.code, translated.stderr).toBe(0);
+    const polish = await django.text(DJANGO_TARGETS[0]!);
+    expect(polish).toContain('"Language: pl\\n"');
+    expect(polish).toContain('msgid "Your order"\nmsgstr "[pl] Your order"');
+    expect(polish).toContain(
+      'msgstr[0] "[pl] (one) %(count)s item in your cart"\nmsgstr[1] "[pl] (few) %(count)s items in your cart"\nmsgstr[2] "[pl] (many) %(count)s items in your cart"\n',
+    );
+    expect(await django.text(DJANGO_TARGETS[1]!)).toContain('"Language: pt_BR\\n"');
+
+    const { pull, before, after } = await django.pullRestores(DJANGO_TARGETS);
+    expect(pull.code, pull.stderr).toBe(0);
+    expect(after).toEqual(before);
+    const status = await django.tolk(['status', '--check']);
+    expect(status.code, status.stdout + status.stderr).toBe(0);
+
+    needTools(context, 'msgfmt');
+    for (const path of DJANGO_TARGETS) {
+      const check = msgfmtCheck(django.path(path));
+      expect(check, path).toMatchObject({ status: 0, stderr: '' });
+    }
   });
 });
