@@ -1,6 +1,7 @@
 /**
  * An Xcode app end to end (DESIGN §12), against the real system with the model stand-in:
- * `tolk init` finds `MyApp/en.lproj/Localizable.strings` and `Localizable.stringsdict`, push,
+ * `tolk init` finds `MyApp/en.lproj/Localizable.strings`, `Localizable.stringsdict` and
+ * `InfoPlist.strings`, push,
  * translate into Polish and Brazilian Portuguese writes `pl.lproj/` and `pt-BR.lproj/`,
  * `plistutil` parses every stringsdict (Polish's with one, few, many and other), translate-toolkit's
  * `prop2po --personality=strings` reads every strings file, and pull restores the targets byte
@@ -51,7 +52,13 @@ const STRINGSDICT = `<?xml version="1.0" encoding="UTF-8"?>
 </plist>
 `;
 
-const FILES = ['Localizable.strings', 'Localizable.stringsdict'];
+const INFO_PLIST = `/* Name under the app icon */
+"CFBundleDisplayName" = "Notes";
+/* Asked before the camera opens */
+"NSCameraUsageDescription" = "Notes uses the camera to scan documents.";
+`;
+
+const FILES = ['InfoPlist.strings', 'Localizable.strings', 'Localizable.stringsdict'];
 const TARGETS = ['pl', 'pt-BR'].flatMap((lproj) => FILES.map((file) => `MyApp/${lproj}.lproj/${file}`));
 
 describe('an Xcode app', () => {
@@ -69,6 +76,7 @@ describe('an Xcode app', () => {
       files: {
         'MyApp/en.lproj/Localizable.strings': STRINGS,
         'MyApp/en.lproj/Localizable.stringsdict': STRINGSDICT,
+        'MyApp/en.lproj/InfoPlist.strings': INFO_PLIST,
         'MyApp/Base.lproj/Main.storyboard': '<?xml version="1.0" encoding="UTF-8"?>\n<document/>\n',
       },
     });
@@ -85,6 +93,7 @@ describe('an Xcode app', () => {
     const config = await app.cli.readJson('tolk.json');
     expect(config).toMatchObject({ sourceLocale: 'en', targetLocales: ['pl', 'pt-BR'] });
     expect(config.files).toEqual([
+      { path: 'MyApp/{locale}.lproj/InfoPlist.strings', format: 'strings', namespace: 'InfoPlist' },
       { path: 'MyApp/{locale}.lproj/Localizable.strings', format: 'strings', namespace: 'Localizable' },
       {
         path: 'MyApp/{locale}.lproj/Localizable.stringsdict',
@@ -95,7 +104,7 @@ describe('an Xcode app', () => {
 
     const push = await app.tolk(['push', '--json']);
     expect(push.code, push.stderr).toBe(0);
-    expect(push.json()).toMatchObject({ version: 1, keyCount: 5 });
+    expect(push.json()).toMatchObject({ version: 1, keyCount: 7 });
 
     const translated = await app.translate();
     expect(translated.code, translated.stderr).toBe(0);
@@ -103,6 +112,9 @@ describe('an Xcode app', () => {
     expect(polish).toContain('/* Title of the home screen */\n"home.title" = "[pl] Welcome";');
     expect(polish).toContain('"quote" = "[pl] Say \\"cheese\\"\\nthen smile";');
     expect(polish).toContain('"saved_at" = "[pl] Saved at %1$@ by %2$@";');
+    expect(await app.text('MyApp/pt-BR.lproj/InfoPlist.strings')).toContain(
+      '/* Name under the app icon */\n"CFBundleDisplayName" = "[pt-BR] Notes";',
+    );
     expect(await app.text('MyApp/pt-BR.lproj/Localizable.strings')).toContain(
       '"greeting" = "[pt-BR] Hello, %@!";',
     );
@@ -125,13 +137,19 @@ describe('an Xcode app', () => {
       if (lproj !== 'en') expect(xml).toContain(`<string>[${lproj}] %#@files@</string>`);
       if (lproj === 'pl') expect(xml).toMatch(/<key>few<\/key>\s*<string>%d files<\/string>/);
 
-      const [units] = prop2poStrings([app.path(`MyApp/${lproj}.lproj/Localizable.strings`)]);
+      const [units, info] = prop2poStrings(
+        ['Localizable', 'InfoPlist'].map((name) => app.path(`MyApp/${lproj}.lproj/${name}.strings`)),
+      );
       const mark = lproj === 'en' ? '' : `[${lproj}] `;
       expect(units, lproj).toEqual({
         'home.title': `${mark}Welcome`,
         greeting: `${mark}Hello, %@!`,
         quote: `${mark}Say "cheese"\nthen smile`,
         saved_at: `${mark}Saved at %1$@ by %2$@`,
+      });
+      expect(info, lproj).toEqual({
+        CFBundleDisplayName: `${mark}Notes`,
+        NSCameraUsageDescription: `${mark}Notes uses the camera to scan documents.`,
       });
     }
   });
