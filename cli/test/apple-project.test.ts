@@ -1,8 +1,8 @@
 /**
  * An Xcode app end to end (DESIGN §12), against the real system with the model stand-in:
  * `tolk init` finds `MyApp/en.lproj/Localizable.strings`, `Localizable.stringsdict` and
- * `InfoPlist.strings`, push,
- * translate into Polish and Brazilian Portuguese writes `pl.lproj/` and `pt-BR.lproj/`,
+ * `InfoPlist.strings`, push, translate into Polish and Brazilian Portuguese writes `pl.lproj/`
+ * and `pt-BR.lproj/`,
  * `plistutil` parses every stringsdict (Polish's with one, few, many and other), translate-toolkit's
  * `prop2po --personality=strings` reads every strings file, and pull restores the targets byte
  * for byte.
