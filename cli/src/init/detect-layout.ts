@@ -813,7 +813,9 @@ async function xcodeFileSets(
 /**
  * gettext: each template `<dir>/<domain>.pot` is the source of `<dir>/{locale}.po` (`po/pt_BR.po`,
  * gettext's spelling), or of `<dir>/{locale}/LC_MESSAGES/<domain>.po` when the catalogs are
- * there (Django, Sphinx). A POT names no language: the source locale is `--source` (en when not
+ * there (Django), or of the one other `{locale}/LC_MESSAGES/<domain>.po` folder of its domain
+ * when it has no catalog near it (Sphinx's `_build/gettext/index.pot` and
+ * `locales/{locale}/LC_MESSAGES/index.po`). A POT names no language: the source locale is `--source` (en when not
  * given). Catalogs in `<dir>/{locale}/LC_MESSAGES/<domain>.po` with no POT are a file set whose
  * source is the source locale's catalog (Django's `locale/en/LC_MESSAGES/django.po`).
  */
@@ -856,25 +858,36 @@ async function gettextFileSets(
     const domain = posix.basename(pot, '.pot');
     const beside: FoundFile[] = [];
     const below: FoundFile[] = [];
+    // The domain's catalogs in LC_MESSAGES folders elsewhere, by the folder above the locales.
+    const elsewhere = new Map<string, FoundFile[]>();
     for (const path of paths) {
       if (!path.endsWith('.po') || claimed.has(path)) continue;
       const folder = inMessagesFolder(path);
-      if (folder && folder.above === dir && folder.domain === domain)
-        below.push(foundFile(path, folder.locale));
-      else if (posix.dirname(path) === dir) {
+      if (folder && folder.domain === domain) {
+        const found = foundFile(path, folder.locale);
+        if (folder.above === dir) below.push(found);
+        else elsewhere.set(folder.above, [...(elsewhere.get(folder.above) ?? []), found]);
+      } else if (posix.dirname(path) === dir) {
         const locale = localeSpelledBy(po, posix.basename(path, '.po'));
         if (locale) beside.push(foundFile(path, locale));
       }
     }
-    const messagesFolders = below.length > beside.length;
-    const files = await readable(messagesFolders ? below : beside);
+    // Sphinx: `_build/gettext/index.pot`, its catalogs in `locales/{locale}/LC_MESSAGES/index.po`.
+    let messagesAbove = below.length > beside.length ? dir : undefined;
+    if (beside.length === 0 && below.length === 0 && elsewhere.size === 1) {
+      const [above, files] = [...elsewhere][0]!;
+      messagesAbove = above;
+      below.push(...files);
+    }
+    const files = await readable(messagesAbove === undefined ? beside : below);
     files.forEach((file) => claimed.add(file.path));
     claimed.add(pot);
     sets.push({
       fileSet: {
-        path: messagesFolders
-          ? posix.join(dir, '{locale}', 'LC_MESSAGES', `${domain}.po`)
-          : posix.join(dir, '{locale}.po'),
+        path:
+          messagesAbove === undefined
+            ? posix.join(dir, '{locale}.po')
+            : posix.join(messagesAbove, '{locale}', 'LC_MESSAGES', `${domain}.po`),
         format: 'po',
         source: pot,
         ...spellings(files),

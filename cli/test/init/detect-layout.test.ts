@@ -604,6 +604,30 @@ describe('detectLayout', () => {
       expect(proposal.targetLocales).toEqual(['pl', 'pt-BR']);
     });
 
+    it("when a Sphinx project's POT is in _build/gettext and its catalogs in locales/{locale}/LC_MESSAGES, then the POT is their source", async () => {
+      const root = await tree({
+        'docs/_build/gettext/index.pot': catalog('', ''),
+        'docs/locales/pl/LC_MESSAGES/index.po': catalog('pl', 'nplurals=1; plural=0;', 'Cześć'),
+        'docs/locales/pt_BR/LC_MESSAGES/index.po': catalog('pt_BR', 'nplurals=1; plural=0;', 'Olá'),
+      });
+      const proposal = await detectLayout(root);
+      expect(proposal.fileSets).toEqual([
+        {
+          fileSet: {
+            path: 'docs/locales/{locale}/LC_MESSAGES/index.po',
+            format: 'po',
+            source: 'docs/_build/gettext/index.pot',
+          },
+          locales: ['pl', 'pt-BR'],
+          files: [
+            'docs/_build/gettext/index.pot',
+            'docs/locales/pl/LC_MESSAGES/index.po',
+            'docs/locales/pt_BR/LC_MESSAGES/index.po',
+          ],
+        },
+      ]);
+    });
+
     it('when a Django app has locale/{locale}/LC_MESSAGES/django.po and djangojs.po with no POT, then a file set per domain, English the source', async () => {
       const root = await tree({
         'locale/en/LC_MESSAGES/django.po': catalog('en', 'nplurals=2; plural=(n != 1);'),
