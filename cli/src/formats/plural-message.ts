@@ -150,7 +150,13 @@ function singlePlural(message: string): PluralElement | undefined | null {
     plurals[0]!.pluralType === 'cardinal' &&
     rest.every((element) => element.type === TYPE.literal || element.type === TYPE.argument);
   if (!hoistable) return undefined;
-  const [hoisted] = hoistSelectors(elements);
+  let hoisted: MessageFormatElement | undefined;
+  try {
+    [hoisted] = hoistSelectors(elements);
+  } catch {
+    // What formatjs cannot hoist is written as it is, the same text in every form.
+    return undefined;
+  }
   return hoisted?.type === TYPE.plural ? hoisted : undefined;
 }
 
