@@ -146,7 +146,11 @@ describe('an iOS app with a String Catalog', () => {
       ]);
       expect(translated.code, translated.stderr).toBe(0);
       const after = await text();
-      const json = JSON.parse(after) as typeof CATALOG & { strings: Record<string, any> };
+      const json = JSON.parse(after) as {
+        sourceLanguage: string;
+        version: string;
+        strings: Record<string, any>;
+      };
       const photos = json.strings['%lld photos'].localizations;
       expect(Object.keys(photos)).toEqual(['de', 'en', 'pl']);
       expect(photos.en).toEqual(CATALOG.strings['%lld photos'].localizations.en);
@@ -201,7 +205,7 @@ describe('an iOS app with a String Catalog', () => {
     }
   });
 
-  it('when the model puts text around a plural, then each form holds its message, and pull finds the file as the server has it', async () => {
+  it('when the model puts text around a plural, then each form holds the whole sentence, and pull finds the file as the server has it', async () => {
     const { tolk, text } = await app(xcode(CATALOG));
     const init = await tolk(['init', '--name', 'Snapshot', '--targets', 'pl,ja', '--yes', '--json']);
     expect(init.code, init.stderr).toBe(0);
@@ -213,9 +217,8 @@ describe('an iOS app with a String Catalog', () => {
     const photos = (JSON.parse(after) as Record<string, any>).strings['%lld photos'].localizations;
     expect(Object.keys(photos.pl.variations.plural)).toEqual(['few', 'many', 'one', 'other']);
     expect(Object.keys(photos.ja.variations.plural)).toEqual(['other']);
-    expect(photos.ja.variations.plural.other.stringUnit.value).toBe(
-      '[ja] {count, plural, other {%lld photos}}',
-    );
+    expect(photos.ja.variations.plural.other.stringUnit.value).toBe('[ja] %lld photos');
+    expect(photos.pl.variations.plural.few.stringUnit.value).toBe('[pl] %lld photos');
     const pull = await tolk(['pull']);
     expect(pull.code, pull.stderr).toBe(0);
     expect(await text()).toBe(after);

@@ -67,7 +67,7 @@ export async function pull(io: Io, options: { locale: string[]; json: boolean; f
       });
       paths.push(path);
     }
-    const hashes = syncedHashes(server);
+    const hashes = syncedHashes(server, (await readLocalValues(parts, locale, io.cwd))?.values);
     for (const key of kept) {
       if (synced[key] === undefined) delete hashes[key];
       else hashes[key] = synced[key];

@@ -442,7 +442,10 @@ async function uploadLocale(options: {
       });
     }
     const answer = await api.putTranslations(projectId, item.locale, merged.document, version);
-    syncState.locales[item.locale] = syncedHashes(values);
+    syncState.locales[item.locale] = syncedHashes(
+      values,
+      (await readLocalValues(parts, item.locale, io.cwd))?.values,
+    );
     outcome.uploaded = true;
     outcome.status = answer.status;
     progress.state(

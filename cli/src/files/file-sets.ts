@@ -173,13 +173,17 @@ export async function readBytes(path: string, cwd: string): Promise<Buffer | und
   }
 }
 
-/** A file read through its format into a locale document: exit 2 with the line and column. */
+/**
+ * A file read through its format into a locale document: exit 2 with the line and column.
+ * `source`: it is the namespace's source file.
+ */
 export function readThroughFormat(
   file: NamespaceFile,
   bytes: Buffer,
   locale: string,
   path: string,
   cwd: string,
+  source = false,
 ): { document: Record<string, unknown>; parsed: ParsedSource } {
   let document: Record<string, unknown>;
   if (file.set.legacy) {
@@ -198,7 +202,13 @@ export function readThroughFormat(
     return { document: json as Record<string, unknown>, parsed };
   }
   try {
-    document = file.set.format.read({ bytes, locale, path: shown(path, cwd), options: file.set.options });
+    document = file.set.format.read({
+      bytes,
+      locale,
+      path: shown(path, cwd),
+      options: file.set.options,
+      ...(source ? { source } : {}),
+    });
   } catch (error) {
     if (error instanceof FormatError) throw new CliError(error.code, error.message, ExitCode.usage);
     throw error;
@@ -240,7 +250,7 @@ export async function readSourceParts(
         );
       }
     }
-    parts.push({ file, bytes, ...readThroughFormat(file, bytes, sourceLocale, file.sourcePath, cwd) });
+    parts.push({ file, bytes, ...readThroughFormat(file, bytes, sourceLocale, file.sourcePath, cwd, true) });
   }
   return parts;
 }

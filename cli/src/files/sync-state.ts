@@ -35,10 +35,18 @@ export async function loadSyncState(dir: string): Promise<SyncState> {
   return { locales: {} };
 }
 
-/** The hashes of a locale's values, as synced now. */
-export function syncedHashes(values: ReadonlyMap<string, string>): Record<string, string> {
+/**
+ * The hashes of a locale's values, as synced now: of each value as its file holds it, read back
+ * after writing (`asWritten`), where the file says it in its own way (a plural with text around
+ * it is written as whole sentences, one a form, and reads back so), else of the server's value.
+ */
+export function syncedHashes(
+  values: ReadonlyMap<string, string>,
+  asWritten?: ReadonlyMap<string, string>,
+): Record<string, string> {
   const hashes: Record<string, string> = {};
-  for (const key of [...values.keys()].sort()) hashes[key] = hashValue(values.get(key)!);
+  for (const key of [...values.keys()].sort())
+    hashes[key] = hashValue(asWritten?.get(key) ?? values.get(key)!);
   return hashes;
 }
 

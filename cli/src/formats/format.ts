@@ -55,6 +55,13 @@ export type ReadInput = {
   /** Where the file is, as the user sees it: for error messages. */
   path: string;
   options: FormatOptions;
+  /**
+   * The file is the project's source file. A format whose entries hold the source text apart
+   * from its translation (gettext's msgid and msgstr) then reads an untranslated entry as its
+   * source text: a source-language catalog (Django's `locale/en/LC_MESSAGES/django.po`) leaves
+   * its msgstrs empty.
+   */
+  source?: boolean;
 };
 
 export type WriteInput = {

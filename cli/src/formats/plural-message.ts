@@ -13,6 +13,7 @@ import {
   type MessageFormatElement,
   type PluralElement,
 } from '@formatjs/icu-messageformat-parser';
+import { hoistSelectors } from '@formatjs/icu-messageformat-parser/manipulator.js';
 import { printAST } from '@formatjs/icu-messageformat-parser/printer.js';
 import { PLURAL_CATEGORIES, type PluralCategory } from '@tolk/locale-file';
 
@@ -125,7 +126,10 @@ export function pluralBranches(
 
 /**
  * The message's one `plural` argument (whitespace around it allowed); undefined for a message
- * with none, null for one that does not parse as ICU (written as it is).
+ * with none, null for one that does not parse as ICU (written as it is). Text around the one
+ * plural (`Hello {name}, {count, plural, one {# file} other {# files}}`, which a translation may
+ * well have) goes into each branch, as formatjs's `hoistSelectors` does: a format's plural forms
+ * are whole sentences.
  */
 export function singlePlural(message: string): PluralElement | undefined | null {
   let elements: MessageFormatElement[];
@@ -140,7 +144,20 @@ export function singlePlural(message: string): PluralElement | undefined | null 
     plurals.length === 1 &&
     plurals[0]!.pluralType === 'cardinal' &&
     rest.every((element) => element.type === TYPE.literal && element.value.trim() === '');
-  return onlyPlural ? (plurals[0] as PluralElement) : undefined;
+  if (onlyPlural) return plurals[0] as PluralElement;
+  const hoistable =
+    plurals.length === 1 &&
+    plurals[0]!.pluralType === 'cardinal' &&
+    rest.every((element) => element.type === TYPE.literal || element.type === TYPE.argument);
+  if (!hoistable) return undefined;
+  let hoisted: MessageFormatElement | undefined;
+  try {
+    [hoisted] = hoistSelectors(elements);
+  } catch {
+    // What formatjs cannot hoist is written as it is, the same text in every form.
+    return undefined;
+  }
+  return hoisted?.type === TYPE.plural ? hoisted : undefined;
 }
 
 function parseOrLiteral(message: string): MessageFormatElement[] {

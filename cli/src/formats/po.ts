@@ -13,7 +13,8 @@
  *   holding U+0004 or the escapes' characters itself, or starting with `@` (an annotation's
  *   mark), is refused.
  * - Values: the msgstr when there is one (and the entry is not `#, fuzzy`); otherwise the msgid
- *   when the file is a template (a `.pot`, or a header with no `Language`); otherwise none.
+ *   when the file is a template (a `.pot`, or a header with no `Language`) or the project's source
+ *   (Django's `locale/en/LC_MESSAGES/django.po`, its msgstrs empty); otherwise none.
  * - `#.` and `#` comments are the key's description; `#:` references and other flags are kept.
  * - `msgid_plural`: an ICU plural (`one` = msgid, `other` = msgid_plural, printf `%d` kept as
  *   text); in a target, `msgstr[n]` in the order of the target language's `Plural-Forms`.
@@ -302,7 +303,7 @@ const isFuzzy = (entry: PoEntry) =>
 
 function readPo(input: ReadInput): Record<string, unknown> {
   const parsed = parse(input.bytes, input.path);
-  const template = input.path.endsWith('.pot') || !parsed.headers.get('Language');
+  const template = input.path.endsWith('.pot') || !parsed.headers.get('Language') || input.source === true;
   const pluralForms = parsePluralForms(parsed.headers.get('Plural-Forms') ?? '');
   const document: Record<string, unknown> = {};
   for (const part of parsed.parts) {

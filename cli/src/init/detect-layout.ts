@@ -17,6 +17,11 @@
  * - Android's `res/values/strings.xml` (the source) and `res/values-{locale}/strings.xml`.
  * - Xcode String Catalogs (`Localizable.xcstrings`): one file of every locale, its
  *   `sourceLanguage` the source locale.
+ * - Xcode's `{locale}.lproj/<name>.strings` and `.stringsdict`, one file set per file name (see
+ *   `xcodeFileSets` for the source locale and `Base.lproj`).
+ * - gettext's `<domain>.pot` with `{locale}.po` beside it (`po/messages.pot`, `po/pt_BR.po`) or
+ *   `{locale}/LC_MESSAGES/<domain>.po` below it; without a POT, `locale/{locale}/LC_MESSAGES/<domain>.po`
+ *   (Django) with the source locale's catalog as the source.
  * Several layouts found are all proposed, each its own namespace of the project's keys; the
  * notes say so, and the user confirms or passes `--files`.
  */
@@ -218,6 +223,10 @@ export async function detectLayout(root: string): Promise<LayoutProposal> {
   const catalogs = await xcstringsFileSets(root, notes);
   chosen.push(...catalogs.sets);
   templateLocale ??= catalogs.sourceLocale;
+  const xcode = await xcodeFileSets(root, read, notes);
+  templateLocale ??= xcode.sourceLocale;
+  chosen.push(...xcode.sets);
+  chosen.push(...(await gettextFileSets(root, read, notes)));
 
   chosen.sort((a, b) => (a.fileSet.path < b.fileSet.path ? -1 : 1));
   nameNamespaces(chosen, notes);
@@ -275,9 +284,6 @@ async function androidFileSets(root: string): Promise<Found[]> {
     });
 }
 
-/** Where Xcode and Swift keep copies of catalogs: build output, archives, dependencies. */
-const XCODE_IGNORED = ['**/DerivedData/**', '**/.build/**', '**/Carthage/**', '**/*.xcarchive/**'];
-
 /**
  * Xcode String Catalogs: each `*.xcstrings` is a file set of its own (one file holds every
  * locale), its locales the catalog's localizations; the source locale is its `sourceLanguage`
@@ -289,7 +295,7 @@ async function xcstringsFileSets(
 ): Promise<{ sets: Found[]; sourceLocale?: string }> {
   const paths = await glob(['**/*.xcstrings'], {
     cwd: root,
-    ignore: [...IGNORED, ...XCODE_IGNORED],
+    ignore: XCODE_IGNORED,
     deep: SEARCH_DEPTH,
     followSymbolicLinks: false,
   });
@@ -694,4 +700,298 @@ function mostCompleteLocale(sets: readonly Found[]): string | undefined {
 
 function distinct<T>(values: readonly T[]): T[] {
   return [...new Set(values)];
+}
+
+/** Where Xcode and Swift keep copies of strings: build output, archives, dependency checkouts. */
+const XCODE_IGNORED = [
+  '**/*.xcarchive/**',
+  ...IGNORED,
+  '**/DerivedData/**',
+  '**/Carthage/**',
+  '**/.build/**',
+  '**/SourcePackages/**',
+];
+const LPROJ = '.lproj';
+
+/** The number of keys of a file read through its format (annotations not counted), or its error. */
+function keyCount(format: LocaleFormat, bytes: Buffer, locale: string, path: string): number | Error {
+  try {
+    return flatKeys(format.read({ bytes, locale, path, options: {} })).length;
+  } catch (error) {
+    return error as Error;
+  }
+}
+
+/**
+ * Xcode: the strings files (`.strings`) and plural rules (`.stringsdict`) of the `*.lproj` folders
+ * beside each other (`MyApp/en.lproj`, `MyApp/pt-BR.lproj`). Each file name of the source
+ * locale's folder is a file set of its own, `MyApp/{locale}.lproj/Localizable.strings`, with a
+ * fixed namespace: the file name with its dot as a dash for a stringsdict
+ * (`Localizable-stringsdict`), so that `Localizable.strings` and `Localizable.stringsdict` of
+ * one app are two namespaces whose keys never meet.
+ *
+ * The source locale is the project's `developmentRegion` (its `project.pbxproj`) when it has
+ * that folder, else the folder with the most files, then keys (English first on a tie).
+ * `Base.lproj` is Interface Builder's (storyboards and xibs; their `.strings` in the language
+ * folders are left to Xcode's export): its strings files are the source only when no language
+ * folder holds any, and then the source locale is `developmentRegion` or `--source`. A `.strings`
+ * named after a storyboard or xib of `Base.lproj` is Interface Builder's too and left out.
+ */
+async function xcodeFileSets(
+  root: string,
+  read: (path: string) => Promise<Buffer>,
+  notes: string[],
+): Promise<{ sets: Found[]; sourceLocale?: string }> {
+  const paths = await glob(
+    [`**/*${LPROJ}/*.{strings,stringsdict,storyboard,xib}`, '**/*.xcodeproj/project.pbxproj'],
+    {
+      cwd: root,
+      ignore: XCODE_IGNORED,
+      deep: SEARCH_DEPTH,
+      followSymbolicLinks: false,
+    },
+  );
+  paths.sort();
+  const regions = new Map<string, string>();
+  for (const pbxproj of paths.filter((path) => path.endsWith('/project.pbxproj'))) {
+    const text = (await read(pbxproj)).toString('utf8');
+    // One scalar of the old-style property list: `developmentRegion = en;` (quoted or not).
+    const region = /\bdevelopmentRegion\s*=\s*"?([^";\s]+)"?\s*;/.exec(text)?.[1];
+    const locale = region === undefined ? undefined : formatNamed('strings')!.readLocale(region);
+    if (locale !== undefined) regions.set(posix.dirname(posix.dirname(pbxproj)), locale);
+  }
+  // The lproj folders of each app folder: folder → lproj name → its file names.
+  const apps = new Map<string, Map<string, string[]>>();
+  for (const path of paths.filter((path) => posix.dirname(path).endsWith(LPROJ))) {
+    const lproj = posix.dirname(path);
+    const app = posix.dirname(lproj);
+    if (!apps.has(app)) apps.set(app, new Map());
+    const folders = apps.get(app)!;
+    const name = posix.basename(lproj, LPROJ);
+    folders.set(name, [...(folders.get(name) ?? []), posix.basename(path)]);
+  }
+
+  const sets: Found[] = [];
+  let declared: string | undefined;
+  for (const [app, folders] of apps) {
+    const base = folders.get('Base') ?? [];
+    const builder = new Set(
+      base
+        .filter((file) => /\.(storyboard|xib)$/.test(file))
+        .map((file) => file.replace(/\.\w+$/, '.strings')),
+    );
+    const isText = (file: string) => /\.(strings|stringsdict)$/.test(file) && !builder.has(file);
+    // Each language folder's files that read in their formats, with their key counts.
+    const languages: {
+      locale: string;
+      spelled: SpelledLocale;
+      lproj: string;
+      files: { name: string; keys: number }[];
+    }[] = [];
+    for (const [name, files] of folders) {
+      const spelled = localeSpelledBy(formatNamed('strings')!, name);
+      if (spelled === undefined) continue;
+      const { locale } = spelled;
+      const lproj = posix.join(app, `${name}${LPROJ}`);
+      const readable: { name: string; keys: number }[] = [];
+      for (const file of files.filter(isText)) {
+        const path = posix.join(lproj, file);
+        const format = formatNamed(file.endsWith('.stringsdict') ? 'stringsdict' : 'strings')!;
+        const keys = keyCount(format, await read(path), locale, path);
+        if (keys instanceof Error) notes.push(`${path} was left out: ${keys.message}`);
+        else readable.push({ name: file, keys });
+      }
+      if (readable.length > 0) languages.push({ locale, spelled, lproj: name, files: readable });
+    }
+    const region = [...regions].filter(([dir]) => dir === '.' || app === dir || app.startsWith(`${dir}/`));
+    const development = region.sort(([a], [b]) => b.length - a.length)[0]?.[1];
+    const baseText = base.filter(isText);
+
+    let sourceFiles: string[];
+    let sourceLproj: string;
+    let locale: string | undefined;
+    if (languages.length > 0) {
+      const ranked = [...languages].sort(
+        (a, b) =>
+          Number(b.locale === development) - Number(a.locale === development) ||
+          b.files.length - a.files.length ||
+          b.files.reduce((sum, file) => sum + file.keys, 0) -
+            a.files.reduce((sum, file) => sum + file.keys, 0) ||
+          Number(b.locale === 'en') - Number(a.locale === 'en') ||
+          (a.locale < b.locale ? -1 : 1),
+      );
+      const source = ranked[0]!;
+      [sourceFiles, sourceLproj, locale] = [
+        source.files.map((file) => file.name),
+        source.lproj,
+        source.locale,
+      ];
+      if (baseText.length > 0) {
+        notes.push(
+          `${baseText.map((file) => posix.join(app, `Base${LPROJ}`, file)).join(', ')} left out: ` +
+            `Base${LPROJ} is Interface Builder's; the strings of ${locale} are in ${sourceLproj}${LPROJ}`,
+        );
+      }
+    } else if (baseText.length > 0) {
+      [sourceFiles, sourceLproj, locale] = [baseText, 'Base', development];
+      notes.push(
+        `${posix.join(app, `Base${LPROJ}`)} holds the only strings files of ${app === '.' ? 'the app' : app}: ` +
+          `they are the source, written in ${development ?? 'the locale --source names (en when not given)'}`,
+      );
+    } else continue;
+    if (locale !== undefined) declared ??= locale;
+
+    for (const file of sourceFiles) {
+      const stringsdict = file.endsWith('.stringsdict');
+      const format = stringsdict ? 'stringsdict' : 'strings';
+      const found: FoundFile[] = languages.flatMap((language) =>
+        language.lproj !== sourceLproj && language.files.some((other) => other.name === file)
+          ? [foundFile(posix.join(app, `${language.lproj}${LPROJ}`, file), language.spelled)]
+          : [],
+      );
+      const sourcePath = posix.join(app, `${sourceLproj}${LPROJ}`, file);
+      sets.push({
+        fileSet: {
+          path: posix.join(app, `{locale}${LPROJ}`, file),
+          format,
+          ...(sourceLproj === 'Base' ? { source: sourcePath } : {}),
+          ...spellings([
+            ...found,
+            ...languages
+              .filter((one) => one.lproj === sourceLproj)
+              .map((one) => foundFile(sourcePath, one.spelled)),
+          ]),
+        },
+        locales: distinct([
+          ...(sourceLproj === 'Base' ? [] : [locale!]),
+          ...found.map((one) => one.locale),
+        ]).sort(),
+        files: [sourcePath, ...found.map((one) => one.path)].sort(),
+        found,
+        namespaceHint: stringsdict ? file : file.replace(/\.strings$/, ''),
+        voting: false,
+      });
+    }
+  }
+  return { sets, ...(declared === undefined ? {} : { sourceLocale: declared }) };
+}
+
+/**
+ * gettext: each template `<dir>/<domain>.pot` is the source of `<dir>/{locale}.po` (`po/pt_BR.po`,
+ * gettext's spelling), or of `<dir>/{locale}/LC_MESSAGES/<domain>.po` when the catalogs are
+ * there (Django), or of the one other `{locale}/LC_MESSAGES/<domain>.po` folder of its domain
+ * when it has no catalog near it (Sphinx's `_build/gettext/index.pot` and
+ * `locales/{locale}/LC_MESSAGES/index.po`). A POT names no language: the source locale is `--source` (en when not
+ * given). Catalogs in `<dir>/{locale}/LC_MESSAGES/<domain>.po` with no POT are a file set whose
+ * source is the source locale's catalog (Django's `locale/en/LC_MESSAGES/django.po`).
+ */
+async function gettextFileSets(
+  root: string,
+  read: (path: string) => Promise<Buffer>,
+  notes: string[],
+): Promise<Found[]> {
+  const paths = await glob(['**/*.{po,pot}'], {
+    cwd: root,
+    ignore: IGNORED,
+    deep: SEARCH_DEPTH,
+    followSymbolicLinks: false,
+  });
+  paths.sort();
+  const po = formatNamed('po')!;
+  const claimed = new Set<string>();
+  const sets: Found[] = [];
+  /** `<dir>/{locale}/LC_MESSAGES/<domain>.po` of a path, or undefined. */
+  const inMessagesFolder = (path: string) => {
+    const [dir, messages] = [posix.dirname(path), posix.basename(posix.dirname(path))];
+    if (messages !== 'LC_MESSAGES') return undefined;
+    const locale = localeSpelledBy(po, posix.basename(posix.dirname(dir)));
+    if (locale === undefined) return undefined;
+    return { above: posix.dirname(posix.dirname(dir)), domain: posix.basename(path, '.po'), locale };
+  };
+  /** The catalogs that read as PO, the others left out with a note. */
+  const readable = async (files: FoundFile[]) => {
+    const kept: FoundFile[] = [];
+    for (const file of files) {
+      const keys = keyCount(po, await read(file.path), file.locale, file.path);
+      if (keys instanceof Error) notes.push(`${file.path} was left out: ${keys.message}`);
+      else kept.push({ ...file, messages: keys });
+    }
+    return kept;
+  };
+
+  for (const pot of paths.filter((path) => path.endsWith('.pot'))) {
+    const dir = posix.dirname(pot);
+    const domain = posix.basename(pot, '.pot');
+    const beside: FoundFile[] = [];
+    const below: FoundFile[] = [];
+    // The domain's catalogs in LC_MESSAGES folders elsewhere, by the folder above the locales.
+    const elsewhere = new Map<string, FoundFile[]>();
+    for (const path of paths) {
+      if (!path.endsWith('.po') || claimed.has(path)) continue;
+      const folder = inMessagesFolder(path);
+      if (folder && folder.domain === domain) {
+        const found = foundFile(path, folder.locale);
+        if (folder.above === dir) below.push(found);
+        else elsewhere.set(folder.above, [...(elsewhere.get(folder.above) ?? []), found]);
+      } else if (posix.dirname(path) === dir) {
+        const locale = localeSpelledBy(po, posix.basename(path, '.po'));
+        if (locale) beside.push(foundFile(path, locale));
+      }
+    }
+    // Sphinx: `_build/gettext/index.pot`, its catalogs in `locales/{locale}/LC_MESSAGES/index.po`.
+    let messagesAbove = below.length > beside.length ? dir : undefined;
+    if (beside.length === 0 && below.length === 0 && elsewhere.size === 1) {
+      const [above, files] = [...elsewhere][0]!;
+      messagesAbove = above;
+      below.push(...files);
+    }
+    const files = await readable(messagesAbove === undefined ? beside : below);
+    files.forEach((file) => claimed.add(file.path));
+    claimed.add(pot);
+    sets.push({
+      fileSet: {
+        path:
+          messagesAbove === undefined
+            ? posix.join(dir, '{locale}.po')
+            : posix.join(messagesAbove, '{locale}', 'LC_MESSAGES', `${domain}.po`),
+        format: 'po',
+        source: pot,
+        ...spellings(files),
+      },
+      locales: distinct(files.map((file) => file.locale)).sort(),
+      files: [pot, ...files.map((file) => file.path)].sort(),
+      found: files,
+      namespaceHint: domain,
+      voting: false,
+    });
+  }
+
+  // Catalogs below LC_MESSAGES folders with no template: each domain a file set of its own.
+  const groups = new Map<string, { above: string; domain: string; files: FoundFile[] }>();
+  for (const path of paths) {
+    if (!path.endsWith('.po') || claimed.has(path)) continue;
+    const folder = inMessagesFolder(path);
+    if (!folder) continue;
+    const key = `${folder.above}\u0000${folder.domain}`;
+    if (!groups.has(key)) groups.set(key, { above: folder.above, domain: folder.domain, files: [] });
+    // Every catalog holds every msgid: the vote is by files, then English, then the first code.
+    groups.get(key)!.files.push(foundFile(path, folder.locale));
+  }
+  for (const { above, domain, files: candidates } of groups.values()) {
+    const files = (await readable(candidates)).map(({ messages: _, ...file }) => file);
+    if (files.length === 0) continue;
+    sets.push({
+      fileSet: {
+        path: posix.join(above, '{locale}', 'LC_MESSAGES', `${domain}.po`),
+        format: 'po',
+        ...spellings(files),
+      },
+      locales: distinct(files.map((file) => file.locale)).sort(),
+      files: files.map((file) => file.path).sort(),
+      found: files,
+      namespaceHint: domain,
+      voting: true,
+    });
+  }
+  return sets;
 }

@@ -1,4 +1,3 @@
-import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,6 +5,7 @@ import { parseSourceDocument, targetKeys } from '@tolk/locale-file';
 import { afterAll, describe, expect, it } from 'vitest';
 import { androidFormat } from '../../src/formats/android.js';
 import { FormatError, formatNamed } from '../../src/formats/index.js';
+import { aapt2Compile, xmllint as runXmllint } from '../support/platform-tools.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tolk-android-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -74,15 +74,6 @@ function failure(run: () => unknown): FormatError {
   throw new Error('expected a FormatError');
 }
 
-function requireTool(name: string): void {
-  const found = spawnSync('sh', ['-c', `command -v ${name}`]).status === 0;
-  if (!found) {
-    throw new Error(
-      `${name} is not installed (${process.env.CI === 'true' ? 'CI' : 'local run'}); install it (apt-get install aapt libxml2-utils)`,
-    );
-  }
-}
-
 type Compiled = {
   strings: Map<string, string>;
   plurals: Map<string, Record<string, string>>;
@@ -94,24 +85,12 @@ type Compiled = {
  * compiled resources gives each value as the app reads it (styled text without its tags).
  */
 function aapt2(xml: string, qualifier: string): Compiled {
-  requireTool('aapt2');
-  const base = mkdtempSync(join(dir, 'res-'));
-  const values = join(base, 'res', `values-${qualifier}`);
+  const values = join(mkdtempSync(join(dir, 'res-')), 'res', `values-${qualifier}`);
   mkdirSync(values, { recursive: true });
-  mkdirSync(join(base, 'out'));
   writeFileSync(join(values, 'strings.xml'), xml);
-  const compiled = spawnSync('aapt2', ['compile', join(values, 'strings.xml'), '-o', join(base, 'out')], {
-    encoding: 'utf8',
-  });
-  expect(compiled.stderr).toBe('');
-  expect(compiled.status).toBe(0);
-  const dump = execFileSync(
-    'aapt2',
-    ['dump', 'apc', join(base, 'out', `values-${qualifier}_strings.arsc.flat`)],
-    {
-      encoding: 'utf8',
-    },
-  );
+  const { compile, dump } = aapt2Compile(join(values, 'strings.xml'));
+  expect(compile.stderr).toBe('');
+  expect(compile.status).toBe(0);
   // aapt2 prints values raw, a line break in one followed by the dump's indentation.
   const text = dump.replace(/\n {8}(?! *(?:resource|\(|type|\[|zero=|one=|two=|few=|many=|other=))/g, '\n');
   const result: Compiled = { strings: new Map(), plurals: new Map(), arrays: new Map() };
@@ -136,10 +115,9 @@ function aapt2(xml: string, qualifier: string): Compiled {
 }
 
 function xmllint(xml: string): void {
-  requireTool('xmllint');
   const file = join(mkdtempSync(join(dir, 'lint-')), 'strings.xml');
   writeFileSync(file, xml);
-  const run = spawnSync('xmllint', ['--noout', file], { encoding: 'utf8' });
+  const run = runXmllint(file);
   expect(run.stderr).toBe('');
   expect(run.status).toBe(0);
 }
@@ -255,6 +233,20 @@ describe('android format: writing', () => {
     for (const [key, value] of Object.entries(values)) {
       if (key !== 'notes_count') expect(back[key]).toBe(value);
     }
+  });
+
+  it('when a translation has text around its plural, then each quantity is a whole sentence with that text', () => {
+    const written = write(SOURCE, 'pl', {
+      notes_count:
+        'Masz {count, plural, one {%d notatkę} few {%d notatki} many {%d notatek} other {%d notatki}}.',
+    });
+    xmllint(written);
+    expect(aapt2(written, 'pl').plurals.get('notes_count')).toEqual({
+      one: 'Masz %d notatkę.',
+      few: 'Masz %d notatki.',
+      many: 'Masz %d notatek.',
+      other: 'Masz %d notatki.',
+    });
   });
 
   it('leaves out an array with an item missing, and a Japanese plural has only other', () => {

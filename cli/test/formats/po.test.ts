@@ -177,6 +177,53 @@ describe('po: reading', () => {
     expect(parseSourceDocument(document).keys).toEqual(['greeting', 'item']);
   });
 
+  it("when a source-language catalog leaves its msgstrs empty (Django's makemessages -l en), then read as the project's source its msgids are the values", () => {
+    const django = `msgid ""
+msgstr ""
+"Language: en\\n"
+"Content-Type: text/plain; charset=UTF-8\\n"
+"Plural-Forms: nplurals=2; plural=(n != 1);\\n"
+
+#. Shown on the home page
+#: shop/views.py:12
+msgid "Welcome"
+msgstr ""
+
+msgid "Goodbye"
+msgstr "Bye for now"
+
+#, fuzzy
+msgid "Draft"
+msgstr "Old draft"
+
+#: shop/views.py:20
+#, python-format
+msgid "%(count)s item"
+msgid_plural "%(count)s items"
+msgstr[0] ""
+msgstr[1] ""
+`;
+    const path = 'locale/en/LC_MESSAGES/django.po';
+    const asSource = poFormat.read({
+      bytes: Buffer.from(django),
+      locale: 'en',
+      path,
+      options: {},
+      source: true,
+    });
+    expect(asSource).toEqual({
+      Welcome: 'Welcome',
+      '@Welcome': { description: 'Shown on the home page' },
+      Goodbye: 'Bye for now',
+      Draft: 'Draft',
+      '%(count)s item': '{count, plural, one {%(count)s item} other {%(count)s items}}',
+    });
+    // Read as a target of its locale, an empty msgstr is no translation.
+    expect(poFormat.read({ bytes: Buffer.from(django), locale: 'en', path, options: {} })).toEqual({
+      Goodbye: 'Bye for now',
+    });
+  });
+
   it('reads a Polish target: msgstr[n] by its Plural-Forms to CLDR categories', () => {
     const polish = `msgid ""
 msgstr ""
@@ -292,6 +339,18 @@ describe('po: writing', () => {
     );
     // Every line of the written file fits gettext's 79 columns.
     for (const line of out.toString().split('\n')) expect(line.length).toBeLessThanOrEqual(79);
+  });
+
+  it('when a translation has text around its plural, then each msgstr[n] is a whole sentence with that text, and msgfmt checks its format', () => {
+    const out = write(POT, 'pl', {
+      [CART]:
+        'Koszyk: {count, plural, one {jeden produkt} few {%d produkty} many {%d produktów} other {%d produktu}}!',
+    });
+    expect(out.toString()).toContain(
+      'msgstr[0] "Koszyk: jeden produkt!"\nmsgstr[1] "Koszyk: %d produkty!"\nmsgstr[2] "Koszyk: %d produktów!"\n',
+    );
+    const checked = msgfmt(out, 'pl-around.po');
+    expect(checked.status, checked.stderr).toBe(0);
   });
 
   it("keeps an existing target's Plural-Forms and writes msgstr[n] in its order", () => {

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,37 +5,20 @@ import { parseSourceDocument, targetKeys } from '@tolk/locale-file';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FormatError, formatNamed } from '../../src/formats/index.js';
 import { stringsFormat } from '../../src/formats/strings.js';
+import { prop2poStrings } from '../support/platform-tools.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tolk-strings-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/**
- * What translate-toolkit makes of strings files: each converted by `prop2po
- * --personality=strings` (UTF-16 found by its byte order mark; UTF-8 told with `--encoding`),
- * the PO read back with translate-toolkit's PO reader: each unit's key (its location) and value.
- */
+/** What translate-toolkit's `prop2po --personality=strings` makes of each file's bytes. */
 function prop2po(files: Buffer[]): Record<string, string>[] {
-  const jobs = files.map((bytes, index) => {
-    const input = join(dir, `f${index}-${Math.random().toString(36).slice(2)}.strings`);
-    writeFileSync(input, bytes);
-    const utf16 = (bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff);
-    const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
-    return [input, `${input}.po`, utf16 ? '' : bom ? 'utf-8-sig' : 'utf-8'];
-  });
-  const script = [
-    'import json, subprocess, sys',
-    'from translate.storage import po',
-    'for job in json.loads(sys.argv[1]):',
-    '    extra = ["--encoding=" + job[2]] if job[2] else []',
-    '    subprocess.run(["prop2po", "--personality=strings", *extra, "-i", job[0], "-o", job[1]], check=True, capture_output=True)',
-    '    units = po.pofile(open(job[1], "rb").read()).units',
-    '    print(json.dumps([[u.getlocations()[0], u.source] for u in units if not u.isheader()]))',
-  ].join('\n');
-  const out = execFileSync('/usr/bin/python3', ['-c', script, JSON.stringify(jobs)], { encoding: 'utf8' });
-  return out
-    .trimEnd()
-    .split('\n')
-    .map((line) => Object.fromEntries(JSON.parse(line) as [string, string][]));
+  return prop2poStrings(
+    files.map((bytes, index) => {
+      const input = join(dir, `f${index}-${Math.random().toString(36).slice(2)}.strings`);
+      writeFileSync(input, bytes);
+      return input;
+    }),
+  );
 }
 
 function read(bytes: string | Buffer) {

@@ -1,11 +1,11 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseSourceDocument, targetKeys } from '@tolk/locale-file';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FormatError, formatNamed } from '../../src/formats/index.js';
 import { stringsdictFormat } from '../../src/formats/stringsdict.js';
+import { plistutilRoundTrip } from '../support/platform-tools.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tolk-stringsdict-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -14,9 +14,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 function plistutil(bytes: Buffer): string {
   const input = join(dir, `f-${Math.random().toString(36).slice(2)}.stringsdict`);
   writeFileSync(input, bytes);
-  execFileSync('plistutil', ['-i', input, '-o', `${input}.bin`, '-f', 'bin'], { stdio: 'pipe' });
-  execFileSync('plistutil', ['-i', `${input}.bin`, '-o', `${input}.xml`, '-f', 'xml'], { stdio: 'pipe' });
-  return readFileSync(`${input}.xml`, 'utf8');
+  return plistutilRoundTrip(input);
 }
 
 function read(bytes: string | Buffer) {

@@ -297,14 +297,24 @@ describe('xcstrings format', () => {
     expect(Object.keys(zh.strings.Cancel.localizations)).toEqual(['de', 'zh-Hans']);
   });
 
-  it('when a translation puts text around the plural, then each form holds the message and it reads back as itself', () => {
+  it('when a translation puts text around the plural, then the text goes into each form, and it reads back as the same message', () => {
     const message =
       '[pl] {count, plural, one {%lld plik} few {%lld pliki} many {%lld plików} other {%lld pliku}}';
-    const out = write(CATALOG, 'pl', { '%lld files': message });
-    expect(read(out, 'pl')).toEqual({ '%lld files': message });
+    const out = JSON.parse(write(CATALOG, 'pl', { '%lld files': message })) as Json;
+    expect(out.strings['%lld files'].localizations.pl.variations.plural.few).toEqual({
+      stringUnit: { state: 'translated', value: '[pl] %lld pliki' },
+    });
+    expect(read(JSON.stringify(out, null, 2), 'pl')).toEqual({
+      '%lld files':
+        '{count, plural, one {[pl] %lld plik} few {[pl] %lld pliki} many {[pl] %lld plików} other {[pl] %lld pliku}}',
+    });
     // Also in a language with one form only.
-    const japanese = '[ja] {count, plural, other {%lld files}}';
-    expect(read(write(CATALOG, 'ja', { '%lld files': japanese }), 'ja')).toEqual({ '%lld files': japanese });
+    const japanese = JSON.parse(
+      write(CATALOG, 'ja', { '%lld files': '[ja] {count, plural, other {%lld files}}' }),
+    ) as Json;
+    expect(japanese.strings['%lld files'].localizations.ja.variations.plural.other.stringUnit.value).toBe(
+      '[ja] %lld files',
+    );
   });
 
   it("when a string has substitutions, then it reads as its format string with each plural in ICU and is written back with the target's categories", () => {

@@ -1,4 +1,4 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +11,7 @@ import {
 import { afterAll, describe, expect, it } from 'vitest';
 import { FormatError, formatNamed } from '../../src/formats/index.js';
 import { xliffFormat } from '../../src/formats/xliff.js';
+import { xliff2po as runXliff2po, xmllint as runXmllint } from '../support/platform-tools.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tolk-xliff-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -23,9 +24,8 @@ function file(bytes: Buffer | string): string {
 
 /** `xmllint --noout`: the file is well-formed XML (its exit status and what it says). */
 function xmllint(bytes: Buffer) {
-  const run = spawnSync('xmllint', ['--noout', file(bytes)], { encoding: 'utf8' });
-  if (run.error) throw run.error;
-  return { status: run.status, stderr: run.stderr };
+  const { status, stderr } = runXmllint(file(bytes));
+  return { status, stderr };
 }
 
 /** What xmllint's XPath finds in a file (namespaces ignored by `local-name()`). */
@@ -33,24 +33,9 @@ function xpath(bytes: Buffer, expression: string): string {
   return execFileSync('xmllint', ['--xpath', expression, file(bytes)], { encoding: 'utf8' }).trimEnd();
 }
 
-/**
- * What translate-toolkit makes of an XLIFF 1.2 file: converted by `xliff2po`, the PO read back
- * with its own PO reader: each unit's id (its location), msgid and msgstr. (xliff2po drops the
- * inline codes from the text.) It reads no XLIFF 2.0: a 2.0 file gives no unit.
- */
+/** What translate-toolkit's `xliff2po` makes of an XLIFF 1.2 file: each unit's msgid and msgstr. */
 function xliff2po(bytes: Buffer): Record<string, { msgid: string; msgstr: string }> {
-  const input = file(bytes);
-  const script = [
-    'import json, os, subprocess, sys',
-    'from translate.storage import po',
-    'subprocess.run(["xliff2po", "-i", sys.argv[1], "-o", sys.argv[1] + ".po"], check=True, capture_output=True)',
-    'if not os.path.exists(sys.argv[1] + ".po"): print("[]"); sys.exit(0)',
-    'units = po.pofile(open(sys.argv[1] + ".po", "rb").read()).units',
-    'print(json.dumps([[u.getlocations()[0], u.source, u.target] for u in units if not u.isheader()]))',
-  ].join('\n');
-  const out = execFileSync('/usr/bin/python3', ['-c', script, input], { encoding: 'utf8' });
-  const units = JSON.parse(out) as [string, string, string][];
-  return Object.fromEntries(units.map(([id, msgid, msgstr]) => [id, { msgid, msgstr }]));
+  return runXliff2po(file(bytes));
 }
 
 const ANGULAR_12 = `<?xml version="1.0" encoding="UTF-8" ?>

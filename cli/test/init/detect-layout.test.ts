@@ -406,6 +406,244 @@ describe('detectLayout', () => {
       'locales/{locale}: "admin.users" cannot be a namespace (a key segment has no ".", does not start with "@" and has at most 100 characters): rename the files',
     ]);
   });
+
+  describe('Xcode', () => {
+    const strings = (pairs: Record<string, string>) =>
+      Object.entries(pairs)
+        .map(([key, value]) => `/* ${key} */\n"${key}" = "${value}";\n`)
+        .join('\n');
+    const stringsdict = (key: string) => `<?xml version="1.0" encoding="UTF-8"?>
+<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+<plist version="1.0">
+<dict>
+\t<key>${key}</key>
+\t<dict>
+\t\t<key>NSStringLocalizedFormatKey</key>
+\t\t<string>%#@files@</string>
+\t\t<key>files</key>
+\t\t<dict>
+\t\t\t<key>NSStringFormatSpecTypeKey</key>
+\t\t\t<string>NSStringPluralRuleType</string>
+\t\t\t<key>NSStringFormatValueTypeKey</key>
+\t\t\t<string>d</string>
+\t\t\t<key>one</key>
+\t\t\t<string>%d file</string>
+\t\t\t<key>other</key>
+\t\t\t<string>%d files</string>
+\t\t</dict>
+\t</dict>
+</dict>
+</plist>
+`;
+
+    it('when an app has en.lproj with Localizable.strings, Localizable.stringsdict and InfoPlist.strings, then one file set per file, the stringsdict its own namespace, pt-BR and zh-Hant spelled as Apple does', async () => {
+      const root = await tree({
+        'MyApp/en.lproj/Localizable.strings': strings({ welcome: 'Welcome', bye: 'Bye' }),
+        'MyApp/en.lproj/Localizable.stringsdict': stringsdict('files_count'),
+        'MyApp/en.lproj/InfoPlist.strings': strings({ CFBundleDisplayName: 'My App' }),
+        'MyApp/pl.lproj/Localizable.strings': strings({ welcome: 'Witaj' }),
+        'MyApp/pt-BR.lproj/Localizable.strings': strings({ welcome: 'Bem-vindo' }),
+        'MyApp/pt-BR.lproj/Localizable.stringsdict': stringsdict('files_count'),
+        'MyApp/zh-Hant.lproj/InfoPlist.strings': strings({ CFBundleDisplayName: '我的應用' }),
+        'MyApp/Base.lproj/Main.storyboard': '<document/>\n',
+        'MyApp/pl.lproj/Main.strings': strings({ 'abc-12-xyz': 'Tytuł' }),
+        'build/Release/MyApp.app/de.lproj/Localizable.strings': strings({ welcome: 'Willkommen' }),
+        'DerivedData/MyApp/Build/fr.lproj/Localizable.strings': strings({ welcome: 'Bienvenue' }),
+        'Pods/SomeKit/Resources/it.lproj/Localizable.strings': strings({ welcome: 'Benvenuto' }),
+        'Carthage/Checkouts/Kit/es.lproj/Localizable.strings': strings({ welcome: 'Hola' }),
+      });
+      const proposal = await detectLayout(root);
+      expect(proposal.fileSets).toEqual([
+        {
+          fileSet: {
+            path: 'MyApp/{locale}.lproj/InfoPlist.strings',
+            format: 'strings',
+            namespace: 'InfoPlist',
+          },
+          locales: ['en', 'zh-Hant'],
+          files: ['MyApp/en.lproj/InfoPlist.strings', 'MyApp/zh-Hant.lproj/InfoPlist.strings'],
+        },
+        {
+          fileSet: {
+            path: 'MyApp/{locale}.lproj/Localizable.strings',
+            format: 'strings',
+            namespace: 'Localizable',
+          },
+          locales: ['en', 'pl', 'pt-BR'],
+          files: [
+            'MyApp/en.lproj/Localizable.strings',
+            'MyApp/pl.lproj/Localizable.strings',
+            'MyApp/pt-BR.lproj/Localizable.strings',
+          ],
+        },
+        {
+          fileSet: {
+            path: 'MyApp/{locale}.lproj/Localizable.stringsdict',
+            format: 'stringsdict',
+            namespace: 'Localizable-stringsdict',
+          },
+          locales: ['en', 'pt-BR'],
+          files: ['MyApp/en.lproj/Localizable.stringsdict', 'MyApp/pt-BR.lproj/Localizable.stringsdict'],
+        },
+      ]);
+      expect(proposal.sourceLocale).toBe('en');
+      expect(proposal.targetLocales).toEqual(['pl', 'pt-BR', 'zh-Hant']);
+    });
+
+    it("when the project's developmentRegion names a language, then that folder is the source, though another has more files", async () => {
+      const root = await tree({
+        'App.xcodeproj/project.pbxproj':
+          '// !$*UTF8*$!\n{\n\tobjects = {\n\t\tA = {\n\t\t\tdevelopmentRegion = "pt-BR";\n\t\t\tknownRegions = (en, "pt-BR", Base);\n\t\t};\n\t};\n}\n',
+        'App/pt-BR.lproj/Localizable.strings': strings({ welcome: 'Bem-vindo' }),
+        'App/en.lproj/Localizable.strings': strings({ welcome: 'Welcome', bye: 'Bye' }),
+        'App/en.lproj/Extra.strings': strings({ more: 'More' }),
+      });
+      const proposal = await detectLayout(root);
+      expect(proposal.fileSets.map((set) => set.fileSet)).toEqual([
+        { path: 'App/{locale}.lproj/Localizable.strings', format: 'strings' },
+      ]);
+      expect(proposal.sourceLocale).toBe('pt-BR');
+      expect(proposal.targetLocales).toEqual(['en']);
+    });
+
+    it('when only Base.lproj holds the strings files, then they are the source files and the source locale is left to --source', async () => {
+      const root = await tree({
+        'App/Base.lproj/Localizable.strings': strings({ welcome: 'Welcome' }),
+        'App/Base.lproj/Main.storyboard': '<document/>\n',
+        'App/Base.lproj/Main.strings': strings({ 'abc-12-xyz': 'Title' }),
+      });
+      const proposal = await detectLayout(root);
+      expect(proposal.fileSets).toEqual([
+        {
+          fileSet: {
+            path: 'App/{locale}.lproj/Localizable.strings',
+            format: 'strings',
+            source: 'App/Base.lproj/Localizable.strings',
+          },
+          locales: [],
+          files: ['App/Base.lproj/Localizable.strings'],
+        },
+      ]);
+      expect(proposal.sourceLocale).toBeUndefined();
+      expect(proposal.notes.join('\n')).toContain(
+        'App/Base.lproj holds the only strings files of App: they are the source, written in the locale --source names (en when not given)',
+      );
+    });
+
+    it('when Base.lproj and en.lproj both hold strings files, then en.lproj is the source and Base is left out with a note', async () => {
+      const root = await tree({
+        'App/Base.lproj/Localizable.strings': strings({ welcome: 'Welcome' }),
+        'App/en.lproj/Localizable.strings': strings({ welcome: 'Welcome' }),
+        'App/pl.lproj/Localizable.strings': '"welcome" = "Witaj"',
+      });
+      const proposal = await detectLayout(root);
+      expect(proposal.fileSets.map((set) => set.fileSet)).toEqual([
+        { path: 'App/{locale}.lproj/Localizable.strings', format: 'strings' },
+      ]);
+      expect(proposal.sourceLocale).toBe('en');
+      expect(proposal.fileSets[0]!.locales).toEqual(['en']);
+      expect(proposal.notes).toEqual([
+        'App/pl.lproj/Localizable.strings was left out: App/pl.lproj/Localizable.strings:1:20: ";" is missing after the value of "welcome"',
+        "App/Base.lproj/Localizable.strings left out: Base.lproj is Interface Builder's; the strings of en are in en.lproj",
+      ]);
+    });
+  });
+
+  describe('gettext', () => {
+    const header = (language: string, pluralForms: string) =>
+      `msgid ""\nmsgstr ""\n"Language: ${language}\\n"\n"Content-Type: text/plain; charset=UTF-8\\n"\n"Plural-Forms: ${pluralForms}\\n"\n\n`;
+    const catalog = (language: string, pluralForms: string, msgstr = '') =>
+      `${header(language, pluralForms)}msgid "Hello"\nmsgstr "${msgstr}"\n`;
+
+    it('when po/messages.pot has catalogs beside it, then po/{locale}.po with the POT as the source, pt_BR spelled as gettext does', async () => {
+      const root = await tree({
+        'po/messages.pot': catalog('', 'nplurals=INTEGER; plural=EXPRESSION;'),
+        'po/pl.po': catalog(
+          'pl',
+          'nplurals=3; plural=(n==1 ? 0 : n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 : 2);',
+          'Cześć',
+        ),
+        'po/pt_BR.po': catalog('pt_BR', 'nplurals=2; plural=(n > 1);', 'Olá'),
+        'po/zh_Hant.po': catalog('zh_Hant', 'nplurals=1; plural=0;', '你好'),
+        'po/broken.po': 'msgid "x"\n',
+        'build/po/de.po': catalog('de', 'nplurals=2; plural=(n != 1);', 'Hallo'),
+      });
+      const proposal = await detectLayout(root);
+      expect(proposal.fileSets).toEqual([
+        {
+          fileSet: { path: 'po/{locale}.po', format: 'po', source: 'po/messages.pot' },
+          locales: ['pl', 'pt-BR', 'zh-Hant'],
+          files: ['po/messages.pot', 'po/pl.po', 'po/pt_BR.po', 'po/zh_Hant.po'],
+        },
+      ]);
+      expect(proposal.sourceLocale).toBeUndefined();
+      expect(proposal.targetLocales).toEqual(['pl', 'pt-BR', 'zh-Hant']);
+      expect(proposal.notes).toEqual([
+        'po/messages.pot names no locale: the source locale is the one --source names (en when not given)',
+      ]);
+    });
+
+    it('when only a POT exists, then {locale}.po beside it', async () => {
+      const root = await tree({ 'locale/app.pot': catalog('', '') });
+      const proposal = await detectLayout(root);
+      expect(proposal.fileSets.map((set) => set.fileSet)).toEqual([
+        { path: 'locale/{locale}.po', format: 'po', source: 'locale/app.pot' },
+      ]);
+    });
+
+    it('when the catalogs are in {locale}/LC_MESSAGES below the POT, then that layout with the POT as the source', async () => {
+      const root = await tree({
+        'locale/django.pot': catalog('', ''),
+        'locale/pl/LC_MESSAGES/django.po': catalog('pl', 'nplurals=1; plural=0;', 'Cześć'),
+        'locale/pt_BR/LC_MESSAGES/django.po': catalog('pt_BR', 'nplurals=1; plural=0;', 'Olá'),
+      });
+      const proposal = await detectLayout(root);
+      expect(proposal.fileSets.map((set) => set.fileSet)).toEqual([
+        { path: 'locale/{locale}/LC_MESSAGES/django.po', format: 'po', source: 'locale/django.pot' },
+      ]);
+      expect(proposal.targetLocales).toEqual(['pl', 'pt-BR']);
+    });
+
+    it("when a Sphinx project's POT is in _build/gettext and its catalogs in locales/{locale}/LC_MESSAGES, then the POT is their source", async () => {
+      const root = await tree({
+        'docs/_build/gettext/index.pot': catalog('', ''),
+        'docs/locales/pl/LC_MESSAGES/index.po': catalog('pl', 'nplurals=1; plural=0;', 'Cześć'),
+        'docs/locales/pt_BR/LC_MESSAGES/index.po': catalog('pt_BR', 'nplurals=1; plural=0;', 'Olá'),
+      });
+      const proposal = await detectLayout(root);
+      expect(proposal.fileSets).toEqual([
+        {
+          fileSet: {
+            path: 'docs/locales/{locale}/LC_MESSAGES/index.po',
+            format: 'po',
+            source: 'docs/_build/gettext/index.pot',
+          },
+          locales: ['pl', 'pt-BR'],
+          files: [
+            'docs/_build/gettext/index.pot',
+            'docs/locales/pl/LC_MESSAGES/index.po',
+            'docs/locales/pt_BR/LC_MESSAGES/index.po',
+          ],
+        },
+      ]);
+    });
+
+    it('when a Django app has locale/{locale}/LC_MESSAGES/django.po and djangojs.po with no POT, then a file set per domain, English the source', async () => {
+      const root = await tree({
+        'locale/en/LC_MESSAGES/django.po': catalog('en', 'nplurals=2; plural=(n != 1);'),
+        'locale/pl/LC_MESSAGES/django.po': catalog('pl', 'nplurals=1; plural=0;', 'Cześć'),
+        'locale/pt_BR/LC_MESSAGES/django.po': catalog('pt_BR', 'nplurals=1; plural=0;', 'Olá'),
+        'locale/en/LC_MESSAGES/djangojs.po': catalog('en', 'nplurals=2; plural=(n != 1);'),
+      });
+      const proposal = await detectLayout(root);
+      expect(proposal.fileSets.map((set) => set.fileSet)).toEqual([
+        { path: 'locale/{locale}/LC_MESSAGES/django.po', format: 'po', namespace: 'django' },
+        { path: 'locale/{locale}/LC_MESSAGES/djangojs.po', format: 'po', namespace: 'djangojs' },
+      ]);
+      expect(proposal.sourceLocale).toBe('en');
+      expect(proposal.targetLocales).toEqual(['pl', 'pt-BR']);
+    });
+  });
 });
 
 describe('detectLayout: Xcode String Catalogs', () => {
