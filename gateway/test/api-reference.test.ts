@@ -242,6 +242,34 @@ describe('GET /v1/openapi.json', () => {
       validateJsonSchema({ $ref: '#/components/schemas/AddLocaleRequest' }, { locale: 'pt_BR' }, document),
     ).not.toEqual([]);
   });
+
+  it('when an answer breaks the document, then the check the live tests use names what is wrong', () => {
+    const error = { $ref: '#/components/schemas/Error' };
+    expect(
+      validateJsonSchema(error, { error: { code: 'NOT_FOUND', message: 'No such project' } }, document),
+    ).toEqual([]);
+    expect(
+      validateJsonSchema(error, { error: { code: 'NOT_FOUND' }, detail: 'x' }, document).map((i) => i.path),
+    ).toEqual(expect.arrayContaining(['$.error.message', '$.detail']));
+    const token = {
+      tokenId: 'tok_1',
+      tokenPrefix: 'tolk_abcde',
+      label: 'CI',
+      permissions: 'read',
+      lastUsedAt: null,
+      createdAt: 1_767_225_600_000,
+    };
+    const apiToken = { $ref: '#/components/schemas/ApiToken' };
+    expect(validateJsonSchema(apiToken, token, document)).toEqual([]);
+    expect(
+      validateJsonSchema(apiToken, { ...token, permissions: 'admin' }, document).map((i) => i.path),
+    ).toEqual(['$.permissions']);
+    expect(
+      validateJsonSchema({ type: 'array', items: apiToken }, [token, { ...token, label: 7 }], document).map(
+        (i) => i.path,
+      ),
+    ).toEqual(['$[1].label']);
+  });
 });
 
 describe('caseInsensitivePattern', () => {
