@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import type { z } from 'zod';
 import { GATEWAY_METRICS_PORT, GATEWAY_PORT, SERVICE_PORTS, type ServiceName } from '@tolk/contracts';
-import { parseEnvFile, podSpecOf, renderKustomization, type KubeObject } from './kustomize.js';
+import { kustomize, podSpecOf, schemaIssues, type KubeObject } from './kubectl-kustomize.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const K8S = path.join(ROOT, 'deploy', 'k8s');
@@ -52,19 +52,32 @@ const placeholderSecrets: Record<string, string> = {
   REDIS_URL: 'rediss://:password@redis.example.internal:6379',
 };
 
-const exampleFile = path.join(OVERLAY, 'secrets.env.example');
-const exampleSecrets = Object.fromEntries(parseEnvFile(readFileSync(exampleFile, 'utf8'), exampleFile));
+const OVERLAY_IN_TREE = path.relative(K8S, OVERLAY);
+
+/** The overlay rendered by kubectl with `secretsEnv` as its secrets.env. */
+function renderWith(secretsEnv: string): KubeObject[] {
+  return kustomize(K8S, OVERLAY_IN_TREE, { [path.join(OVERLAY_IN_TREE, 'secrets.env')]: secretsEnv });
+}
+
+/** secrets.env.example as kustomize reads it: the data of the Secret it generates, decoded. */
+const exampleSecrets = Object.fromEntries(
+  Object.entries(
+    renderWith(readFileSync(path.join(OVERLAY, 'secrets.env.example'), 'utf8')).find(
+      (o) => o.kind === 'Secret',
+    )!['data'] as Record<string, string>,
+  ).map(([key, value]) => [key, Buffer.from(value, 'base64').toString()]),
+);
 
 /** The overlay rendered with secrets.env made of `values` for the keys the example lists. */
 function renderProduction(values: Record<string, string>): KubeObject[] {
-  const secretsEnv = Object.keys(exampleSecrets)
-    .map((key) => {
-      if (values[key] === undefined) throw new Error(`no placeholder for ${key} (secrets.env.example)`);
-      return `${key}=${values[key]}`;
-    })
-    .join('\n');
-  // The real secrets.env, if one exists on this machine, is never read.
-  return renderKustomization(OVERLAY, { files: { [path.join(OVERLAY, 'secrets.env')]: secretsEnv } });
+  return renderWith(
+    Object.keys(exampleSecrets)
+      .map((key) => {
+        if (values[key] === undefined) throw new Error(`no placeholder for ${key} (secrets.env.example)`);
+        return `${key}=${values[key]}`;
+      })
+      .join('\n'),
+  );
 }
 
 const rendered = renderProduction(placeholderSecrets);
@@ -441,95 +454,35 @@ describe('deploy/k8s/overlays/production, rendered', () => {
   });
 });
 
-describe('renderKustomization (the test renderer itself)', () => {
-  const at = (file: string) => path.join('/fixture', file);
-  const deployment = `
-apiVersion: apps/v1
-kind: Deployment
-metadata: { name: app }
-spec:
-  template:
-    spec:
-      containers:
-        - name: app
-          image: example/app
-          env:
-            - name: A
-              valueFrom: { configMapKeyRef: { name: settings, key: A } }
-`;
-  const base = {
-    [at('base/kustomization.yaml')]: `
-resources: [app.yaml]
-configMapGenerator:
-  - name: settings
-    literals: [A=1]
-`,
-    [at('base/app.yaml')]: deployment,
-  };
-
-  it('refuses a kustomization field it does not implement', () => {
-    const files = { ...base, [at('base/kustomization.yaml')]: 'resources: [app.yaml]\npatches: []\n' };
-    expect(() => renderKustomization(at('base'), { files })).toThrow(/patches/);
-  });
-
-  it('names generated objects by their content and points references at the new names', () => {
-    const files = {
-      ...base,
-      [at('overlay/kustomization.yaml')]: `
-namespace: elsewhere
-resources: [../base, namespace.yaml]
-configMapGenerator:
-  - name: settings
-    behavior: merge
-    literals: [A=2]
-images:
-  - { name: example/app, newName: registry.example.com/app, newTag: '1.2' }
-replicas:
-  - { name: app, count: 3 }
-`,
-      [at('overlay/namespace.yaml')]: 'apiVersion: v1\nkind: Namespace\nmetadata: { name: placeholder }\n',
-    };
-    const fromBase = renderKustomization(at('base'), { files });
-    const fromOverlay = renderKustomization(at('overlay'), { files });
-    const configMaps = [fromBase, fromOverlay].flatMap((objects) =>
-      objects.filter((o) => o.kind === 'ConfigMap'),
-    );
-    expect(configMaps.map((c) => c['data'])).toEqual([{ A: '1' }, { A: '2' }]);
-    expect(configMaps[0]!.metadata.name).not.toBe(configMaps[1]!.metadata.name);
-    for (const objects of [fromBase, fromOverlay]) {
-      const app = podSpecOf(get('Deployment', 'app', objects))!;
-      const reference = app.containers[0]!.env![0]!.valueFrom!.configMapKeyRef!.name;
-      expect(reference).toMatch(/^settings-[0-9a-f]{10}$/);
-      expect(find('ConfigMap', reference, objects)).toBeDefined();
+describe('the rendering and the schema check', () => {
+  it('holds every object of the overlay to the Kubernetes API schema of its kind', () => {
+    expect(rendered.length).toBeGreaterThan(20);
+    for (const object of rendered) {
+      expect(schemaIssues(object), `${object.kind} ${object.metadata.name}`).toEqual([]);
     }
-    const app = get('Deployment', 'app', fromOverlay);
-    expect(podSpecOf(app)!.containers[0]!.image).toBe('registry.example.com/app:1.2');
-    expect(specOf(app)['replicas']).toBe(3);
-    expect(app.metadata.namespace).toBe('elsewhere');
-    expect(get('Namespace', 'elsewhere', fromOverlay).metadata.namespace).toBeUndefined();
   });
 
-  it('keeps the quotes of an env file and drops those of a literal, as kustomize does', () => {
-    const files = {
-      [at('secrets/kustomization.yaml')]: `
-secretGenerator:
-  - name: s
-    envs: [s.env]
-    literals: ['B="two"']
-`,
-      [at('secrets/s.env')]: '# a comment\nA="one"\n',
-    };
-    const secret = renderKustomization(at('secrets'), { files })[0]!;
-    const data = secret['data'] as Record<string, string>;
-    expect(Buffer.from(data['A']!, 'base64').toString()).toBe('"one"');
-    expect(Buffer.from(data['B']!, 'base64').toString()).toBe('two');
+  it('when a manifest breaks the schema, then the check names the field', () => {
+    const broken = structuredClone(get('Deployment', 'gateway'));
+    const container = podOf(broken).containers[0]!;
+    container.ports![0]!.containerPort = 'eighty' as unknown as number;
+    Object.assign(container, { imagePullPolicy: 'Sometimes' });
+    container.resources = { limits: { memory: 'a lot' } };
+    const issues = schemaIssues(broken).join('\n');
+    expect(issues).toMatch(/ports\/0\/containerPort must be integer/);
+    expect(issues).toMatch(/imagePullPolicy must be equal to one of the allowed values/);
+    expect(issues).toMatch(/limits\/memory must match format "quantity"/);
+    expect(schemaIssues({ apiVersion: 'apps/v0', kind: 'Deployment', metadata: { name: 'x' } })).toEqual([
+      'no Kubernetes schema for apps/v0 Deployment',
+    ]);
   });
 
-  it('refuses replicas for a Deployment that does not exist', () => {
-    const files = {
-      ...base,
-      [at('base/kustomization.yaml')]: 'resources: [app.yaml]\nreplicas: [{ name: ap, count: 2 }]\n',
-    };
-    expect(() => renderKustomization(at('base'), { files })).toThrow(/replicas for ap/);
+  it('when kustomize refuses the tree, then the test fails with what kubectl said', () => {
+    expect(() =>
+      kustomize(K8S, OVERLAY_IN_TREE, {
+        [path.join(OVERLAY_IN_TREE, 'secrets.env')]: 'A=1',
+        [path.join(OVERLAY_IN_TREE, 'kustomization.yaml')]: 'resources:\n  - ../../base\n  - missing.yaml\n',
+      }),
+    ).toThrow(/kubectl kustomize overlays\/production failed: .*missing\.yaml/s);
   });
 });

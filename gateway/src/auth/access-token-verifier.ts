@@ -1,5 +1,6 @@
 import { createPublicKey } from 'node:crypto';
 import { jwtVerify } from 'jose';
+import { LRUCache } from 'lru-cache';
 import {
   ACCESS_TOKEN_ALGORITHM,
   ACCESS_TOKEN_AUDIENCE,
@@ -9,12 +10,11 @@ import {
 import { UnauthorizedError } from '@tolk/http';
 import { noteTokenCacheLookup } from './cache-metrics.js';
 
-type CachedPrincipal = { principal: Principal; expiresAt: number };
-
 /**
  * Verifies identity-service's ES256 access tokens. The key is parsed once; verified tokens are
  * remembered (by their exact string, never past their `exp`) so a busy CLI does not pay for an
- * ECDSA verification on every request. The cache is bounded and forgets its oldest entries first.
+ * ECDSA verification on every request. The cache is bounded and forgets its least recently used
+ * entries first.
  * A token of a deleted account is refused, cached or not.
  */
 export function createAccessTokenVerifier(deps: {
@@ -26,15 +26,17 @@ export function createAccessTokenVerifier(deps: {
 }) {
   const publicKey = createPublicKey(deps.publicKeyPem);
   const now = deps.now ?? Date.now;
-  const cache = new Map<string, CachedPrincipal>();
+  // ttlResolution 0: the clock is read at every lookup, so no token outlives its `exp`.
+  const cache =
+    deps.cacheSize > 0
+      ? new LRUCache<string, Principal>({ max: deps.cacheSize, perf: { now }, ttlResolution: 0 })
+      : undefined;
 
-  function remember(token: string, entry: CachedPrincipal): void {
-    if (deps.cacheSize === 0) return;
-    if (cache.size >= deps.cacheSize) {
-      const oldest = cache.keys().next();
-      if (!oldest.done) cache.delete(oldest.value);
-    }
-    cache.set(token, entry);
+  function remember(token: string, principal: Principal, expiresAt: number): void {
+    // lru-cache keeps an entry while its age is at most its ttl; the token is refused from its
+    // `exp` on. A ttl of 0 would mean "forever".
+    const ttl = expiresAt - 1 - now();
+    if (ttl > 0) cache?.set(token, principal, { ttl });
   }
 
   function refuseDeleted(principal: Principal): Principal {
@@ -45,13 +47,10 @@ export function createAccessTokenVerifier(deps: {
   }
 
   return async function verifyAccessToken(token: string): Promise<Principal> {
-    const cached = cache.get(token);
+    const cached = cache?.get(token);
     if (cached) {
-      if (cached.expiresAt > now()) {
-        noteTokenCacheLookup('access', 'memory', true);
-        return refuseDeleted(cached.principal);
-      }
-      cache.delete(token);
+      noteTokenCacheLookup('access', 'memory', true);
+      return refuseDeleted(cached);
     }
     noteTokenCacheLookup('access', 'memory', false);
     let subject: string | undefined;
@@ -72,7 +71,7 @@ export function createAccessTokenVerifier(deps: {
     }
     if (!subject) throw new UnauthorizedError('The access token names no user');
     const principal: Principal = { kind: 'user', userId: subject };
-    remember(token, { principal, expiresAt });
+    remember(token, principal, expiresAt);
     return refuseDeleted(principal);
   };
 }

@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { LRUCache } from 'lru-cache';
 import {
   TOKEN_INTROSPECTION_PATH,
   hashProjectToken,
@@ -38,7 +39,8 @@ export function createTokenIntrospection(deps: {
   };
 }
 
-type LocalEntry = { principal: TokenPrincipal | null; expiresAt: number };
+/** lru-cache holds no null: "unknown or revoked" is kept wrapped. */
+type LocalEntry = { principal: TokenPrincipal | null };
 
 /**
  * Project API tokens resolved for the gateway (DESIGN §2, §7):
@@ -68,20 +70,24 @@ export function createProjectTokenResolver(deps: {
 }) {
   const { introspect, redis, keyPrefix, logger } = deps;
   const now = deps.now ?? Date.now;
-  const local = new Map<string, LocalEntry>();
+  const clock = { perf: { now }, ttlResolution: 0 };
+  const local = new LRUCache<string, LocalEntry>({
+    max: deps.localMaxEntries,
+    ttl: deps.localTtlMs,
+    ...clock,
+  });
   /** Hashes revoked lately: an introspection that raced with the revocation is not cached. */
-  const revokedAt = new Map<string, number>();
+  const revokedLately = new LRUCache<string, true>({
+    max: deps.localMaxEntries,
+    ttl: deps.redisTtlSeconds * 1000,
+    ...clock,
+  });
   const entryKey = (tokenHash: string) => `${keyPrefix}:token:${tokenHash}`;
 
   function remember(tokenHash: string, principal: TokenPrincipal | null): void {
     // An answer that raced a revocation is not kept while any cache may still hold a stale one.
-    if (principal && (revokedAt.get(tokenHash) ?? -Infinity) > now() - deps.redisTtlSeconds * 1000) return;
-    local.delete(tokenHash);
-    local.set(tokenHash, { principal, expiresAt: now() + deps.localTtlMs });
-    if (local.size > deps.localMaxEntries) {
-      const oldest = local.keys().next().value;
-      if (oldest !== undefined) local.delete(oldest);
-    }
+    if (principal && revokedLately.has(tokenHash)) return;
+    local.set(tokenHash, { principal });
   }
 
   async function fromRedis(tokenHash: string): Promise<TokenPrincipal | null | undefined> {
@@ -112,9 +118,8 @@ export function createProjectTokenResolver(deps: {
     mayAsk: boolean,
   ): Promise<TokenPrincipal | null> {
     const cached = local.get(tokenHash);
-    const inMemory = cached !== undefined && cached.expiresAt > now();
-    noteTokenCacheLookup('project', 'memory', inMemory);
-    if (inMemory) return cached.principal;
+    noteTokenCacheLookup('project', 'memory', cached !== undefined);
+    if (cached) return cached.principal;
     const shared = await fromRedis(tokenHash);
     // Redis away or not configured counts as a miss: token-service is asked either way.
     noteTokenCacheLookup('project', 'redis', shared !== undefined);
@@ -145,12 +150,7 @@ export function createProjectTokenResolver(deps: {
     /** Forgets a token in this instance only (the pub/sub message of a revocation). */
     evictLocal(tokenHash: string): void {
       local.delete(tokenHash);
-      revokedAt.set(tokenHash, now());
-      // Bounded: old marks go.
-      if (revokedAt.size > deps.localMaxEntries) {
-        const oldest = revokedAt.keys().next().value;
-        if (oldest !== undefined) revokedAt.delete(oldest);
-      }
+      revokedLately.set(tokenHash, true);
     },
 
     /** TokenRevoked: the shared tombstone, written whatever was there. */

@@ -1,12 +1,15 @@
 import { createSecretKey } from 'node:crypto';
 import type { RequestHandler, Request } from 'express';
 import { SignJWT, jwtVerify } from 'jose';
+import { LRUCache } from 'lru-cache';
 import { PRINCIPAL_HEADER, principalSchema, type Principal } from '@tolk/contracts';
 import { ForbiddenError, UnauthorizedError } from './errors.js';
 
 const ISSUER = 'tolk-gateway';
 const AUDIENCE = 'tolk-internal';
 const ALGORITHM = 'HS256';
+/** Principals (signer) and tokens (verifier) remembered; the least recently used go first. */
+const MAX_REMEMBERED = 10_000;
 
 /**
  * The gateway's half: wraps a verified principal in a short-lived internal token. Signed tokens
@@ -14,17 +17,17 @@ const ALGORITHM = 'HS256';
  */
 export function createPrincipalSigner(secret: string, ttlSeconds = 60) {
   const key = createSecretKey(Buffer.from(secret, 'utf8'));
-  const cache = new Map<string, { token: string; renewAt: number }>();
-  const MAX_CACHED = 10_000;
+  // Renewed at half its life, so a token handed out always has the other half to live.
+  const cache = new LRUCache<string, string>({ max: MAX_REMEMBERED, ttl: (ttlSeconds * 1000) / 2 });
 
   return async function signPrincipal(principal: Principal): Promise<string> {
     const cacheKey =
       principal.kind === 'user'
         ? `u:${principal.userId}`
         : `t:${principal.tokenId}:${principal.projectId}:${principal.permissions}`;
-    const now = Date.now();
     const cached = cache.get(cacheKey);
-    if (cached && cached.renewAt > now) return cached.token;
+    if (cached) return cached;
+    const now = Date.now();
     const token = await new SignJWT({ p: principal })
       .setProtectedHeader({ alg: ALGORITHM })
       .setIssuer(ISSUER)
@@ -32,8 +35,7 @@ export function createPrincipalSigner(secret: string, ttlSeconds = 60) {
       .setIssuedAt()
       .setExpirationTime(Math.floor(now / 1000) + ttlSeconds)
       .sign(key);
-    if (cache.size >= MAX_CACHED) cache.clear();
-    cache.set(cacheKey, { token, renewAt: now + (ttlSeconds * 1000) / 2 });
+    cache.set(cacheKey, token);
     return token;
   };
 }
@@ -43,15 +45,12 @@ export function createPrincipalVerifier(secret: string) {
   const key = createSecretKey(Buffer.from(secret, 'utf8'));
   // The gateway reuses each signed token for half its life: verify each one once, then remember
   // it (by its exact string, never past its expiry).
-  const verified = new Map<string, { principal: Principal; expiresAt: number }>();
-  const MAX_REMEMBERED = 10_000;
+  // ttlResolution 0: the clock is read at every lookup, so no token outlives its `exp`.
+  const verified = new LRUCache<string, Principal>({ max: MAX_REMEMBERED, ttlResolution: 0 });
 
   return async function verifyPrincipal(token: string): Promise<Principal | undefined> {
     const remembered = verified.get(token);
-    if (remembered) {
-      if (remembered.expiresAt > Date.now()) return remembered.principal;
-      verified.delete(token);
-    }
+    if (remembered) return remembered;
     try {
       const { payload } = await jwtVerify(token, key, {
         algorithms: [ALGORITHM],
@@ -61,8 +60,9 @@ export function createPrincipalVerifier(secret: string) {
       });
       const parsed = principalSchema.safeParse(payload['p']);
       if (!parsed.success) return undefined;
-      if (verified.size >= MAX_REMEMBERED) verified.clear();
-      verified.set(token, { principal: parsed.data, expiresAt: payload.exp! * 1000 });
+      // lru-cache keeps an entry while its age is at most its ttl (0 would mean "forever").
+      const ttl = payload.exp! * 1000 - 1 - Date.now();
+      if (ttl > 0) verified.set(token, parsed.data, { ttl });
       return parsed.data;
     } catch {
       return undefined;
