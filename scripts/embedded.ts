@@ -30,6 +30,7 @@ import * as sourceService from '../services/source-service/src/app.js';
 import { loadSourceConfig } from '../services/source-service/src/config.js';
 import { subscribeSourceConsumer } from '../services/source-service/src/entry-points/messaging/source-consumer.js';
 import * as tokenService from '../services/token-service/src/app.js';
+import { tokenService as tokenDefinition } from '@tolk/token-service';
 import { loadTokenConfig } from '../services/token-service/src/config.js';
 import { subscribeTokenConsumer } from '../services/token-service/src/entry-points/messaging/token-consumer.js';
 
@@ -158,7 +159,7 @@ export async function startEmbeddedTolk(options: EmbeddedOptions) {
   });
   const localeUrl = await serve('locale', locale.app);
 
-  const tokenDb = await database(tokenService.TOKENS_SCHEMA, tokenService.MIGRATIONS_DIR, 'token-service');
+  const tokenDb = await database(tokenDefinition.schema, tokenDefinition.migrations, 'token-service');
   const tokens = tokenService.createTokenService({
     config: loadTokenConfig({ ...common, PROJECT_SERVICE_URL: projectUrl }),
     db: tokenDb,

@@ -33,6 +33,7 @@ import * as sourceService from '../../services/source-service/src/app.js';
 import { loadSourceConfig } from '../../services/source-service/src/config.js';
 import { subscribeSourceConsumer } from '../../services/source-service/src/entry-points/messaging/source-consumer.js';
 import * as tokenService from '../../services/token-service/src/app.js';
+import { tokenService as tokenDefinition } from '@tolk/token-service';
 import { loadTokenConfig } from '../../services/token-service/src/config.js';
 import { subscribeTokenConsumer } from '../../services/token-service/src/entry-points/messaging/token-consumer.js';
 
@@ -217,7 +218,7 @@ export async function startSystem(
   }
 
   if (options.tokens) {
-    const tokenDb = await migratedDb('token', tokenService.TOKENS_SCHEMA, tokenService.MIGRATIONS_DIR);
+    const tokenDb = await migratedDb('token', tokenDefinition.schema, tokenDefinition.migrations);
     const tokens = tokenService.createTokenService({
       config: loadTokenConfig({ ...common, PROJECT_SERVICE_URL: project.url }),
       db: tokenDb,

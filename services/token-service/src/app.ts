@@ -1,5 +1,4 @@
 import { redactProjectTokens } from '@tolk/contracts';
-import { fileURLToPath } from 'node:url';
 import type { Bus } from '@tolk/bus';
 import type { Express } from 'express';
 import type { Db } from '@tolk/db';
@@ -13,11 +12,6 @@ import { createTokenSync, type TokenSync } from './domain/token-sync.js';
 import { createTokens } from './domain/tokens.js';
 import { createTokenRouter } from './entry-points/http/router.js';
 
-/** The one schema this service owns. */
-export const TOKENS_SCHEMA = 'tokens';
-/** Next to src/ and dist/ alike. */
-export const MIGRATIONS_DIR = fileURLToPath(new URL('../migrations', import.meta.url));
-
 export type TokenAppConfig = Pick<
   TokenConfig,
   'INTERNAL_JWT_SECRET' | 'PROJECT_SERVICE_URL' | 'PROJECT_SERVICE_TIMEOUT_MS' | 'TOKEN_MAX_PER_PROJECT'
@@ -25,8 +19,8 @@ export type TokenAppConfig = Pick<
 
 /**
  * Composition root: wires repositories, use cases and routes into the service's app, and the
- * effects of consumed events (`sync`, for start.ts to subscribe with). `db` must be bound to the
- * tokens schema and migrated. Events go to the outbox in `db`; the relay is started by start.ts.
+ * effects of consumed events (`sync`, for its consumer). `db` must be bound to the
+ * tokens schema and migrated. Events go to the outbox in `db`; the frame relays them.
  * Never listens.
  */
 export function createTokenService(deps: {
