@@ -27,6 +27,7 @@ import * as projectService from '../services/project-service/src/app.js';
 import { loadProjectConfig } from '../services/project-service/src/config.js';
 import { subscribeProjectConsumer } from '../services/project-service/src/entry-points/messaging/project-consumer.js';
 import * as sourceService from '../services/source-service/src/app.js';
+import { sourceService as sourceDefinition } from '@tolk/source-service';
 import { loadSourceConfig } from '../services/source-service/src/config.js';
 import { subscribeSourceConsumer } from '../services/source-service/src/entry-points/messaging/source-consumer.js';
 import * as tokenService from '../services/token-service/src/app.js';
@@ -133,11 +134,7 @@ export async function startEmbeddedTolk(options: EmbeddedOptions) {
     logger: loggerFor('identity-service'),
   });
 
-  const sourceDb = await database(
-    sourceService.SOURCE_SCHEMA,
-    sourceService.MIGRATIONS_DIR,
-    'source-service',
-  );
+  const sourceDb = await database(sourceDefinition.schema, sourceDefinition.migrations, 'source-service');
   const source = sourceService.createSourceService({
     config: loadSourceConfig({ ...common, PROJECT_SERVICE_URL: projectUrl }),
     db: sourceDb,

@@ -30,6 +30,7 @@ import * as projectService from '../../services/project-service/src/app.js';
 import { loadProjectConfig } from '../../services/project-service/src/config.js';
 import { subscribeProjectConsumer } from '../../services/project-service/src/entry-points/messaging/project-consumer.js';
 import * as sourceService from '../../services/source-service/src/app.js';
+import { sourceService as sourceDefinition } from '@tolk/source-service';
 import { loadSourceConfig } from '../../services/source-service/src/config.js';
 import { subscribeSourceConsumer } from '../../services/source-service/src/entry-points/messaging/source-consumer.js';
 import * as tokenService from '../../services/token-service/src/app.js';
@@ -173,7 +174,7 @@ export async function startSystem(
 
   const serviceUrls: Record<string, string> = {};
   if (options.sources) {
-    const sourceDb = await migratedDb('source', sourceService.SOURCE_SCHEMA, sourceService.MIGRATIONS_DIR);
+    const sourceDb = await migratedDb('source', sourceDefinition.schema, sourceDefinition.migrations);
     const source = sourceService.createSourceService({
       config: loadSourceConfig({ ...common, PROJECT_SERVICE_URL: project.url }),
       db: sourceDb,

@@ -13,9 +13,8 @@ import {
   createProjectApp,
 } from '../../project-service/src/app.js';
 import { loadProjectConfig } from '../../project-service/src/config.js';
-import { MIGRATIONS_DIR, SOURCE_SCHEMA, createSourceService } from '../src/app.js';
-import { loadSourceConfig } from '../src/config.js';
-import { subscribeSourceConsumer } from '../src/entry-points/messaging/source-consumer.js';
+import { openService } from '@tolk/service';
+import { sourceService } from '../src/index.js';
 
 export const INTERNAL_SECRET = 'test-internal-secret-that-is-long-enough';
 
@@ -66,21 +65,24 @@ export async function startSourceService(options: { env?: Record<string, string>
     createProjectApp({ config: projectConfig, db: projectDb, bus: projectBus, logger: quiet }),
   );
 
-  const db = database.db(SOURCE_SCHEMA);
-  await migrate(db, MIGRATIONS_DIR);
+  const db = database.db(sourceService.schema);
   const bus = broker.bus({ logger, producer: 'source-service' });
-  const relay = await startOutboxRelay({ db, bus, logger, ...database.relayOptions });
-  const config = loadSourceConfig({
-    DATABASE_URL: database.url,
-    AMQP_URL: broker.url,
-    INTERNAL_JWT_SECRET: INTERNAL_SECRET,
-    PROJECT_SERVICE_URL: projectServer.url,
-    ...options.env,
+  const service = await openService(sourceService, {
+    env: {
+      DATABASE_URL: database.url,
+      AMQP_URL: broker.url,
+      INTERNAL_JWT_SECRET: INTERNAL_SECRET,
+      PROJECT_SERVICE_URL: projectServer.url,
+      ...options.env,
+    },
+    db,
+    bus,
+    logger,
   });
-  const { app, sync } = createSourceService({ config, db, bus, logger });
+  await service.relay(database.relayOptions);
   const queue = `source-service-test-${randomUUID()}`;
-  await subscribeSourceConsumer({ bus, db, sync, logger, queue });
-  const server = await listen(app);
+  await service.consume(queue);
+  const server = await listen(service.app);
 
   // Every SourceChanged, as it arrived on a queue of the test's own.
   const delivered: EventEnvelope[] = [];
@@ -220,7 +222,7 @@ export async function startSourceService(options: { env?: Record<string, string>
     async close() {
       await server.close();
       await projectServer.close();
-      await relay.stop();
+      await service.close();
       await projectRelay.stop();
       await bus.close();
       await projectBus.close();
