@@ -21,6 +21,7 @@ import { resolveMasterKeys } from '../services/byok-service/src/master-key-sourc
 import * as identityService from '../services/identity-service/src/app.js';
 import { loadIdentityConfig } from '../services/identity-service/src/config.js';
 import * as localeService from '../services/locale-service/src/app.js';
+import { localeService as localeDefinition } from '@tolk/locale-service';
 import { loadLocaleConfig } from '../services/locale-service/src/config.js';
 import { subscribeLocaleConsumer } from '../services/locale-service/src/entry-points/messaging/locale-consumer.js';
 import * as projectService from '../services/project-service/src/app.js';
@@ -143,11 +144,7 @@ export async function startEmbeddedTolk(options: EmbeddedOptions) {
   });
   const sourceUrl = await serve('source', source.app);
 
-  const localeDb = await database(
-    localeService.LOCALES_SCHEMA,
-    localeService.MIGRATIONS_DIR,
-    'locale-service',
-  );
+  const localeDb = await database(localeDefinition.schema, localeDefinition.migrations, 'locale-service');
   const locale = localeService.createLocaleService({
     config: loadLocaleConfig({ ...common, PROJECT_SERVICE_URL: projectUrl, SOURCE_SERVICE_URL: sourceUrl }),
     db: localeDb,

@@ -24,6 +24,7 @@ import { loadByokConfig } from '../../services/byok-service/src/config.js';
 import { subscribeByokConsumer } from '../../services/byok-service/src/entry-points/messaging/byok-consumer.js';
 import { resolveMasterKeys } from '../../services/byok-service/src/master-key-source.js';
 import * as localeService from '../../services/locale-service/src/app.js';
+import { localeService as localeDefinition } from '@tolk/locale-service';
 import { loadLocaleConfig } from '../../services/locale-service/src/config.js';
 import { subscribeLocaleConsumer } from '../../services/locale-service/src/entry-points/messaging/locale-consumer.js';
 import * as projectService from '../../services/project-service/src/app.js';
@@ -184,7 +185,7 @@ export async function startSystem(
     const sourceServer = await serve('source', source.app);
     serviceUrls['SOURCE_SERVICE_URL'] = sourceServer.url;
 
-    const localeDb = await migratedDb('locale', localeService.LOCALES_SCHEMA, localeService.MIGRATIONS_DIR);
+    const localeDb = await migratedDb('locale', localeDefinition.schema, localeDefinition.migrations);
     const locale = localeService.createLocaleService({
       config: loadLocaleConfig({
         ...common,

@@ -1,4 +1,3 @@
-import { fileURLToPath } from 'node:url';
 import type { Express } from 'express';
 import type { Bus } from '@tolk/bus';
 import type { Db } from '@tolk/db';
@@ -16,11 +15,6 @@ import { createLocales } from './domain/locales.js';
 import { createSourceDocuments } from './domain/source-documents.js';
 import { createLocaleRouter } from './entry-points/http/router.js';
 
-/** The one schema this service owns. */
-export const LOCALES_SCHEMA = 'locales';
-/** Next to src/ and dist/ alike. */
-export const MIGRATIONS_DIR = fileURLToPath(new URL('../migrations', import.meta.url));
-
 export type LocaleAppConfig = Pick<
   LocaleConfig,
   | 'INTERNAL_JWT_SECRET'
@@ -36,9 +30,9 @@ export type LocaleAppConfig = Pick<
 
 /**
  * Composition root: wires repositories, use cases and routes into the service's express app,
- * and the effects of consumed events (`sync` and `refresh`, for start.ts to subscribe with).
+ * and the effects of consumed events (`sync` and `refresh`, for its consumer).
  * `db` must be bound to the locales schema and migrated. Events go to the outbox in `db`; the
- * relay is started by start.ts. Never listens.
+ * frame relays them. Never listens.
  */
 export function createLocaleService(deps: {
   config: LocaleAppConfig;
