@@ -25,6 +25,7 @@ import { localeService as localeDefinition } from '@tolk/locale-service';
 import { loadLocaleConfig } from '../services/locale-service/src/config.js';
 import { subscribeLocaleConsumer } from '../services/locale-service/src/entry-points/messaging/locale-consumer.js';
 import * as projectService from '../services/project-service/src/app.js';
+import { projectService as projectDefinition } from '@tolk/project-service';
 import { loadProjectConfig } from '../services/project-service/src/config.js';
 import { subscribeProjectConsumer } from '../services/project-service/src/entry-points/messaging/project-consumer.js';
 import * as sourceService from '../services/source-service/src/app.js';
@@ -109,11 +110,7 @@ export async function startEmbeddedTolk(options: EmbeddedOptions) {
     'identity-service',
   );
 
-  const projectDb = await database(
-    projectService.PROJECTS_SCHEMA,
-    projectService.MIGRATIONS_DIR,
-    'project-service',
-  );
+  const projectDb = await database(projectDefinition.schema, projectDefinition.migrations, 'project-service');
   const projectUrl = await serve(
     'project',
     projectService.createProjectApp({

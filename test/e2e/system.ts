@@ -28,6 +28,7 @@ import { localeService as localeDefinition } from '@tolk/locale-service';
 import { loadLocaleConfig } from '../../services/locale-service/src/config.js';
 import { subscribeLocaleConsumer } from '../../services/locale-service/src/entry-points/messaging/locale-consumer.js';
 import * as projectService from '../../services/project-service/src/app.js';
+import { projectService as projectDefinition } from '@tolk/project-service';
 import { loadProjectConfig } from '../../services/project-service/src/config.js';
 import { subscribeProjectConsumer } from '../../services/project-service/src/entry-points/messaging/project-consumer.js';
 import * as sourceService from '../../services/source-service/src/app.js';
@@ -108,9 +109,9 @@ export async function startSystem(
   const identityDb = database.db(identityService.IDENTITY_SCHEMA);
   cleanups.push(() => identityDb.close());
   await migrate(identityDb, identityService.MIGRATIONS_DIR);
-  const projectDb = database.db(projectService.PROJECTS_SCHEMA);
+  const projectDb = database.db(projectDefinition.schema);
   cleanups.push(() => projectDb.close());
-  await migrate(projectDb, projectService.MIGRATIONS_DIR);
+  await migrate(projectDb, projectDefinition.migrations);
 
   const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   // identity-service and project-service ask each other (emails; the projects an account deletion

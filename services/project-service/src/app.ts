@@ -1,4 +1,3 @@
-import { fileURLToPath } from 'node:url';
 import type { Express } from 'express';
 import type { Bus } from '@tolk/bus';
 import type { Db } from '@tolk/db';
@@ -15,11 +14,6 @@ import { PRODUCER } from './domain/project-events.js';
 import { createProjects } from './domain/projects.js';
 import { createProjectRouter } from './entry-points/http/router.js';
 
-/** The one schema this service owns. */
-export const PROJECTS_SCHEMA = 'projects';
-/** Next to src/ and dist/ alike. */
-export const MIGRATIONS_DIR = fileURLToPath(new URL('../migrations', import.meta.url));
-
 export type ProjectAppConfig = Pick<
   ProjectConfig,
   'INTERNAL_JWT_SECRET' | 'IDENTITY_SERVICE_URL' | 'IDENTITY_SERVICE_TIMEOUT_MS'
@@ -28,7 +22,7 @@ export type ProjectAppConfig = Pick<
 /**
  * Composition root: wires repositories, use cases and routes into the service's express app.
  * `db` must be bound to the projects schema and migrated. Events go to the outbox in `db`; the
- * relay that sends them over `bus` is started by start.ts; the app only reports whether the bus
+ * frame relays them over `bus`; the app only reports whether the bus
  * is connected. Never listens.
  */
 export function createProjectApp(deps: {
@@ -76,7 +70,7 @@ export function createProjectApp(deps: {
 
 /**
  * What deleting an account does to projects: the sole-owned projects identity-service names
- * first, and the effect of UserDeleted, for start.ts to subscribe with. `db` as for the app.
+ * first, and the effect of UserDeleted, for its consumer. `db` as for the app.
  */
 export function createProjectAccountRemoval(deps: {
   db: Db;

@@ -20,15 +20,9 @@ import {
   createIdentityApp,
 } from '../../identity-service/src/app.js';
 import { loadIdentityConfig } from '../../identity-service/src/config.js';
-import {
-  MIGRATIONS_DIR,
-  PROJECTS_SCHEMA,
-  createProjectAccountRemoval,
-  createProjectApp,
-} from '../src/app.js';
-import { loadProjectConfig } from '../src/config.js';
+import { openService } from '@tolk/service';
 import type { ProjectResponse } from '../src/entry-points/http/schemas.js';
-import { subscribeProjectConsumer } from '../src/entry-points/messaging/project-consumer.js';
+import { projectService } from '../src/index.js';
 
 export const INTERNAL_SECRET = 'test-internal-secret-that-is-long-enough';
 
@@ -101,28 +95,30 @@ export async function startProjectService(
   let identityApp: RequestListener | undefined = undefined;
   const identityServer = await listen((req, res) => identityApp?.(req, res));
 
-  const db = database.db(PROJECTS_SCHEMA);
-  await migrate(db, MIGRATIONS_DIR);
+  const db = database.db(projectService.schema);
   const faults = withInjectableFailure(db);
   const bus = broker.bus({ logger, producer: 'project-service' });
-  const relay = await startOutboxRelay({ db, bus, logger, ...database.relayOptions });
-
-  const config = loadProjectConfig({
-    DATABASE_URL: database.url,
-    AMQP_URL: broker.url,
-    INTERNAL_JWT_SECRET: INTERNAL_SECRET,
-    IDENTITY_SERVICE_URL: options.identityUrl ?? identityServer.url,
-    ...(options.identityTimeoutMs ? { IDENTITY_SERVICE_TIMEOUT_MS: String(options.identityTimeoutMs) } : {}),
-  });
-  const server = await listen(createProjectApp({ config, db: faults.db, bus, logger }));
-  const consumerQueue = `project-service-test-${randomUUID()}`;
-  await subscribeProjectConsumer({
-    bus,
+  const service = await openService(projectService, {
+    env: {
+      DATABASE_URL: database.url,
+      AMQP_URL: broker.url,
+      INTERNAL_JWT_SECRET: INTERNAL_SECRET,
+      IDENTITY_SERVICE_URL: options.identityUrl ?? identityServer.url,
+      ...(options.identityTimeoutMs
+        ? { IDENTITY_SERVICE_TIMEOUT_MS: String(options.identityTimeoutMs) }
+        : {}),
+    },
     db,
-    accountRemoval: createProjectAccountRemoval({ db, logger }),
+    bus,
     logger,
-    queue: consumerQueue,
   });
+  await service.relay(database.relayOptions);
+  // Requests run on a Db whose next transaction can be made to fail; the relay and the consumer
+  // on the plain one, so that neither takes a failure meant for a request.
+  const { app } = await projectService.create({ config: service.config, db: faults.db, bus, logger });
+  const server = await listen(app);
+  const consumerQueue = `project-service-test-${randomUUID()}`;
+  await service.consume(consumerQueue);
 
   const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   identityApp = createIdentityApp({
@@ -163,7 +159,6 @@ export async function startProjectService(
     db,
     logLines,
     delivered,
-    relay,
     call,
     as,
     failNextTransactionAt: faults.failNextTransactionAt,
@@ -233,7 +228,7 @@ export async function startProjectService(
     async close() {
       await server.close();
       await identityServer.close().catch(() => undefined);
-      await relay.stop();
+      await service.close();
       await identityRelay.stop();
       await bus.close();
       await identityBus.close();
