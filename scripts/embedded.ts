@@ -19,6 +19,7 @@ import { loadByokConfig } from '../services/byok-service/src/config.js';
 import { subscribeByokConsumer } from '../services/byok-service/src/entry-points/messaging/byok-consumer.js';
 import { resolveMasterKeys } from '../services/byok-service/src/master-key-source.js';
 import * as identityService from '../services/identity-service/src/app.js';
+import { identityService as identityDefinition } from '@tolk/identity-service';
 import { loadIdentityConfig } from '../services/identity-service/src/config.js';
 import * as localeService from '../services/locale-service/src/app.js';
 import { localeService as localeDefinition } from '@tolk/locale-service';
@@ -105,8 +106,8 @@ export async function startEmbeddedTolk(options: EmbeddedOptions) {
     express().use((req, res, next) => (identityApp ? identityApp(req, res, next) : next())),
   );
   const identityDb = await database(
-    identityService.IDENTITY_SCHEMA,
-    identityService.MIGRATIONS_DIR,
+    identityDefinition.schema,
+    identityDefinition.migrations,
     'identity-service',
   );
 

@@ -18,6 +18,7 @@ import { listen, openTestBroker, openTestDatabase, request, testRedisUrl } from 
 import { createGatewayApp } from '../../gateway/src/app.js';
 import { loadGatewayConfig } from '../../gateway/src/config.js';
 import * as identityService from '../../services/identity-service/src/app.js';
+import { identityService as identityDefinition } from '@tolk/identity-service';
 import { loadIdentityConfig } from '../../services/identity-service/src/config.js';
 import * as byokService from '../../services/byok-service/src/app.js';
 import { loadByokConfig } from '../../services/byok-service/src/config.js';
@@ -106,9 +107,9 @@ export async function startSystem(
   cleanups.push(() => database.drop());
   const broker = await openTestBroker({ amqpUrl: infrastructure.amqpUrl, logger: silent });
   cleanups.push(() => broker.close());
-  const identityDb = database.db(identityService.IDENTITY_SCHEMA);
+  const identityDb = database.db(identityDefinition.schema);
   cleanups.push(() => identityDb.close());
-  await migrate(identityDb, identityService.MIGRATIONS_DIR);
+  await migrate(identityDb, identityDefinition.migrations);
   const projectDb = database.db(projectDefinition.schema);
   cleanups.push(() => projectDb.close());
   await migrate(projectDb, projectDefinition.migrations);

@@ -1,4 +1,3 @@
-import { fileURLToPath } from 'node:url';
 import type { Express } from 'express';
 import type { Bus } from '@tolk/bus';
 import type { Db } from '@tolk/db';
@@ -15,11 +14,6 @@ import { createDeviceLogin } from './domain/device-login.js';
 import { createSessions } from './domain/sessions.js';
 import { createUserDirectory } from './domain/user-directory.js';
 import { createIdentityRouter } from './entry-points/http/router.js';
-
-/** The one schema this service owns. */
-export const IDENTITY_SCHEMA = 'identity';
-/** Next to src/ and dist/ alike. */
-export const MIGRATIONS_DIR = fileURLToPath(new URL('../migrations', import.meta.url));
 
 export type IdentityAppConfig = Pick<
   IdentityConfig,

@@ -1,7 +1,6 @@
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import type { RequestListener } from 'node:http';
 import { expect } from 'vitest';
-import { startOutboxRelay } from '@tolk/bus';
 import {
   INTERNAL_CALLER_HEADER,
   PRINCIPAL_HEADER,
@@ -9,17 +8,12 @@ import {
   type EventEnvelope,
   type Principal,
 } from '@tolk/contracts';
-import { migrate, type Db } from '@tolk/db';
+import type { Db } from '@tolk/db';
 import { createInternalCallerSigner, createPrincipalSigner } from '@tolk/http';
 import { createLogger } from '@tolk/logger';
 import { listen, openTestBroker, openTestDatabase, request, type ObservedEvent } from '@tolk/testing';
 // Tests may compose services; production code never imports another service.
-import {
-  IDENTITY_SCHEMA,
-  MIGRATIONS_DIR as IDENTITY_MIGRATIONS_DIR,
-  createIdentityApp,
-} from '../../identity-service/src/app.js';
-import { loadIdentityConfig } from '../../identity-service/src/config.js';
+import { identityService } from '@tolk/identity-service';
 import { openService } from '@tolk/service';
 import type { ProjectResponse } from '../src/entry-points/http/schemas.js';
 import { projectService } from '../src/index.js';
@@ -81,15 +75,8 @@ export async function startProjectService(
 
   const broker = await openTestBroker({ logger });
   const identityLogger = createLogger({ name: 'identity-service', level: 'silent' });
-  const identityDb = database.db(IDENTITY_SCHEMA);
-  await migrate(identityDb, IDENTITY_MIGRATIONS_DIR);
+  const identityDb = database.db(identityService.schema);
   const identityBus = broker.bus({ logger: identityLogger, producer: 'identity-service' });
-  const identityRelay = await startOutboxRelay({
-    db: identityDb,
-    bus: identityBus,
-    logger: identityLogger,
-    ...database.relayOptions,
-  });
   // identity-service and project-service ask each other (emails; the projects an account deletion
   // takes): identity-service listens first and is given its app once project-service's URL is known.
   let identityApp: RequestListener | undefined = undefined;
@@ -121,18 +108,20 @@ export async function startProjectService(
   await service.consume(consumerQueue);
 
   const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-  identityApp = createIdentityApp({
-    config: loadIdentityConfig({
+  const identity = await openService(identityService, {
+    env: {
       DATABASE_URL: database.url,
       AMQP_URL: broker.url,
       INTERNAL_JWT_SECRET: INTERNAL_SECRET,
       JWT_PRIVATE_KEY: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
       PROJECT_SERVICE_URL: server.url,
-    }),
+    },
     db: identityDb,
     bus: identityBus,
     logger: identityLogger,
   });
+  await identity.relay(database.relayOptions);
+  identityApp = identity.app;
 
   // Other test files publish project events to the same exchange: look for your project's.
   const delivered: DeliveredEvent[] = [];
@@ -229,7 +218,7 @@ export async function startProjectService(
       await server.close();
       await identityServer.close().catch(() => undefined);
       await service.close();
-      await identityRelay.stop();
+      await identity.close();
       await bus.close();
       await identityBus.close();
       await broker.deleteQueues([consumerQueue]);
