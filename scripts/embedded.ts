@@ -15,6 +15,7 @@ import { collectProcessMetrics, createLogger, type Logger } from '@tolk/logger';
 import { createGatewayApp } from '../gateway/src/app.js';
 import { loadGatewayConfig } from '../gateway/src/config.js';
 import * as byokService from '../services/byok-service/src/app.js';
+import { byokService as byokDefinition } from '@tolk/byok-service';
 import { loadByokConfig } from '../services/byok-service/src/config.js';
 import { subscribeByokConsumer } from '../services/byok-service/src/entry-points/messaging/byok-consumer.js';
 import { resolveMasterKeys } from '../services/byok-service/src/master-key-source.js';
@@ -161,7 +162,7 @@ export async function startEmbeddedTolk(options: EmbeddedOptions) {
   const tokenUrl = await serve('token', tokens.app);
 
   const byokConfig = loadByokConfig({ ...common, TOLK_DATA_DIR: options.tolkDataDir });
-  const byokDb = await database(byokService.BYOK_SCHEMA, byokService.MIGRATIONS_DIR, 'byok-service');
+  const byokDb = await database(byokDefinition.schema, byokDefinition.migrations, 'byok-service');
   const byok = byokService.createByokService({
     config: byokConfig,
     db: byokDb,

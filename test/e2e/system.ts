@@ -21,6 +21,7 @@ import * as identityService from '../../services/identity-service/src/app.js';
 import { identityService as identityDefinition } from '@tolk/identity-service';
 import { loadIdentityConfig } from '../../services/identity-service/src/config.js';
 import * as byokService from '../../services/byok-service/src/app.js';
+import { byokService as byokDefinition } from '@tolk/byok-service';
 import { loadByokConfig } from '../../services/byok-service/src/config.js';
 import { subscribeByokConsumer } from '../../services/byok-service/src/entry-points/messaging/byok-consumer.js';
 import { resolveMasterKeys } from '../../services/byok-service/src/master-key-source.js';
@@ -243,9 +244,9 @@ export async function startSystem(
   }
 
   if (options.byok) {
-    const byokDb = database.db(byokService.BYOK_SCHEMA);
+    const byokDb = database.db(byokDefinition.schema);
     cleanups.push(() => byokDb.close());
-    await migrate(byokDb, byokService.MIGRATIONS_DIR);
+    await migrate(byokDb, byokDefinition.migrations);
     const byokConfig = loadByokConfig({
       ...common,
       BYOK_MASTER_KEYS: `e2e:${randomBytes(32).toString('base64')}`,
