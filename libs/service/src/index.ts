@@ -61,6 +61,8 @@ export type OpenService<C> = ServiceParts & {
   name: ServiceName;
   config: Readonly<C>;
   db: Db;
+  /** It has event consumers. */
+  consumes: boolean;
   /** Subscribes the consumers (none for a service that consumes nothing). */
   consume(queue?: string): Promise<void>;
   /** Starts relaying the outbox to the bus (nothing for a service without one). */
@@ -95,6 +97,7 @@ export async function openService<C>(
     name: definition.name,
     config,
     db,
+    consumes: parts.consume !== undefined,
     consume: (queue) => parts.consume?.(queue) ?? Promise.resolve(),
     async relay(relayOptions = {}) {
       if (definition.outbox) relays.push(await startOutboxRelay({ db, bus, logger, ...relayOptions }));
