@@ -31,8 +31,8 @@ export type IdentityAppConfig = Pick<
 /**
  * Composition root: wires repositories, use cases and routes into the service's express app.
  * `db` must be bound to the identity schema and migrated. `now` is the clock every expiry and
- * poll interval is measured with. Events (UserDeleted) go to the outbox in `db`; the relay that
- * sends them over `bus` is started by start.ts. Never listens.
+ * poll interval is measured with. Events (UserDeleted) go to the outbox in `db`; the frame
+ * relays them over `bus`. Never listens.
  */
 export function createIdentityApp(deps: {
   config: IdentityAppConfig;
