@@ -7,7 +7,14 @@
  */
 import type { Express } from 'express';
 import type { z } from 'zod';
-import { createRabbitBus, startOutboxRelay, type Bus, type OutboxRelay } from '@tolk/bus';
+import {
+  createRabbitBus,
+  startOutboxRelay,
+  subscribeOnce,
+  type Bus,
+  type EventConsumer,
+  type OutboxRelay,
+} from '@tolk/bus';
 import { loadConfig, loadMigrationConfig } from '@tolk/config';
 import type { ServiceName } from '@tolk/contracts';
 import { createPgDb, migrate, type Db } from '@tolk/db';
@@ -25,11 +32,11 @@ export type ServiceDeps<C> = {
   now?: () => number;
 };
 
-/** A composed service: its app (never listening), and how its consumers subscribe. */
+/** A composed service: its app (never listening), and what its consumer does with events. */
 export type ServiceParts = {
   app: Express;
-  /** Subscribes the service's event consumers, on `queue` (its durable queue by default). */
-  consume?: (queue?: string) => Promise<void>;
+  /** Each event applies once; the frame subscribes it on the service's queue. */
+  consumer?: EventConsumer;
 };
 
 export type ServiceDefinition<C> = {
@@ -61,9 +68,9 @@ export type OpenService<C> = ServiceParts & {
   name: ServiceName;
   config: Readonly<C>;
   db: Db;
-  /** It has event consumers. */
+  /** It consumes events. */
   consumes: boolean;
-  /** Subscribes the consumers (none for a service that consumes nothing). */
+  /** Subscribes its consumer on `queue`, its own durable queue (`token-service`) by default. */
   consume(queue?: string): Promise<void>;
   /** Starts relaying the outbox to the bus (nothing for a service without one). */
   relay(options?: { singleRelay?: boolean; pollIntervalMs?: number }): Promise<void>;
@@ -97,8 +104,10 @@ export async function openService<C>(
     name: definition.name,
     config,
     db,
-    consumes: parts.consume !== undefined,
-    consume: (queue) => parts.consume?.(queue) ?? Promise.resolve(),
+    consumes: parts.consumer !== undefined,
+    async consume(queue = processName(definition)) {
+      if (parts.consumer) await subscribeOnce({ ...parts.consumer, bus, db, queue, logger });
+    },
     async relay(relayOptions = {}) {
       if (definition.outbox) relays.push(await startOutboxRelay({ db, bus, logger, ...relayOptions }));
     },
@@ -177,4 +186,25 @@ export function runMigrations(
     const logger = createLogger({ name: processName(definition), level: config.LOG_LEVEL });
     await migrateService(definition, config.DATABASE_URL, logger);
   });
+}
+
+/**
+ * The readiness checks of a service's app: its database answers and, given the bus its outbox
+ * sends over, that bus is connected.
+ */
+export function readinessOf(deps: {
+  db: Pick<Db, 'ping'>;
+  bus?: Pick<Bus, 'isConnected'>;
+}): Array<() => Promise<void>> {
+  const { db, bus } = deps;
+  return [
+    () => db.ping(),
+    ...(bus
+      ? [
+          async () => {
+            if (!bus.isConnected()) throw new Error('not connected to RabbitMQ');
+          },
+        ]
+      : []),
+  ];
 }

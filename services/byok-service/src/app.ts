@@ -2,6 +2,7 @@ import type { Express } from 'express';
 import type { Db } from '@tolk/db';
 import { createServiceApp } from '@tolk/http';
 import type { Logger } from '@tolk/logger';
+import { readinessOf } from '@tolk/service';
 import type { ByokConfig } from './config.js';
 import { createKeysRepository } from './data-access/keys-repository.js';
 import { createKeyCipher } from './domain/key-cipher.js';
@@ -39,7 +40,7 @@ export function createByokService(deps: {
     router: createByokRouter({ providerKeys }),
     internalSecret: config.INTERNAL_JWT_SECRET,
     bodyLimitBytes: BODY_LIMIT_BYTES,
-    readiness: [() => db.ping()],
+    readiness: readinessOf({ db }),
     // Answers carry decrypted keys: no cache may keep any of them, the frame's own answers included.
     onRequest: (_req, res) => res.setHeader('Cache-Control', 'no-store'),
   });

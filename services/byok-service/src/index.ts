@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { defineService } from '@tolk/service';
 import { createByokService } from './app.js';
 import { configSchema } from './config.js';
-import { subscribeByokConsumer } from './entry-points/messaging/byok-consumer.js';
+import { byokConsumer } from './entry-points/messaging/byok-consumer.js';
 import { resolveMasterKeys } from './master-key-source.js';
 
 /** byok-service: users' AI provider keys, encrypted under the master keys; consumes UserDeleted. */
@@ -13,7 +13,7 @@ export const byokService = defineService({
   config: configSchema,
   outbox: false,
   async create(deps) {
-    const { config, bus, db, logger } = deps;
+    const { config, logger } = deps;
     const masterKeys = await resolveMasterKeys(config);
     if (masterKeys.from === 'development-file') {
       logger.warn(
@@ -27,6 +27,6 @@ export const byokService = defineService({
     );
     const { app, sync } = createByokService({ ...deps, keyring: masterKeys.keyring });
     // Deletions wait in the durable queue while RabbitMQ is away.
-    return { app, consume: (queue) => subscribeByokConsumer({ bus, db, sync, logger, queue }) };
+    return { app, consumer: byokConsumer(sync) };
   },
 });

@@ -3,6 +3,7 @@ import type { Bus } from '@tolk/bus';
 import type { Db } from '@tolk/db';
 import { createInternalCallerSigner, createServiceApp } from '@tolk/http';
 import type { Logger } from '@tolk/logger';
+import { readinessOf } from '@tolk/service';
 import type { IdentityConfig } from './config.js';
 import { createDeviceCodesRepository } from './data-access/device-codes-repository.js';
 import { createProjectClient } from './data-access/project-client.js';
@@ -90,11 +91,6 @@ export function createIdentityApp(deps: {
       userDirectory: createUserDirectory({ users }),
     }),
     internalSecret: config.INTERNAL_JWT_SECRET,
-    readiness: [
-      () => db.ping(),
-      async () => {
-        if (!bus.isConnected()) throw new Error('not connected to RabbitMQ');
-      },
-    ],
+    readiness: readinessOf({ db, bus }),
   });
 }

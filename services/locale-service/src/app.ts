@@ -3,6 +3,7 @@ import type { Bus } from '@tolk/bus';
 import type { Db } from '@tolk/db';
 import { createInternalCallerSigner, createProjectDirectory, createServiceApp } from '@tolk/http';
 import type { Logger } from '@tolk/logger';
+import { readinessOf } from '@tolk/service';
 import type { LocaleConfig } from './config.js';
 import { createBaselinesRepository } from './data-access/baselines-repository.js';
 import { createLocalesRepository } from './data-access/locales-repository.js';
@@ -87,12 +88,7 @@ export function createLocaleService(deps: {
     router: createLocaleRouter({ locales: useCases }),
     internalSecret: config.INTERNAL_JWT_SECRET,
     bodyLimitBytes: config.LOCALE_MAX_BODY_BYTES,
-    readiness: [
-      () => db.ping(),
-      async () => {
-        if (!bus.isConnected()) throw new Error('not connected to RabbitMQ');
-      },
-    ],
+    readiness: readinessOf({ db, bus }),
   });
   return {
     app,

@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { defineService } from '@tolk/service';
 import { createLocaleService } from './app.js';
 import { configSchema } from './config.js';
-import { subscribeLocaleConsumer } from './entry-points/messaging/locale-consumer.js';
+import { localeConsumer } from './entry-points/messaging/locale-consumer.js';
 
 /** locale-service: translations per locale; consumes project events and source changes. */
 export const localeService = defineService({
@@ -13,7 +13,6 @@ export const localeService = defineService({
   outbox: true,
   create(deps) {
     const { app, sync, refresh } = createLocaleService(deps);
-    const { bus, db, logger } = deps;
-    return { app, consume: (queue) => subscribeLocaleConsumer({ bus, db, sync, refresh, logger, queue }) };
+    return { app, consumer: localeConsumer(sync, refresh, deps.logger) };
   },
 });

@@ -3,6 +3,7 @@ import type { Bus } from '@tolk/bus';
 import type { Db } from '@tolk/db';
 import { createInternalCallerSigner, createServiceApp } from '@tolk/http';
 import type { Logger } from '@tolk/logger';
+import { readinessOf } from '@tolk/service';
 import type { ProjectConfig } from './config.js';
 import { createIdentityClient } from './data-access/identity-client.js';
 import { createMembersRepository } from './data-access/members-repository.js';
@@ -59,12 +60,7 @@ export function createProjectApp(deps: {
     logger,
     router: createProjectRouter({ projects, members, accountRemoval }),
     internalSecret: config.INTERNAL_JWT_SECRET,
-    readiness: [
-      () => db.ping(),
-      async () => {
-        if (!bus.isConnected()) throw new Error('not connected to RabbitMQ');
-      },
-    ],
+    readiness: readinessOf({ db, bus }),
   });
 }
 

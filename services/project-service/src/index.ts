@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { defineService } from '@tolk/service';
 import { createProjectAccountRemoval, createProjectApp } from './app.js';
 import { configSchema } from './config.js';
-import { subscribeProjectConsumer } from './entry-points/messaging/project-consumer.js';
+import { projectConsumer } from './entry-points/messaging/project-consumer.js';
 
 /** project-service: projects and their members; consumes UserDeleted. */
 export const projectService = defineService({
@@ -11,12 +11,8 @@ export const projectService = defineService({
   migrations: fileURLToPath(new URL('../migrations', import.meta.url)),
   config: configSchema,
   outbox: true,
-  create(deps) {
-    const { bus, db, logger } = deps;
-    const accountRemoval = createProjectAccountRemoval(deps);
-    return {
-      app: createProjectApp(deps),
-      consume: (queue) => subscribeProjectConsumer({ bus, db, accountRemoval, logger, queue }),
-    };
-  },
+  create: (deps) => ({
+    app: createProjectApp(deps),
+    consumer: projectConsumer(createProjectAccountRemoval(deps)),
+  }),
 });

@@ -3,6 +3,7 @@ import type { Bus } from '@tolk/bus';
 import type { Db } from '@tolk/db';
 import { createInternalCallerSigner, createProjectDirectory, createServiceApp } from '@tolk/http';
 import type { Logger } from '@tolk/logger';
+import { readinessOf } from '@tolk/service';
 import { createVersionCache, encodeDocument } from '@tolk/locale-file';
 import type { SourceVersion } from './domain/key-revisions.js';
 import type { SourceConfig } from './config.js';
@@ -83,12 +84,7 @@ export function createSourceService(deps: {
       compressed.catch(() => undefined);
       compressing.set(req, compressed);
     },
-    readiness: [
-      () => db.ping(),
-      async () => {
-        if (!bus.isConnected()) throw new Error('not connected to RabbitMQ');
-      },
-    ],
+    readiness: readinessOf({ db, bus }),
   });
   return { app, sync: createProjectSync({ projects, baselines, cache, now }) };
 }

@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { defineService } from '@tolk/service';
 import { createSourceService } from './app.js';
 import { configSchema } from './config.js';
-import { subscribeSourceConsumer } from './entry-points/messaging/source-consumer.js';
+import { sourceConsumer } from './entry-points/messaging/source-consumer.js';
 
 /** source-service: source files and their versions; consumes project events and baselines. */
 export const sourceService = defineService({
@@ -13,7 +13,6 @@ export const sourceService = defineService({
   outbox: true,
   create(deps) {
     const { app, sync } = createSourceService(deps);
-    const { bus, db, logger } = deps;
-    return { app, consume: (queue) => subscribeSourceConsumer({ bus, db, sync, logger, queue }) };
+    return { app, consumer: sourceConsumer(sync) };
   },
 });

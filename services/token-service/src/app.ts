@@ -4,6 +4,7 @@ import type { Express } from 'express';
 import type { Db } from '@tolk/db';
 import { createInternalCallerSigner, createProjectDirectory, createServiceApp } from '@tolk/http';
 import type { Logger } from '@tolk/logger';
+import { readinessOf } from '@tolk/service';
 import type { TokenConfig } from './config.js';
 import { createProjectsRepository } from './data-access/projects-repository.js';
 import { createTokensRepository } from './data-access/tokens-repository.js';
@@ -55,12 +56,7 @@ export function createTokenService(deps: {
     logger,
     router: createTokenRouter({ tokens: useCases }),
     internalSecret: config.INTERNAL_JWT_SECRET,
-    readiness: [
-      () => db.ping(),
-      async () => {
-        if (!bus.isConnected()) throw new Error('not connected to RabbitMQ');
-      },
-    ],
+    readiness: readinessOf({ db, bus }),
     // A creation answer carries a token, so no cache may keep any answer, the frame's own
     // included; and no token pasted into a URL reaches routing or a log line.
     onRequest: (req, res) => {
