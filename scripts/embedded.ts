@@ -7,13 +7,12 @@
 import type http from 'node:http';
 import path from 'node:path';
 import { createInProcessBus, type Bus } from '@tolk/bus';
-import { SERVICE_PORTS, type ServiceName } from '@tolk/contracts';
+import { SERVICE_PORTS } from '@tolk/contracts';
 import { openEmbeddedPostgres } from '@tolk/db';
-import express, { type Express } from 'express';
 import { createGatewayApp, loadGatewayConfig } from '@tolk/gateway';
 import { listenExpressApp } from '@tolk/http';
 import { collectProcessMetrics, createLogger, type Logger } from '@tolk/logger';
-import { openService, processName, type OpenService } from '@tolk/service';
+import { composeServices, processName } from '@tolk/service';
 import { SERVICES } from './services.js';
 
 // The services' configurations name their database and broker; here both are in this process.
@@ -59,40 +58,25 @@ export async function startEmbeddedTolk(options: EmbeddedOptions) {
   const postgres = await openEmbeddedPostgres({ dataDir: options.dataDir });
   const bus: Bus = createInProcessBus({ logger });
 
-  // Every service listens first, on an app given once all are composed: each is configured with
-  // the others' URLs (identity- and project-service ask each other).
-  const apps = new Map<ServiceName, Express>();
-  const serviceUrls: Record<string, string> = {};
-  for (const { name } of SERVICES) {
-    const app = express().use((req, res, next) => {
-      const composed = apps.get(name);
-      return composed ? composed(req, res, next) : next();
-    });
-    const server = await listenExpressApp(app, options.usualPorts ? SERVICE_PORTS[name] : 0, '127.0.0.1');
-    servers.push(server);
-    serviceUrls[`${name.toUpperCase()}_SERVICE_URL`] = urlOf(server);
-  }
-  // What the services' configurations read; each takes the settings it knows.
-  const env = {
-    ...IN_PROCESS,
-    ...serviceUrls,
-    INTERNAL_JWT_SECRET: options.secrets.internalJwtSecret,
-    JWT_PRIVATE_KEY: options.secrets.jwtPrivateKey,
-    LOG_LEVEL: level,
-    PUBLIC_URL: options.publicUrl,
-    TOLK_DATA_DIR: options.tolkDataDir,
-  };
-  const services: OpenService<unknown>[] = [];
-  for (const definition of SERVICES) {
-    const service = await openService(definition, {
-      env,
-      db: postgres.forSchema(definition.schema),
-      bus,
-      logger: loggerFor(processName(definition)),
-    });
-    services.push(service);
-    apps.set(definition.name, service.app);
-  }
+  const { services, urls: serviceUrls } = await composeServices(SERVICES, {
+    async listen(name, app) {
+      const server = await listenExpressApp(app, options.usualPorts ? SERVICE_PORTS[name] : 0, '127.0.0.1');
+      servers.push(server);
+      return urlOf(server);
+    },
+    // What the services' configurations read; each takes the settings it knows.
+    env: () => ({
+      ...IN_PROCESS,
+      INTERNAL_JWT_SECRET: options.secrets.internalJwtSecret,
+      JWT_PRIVATE_KEY: options.secrets.jwtPrivateKey,
+      LOG_LEVEL: level,
+      PUBLIC_URL: options.publicUrl,
+      TOLK_DATA_DIR: options.tolkDataDir,
+    }),
+    db: (definition) => postgres.forSchema(definition.schema),
+    bus,
+    logger: (definition) => loggerFor(processName(definition)),
+  });
 
   const gatewayLogger = loggerFor('gateway');
   const gatewayConfig = loadGatewayConfig({

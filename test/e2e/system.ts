@@ -14,7 +14,7 @@ import type { Db } from '@tolk/db';
 import { createGatewayApp, loadGatewayConfig } from '@tolk/gateway';
 import { createPrincipalVerifier } from '@tolk/http';
 import { createLogger, runWithRequestId } from '@tolk/logger';
-import { openService, processName } from '@tolk/service';
+import { composeServices } from '@tolk/service';
 import { listen, openTestBroker, openTestDatabase, request, testRedisUrl } from '@tolk/testing';
 import { SERVICES } from '../../scripts/services.js';
 
@@ -95,54 +95,42 @@ export async function startSystem(
     ...(options.byok ? (['byok'] as const) : []),
   ]);
   const definitions = SERVICES.filter((definition) => running.has(definition.name));
-  // Every service listens first, on an app given once all are composed: each is configured with
-  // the others' URLs (identity- and project-service ask each other).
-  const apps = new Map<ServiceName, RequestListener>();
-  const serviceUrls: Record<string, string> = {};
-  for (const { name } of definitions) {
-    const handler: RequestListener = (req, res) => apps.get(name)?.(req, res);
-    // identity-service is neither observed nor wrapped.
-    let url: string;
-    if (name === 'identity') {
-      const server = await listen(handler);
-      cleanups.push(() => server.close());
-      url = server.url;
-    } else {
-      url = (await serve(name, handler)).url;
-    }
-    serviceUrls[`${name.toUpperCase()}_SERVICE_URL`] = url;
-  }
-
   const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-  /** What the services' configurations read; each takes the settings it knows. */
-  const env = {
-    ...serviceUrls,
-    DATABASE_URL: database.url,
-    AMQP_URL: broker.url,
-    INTERNAL_JWT_SECRET: internalSecret,
-    JWT_PRIVATE_KEY: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
-    BYOK_MASTER_KEYS: `e2e:${randomBytes(32).toString('base64')}`,
-  };
-  for (const definition of definitions) {
-    const { name } = definition;
-    const db = database.db(definition.schema);
-    cleanups.push(() => db.close());
-    const service = await openService(definition, {
-      env: { ...env, ...(name === 'identity' ? options.identityEnv : {}) },
-      db,
-      bus,
-      logger: silent,
-    });
-    // Each service's own schema, with its outbox relayed and its consumers on queues of this system's own.
+  const { services: opened, urls: serviceUrls } = await composeServices(definitions, {
+    async listen(name, app) {
+      if (name !== 'identity') return (await serve(name, app)).url;
+      // identity-service is neither observed nor wrapped.
+      const server = await listen(app);
+      cleanups.push(() => server.close());
+      return server.url;
+    },
+    // What the services' configurations read; each takes the settings it knows.
+    env: ({ name }) => ({
+      DATABASE_URL: database.url,
+      AMQP_URL: broker.url,
+      INTERNAL_JWT_SECRET: internalSecret,
+      JWT_PRIVATE_KEY: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+      BYOK_MASTER_KEYS: `e2e:${randomBytes(32).toString('base64')}`,
+      ...(name === 'identity' ? options.identityEnv : {}),
+    }),
+    db(definition) {
+      const db = database.db(definition.schema);
+      cleanups.push(() => db.close());
+      if (definition.outbox && definition.name !== 'identity')
+        outboxDbs.set(definition.name as OutboxService, db);
+      return db;
+    },
+    bus,
+    logger: () => silent,
+  });
+  // Each service's outbox relayed, and its consumer on a queue of this system's own.
+  for (const service of opened) {
     await service.relay(database.relayOptions);
     cleanups.push(() => service.close());
-    if (definition.outbox && name !== 'identity') outboxDbs.set(name as OutboxService, db);
-    if (service.consumes) {
-      const queue = `e2e.${processName(definition)}.${randomUUID()}`;
-      await service.consume(queue);
-      cleanups.push(() => broker.deleteQueues([queue]));
-    }
-    apps.set(name, service.app);
+    if (!service.consumes) continue;
+    const queue = `e2e.${service.name}-service.${randomUUID()}`;
+    await service.consume(queue);
+    cleanups.push(() => broker.deleteQueues([queue]));
   }
 
   const standInUrls: Record<string, string> = {};

@@ -5,7 +5,7 @@
  * (`runService`, `runMigrations`), several in one process (the embedded mode) and in tests, with
  * a database and a bus given (`openService`).
  */
-import type { Express } from 'express';
+import express, { type Express } from 'express';
 import type { z } from 'zod';
 import {
   createRabbitBus,
@@ -115,6 +115,47 @@ export async function openService<C>(
       for (const relay of relays.splice(0)) await relay.stop();
     },
   };
+}
+
+/**
+ * Several services in one process (the embedded mode, the end-to-end tests): every one listens
+ * first, through `listen`, on an app that answers once all are composed, so that each is
+ * configured with the others' URLs (`IDENTITY_SERVICE_URL`, ...; identity- and project-service
+ * ask each other). Consumers and relays are the caller's to start, in the order it needs.
+ */
+export async function composeServices(
+  definitions: readonly ServiceDefinition<unknown>[],
+  options: {
+    /** Listens for a service; answers its URL. */
+    listen: (name: ServiceName, app: Express) => Promise<string>;
+    /** Each service's environment; the services' URLs are added to it. */
+    env: (definition: ServiceDefinition<unknown>) => Record<string, string | undefined>;
+    db: (definition: ServiceDefinition<unknown>) => Db;
+    bus: Bus;
+    logger: (definition: ServiceDefinition<unknown>) => Logger;
+  },
+): Promise<{ services: OpenService<unknown>[]; urls: Record<string, string> }> {
+  const apps = new Map<ServiceName, Express>();
+  const urls: Record<string, string> = {};
+  for (const { name } of definitions) {
+    const front = express().use((req, res, next) => {
+      const app = apps.get(name);
+      return app ? app(req, res, next) : next();
+    });
+    urls[`${name.toUpperCase()}_SERVICE_URL`] = await options.listen(name, front);
+  }
+  const services: OpenService<unknown>[] = [];
+  for (const definition of definitions) {
+    const service = await openService(definition, {
+      env: { ...options.env(definition), ...urls },
+      db: options.db(definition),
+      bus: options.bus,
+      logger: options.logger(definition),
+    });
+    services.push(service);
+    apps.set(definition.name, service.app);
+  }
+  return { services, urls };
 }
 
 /**
