@@ -3,17 +3,25 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
-// Workspace libraries resolve to their TypeScript sources, everywhere tests run: each export of a
-// library (`@tolk/locale-file`, `@tolk/locale-file/plural-groups`) to its `tolk-source` file.
-const libsDir = fileURLToPath(new URL('./libs', import.meta.url));
-const alias = readdirSync(libsDir).flatMap((name) => {
-  const { exports } = JSON.parse(readFileSync(path.join(libsDir, name, 'package.json'), 'utf8')) as {
-    exports: Record<string, { 'tolk-source': string }>;
+// Workspace libraries, services and the gateway resolve to their TypeScript sources, everywhere
+// tests run: each export of a package (`@tolk/locale-file`, `@tolk/locale-file/plural-groups`,
+// `@tolk/token-service`) to its `tolk-source` file.
+const root = fileURLToPath(new URL('.', import.meta.url));
+const packageDirs = [
+  ...['libs', 'services'].flatMap((folder) =>
+    readdirSync(path.join(root, folder)).map((name) => path.join(root, folder, name)),
+  ),
+  path.join(root, 'gateway'),
+];
+const alias = packageDirs.flatMap((dir) => {
+  const { name, exports = {} } = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as {
+    name: string;
+    exports?: Record<string, { 'tolk-source': string }>;
   };
   // `.` is the package itself, `./plural-groups` a subpath; names and subpaths are kebab-case.
   return Object.entries(exports).map(([subpath, conditions]) => ({
-    find: new RegExp(`^@tolk/${name}${subpath.slice(1)}$`),
-    replacement: path.join(libsDir, name, conditions['tolk-source']),
+    find: new RegExp(`^${name}${subpath.slice(1)}$`),
+    replacement: path.join(dir, conditions['tolk-source']),
   }));
 });
 

@@ -25,7 +25,8 @@ import { createPgDb, migrate } from '@tolk/db';
 import { createPrincipalSigner } from '@tolk/http';
 import { parseSourceDocument } from '@tolk/locale-file';
 import { createLogger } from '@tolk/logger';
-import { MIGRATIONS_DIR, SOURCE_SCHEMA, createSourceService } from '../services/source-service/src/app.js';
+import { sourceService } from '@tolk/source-service';
+import { createSourceService } from '../services/source-service/src/app.js';
 import { loadSourceConfig } from '../services/source-service/src/config.js';
 import { createProjectsRepository } from '../services/source-service/src/data-access/projects-repository.js';
 import { sourceBenchConfig } from './config.js';
@@ -167,10 +168,10 @@ async function profileUploads(): Promise<void> {
   const databaseUrl = new URL(adminUrl);
   databaseUrl.pathname = `/${databaseName}`;
 
-  const db = createPgDb({ url: databaseUrl.toString(), schema: SOURCE_SCHEMA, max: 4 });
+  const db = createPgDb({ url: databaseUrl.toString(), schema: sourceService.schema, max: 4 });
   let server: http.Server | undefined;
   try {
-    await migrate(db, MIGRATIONS_DIR);
+    await migrate(db, sourceService.migrations);
     const config = loadSourceConfig({
       DATABASE_URL: databaseUrl.toString(),
       AMQP_URL: 'amqp://127.0.0.1:9',

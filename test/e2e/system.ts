@@ -9,32 +9,14 @@ import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, inject } from 'vitest';
-import { startOutboxRelay } from '@tolk/bus';
 import { PRINCIPAL_HEADER, type EventEnvelope, type Principal, type ServiceName } from '@tolk/contracts';
+import type { Db } from '@tolk/db';
+import { createGatewayApp, loadGatewayConfig } from '@tolk/gateway';
 import { createPrincipalVerifier } from '@tolk/http';
-import { migrate, type Db } from '@tolk/db';
 import { createLogger, runWithRequestId } from '@tolk/logger';
+import { composeServices } from '@tolk/service';
 import { listen, openTestBroker, openTestDatabase, request, testRedisUrl } from '@tolk/testing';
-import { createGatewayApp } from '../../gateway/src/app.js';
-import { loadGatewayConfig } from '../../gateway/src/config.js';
-import * as identityService from '../../services/identity-service/src/app.js';
-import { loadIdentityConfig } from '../../services/identity-service/src/config.js';
-import * as byokService from '../../services/byok-service/src/app.js';
-import { loadByokConfig } from '../../services/byok-service/src/config.js';
-import { subscribeByokConsumer } from '../../services/byok-service/src/entry-points/messaging/byok-consumer.js';
-import { resolveMasterKeys } from '../../services/byok-service/src/master-key-source.js';
-import * as localeService from '../../services/locale-service/src/app.js';
-import { loadLocaleConfig } from '../../services/locale-service/src/config.js';
-import { subscribeLocaleConsumer } from '../../services/locale-service/src/entry-points/messaging/locale-consumer.js';
-import * as projectService from '../../services/project-service/src/app.js';
-import { loadProjectConfig } from '../../services/project-service/src/config.js';
-import { subscribeProjectConsumer } from '../../services/project-service/src/entry-points/messaging/project-consumer.js';
-import * as sourceService from '../../services/source-service/src/app.js';
-import { loadSourceConfig } from '../../services/source-service/src/config.js';
-import { subscribeSourceConsumer } from '../../services/source-service/src/entry-points/messaging/source-consumer.js';
-import * as tokenService from '../../services/token-service/src/app.js';
-import { loadTokenConfig } from '../../services/token-service/src/config.js';
-import { subscribeTokenConsumer } from '../../services/token-service/src/entry-points/messaging/token-consumer.js';
+import { SERVICES } from '../../scripts/services.js';
 
 export async function startSystem(
   options: {
@@ -102,160 +84,53 @@ export async function startSystem(
   cleanups.push(() => database.drop());
   const broker = await openTestBroker({ amqpUrl: infrastructure.amqpUrl, logger: silent });
   cleanups.push(() => broker.close());
-  const identityDb = database.db(identityService.IDENTITY_SCHEMA);
-  cleanups.push(() => identityDb.close());
-  await migrate(identityDb, identityService.MIGRATIONS_DIR);
-  const projectDb = database.db(projectService.PROJECTS_SCHEMA);
-  cleanups.push(() => projectDb.close());
-  await migrate(projectDb, projectService.MIGRATIONS_DIR);
-
-  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-  // identity-service and project-service ask each other (emails; the projects an account deletion
-  // takes): identity-service listens first and is given its app once project-service's URL is known.
-  let identityApp: RequestListener | undefined = undefined;
-  const identity = await listen((req, res) => identityApp?.(req, res));
-  cleanups.push(() => identity.close());
-
-  /** A service's own schema, migrated, with its outbox relayed; closed at the end. */
-  async function migratedDb(service: OutboxService, schema: string, migrations: string) {
-    const db = database.db(schema);
-    cleanups.push(() => db.close());
-    await migrate(db, migrations);
-    outboxDbs.set(service, db);
-    const serviceRelay = await startOutboxRelay({ db, bus, logger: silent, ...database.relayOptions });
-    cleanups.push(() => serviceRelay.stop());
-    return db;
-  }
-  /** What every service's configuration names: its database, broker and internal secret. */
-  const common = { DATABASE_URL: database.url, AMQP_URL: broker.url, INTERNAL_JWT_SECRET: internalSecret };
-
   const bus = broker.bus({ logger: silent, producer: 'project-service' });
   cleanups.push(() => bus.close());
-  const relay = await startOutboxRelay({ db: projectDb, bus, logger: silent, ...database.relayOptions });
-  cleanups.push(() => relay.stop());
-  outboxDbs.set('project', projectDb);
-  const projectApp = projectService.createProjectApp({
-    config: loadProjectConfig({ ...common, IDENTITY_SERVICE_URL: identity.url }),
-    db: projectDb,
-    bus,
-    logger: silent,
-  });
-  const project = await serve('project', projectApp);
-  const projectQueue = `e2e.project-service.${randomUUID()}`;
-  await subscribeProjectConsumer({
-    bus,
-    db: projectDb,
-    accountRemoval: projectService.createProjectAccountRemoval({ db: projectDb, logger: silent }),
-    logger: silent,
-    queue: projectQueue,
-  });
-  cleanups.push(() => broker.deleteQueues([projectQueue]));
 
-  const identityRelay = await startOutboxRelay({
-    db: identityDb,
-    bus,
-    logger: silent,
-    ...database.relayOptions,
-  });
-  cleanups.push(() => identityRelay.stop());
-  identityApp = identityService.createIdentityApp({
-    config: loadIdentityConfig({
-      ...common,
+  const running = new Set<ServiceName>([
+    'identity',
+    'project',
+    ...(options.sources ? (['source', 'locale'] as const) : []),
+    ...(options.tokens ? (['token'] as const) : []),
+    ...(options.byok ? (['byok'] as const) : []),
+  ]);
+  const definitions = SERVICES.filter((definition) => running.has(definition.name));
+  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const { services: opened, urls: serviceUrls } = await composeServices(definitions, {
+    async listen(name, app) {
+      if (name !== 'identity') return (await serve(name, app)).url;
+      // identity-service is neither observed nor wrapped.
+      const server = await listen(app);
+      cleanups.push(() => server.close());
+      return server.url;
+    },
+    // What the services' configurations read; each takes the settings it knows.
+    env: ({ name }) => ({
+      DATABASE_URL: database.url,
+      AMQP_URL: broker.url,
+      INTERNAL_JWT_SECRET: internalSecret,
       JWT_PRIVATE_KEY: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
-      PROJECT_SERVICE_URL: project.url,
-      ...options.identityEnv,
-    }),
-    db: identityDb,
-    bus,
-    logger: silent,
-  });
-
-  const serviceUrls: Record<string, string> = {};
-  if (options.sources) {
-    const sourceDb = await migratedDb('source', sourceService.SOURCE_SCHEMA, sourceService.MIGRATIONS_DIR);
-    const source = sourceService.createSourceService({
-      config: loadSourceConfig({ ...common, PROJECT_SERVICE_URL: project.url }),
-      db: sourceDb,
-      bus,
-      logger: silent,
-    });
-    const sourceServer = await serve('source', source.app);
-    serviceUrls['SOURCE_SERVICE_URL'] = sourceServer.url;
-
-    const localeDb = await migratedDb('locale', localeService.LOCALES_SCHEMA, localeService.MIGRATIONS_DIR);
-    const locale = localeService.createLocaleService({
-      config: loadLocaleConfig({
-        ...common,
-        PROJECT_SERVICE_URL: project.url,
-        SOURCE_SERVICE_URL: sourceServer.url,
-      }),
-      db: localeDb,
-      bus,
-      logger: silent,
-    });
-    const localeServer = await serve('locale', locale.app);
-    serviceUrls['LOCALE_SERVICE_URL'] = localeServer.url;
-
-    const sourceQueue = `e2e.source-service.${randomUUID()}`;
-    const localeQueue = `e2e.locale-service.${randomUUID()}`;
-    await subscribeSourceConsumer({
-      bus,
-      db: sourceDb,
-      sync: source.sync,
-      logger: silent,
-      queue: sourceQueue,
-    });
-    await subscribeLocaleConsumer({
-      bus,
-      db: localeDb,
-      sync: locale.sync,
-      refresh: locale.refresh,
-      logger: silent,
-      queue: localeQueue,
-    });
-    cleanups.push(() => broker.deleteQueues([sourceQueue, localeQueue]));
-  }
-
-  if (options.tokens) {
-    const tokenDb = await migratedDb('token', tokenService.TOKENS_SCHEMA, tokenService.MIGRATIONS_DIR);
-    const tokens = tokenService.createTokenService({
-      config: loadTokenConfig({ ...common, PROJECT_SERVICE_URL: project.url }),
-      db: tokenDb,
-      bus,
-      logger: silent,
-    });
-    const tokenServer = await serve('token', tokens.app);
-    serviceUrls['TOKEN_SERVICE_URL'] = tokenServer.url;
-    const tokenQueue = `e2e.token-service.${randomUUID()}`;
-    await subscribeTokenConsumer({
-      bus,
-      db: tokenDb,
-      sync: tokens.sync,
-      logger: silent,
-      queue: tokenQueue,
-    });
-    cleanups.push(() => broker.deleteQueues([tokenQueue]));
-  }
-
-  if (options.byok) {
-    const byokDb = database.db(byokService.BYOK_SCHEMA);
-    cleanups.push(() => byokDb.close());
-    await migrate(byokDb, byokService.MIGRATIONS_DIR);
-    const byokConfig = loadByokConfig({
-      ...common,
       BYOK_MASTER_KEYS: `e2e:${randomBytes(32).toString('base64')}`,
-    });
-    const byok = byokService.createByokService({
-      config: byokConfig,
-      db: byokDb,
-      keyring: (await resolveMasterKeys(byokConfig)).keyring,
-      logger: silent,
-    });
-    const byokServer = await serve('byok', byok.app);
-    serviceUrls['BYOK_SERVICE_URL'] = byokServer.url;
-    const byokQueue = `e2e.byok-service.${randomUUID()}`;
-    await subscribeByokConsumer({ bus, db: byokDb, sync: byok.sync, logger: silent, queue: byokQueue });
-    cleanups.push(() => broker.deleteQueues([byokQueue]));
+      ...(name === 'identity' ? options.identityEnv : {}),
+    }),
+    db(definition) {
+      const db = database.db(definition.schema);
+      cleanups.push(() => db.close());
+      if (definition.outbox && definition.name !== 'identity')
+        outboxDbs.set(definition.name as OutboxService, db);
+      return db;
+    },
+    bus,
+    logger: () => silent,
+  });
+  // Each service's outbox relayed, and its consumer on a queue of this system's own.
+  for (const service of opened) {
+    await service.relay(database.relayOptions);
+    cleanups.push(() => service.close());
+    if (!service.consumes) continue;
+    const queue = `e2e.${service.name}-service.${randomUUID()}`;
+    await service.consume(queue);
+    cleanups.push(() => broker.deleteQueues([queue]));
   }
 
   const standInUrls: Record<string, string> = {};
@@ -277,8 +152,6 @@ export async function startSystem(
     config: loadGatewayConfig({
       JWT_PUBLIC_KEY: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
       INTERNAL_JWT_SECRET: internalSecret,
-      IDENTITY_SERVICE_URL: identity.url,
-      PROJECT_SERVICE_URL: project.url,
       ...serviceUrls,
       ...standInUrls,
       REDIS_URL: testRedisUrl(),

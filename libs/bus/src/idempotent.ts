@@ -29,19 +29,29 @@ export function handleOnce(
 }
 
 /**
- * A consumer whose every event applies once (handleOnce) on the consumer's own queue: `effectOf`
- * parses the event (a parse error is retried, then dead-lettered, as any handler failure) and
- * returns the effect to apply in the recording transaction, or undefined to ignore the event.
- * Each delivery is logged at debug as 'event consumed' with whether it applied.
+ * What a consumer does with events: `effectOf` parses an event (a parse error is retried, then
+ * dead-lettered, as any handler failure) and returns the effect to apply in the transaction that
+ * records it, or undefined to ignore the event. `afterEach`, if any, runs after that transaction
+ * for every event with an effect, applied or a duplicate.
  */
-export function subscribeOnce(deps: {
-  bus: Bus;
-  db: Db;
-  queue: string;
+export type EventConsumer = {
   eventTypes: readonly string[];
   effectOf: (envelope: EventEnvelope) => ((tx: Queryable) => Promise<void>) | undefined;
-  logger: Logger;
-}): Promise<void> {
+  afterEach?: (envelope: EventEnvelope) => Promise<void>;
+};
+
+/**
+ * A consumer whose every event applies once (handleOnce) on the consumer's own queue. Each
+ * delivery is logged at debug as 'event consumed' with whether it applied.
+ */
+export function subscribeOnce(
+  deps: EventConsumer & {
+    bus: Bus;
+    db: Db;
+    queue: string;
+    logger: Logger;
+  },
+): Promise<void> {
   const { bus, db, queue, logger } = deps;
   return bus.subscribe({
     queue,
@@ -51,6 +61,7 @@ export function subscribeOnce(deps: {
       if (!effect) return;
       const applied = await handleOnce(db, queue, envelope.id, effect);
       logger.debug({ eventType: envelope.type, eventId: envelope.id, applied }, 'event consumed');
+      await deps.afterEach?.(envelope);
     },
   });
 }

@@ -75,4 +75,35 @@ export const env = {
       message: `must be a PEM-encoded EC P-256 ${kind} key (ES256)`,
     }),
   seconds: (fallback: number) => z.coerce.number().int().positive().default(fallback),
+  /** A positive whole number: a limit, a size, a timeout in milliseconds. */
+  count: (fallback: number) => z.coerce.number().int().positive().default(fallback),
 };
+
+/**
+ * What every service's configuration reads, spread into its schema: where it listens (`port` by
+ * default), its database and broker, the internal secret and the log level.
+ */
+export function serviceEnv(port: number) {
+  return {
+    PORT: env.port(port),
+    HOST: env.host(),
+    DATABASE_URL: env.url(['postgres', 'postgresql']),
+    AMQP_URL: env.url(['amqp', 'amqps']),
+    INTERNAL_JWT_SECRET: env.secret(),
+    LOG_LEVEL: env.logLevel(),
+  };
+}
+
+/** A process's `load...Config`: parses `source` (the environment by default) against `schema`. */
+export function configLoader<S extends z.ZodType>(schema: S) {
+  return (source: Record<string, string | undefined> = process.env): Readonly<z.infer<S>> =>
+    loadConfig(schema, source);
+}
+
+const migrationFields = z.object({
+  DATABASE_URL: env.url(['postgres', 'postgresql']),
+  LOG_LEVEL: env.logLevel(),
+});
+
+/** `npm run migrate` of any service needs the database only, not its secrets. */
+export const loadMigrationConfig = configLoader(migrationFields);

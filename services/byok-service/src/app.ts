@@ -1,8 +1,8 @@
-import { fileURLToPath } from 'node:url';
 import type { Express } from 'express';
 import type { Db } from '@tolk/db';
 import { createServiceApp } from '@tolk/http';
 import type { Logger } from '@tolk/logger';
+import { readinessOf } from '@tolk/service';
 import type { ByokConfig } from './config.js';
 import { createKeysRepository } from './data-access/keys-repository.js';
 import { createKeyCipher } from './domain/key-cipher.js';
@@ -11,11 +11,6 @@ import { createByokSync, type ByokSync } from './domain/byok-sync.js';
 import { createProviderKeys } from './domain/provider-keys.js';
 import { createByokRouter } from './entry-points/http/router.js';
 
-/** The one schema this service owns. */
-export const BYOK_SCHEMA = 'byok';
-/** Next to src/ and dist/ alike. */
-export const MIGRATIONS_DIR = fileURLToPath(new URL('../migrations', import.meta.url));
-
 // A provider key is at most 4096 characters; this leaves room for JSON escapes of every one.
 const BODY_LIMIT_BYTES = 64 * 1024;
 
@@ -23,7 +18,7 @@ export type ByokAppConfig = Pick<ByokConfig, 'INTERNAL_JWT_SECRET'>;
 
 /**
  * Composition root: wires the repository, the cipher over the master keys and the routes into the
- * service's app, and the effects of consumed events (`sync`, for start.ts to subscribe with). `db`
+ * service's app, and the effects of consumed events (`sync`, for its consumer). `db`
  * must be bound to the byok schema and migrated; `keyring` comes from BYOK_MASTER_KEYS or the
  * development key file (see master-key-source.ts). Never listens.
  */
@@ -45,7 +40,7 @@ export function createByokService(deps: {
     router: createByokRouter({ providerKeys }),
     internalSecret: config.INTERNAL_JWT_SECRET,
     bodyLimitBytes: BODY_LIMIT_BYTES,
-    readiness: [() => db.ping()],
+    readiness: readinessOf({ db }),
     // Answers carry decrypted keys: no cache may keep any of them, the frame's own answers included.
     onRequest: (_req, res) => res.setHeader('Cache-Control', 'no-store'),
   });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { env, loadConfig } from '@tolk/config';
+import { configLoader, env, serviceEnv } from '@tolk/config';
 import { SERVICE_PORTS } from '@tolk/contracts';
 import { parseMasterKeys, type MasterKeyring } from './domain/master-keys.js';
 
@@ -21,19 +21,14 @@ const masterKeysSchema = z.preprocess(
 );
 
 const fields = z.object({
-  PORT: env.port(SERVICE_PORTS.byok),
-  HOST: env.host(),
+  // AMQP_URL: UserDeleted arrives over RabbitMQ: a deleted account's keys are deleted.
+  ...serviceEnv(SERVICE_PORTS.byok),
   NODE_ENV: env.nodeEnv(),
-  DATABASE_URL: env.url(['postgres', 'postgresql']),
-  // UserDeleted arrives over RabbitMQ: a deleted account's keys are deleted.
-  AMQP_URL: env.url(['amqp', 'amqps']),
-  INTERNAL_JWT_SECRET: env.secret(),
   // The first key encrypts every write; the others still decrypt what they encrypted.
   BYOK_MASTER_KEYS: masterKeysSchema,
   // Without BYOK_MASTER_KEYS outside production, a development master key is generated once and
   // kept here.
   TOLK_DATA_DIR: z.string().min(1).default('./.tolk'),
-  LOG_LEVEL: env.logLevel(),
 });
 
 type Fields = z.infer<typeof fields>;
@@ -59,18 +54,9 @@ export const configSchema = fields.superRefine(requireMasterKeysInProduction);
 export type ByokConfig = z.infer<typeof configSchema>;
 
 /** The whole configuration of the service, parsed once and frozen; every problem listed at once. */
-export function loadByokConfig(
-  source: Record<string, string | undefined> = process.env,
-): Readonly<ByokConfig> {
-  return loadConfig(configSchema, source);
-}
+export const loadByokConfig = configLoader(configSchema);
 
-/** `npm run migrate` needs the database only. */
-export function loadMigrationConfig(
-  source: Record<string, string | undefined> = process.env,
-): Readonly<Pick<ByokConfig, 'DATABASE_URL' | 'LOG_LEVEL'>> {
-  return loadConfig(fields.pick({ DATABASE_URL: true, LOG_LEVEL: true }), source);
-}
+export { loadMigrationConfig } from '@tolk/config';
 
 const rotationFields = fields.pick({
   NODE_ENV: true,
@@ -81,8 +67,4 @@ const rotationFields = fields.pick({
 });
 
 /** `npm run byok:rotate` needs the database and the master keys, not the internal secret. */
-export function loadRotationConfig(
-  source: Record<string, string | undefined> = process.env,
-): Readonly<z.infer<typeof rotationFields>> {
-  return loadConfig(rotationFields.superRefine(requireMasterKeysInProduction), source);
-}
+export const loadRotationConfig = configLoader(rotationFields.superRefine(requireMasterKeysInProduction));

@@ -7,18 +7,18 @@
 import { ConfigError } from '@tolk/config';
 import { createPgDb } from '@tolk/db';
 import { createLogger } from '@tolk/logger';
-import { BYOK_SCHEMA } from './app.js';
 import { loadRotationConfig } from './config.js';
 import { createKeysRepository } from './data-access/keys-repository.js';
 import { createKeyCipher } from './domain/key-cipher.js';
 import { rotateMasterKey } from './domain/key-rotation.js';
+import { byokService } from './index.js';
 import { resolveMasterKeys } from './master-key-source.js';
 
 async function main(): Promise<number> {
   const config = loadRotationConfig();
   const logger = createLogger({ name: 'byok-rotate', level: config.LOG_LEVEL });
   const { keyring } = await resolveMasterKeys(config);
-  const db = createPgDb({ url: config.DATABASE_URL, schema: BYOK_SCHEMA, logger, max: 2 });
+  const db = createPgDb({ url: config.DATABASE_URL, schema: byokService.schema, logger, max: 2 });
   try {
     const report = await rotateMasterKey({
       db,

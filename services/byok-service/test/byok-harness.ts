@@ -1,16 +1,17 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import type { Express } from 'express';
+import { loadConfig } from '@tolk/config';
 import { PRINCIPAL_HEADER, type AiProvider, type EventEnvelope, type Principal } from '@tolk/contracts';
-import { migrate, type Db } from '@tolk/db';
+import type { Db } from '@tolk/db';
 import { createPrincipalSigner } from '@tolk/http';
 import { createLogger } from '@tolk/logger';
 import { consumedFlags, listen, openTestBroker, openTestDatabase, request } from '@tolk/testing';
-import { BYOK_SCHEMA, MIGRATIONS_DIR, createByokService } from '../src/app.js';
-import { loadByokConfig } from '../src/config.js';
+import { openService } from '@tolk/service';
 import { createKeysRepository } from '../src/data-access/keys-repository.js';
 import { createKeyCipher } from '../src/domain/key-cipher.js';
-import { subscribeByokConsumer } from '../src/entry-points/messaging/byok-consumer.js';
 import { rotateMasterKey } from '../src/domain/key-rotation.js';
 import { generateMasterKey, parseMasterKeys, type MasterKeyring } from '../src/domain/master-keys.js';
+import { byokService } from '../src/index.js';
 
 export const INTERNAL_SECRET = 'test-internal-secret-that-is-long-enough';
 
@@ -43,8 +44,7 @@ export function userId(): string {
  */
 export async function startByokService(options: { masterKeys?: string } = {}) {
   const database = await openTestDatabase();
-  const db: Db = database.db(BYOK_SCHEMA);
-  await migrate(db, MIGRATIONS_DIR);
+  const db: Db = database.db(byokService.schema);
 
   // Every log line is kept so tests can show that no provider key reaches the logs.
   const logLines: string[] = [];
@@ -52,32 +52,36 @@ export async function startByokService(options: { masterKeys?: string } = {}) {
     { name: 'byok-service', level: 'debug' },
     { write: (line: string) => void logLines.push(line) },
   );
-
-  const servers: Awaited<ReturnType<typeof listen>>[] = [];
-  async function serve(masterKeys: string) {
-    const config = loadByokConfig({
-      DATABASE_URL: database.url,
-      AMQP_URL: 'amqp://127.0.0.1:5672',
-      INTERNAL_JWT_SECRET: INTERNAL_SECRET,
-      BYOK_MASTER_KEYS: masterKeys,
-    });
-    const { app, sync } = createByokService({ config, db, keyring: config.BYOK_MASTER_KEYS!, logger });
-    const server = await listen(app);
-    servers.push(server);
-    return {
-      url: server.url,
-      sync,
-      call: (method: string, path: string, init: { as?: Headers; body?: unknown; rawBody?: string } = {}) =>
-        request(`${server.url}${path}`, { method, headers: init.as, body: init.body, rawBody: init.rawBody }),
-    };
-  }
-
-  const main = await serve(options.masterKeys ?? masterKey('k1'));
   // The consumer of UserDeleted, on a queue of this test file's own.
   const broker = await openTestBroker({ logger });
   const bus = broker.bus({ logger, producer: 'byok-service' });
   const queue = `byok-service-test-${randomUUID()}`;
-  await subscribeByokConsumer({ bus, db, sync: main.sync, logger, queue });
+
+  const env = (masterKeys: string) => ({
+    DATABASE_URL: database.url,
+    AMQP_URL: 'amqp://127.0.0.1:5672',
+    INTERNAL_JWT_SECRET: INTERNAL_SECRET,
+    BYOK_MASTER_KEYS: masterKeys,
+  });
+  const service = await openService(byokService, {
+    env: env(options.masterKeys ?? masterKey('k1')),
+    db,
+    bus,
+    logger,
+  });
+  await service.consume(queue);
+
+  const servers: Awaited<ReturnType<typeof listen>>[] = [];
+  async function serve(app: Express) {
+    const server = await listen(app);
+    servers.push(server);
+    return {
+      url: server.url,
+      call: (method: string, path: string, init: { as?: Headers; body?: unknown; rawBody?: string } = {}) =>
+        request(`${server.url}${path}`, { method, headers: init.as, body: init.body, rawBody: init.rawBody }),
+    };
+  }
+  const main = await serve(service.app);
   const signPrincipal = createPrincipalSigner(INTERNAL_SECRET);
 
   async function principal(p: Principal): Promise<Headers> {
@@ -89,7 +93,16 @@ export async function startByokService(options: { masterKeys?: string } = {}) {
     db,
     logLines,
     call: main.call,
-    serve,
+    /** Another instance on the same database, with other master keys (kid:base64key,...). */
+    async serve(masterKeys: string) {
+      const { app } = await byokService.create({
+        config: loadConfig(byokService.config, env(masterKeys)),
+        db,
+        bus,
+        logger,
+      });
+      return serve(app);
+    },
 
     as: (id: string) => principal({ kind: 'user', userId: id }),
     /** A fresh user and the headers that sign their requests. */
@@ -150,12 +163,12 @@ export async function startByokService(options: { masterKeys?: string } = {}) {
     async dumpSchema(): Promise<string> {
       const { rows: tables } = await db.query<{ table_name: string }>(
         `SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name`,
-        [BYOK_SCHEMA],
+        [byokService.schema],
       );
       const lines: string[] = [];
       for (const { table_name } of tables) {
         const { rows } = await db.query<{ line: string }>(
-          `SELECT t::text AS line FROM ${BYOK_SCHEMA}."${table_name}" t`,
+          `SELECT t::text AS line FROM ${byokService.schema}."${table_name}" t`,
         );
         lines.push(`-- ${table_name}`, ...rows.map((row) => row.line));
       }

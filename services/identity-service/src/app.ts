@@ -1,9 +1,9 @@
-import { fileURLToPath } from 'node:url';
 import type { Express } from 'express';
 import type { Bus } from '@tolk/bus';
 import type { Db } from '@tolk/db';
 import { createInternalCallerSigner, createServiceApp } from '@tolk/http';
 import type { Logger } from '@tolk/logger';
+import { readinessOf } from '@tolk/service';
 import type { IdentityConfig } from './config.js';
 import { createDeviceCodesRepository } from './data-access/device-codes-repository.js';
 import { createProjectClient } from './data-access/project-client.js';
@@ -15,11 +15,6 @@ import { createDeviceLogin } from './domain/device-login.js';
 import { createSessions } from './domain/sessions.js';
 import { createUserDirectory } from './domain/user-directory.js';
 import { createIdentityRouter } from './entry-points/http/router.js';
-
-/** The one schema this service owns. */
-export const IDENTITY_SCHEMA = 'identity';
-/** Next to src/ and dist/ alike. */
-export const MIGRATIONS_DIR = fileURLToPath(new URL('../migrations', import.meta.url));
 
 export type IdentityAppConfig = Pick<
   IdentityConfig,
@@ -37,8 +32,8 @@ export type IdentityAppConfig = Pick<
 /**
  * Composition root: wires repositories, use cases and routes into the service's express app.
  * `db` must be bound to the identity schema and migrated. `now` is the clock every expiry and
- * poll interval is measured with. Events (UserDeleted) go to the outbox in `db`; the relay that
- * sends them over `bus` is started by start.ts. Never listens.
+ * poll interval is measured with. Events (UserDeleted) go to the outbox in `db`; the frame
+ * relays them over `bus`. Never listens.
  */
 export function createIdentityApp(deps: {
   config: IdentityAppConfig;
@@ -96,11 +91,6 @@ export function createIdentityApp(deps: {
       userDirectory: createUserDirectory({ users }),
     }),
     internalSecret: config.INTERNAL_JWT_SECRET,
-    readiness: [
-      () => db.ping(),
-      async () => {
-        if (!bus.isConnected()) throw new Error('not connected to RabbitMQ');
-      },
-    ],
+    readiness: readinessOf({ db, bus }),
   });
 }

@@ -1,13 +1,12 @@
 import { generateKeyPairSync, randomUUID, type KeyObject } from 'node:crypto';
 import { expect } from 'vitest';
 import { INTERNAL_CALLER_HEADER, PRINCIPAL_HEADER, type Principal } from '@tolk/contracts';
-import { migrate, type Db } from '@tolk/db';
+import type { Db } from '@tolk/db';
 import { createInternalCallerSigner, createPrincipalSigner } from '@tolk/http';
 import { createLogger } from '@tolk/logger';
-import { startOutboxRelay } from '@tolk/bus';
 import { listen, openTestBroker, openTestDatabase, request } from '@tolk/testing';
-import { IDENTITY_SCHEMA, MIGRATIONS_DIR, createIdentityApp } from '../src/app.js';
-import { loadIdentityConfig } from '../src/config.js';
+import { openService } from '@tolk/service';
+import { identityService } from '../src/index.js';
 
 export const INTERNAL_SECRET = 'test-internal-secret-that-is-long-enough';
 export const PUBLIC_URL = 'https://tolk.example';
@@ -23,8 +22,7 @@ type Response = Awaited<ReturnType<typeof request>>;
  */
 export async function startIdentityService(options: { projectServiceUrl?: string } = {}) {
   const database = await openTestDatabase();
-  const db: Db = database.db(IDENTITY_SCHEMA);
-  await migrate(db, MIGRATIONS_DIR);
+  const db: Db = database.db(identityService.schema);
 
   let offsetMs = 0;
   const clock = {
@@ -43,21 +41,25 @@ export async function startIdentityService(options: { projectServiceUrl?: string
 
   const broker = await openTestBroker({ logger });
   const bus = broker.bus({ logger, producer: 'identity-service' });
-  const relay = await startOutboxRelay({ db, bus, logger, ...database.relayOptions });
 
   const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-  const config = loadIdentityConfig({
-    DATABASE_URL: database.url,
-    INTERNAL_JWT_SECRET: INTERNAL_SECRET,
-    JWT_PRIVATE_KEY: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
-    PUBLIC_URL,
-    AMQP_URL: broker.url,
-    // The discard port: no service answers there.
-    PROJECT_SERVICE_URL: options.projectServiceUrl ?? 'http://127.0.0.1:9',
+  const service = await openService(identityService, {
+    env: {
+      DATABASE_URL: database.url,
+      INTERNAL_JWT_SECRET: INTERNAL_SECRET,
+      JWT_PRIVATE_KEY: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+      PUBLIC_URL,
+      AMQP_URL: broker.url,
+      // The discard port: no service answers there.
+      PROJECT_SERVICE_URL: options.projectServiceUrl ?? 'http://127.0.0.1:9',
+    },
+    db,
+    bus,
+    logger,
+    now: clock.now,
   });
-
-  const app = createIdentityApp({ config, db, bus, logger, now: clock.now });
-  const server = await listen(app);
+  await service.relay(database.relayOptions);
+  const server = await listen(service.app);
   const signPrincipal = createPrincipalSigner(INTERNAL_SECRET);
   const signInternalCaller = createInternalCallerSigner(INTERNAL_SECRET, 'identity-test');
 
@@ -110,7 +112,7 @@ export async function startIdentityService(options: { projectServiceUrl?: string
 
     async close() {
       await server.close();
-      await relay.stop();
+      await service.close();
       await bus.close();
       await broker.close();
       await db.close();

@@ -1,9 +1,9 @@
-import { fileURLToPath } from 'node:url';
 import type { Express } from 'express';
 import type { Bus } from '@tolk/bus';
 import type { Db } from '@tolk/db';
 import { createInternalCallerSigner, createProjectDirectory, createServiceApp } from '@tolk/http';
 import type { Logger } from '@tolk/logger';
+import { readinessOf } from '@tolk/service';
 import type { LocaleConfig } from './config.js';
 import { createBaselinesRepository } from './data-access/baselines-repository.js';
 import { createLocalesRepository } from './data-access/locales-repository.js';
@@ -15,11 +15,6 @@ import { createLocaleSync, type LocaleSync } from './domain/locale-sync.js';
 import { createLocales } from './domain/locales.js';
 import { createSourceDocuments } from './domain/source-documents.js';
 import { createLocaleRouter } from './entry-points/http/router.js';
-
-/** The one schema this service owns. */
-export const LOCALES_SCHEMA = 'locales';
-/** Next to src/ and dist/ alike. */
-export const MIGRATIONS_DIR = fileURLToPath(new URL('../migrations', import.meta.url));
 
 export type LocaleAppConfig = Pick<
   LocaleConfig,
@@ -36,9 +31,9 @@ export type LocaleAppConfig = Pick<
 
 /**
  * Composition root: wires repositories, use cases and routes into the service's express app,
- * and the effects of consumed events (`sync` and `refresh`, for start.ts to subscribe with).
+ * and the effects of consumed events (`sync` and `refresh`, for its consumer).
  * `db` must be bound to the locales schema and migrated. Events go to the outbox in `db`; the
- * relay is started by start.ts. Never listens.
+ * frame relays them. Never listens.
  */
 export function createLocaleService(deps: {
   config: LocaleAppConfig;
@@ -93,12 +88,7 @@ export function createLocaleService(deps: {
     router: createLocaleRouter({ locales: useCases }),
     internalSecret: config.INTERNAL_JWT_SECRET,
     bodyLimitBytes: config.LOCALE_MAX_BODY_BYTES,
-    readiness: [
-      () => db.ping(),
-      async () => {
-        if (!bus.isConnected()) throw new Error('not connected to RabbitMQ');
-      },
-    ],
+    readiness: readinessOf({ db, bus }),
   });
   return {
     app,

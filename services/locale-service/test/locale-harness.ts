@@ -1,14 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
-import { startOutboxRelay } from '@tolk/bus';
-import { migrate } from '@tolk/db';
 import { createLogger } from '@tolk/logger';
 import { consumedFlags, listen } from '@tolk/testing';
 // Tests may compose services; production code never imports another service.
 import { INTERNAL_SECRET, callerOf, startSourceService } from '../../source-service/test/source-harness.js';
-import { LOCALES_SCHEMA, MIGRATIONS_DIR, createLocaleService } from '../src/app.js';
-import { loadLocaleConfig } from '../src/config.js';
-import { subscribeLocaleConsumer } from '../src/entry-points/messaging/locale-consumer.js';
+import { openService } from '@tolk/service';
+import { localeService } from '../src/index.js';
 
 type Headers = Record<string, string>;
 
@@ -33,22 +30,25 @@ export async function startLocaleService(
     { name: 'locale-service', level: 'debug' },
     { write: (line: string) => void logLines.push(line) },
   );
-  const db = source.database.db(LOCALES_SCHEMA);
-  await migrate(db, MIGRATIONS_DIR);
+  const db = source.database.db(localeService.schema);
   const bus = source.broker.bus({ logger, producer: 'locale-service' });
-  const relay = await startOutboxRelay({ db, bus, logger, ...source.database.relayOptions });
-  const config = loadLocaleConfig({
-    DATABASE_URL: source.databaseUrl,
-    AMQP_URL: source.amqpUrl,
-    INTERNAL_JWT_SECRET: INTERNAL_SECRET,
-    PROJECT_SERVICE_URL: source.projectUrl,
-    SOURCE_SERVICE_URL: source.url,
-    ...options.env,
+  const service = await openService(localeService, {
+    env: {
+      DATABASE_URL: source.databaseUrl,
+      AMQP_URL: source.amqpUrl,
+      INTERNAL_JWT_SECRET: INTERNAL_SECRET,
+      PROJECT_SERVICE_URL: source.projectUrl,
+      SOURCE_SERVICE_URL: source.url,
+      ...options.env,
+    },
+    db,
+    bus,
+    logger,
   });
-  const { app, sync, refresh } = createLocaleService({ config, db, bus, logger });
+  await service.relay(source.database.relayOptions);
   const queue = `locale-service-test-${randomUUID()}`;
-  if (options.consume !== false) await subscribeLocaleConsumer({ bus, db, sync, refresh, logger, queue });
-  const server = await listen(app);
+  if (options.consume !== false) await service.consume(queue);
+  const server = await listen(service.app);
 
   // What the consumer gave up on, as it reached its dead-letter queue (RabbitMQ only).
   const deadLettered: string[] = [];
@@ -195,7 +195,7 @@ export async function startLocaleService(
 
     async close() {
       await server.close();
-      await relay.stop();
+      await service.close();
       await bus.close();
       await source.broker.deleteQueues([queue]);
       await db.close();

@@ -1,9 +1,9 @@
-import { fileURLToPath } from 'node:url';
 import type { Express } from 'express';
 import type { Bus } from '@tolk/bus';
 import type { Db } from '@tolk/db';
 import { createInternalCallerSigner, createServiceApp } from '@tolk/http';
 import type { Logger } from '@tolk/logger';
+import { readinessOf } from '@tolk/service';
 import type { ProjectConfig } from './config.js';
 import { createIdentityClient } from './data-access/identity-client.js';
 import { createMembersRepository } from './data-access/members-repository.js';
@@ -15,11 +15,6 @@ import { PRODUCER } from './domain/project-events.js';
 import { createProjects } from './domain/projects.js';
 import { createProjectRouter } from './entry-points/http/router.js';
 
-/** The one schema this service owns. */
-export const PROJECTS_SCHEMA = 'projects';
-/** Next to src/ and dist/ alike. */
-export const MIGRATIONS_DIR = fileURLToPath(new URL('../migrations', import.meta.url));
-
 export type ProjectAppConfig = Pick<
   ProjectConfig,
   'INTERNAL_JWT_SECRET' | 'IDENTITY_SERVICE_URL' | 'IDENTITY_SERVICE_TIMEOUT_MS'
@@ -28,7 +23,7 @@ export type ProjectAppConfig = Pick<
 /**
  * Composition root: wires repositories, use cases and routes into the service's express app.
  * `db` must be bound to the projects schema and migrated. Events go to the outbox in `db`; the
- * relay that sends them over `bus` is started by start.ts; the app only reports whether the bus
+ * frame relays them over `bus`; the app only reports whether the bus
  * is connected. Never listens.
  */
 export function createProjectApp(deps: {
@@ -65,18 +60,13 @@ export function createProjectApp(deps: {
     logger,
     router: createProjectRouter({ projects, members, accountRemoval }),
     internalSecret: config.INTERNAL_JWT_SECRET,
-    readiness: [
-      () => db.ping(),
-      async () => {
-        if (!bus.isConnected()) throw new Error('not connected to RabbitMQ');
-      },
-    ],
+    readiness: readinessOf({ db, bus }),
   });
 }
 
 /**
  * What deleting an account does to projects: the sole-owned projects identity-service names
- * first, and the effect of UserDeleted, for start.ts to subscribe with. `db` as for the app.
+ * first, and the effect of UserDeleted, for its consumer. `db` as for the app.
  */
 export function createProjectAccountRemoval(deps: {
   db: Db;

@@ -1,7 +1,6 @@
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import type { RequestListener } from 'node:http';
 import { expect } from 'vitest';
-import { startOutboxRelay } from '@tolk/bus';
 import {
   INTERNAL_CALLER_HEADER,
   PRINCIPAL_HEADER,
@@ -9,26 +8,15 @@ import {
   type EventEnvelope,
   type Principal,
 } from '@tolk/contracts';
-import { migrate, type Db } from '@tolk/db';
+import type { Db } from '@tolk/db';
 import { createInternalCallerSigner, createPrincipalSigner } from '@tolk/http';
 import { createLogger } from '@tolk/logger';
 import { listen, openTestBroker, openTestDatabase, request, type ObservedEvent } from '@tolk/testing';
 // Tests may compose services; production code never imports another service.
-import {
-  IDENTITY_SCHEMA,
-  MIGRATIONS_DIR as IDENTITY_MIGRATIONS_DIR,
-  createIdentityApp,
-} from '../../identity-service/src/app.js';
-import { loadIdentityConfig } from '../../identity-service/src/config.js';
-import {
-  MIGRATIONS_DIR,
-  PROJECTS_SCHEMA,
-  createProjectAccountRemoval,
-  createProjectApp,
-} from '../src/app.js';
-import { loadProjectConfig } from '../src/config.js';
+import { identityService } from '@tolk/identity-service';
+import { openService } from '@tolk/service';
 import type { ProjectResponse } from '../src/entry-points/http/schemas.js';
-import { subscribeProjectConsumer } from '../src/entry-points/messaging/project-consumer.js';
+import { projectService } from '../src/index.js';
 
 export const INTERNAL_SECRET = 'test-internal-secret-that-is-long-enough';
 
@@ -87,56 +75,53 @@ export async function startProjectService(
 
   const broker = await openTestBroker({ logger });
   const identityLogger = createLogger({ name: 'identity-service', level: 'silent' });
-  const identityDb = database.db(IDENTITY_SCHEMA);
-  await migrate(identityDb, IDENTITY_MIGRATIONS_DIR);
+  const identityDb = database.db(identityService.schema);
   const identityBus = broker.bus({ logger: identityLogger, producer: 'identity-service' });
-  const identityRelay = await startOutboxRelay({
-    db: identityDb,
-    bus: identityBus,
-    logger: identityLogger,
-    ...database.relayOptions,
-  });
   // identity-service and project-service ask each other (emails; the projects an account deletion
   // takes): identity-service listens first and is given its app once project-service's URL is known.
   let identityApp: RequestListener | undefined = undefined;
   const identityServer = await listen((req, res) => identityApp?.(req, res));
 
-  const db = database.db(PROJECTS_SCHEMA);
-  await migrate(db, MIGRATIONS_DIR);
+  const db = database.db(projectService.schema);
   const faults = withInjectableFailure(db);
   const bus = broker.bus({ logger, producer: 'project-service' });
-  const relay = await startOutboxRelay({ db, bus, logger, ...database.relayOptions });
-
-  const config = loadProjectConfig({
-    DATABASE_URL: database.url,
-    AMQP_URL: broker.url,
-    INTERNAL_JWT_SECRET: INTERNAL_SECRET,
-    IDENTITY_SERVICE_URL: options.identityUrl ?? identityServer.url,
-    ...(options.identityTimeoutMs ? { IDENTITY_SERVICE_TIMEOUT_MS: String(options.identityTimeoutMs) } : {}),
-  });
-  const server = await listen(createProjectApp({ config, db: faults.db, bus, logger }));
-  const consumerQueue = `project-service-test-${randomUUID()}`;
-  await subscribeProjectConsumer({
-    bus,
+  const service = await openService(projectService, {
+    env: {
+      DATABASE_URL: database.url,
+      AMQP_URL: broker.url,
+      INTERNAL_JWT_SECRET: INTERNAL_SECRET,
+      IDENTITY_SERVICE_URL: options.identityUrl ?? identityServer.url,
+      ...(options.identityTimeoutMs
+        ? { IDENTITY_SERVICE_TIMEOUT_MS: String(options.identityTimeoutMs) }
+        : {}),
+    },
     db,
-    accountRemoval: createProjectAccountRemoval({ db, logger }),
+    bus,
     logger,
-    queue: consumerQueue,
   });
+  await service.relay(database.relayOptions);
+  // Requests run on a Db whose next transaction can be made to fail; the relay and the consumer
+  // on the plain one, so that neither takes a failure meant for a request.
+  const { app } = await projectService.create({ config: service.config, db: faults.db, bus, logger });
+  const server = await listen(app);
+  const consumerQueue = `project-service-test-${randomUUID()}`;
+  await service.consume(consumerQueue);
 
   const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-  identityApp = createIdentityApp({
-    config: loadIdentityConfig({
+  const identity = await openService(identityService, {
+    env: {
       DATABASE_URL: database.url,
       AMQP_URL: broker.url,
       INTERNAL_JWT_SECRET: INTERNAL_SECRET,
       JWT_PRIVATE_KEY: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
       PROJECT_SERVICE_URL: server.url,
-    }),
+    },
     db: identityDb,
     bus: identityBus,
     logger: identityLogger,
   });
+  await identity.relay(database.relayOptions);
+  identityApp = identity.app;
 
   // Other test files publish project events to the same exchange: look for your project's.
   const delivered: DeliveredEvent[] = [];
@@ -163,7 +148,6 @@ export async function startProjectService(
     db,
     logLines,
     delivered,
-    relay,
     call,
     as,
     failNextTransactionAt: faults.failNextTransactionAt,
@@ -233,8 +217,8 @@ export async function startProjectService(
     async close() {
       await server.close();
       await identityServer.close().catch(() => undefined);
-      await relay.stop();
-      await identityRelay.stop();
+      await service.close();
+      await identity.close();
       await bus.close();
       await identityBus.close();
       await broker.deleteQueues([consumerQueue]);

@@ -1,9 +1,9 @@
-import { fileURLToPath } from 'node:url';
 import type { Express } from 'express';
 import type { Bus } from '@tolk/bus';
 import type { Db } from '@tolk/db';
 import { createInternalCallerSigner, createProjectDirectory, createServiceApp } from '@tolk/http';
 import type { Logger } from '@tolk/logger';
+import { readinessOf } from '@tolk/service';
 import { createVersionCache, encodeDocument } from '@tolk/locale-file';
 import type { SourceVersion } from './domain/key-revisions.js';
 import type { SourceConfig } from './config.js';
@@ -14,11 +14,6 @@ import { createProjectSync, type ProjectSync } from './domain/project-sync.js';
 import { PRODUCER } from './domain/source-events.js';
 import { createSources } from './domain/sources.js';
 import { createSourceRouter } from './entry-points/http/router.js';
-
-/** The one schema this service owns. */
-export const SOURCE_SCHEMA = 'source';
-/** Next to src/ and dist/ alike. */
-export const MIGRATIONS_DIR = fileURLToPath(new URL('../migrations', import.meta.url));
 
 export type SourceAppConfig = Pick<
   SourceConfig,
@@ -34,9 +29,9 @@ export type SourceAppConfig = Pick<
 
 /**
  * Composition root: wires repositories, use cases and routes into the service's express app,
- * and the effects of consumed events (`sync`, for start.ts to subscribe with). `db` must be
- * bound to the source schema and migrated. Events go to the outbox in `db`; the relay is started
- * by start.ts. Never listens.
+ * and the effects of consumed events (`sync`, for its consumer). `db` must be
+ * bound to the source schema and migrated. Events go to the outbox in `db`; the frame relays
+ * them. Never listens.
  */
 export function createSourceService(deps: {
   config: SourceAppConfig;
@@ -89,12 +84,7 @@ export function createSourceService(deps: {
       compressed.catch(() => undefined);
       compressing.set(req, compressed);
     },
-    readiness: [
-      () => db.ping(),
-      async () => {
-        if (!bus.isConnected()) throw new Error('not connected to RabbitMQ');
-      },
-    ],
+    readiness: readinessOf({ db, bus }),
   });
   return { app, sync: createProjectSync({ projects, baselines, cache, now }) };
 }

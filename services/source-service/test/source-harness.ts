@@ -1,21 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
-import { ATTEMPT_HEADER, startOutboxRelay } from '@tolk/bus';
+import { ATTEMPT_HEADER } from '@tolk/bus';
 import { PRINCIPAL_HEADER, type EventEnvelope, type Principal } from '@tolk/contracts';
-import { migrate } from '@tolk/db';
 import { createPrincipalSigner } from '@tolk/http';
 import { createLogger } from '@tolk/logger';
 import { consumedFlags, listen, openTestBroker, openTestDatabase, request } from '@tolk/testing';
 // Tests may compose services; production code never imports another service.
-import {
-  MIGRATIONS_DIR as PROJECT_MIGRATIONS_DIR,
-  PROJECTS_SCHEMA,
-  createProjectApp,
-} from '../../project-service/src/app.js';
-import { loadProjectConfig } from '../../project-service/src/config.js';
-import { MIGRATIONS_DIR, SOURCE_SCHEMA, createSourceService } from '../src/app.js';
-import { loadSourceConfig } from '../src/config.js';
-import { subscribeSourceConsumer } from '../src/entry-points/messaging/source-consumer.js';
+import { projectService } from '@tolk/project-service';
+import { openService } from '@tolk/service';
+import { sourceService } from '../src/index.js';
 
 export const INTERNAL_SECRET = 'test-internal-secret-that-is-long-enough';
 
@@ -46,41 +39,41 @@ export async function startSourceService(options: { env?: Record<string, string>
   // A broker of the test's own when given (one it stops and restarts), else the run's.
   const broker = await openTestBroker({ amqpUrl: options.amqpUrl, logger });
 
-  const projectDb = database.db(PROJECTS_SCHEMA);
-  await migrate(projectDb, PROJECT_MIGRATIONS_DIR);
+  const projectDb = database.db(projectService.schema);
   const projectBus = broker.bus({ logger: quiet, producer: 'project-service' });
-  const projectRelay = await startOutboxRelay({
+  const project = await openService(projectService, {
+    env: {
+      DATABASE_URL: database.url,
+      AMQP_URL: broker.url,
+      INTERNAL_JWT_SECRET: INTERNAL_SECRET,
+      // Never called: creating and deleting projects needs no user directory.
+      IDENTITY_SERVICE_URL: 'http://127.0.0.1:9',
+    },
     db: projectDb,
     bus: projectBus,
     logger: quiet,
-    ...database.relayOptions,
   });
-  const projectConfig = loadProjectConfig({
-    DATABASE_URL: database.url,
-    AMQP_URL: broker.url,
-    INTERNAL_JWT_SECRET: INTERNAL_SECRET,
-    // Never called: creating and deleting projects needs no user directory.
-    IDENTITY_SERVICE_URL: 'http://127.0.0.1:9',
-  });
-  const projectServer = await listen(
-    createProjectApp({ config: projectConfig, db: projectDb, bus: projectBus, logger: quiet }),
-  );
+  await project.relay(database.relayOptions);
+  const projectServer = await listen(project.app);
 
-  const db = database.db(SOURCE_SCHEMA);
-  await migrate(db, MIGRATIONS_DIR);
+  const db = database.db(sourceService.schema);
   const bus = broker.bus({ logger, producer: 'source-service' });
-  const relay = await startOutboxRelay({ db, bus, logger, ...database.relayOptions });
-  const config = loadSourceConfig({
-    DATABASE_URL: database.url,
-    AMQP_URL: broker.url,
-    INTERNAL_JWT_SECRET: INTERNAL_SECRET,
-    PROJECT_SERVICE_URL: projectServer.url,
-    ...options.env,
+  const service = await openService(sourceService, {
+    env: {
+      DATABASE_URL: database.url,
+      AMQP_URL: broker.url,
+      INTERNAL_JWT_SECRET: INTERNAL_SECRET,
+      PROJECT_SERVICE_URL: projectServer.url,
+      ...options.env,
+    },
+    db,
+    bus,
+    logger,
   });
-  const { app, sync } = createSourceService({ config, db, bus, logger });
+  await service.relay(database.relayOptions);
   const queue = `source-service-test-${randomUUID()}`;
-  await subscribeSourceConsumer({ bus, db, sync, logger, queue });
-  const server = await listen(app);
+  await service.consume(queue);
+  const server = await listen(service.app);
 
   // Every SourceChanged, as it arrived on a queue of the test's own.
   const delivered: EventEnvelope[] = [];
@@ -220,8 +213,8 @@ export async function startSourceService(options: { env?: Record<string, string>
     async close() {
       await server.close();
       await projectServer.close();
-      await relay.stop();
-      await projectRelay.stop();
+      await service.close();
+      await project.close();
       await bus.close();
       await projectBus.close();
       // The test's durable queue (and its dead-letter queue) go with it.

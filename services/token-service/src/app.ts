@@ -1,10 +1,10 @@
 import { redactProjectTokens } from '@tolk/contracts';
-import { fileURLToPath } from 'node:url';
 import type { Bus } from '@tolk/bus';
 import type { Express } from 'express';
 import type { Db } from '@tolk/db';
 import { createInternalCallerSigner, createProjectDirectory, createServiceApp } from '@tolk/http';
 import type { Logger } from '@tolk/logger';
+import { readinessOf } from '@tolk/service';
 import type { TokenConfig } from './config.js';
 import { createProjectsRepository } from './data-access/projects-repository.js';
 import { createTokensRepository } from './data-access/tokens-repository.js';
@@ -13,11 +13,6 @@ import { createTokenSync, type TokenSync } from './domain/token-sync.js';
 import { createTokens } from './domain/tokens.js';
 import { createTokenRouter } from './entry-points/http/router.js';
 
-/** The one schema this service owns. */
-export const TOKENS_SCHEMA = 'tokens';
-/** Next to src/ and dist/ alike. */
-export const MIGRATIONS_DIR = fileURLToPath(new URL('../migrations', import.meta.url));
-
 export type TokenAppConfig = Pick<
   TokenConfig,
   'INTERNAL_JWT_SECRET' | 'PROJECT_SERVICE_URL' | 'PROJECT_SERVICE_TIMEOUT_MS' | 'TOKEN_MAX_PER_PROJECT'
@@ -25,8 +20,8 @@ export type TokenAppConfig = Pick<
 
 /**
  * Composition root: wires repositories, use cases and routes into the service's app, and the
- * effects of consumed events (`sync`, for start.ts to subscribe with). `db` must be bound to the
- * tokens schema and migrated. Events go to the outbox in `db`; the relay is started by start.ts.
+ * effects of consumed events (`sync`, for its consumer). `db` must be bound to the
+ * tokens schema and migrated. Events go to the outbox in `db`; the frame relays them.
  * Never listens.
  */
 export function createTokenService(deps: {
@@ -61,12 +56,7 @@ export function createTokenService(deps: {
     logger,
     router: createTokenRouter({ tokens: useCases }),
     internalSecret: config.INTERNAL_JWT_SECRET,
-    readiness: [
-      () => db.ping(),
-      async () => {
-        if (!bus.isConnected()) throw new Error('not connected to RabbitMQ');
-      },
-    ],
+    readiness: readinessOf({ db, bus }),
     // A creation answer carries a token, so no cache may keep any answer, the frame's own
     // included; and no token pasted into a URL reaches routing or a log line.
     onRequest: (req, res) => {

@@ -1,16 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
-import { startOutboxRelay } from '@tolk/bus';
 import { INTERNAL_CALLER_HEADER, type EventEnvelope } from '@tolk/contracts';
-import { migrate } from '@tolk/db';
 import { createInternalCallerSigner } from '@tolk/http';
 import { createLogger } from '@tolk/logger';
 import { consumedFlags, listen, request } from '@tolk/testing';
 // Tests may compose services; production code never imports another service.
 import { INTERNAL_SECRET, callerOf, startSourceService } from '../../source-service/test/source-harness.js';
-import { MIGRATIONS_DIR, TOKENS_SCHEMA, createTokenService } from '../src/app.js';
-import { loadTokenConfig } from '../src/config.js';
-import { subscribeTokenConsumer } from '../src/entry-points/messaging/token-consumer.js';
+import { openService } from '@tolk/service';
+import { tokenService } from '../src/index.js';
 
 type Headers = Record<string, string>;
 export type Response = Awaited<ReturnType<typeof request>>;
@@ -40,21 +37,24 @@ export async function startTokenService(options: { env?: Record<string, string> 
     { name: 'token-service', level: 'debug' },
     { write: (line: string) => void logLines.push(line) },
   );
-  const db = base.database.db(TOKENS_SCHEMA);
-  await migrate(db, MIGRATIONS_DIR);
+  const db = base.database.db(tokenService.schema);
   const bus = base.broker.bus({ logger, producer: 'token-service' });
-  const relay = await startOutboxRelay({ db, bus, logger, ...base.database.relayOptions });
-  const config = loadTokenConfig({
-    DATABASE_URL: base.databaseUrl,
-    AMQP_URL: base.amqpUrl,
-    INTERNAL_JWT_SECRET: INTERNAL_SECRET,
-    PROJECT_SERVICE_URL: base.projectUrl,
-    ...options.env,
+  const service = await openService(tokenService, {
+    env: {
+      DATABASE_URL: base.databaseUrl,
+      AMQP_URL: base.amqpUrl,
+      INTERNAL_JWT_SECRET: INTERNAL_SECRET,
+      PROJECT_SERVICE_URL: base.projectUrl,
+      ...options.env,
+    },
+    db,
+    bus,
+    logger,
   });
-  const { app, sync } = createTokenService({ config, db, bus, logger });
+  await service.relay(base.database.relayOptions);
   const queue = `token-service-test-${randomUUID()}`;
-  await subscribeTokenConsumer({ bus, db, sync, logger, queue });
-  const server = await listen(app);
+  await service.consume(queue);
+  const server = await listen(service.app);
 
   // Every TokenRevoked published (by any test file), as it arrived on a queue of this harness.
   const published: EventEnvelope[] = [];
@@ -129,12 +129,12 @@ export async function startTokenService(options: { env?: Record<string, string> 
     async dumpSchema(): Promise<string> {
       const { rows: tables } = await db.query<{ table_name: string }>(
         `SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name`,
-        [TOKENS_SCHEMA],
+        [tokenService.schema],
       );
       const lines: string[] = [];
       for (const { table_name } of tables) {
         const { rows } = await db.query<{ line: string }>(
-          `SELECT t::text AS line FROM ${TOKENS_SCHEMA}."${table_name}" t`,
+          `SELECT t::text AS line FROM ${tokenService.schema}."${table_name}" t`,
         );
         lines.push(`-- ${table_name}`, ...rows.map((row) => row.line));
       }
@@ -146,7 +146,7 @@ export async function startTokenService(options: { env?: Record<string, string> 
 
     async close() {
       await server.close();
-      await relay.stop();
+      await service.close();
       await bus.close();
       // The test's durable queue (and its dead-letter queue) go with it.
       await base.broker.deleteQueues([queue]);

@@ -1,11 +1,8 @@
-import { handleOnce, type Bus } from '@tolk/bus';
+import type { EventConsumer } from '@tolk/bus';
 import { projectEventDataSchemas, sourceEventDataSchemas, type EventEnvelope } from '@tolk/contracts';
-import type { Db, Queryable } from '@tolk/db';
+import type { Queryable } from '@tolk/db';
 import type { Logger } from '@tolk/logger';
 import type { LocaleSync } from '../../domain/locale-sync.js';
-
-/** The durable queue of this service's consumer. */
-export const LOCALE_QUEUE = 'locale-service';
 
 const CONSUMED = ['ProjectCreated', 'ProjectUpdated', 'ProjectDeleted', 'SourceChanged'] as const;
 type Consumed = (typeof CONSUMED)[number];
@@ -66,33 +63,26 @@ function effectOf(envelope: EventEnvelope, sync: LocaleSync): Effect | undefined
  * change commits, the locales' counts are brought up to the new version (`refresh`); if that
  * fails (source-service away), the next read of the locales does it.
  */
-export function subscribeLocaleConsumer(deps: {
-  bus: Bus;
-  db: Db;
-  sync: LocaleSync;
-  refresh: (projectId: string) => Promise<unknown>;
-  logger: Logger;
-  queue?: string;
-}): Promise<void> {
-  const queue = deps.queue ?? LOCALE_QUEUE;
-  return deps.bus.subscribe({
-    queue,
-    eventTypes: [...CONSUMED],
-    handler: async (envelope) => {
-      const effect = effectOf(envelope, deps.sync);
-      if (!effect) return;
-      const applied = await handleOnce(deps.db, queue, envelope.id, effect.apply);
-      deps.logger.debug({ eventType: envelope.type, eventId: envelope.id, applied }, 'event consumed');
-      if (effect.sourceOf !== undefined) {
-        await deps
-          .refresh(effect.sourceOf)
-          .catch((err: unknown) =>
-            deps.logger.warn(
-              { err, projectId: effect.sourceOf },
-              'refreshing locale counts failed; reads will',
-            ),
-          );
-      }
+export function localeConsumer(
+  sync: LocaleSync,
+  refresh: (projectId: string) => Promise<unknown>,
+  logger: Logger,
+): EventConsumer {
+  // The project whose counts to refresh, by the event being handled.
+  const sourceOf = new WeakMap<EventEnvelope, string>();
+  return {
+    eventTypes: CONSUMED,
+    effectOf: (envelope) => {
+      const effect = effectOf(envelope, sync);
+      if (effect?.sourceOf !== undefined) sourceOf.set(envelope, effect.sourceOf);
+      return effect?.apply;
     },
-  });
+    async afterEach(envelope) {
+      const projectId = sourceOf.get(envelope);
+      if (projectId === undefined) return;
+      await refresh(projectId).catch((err: unknown) =>
+        logger.warn({ err, projectId }, 'refreshing locale counts failed; reads will'),
+      );
+    },
+  };
 }

@@ -1,11 +1,7 @@
-import { subscribeOnce, type Bus } from '@tolk/bus';
+import type { EventConsumer } from '@tolk/bus';
 import { projectEventDataSchemas, sourceEventDataSchemas, type EventEnvelope } from '@tolk/contracts';
-import type { Db, Queryable } from '@tolk/db';
-import type { Logger } from '@tolk/logger';
+import type { Queryable } from '@tolk/db';
 import type { ProjectSync } from '../../domain/project-sync.js';
-
-/** The durable queue of this service's consumer. */
-export const SOURCE_QUEUE = 'source-service';
 
 const CONSUMED = [
   'ProjectCreated',
@@ -48,19 +44,6 @@ function effectOf(
  * Each event applies once (handleOnce); data that does not parse is retried, then
  * dead-lettered, without blocking the queue.
  */
-export function subscribeSourceConsumer(deps: {
-  bus: Bus;
-  db: Db;
-  sync: ProjectSync;
-  logger: Logger;
-  queue?: string;
-}): Promise<void> {
-  return subscribeOnce({
-    bus: deps.bus,
-    db: deps.db,
-    queue: deps.queue ?? SOURCE_QUEUE,
-    eventTypes: CONSUMED,
-    effectOf: (envelope) => effectOf(envelope, deps.sync),
-    logger: deps.logger,
-  });
+export function sourceConsumer(sync: ProjectSync): EventConsumer {
+  return { eventTypes: CONSUMED, effectOf: (envelope) => effectOf(envelope, sync) };
 }

@@ -1,11 +1,7 @@
-import { subscribeOnce, type Bus } from '@tolk/bus';
+import type { EventConsumer } from '@tolk/bus';
 import { projectEventDataSchemas, userEventDataSchemas, type EventEnvelope } from '@tolk/contracts';
-import type { Db, Queryable } from '@tolk/db';
-import type { Logger } from '@tolk/logger';
+import type { Queryable } from '@tolk/db';
 import type { TokenSync } from '../../domain/token-sync.js';
-
-/** The durable queue of this service's consumer. */
-export const TOKEN_QUEUE = 'token-service';
 
 const CONSUMED = [
   'ProjectCreated',
@@ -50,19 +46,6 @@ function effectOf(envelope: EventEnvelope, sync: TokenSync): ((tx: Queryable) =>
  * Consumes project events and UserDeleted. Each event applies once (handleOnce); data that does not parse is
  * retried, then dead-lettered, without blocking the queue.
  */
-export function subscribeTokenConsumer(deps: {
-  bus: Bus;
-  db: Db;
-  sync: TokenSync;
-  logger: Logger;
-  queue?: string;
-}): Promise<void> {
-  return subscribeOnce({
-    bus: deps.bus,
-    db: deps.db,
-    queue: deps.queue ?? TOKEN_QUEUE,
-    eventTypes: CONSUMED,
-    effectOf: (envelope) => effectOf(envelope, deps.sync),
-    logger: deps.logger,
-  });
+export function tokenConsumer(sync: TokenSync): EventConsumer {
+  return { eventTypes: CONSUMED, effectOf: (envelope) => effectOf(envelope, sync) };
 }

@@ -1,0 +1,251 @@
+/**
+ * The frame every Tolk service runs in: its configuration, its own schema and migrations, the
+ * outbox relay to the bus, its event consumers, its HTTP app and its shutdown. A service defines
+ * what is its own (`defineService`); the same definition runs as a process of its own
+ * (`runService`, `runMigrations`), several in one process (the embedded mode) and in tests, with
+ * a database and a bus given (`openService`).
+ */
+import express, { type Express } from 'express';
+import type { z } from 'zod';
+import {
+  createRabbitBus,
+  startOutboxRelay,
+  subscribeOnce,
+  type Bus,
+  type EventConsumer,
+  type OutboxRelay,
+} from '@tolk/bus';
+import { loadConfig, loadMigrationConfig } from '@tolk/config';
+import type { ServiceName } from '@tolk/contracts';
+import { createPgDb, migrate, type Db } from '@tolk/db';
+import { runProcess, serveUntilSignalled } from '@tolk/http';
+import { createLogger, type Logger } from '@tolk/logger';
+
+/** What a service's composition is given: its configuration, its schema's `Db`, the bus. */
+export type ServiceDeps<C> = {
+  config: Readonly<C>;
+  /** Bound to the service's schema and migrated. */
+  db: Db;
+  bus: Bus;
+  logger: Logger;
+  /** The clock of every expiry and timestamp; Date.now by default. */
+  now?: () => number;
+};
+
+/** A composed service: its app (never listening), and what its consumer does with events. */
+export type ServiceParts = {
+  app: Express;
+  /** Each event applies once; the frame subscribes it on the service's queue. */
+  consumer?: EventConsumer;
+};
+
+export type ServiceDefinition<C> = {
+  name: ServiceName;
+  /** The one schema the service owns. */
+  schema: string;
+  /** Its plain SQL migrations (next to src/ and dist/ alike). */
+  migrations: string;
+  /** Its whole configuration, read from the environment. */
+  config: z.ZodType<C>;
+  /** It writes events to an outbox in its schema, which a relay sends over the bus. */
+  outbox: boolean;
+  /** The composition root: repositories, use cases, routes and consumers. */
+  create(deps: ServiceDeps<C>): ServiceParts | Promise<ServiceParts>;
+};
+
+/** Names the definition of a service (identity, typed). */
+export function defineService<C>(definition: ServiceDefinition<C>): ServiceDefinition<C> {
+  return definition;
+}
+
+/** The process name, its logger name and the producer of its events: `token-service`. */
+export function processName(definition: { name: ServiceName }): string {
+  return `${definition.name}-service`;
+}
+
+/** A service composed on a given database and bus, its schema migrated. */
+export type OpenService<C> = ServiceParts & {
+  name: ServiceName;
+  config: Readonly<C>;
+  db: Db;
+  /** It consumes events. */
+  consumes: boolean;
+  /** Subscribes its consumer on `queue`, its own durable queue (`token-service`) by default. */
+  consume(queue?: string): Promise<void>;
+  /** Starts relaying the outbox to the bus (nothing for a service without one). */
+  relay(options?: { singleRelay?: boolean; pollIntervalMs?: number }): Promise<void>;
+  /** Stops the relay; the database and the bus are the caller's to close. */
+  close(): Promise<void>;
+};
+
+/**
+ * Migrates the service's schema in `db` and composes it, configured from `config` or `env`. Its
+ * consumers and relay start when asked: the embedded mode subscribes every consumer before any
+ * relay sends, since the in-process bus delivers only to the consumers subscribed.
+ */
+export async function openService<C>(
+  definition: ServiceDefinition<C>,
+  options: {
+    config?: Readonly<C>;
+    env?: Record<string, string | undefined>;
+    db: Db;
+    bus: Bus;
+    logger: Logger;
+    now?: () => number;
+  },
+): Promise<OpenService<C>> {
+  const { db, bus, logger } = options;
+  const config = options.config ?? loadConfig(definition.config, options.env ?? {});
+  await migrate(db, definition.migrations, logger);
+  const parts = await definition.create({ config, db, bus, logger, now: options.now });
+  const relays: OutboxRelay[] = [];
+  return {
+    ...parts,
+    name: definition.name,
+    config,
+    db,
+    consumes: parts.consumer !== undefined,
+    async consume(queue = processName(definition)) {
+      if (parts.consumer) await subscribeOnce({ ...parts.consumer, bus, db, queue, logger });
+    },
+    async relay(relayOptions = {}) {
+      if (definition.outbox) relays.push(await startOutboxRelay({ db, bus, logger, ...relayOptions }));
+    },
+    async close() {
+      for (const relay of relays.splice(0)) await relay.stop();
+    },
+  };
+}
+
+/**
+ * Several services in one process (the embedded mode, the end-to-end tests): every one listens
+ * first, through `listen`, on an app that answers once all are composed, so that each is
+ * configured with the others' URLs (`IDENTITY_SERVICE_URL`, ...; identity- and project-service
+ * ask each other). Consumers and relays are the caller's to start, in the order it needs.
+ */
+export async function composeServices(
+  definitions: readonly ServiceDefinition<unknown>[],
+  options: {
+    /** Listens for a service; answers its URL. */
+    listen: (name: ServiceName, app: Express) => Promise<string>;
+    /** Each service's environment; the services' URLs are added to it. */
+    env: (definition: ServiceDefinition<unknown>) => Record<string, string | undefined>;
+    db: (definition: ServiceDefinition<unknown>) => Db;
+    bus: Bus;
+    logger: (definition: ServiceDefinition<unknown>) => Logger;
+  },
+): Promise<{ services: OpenService<unknown>[]; urls: Record<string, string> }> {
+  const apps = new Map<ServiceName, Express>();
+  const urls: Record<string, string> = {};
+  for (const { name } of definitions) {
+    const front = express().use((req, res, next) => {
+      const app = apps.get(name);
+      return app ? app(req, res, next) : next();
+    });
+    urls[`${name.toUpperCase()}_SERVICE_URL`] = await options.listen(name, front);
+  }
+  const services: OpenService<unknown>[] = [];
+  for (const definition of definitions) {
+    const service = await openService(definition, {
+      env: { ...options.env(definition), ...urls },
+      db: options.db(definition),
+      bus: options.bus,
+      logger: options.logger(definition),
+    });
+    services.push(service);
+    apps.set(definition.name, service.app);
+  }
+  return { services, urls };
+}
+
+/**
+ * `npm start` of a service: configuration from the environment, its schema migrated on its
+ * Postgres database, the outbox relayed to RabbitMQ, its consumers subscribed, its app listening
+ * until SIGINT or SIGTERM. A failure to start is printed and exits 1.
+ */
+export function runService<
+  C extends { PORT: number; HOST: string; DATABASE_URL: string; AMQP_URL: string; LOG_LEVEL: string },
+>(definition: ServiceDefinition<C>): void {
+  const name = processName(definition);
+  runProcess(async () => {
+    const config = loadConfig(definition.config, process.env);
+    const logger = createLogger({ name, level: config.LOG_LEVEL });
+    const db = createPgDb({
+      url: config.DATABASE_URL,
+      schema: definition.schema,
+      logger,
+      applicationName: name,
+    });
+    // Connects in the background; the outbox keeps events, and the durable queues deliveries,
+    // while RabbitMQ is away.
+    const bus = createRabbitBus({ url: config.AMQP_URL, logger, producer: name });
+    const service = await openService(definition, { config, db, bus, logger });
+    await service.relay();
+    // Resolves once consuming; until RabbitMQ is up, requests still work.
+    void service.consume().catch((err: unknown) => logger.error({ err }, 'subscribing to events failed'));
+    await serveUntilSignalled({
+      name,
+      app: service.app,
+      port: config.PORT,
+      host: config.HOST,
+      logger,
+      // Whatever the relay has not sent yet stays in the outbox for the next start.
+      release: async () => {
+        await service.close();
+        await bus.close();
+        await db.close();
+      },
+    });
+  });
+}
+
+/** Applies a service's migrations to the database at `url`; the names of those applied. */
+export async function migrateService(
+  definition: Pick<ServiceDefinition<unknown>, 'name' | 'schema' | 'migrations'>,
+  url: string,
+  logger: Logger,
+): Promise<string[]> {
+  const db = createPgDb({ url, schema: definition.schema, logger });
+  try {
+    const applied = await migrate(db, definition.migrations, logger);
+    logger.info(
+      { applied },
+      `${definition.schema} schema up to date (${applied.length} migration(s) applied)`,
+    );
+    return applied;
+  } finally {
+    await db.close();
+  }
+}
+
+/** `npm run migrate` of a service: applies its migrations to DATABASE_URL, then exits. */
+export function runMigrations(
+  definition: Pick<ServiceDefinition<unknown>, 'name' | 'schema' | 'migrations'>,
+): void {
+  runProcess(async () => {
+    const config = loadMigrationConfig();
+    const logger = createLogger({ name: processName(definition), level: config.LOG_LEVEL });
+    await migrateService(definition, config.DATABASE_URL, logger);
+  });
+}
+
+/**
+ * The readiness checks of a service's app: its database answers and, given the bus its outbox
+ * sends over, that bus is connected.
+ */
+export function readinessOf(deps: {
+  db: Pick<Db, 'ping'>;
+  bus?: Pick<Bus, 'isConnected'>;
+}): Array<() => Promise<void>> {
+  const { db, bus } = deps;
+  return [
+    () => db.ping(),
+    ...(bus
+      ? [
+          async () => {
+            if (!bus.isConnected()) throw new Error('not connected to RabbitMQ');
+          },
+        ]
+      : []),
+  ];
+}
