@@ -53,6 +53,8 @@ export type EmbeddedOptions = {
   gatewayEnv?: Record<string, string>;
   /** Where log lines go (stdout by default). */
   logDestination?: { write(line: string): void };
+  /** The scrypt cost of new password hashes: production's unless a test asks for less. */
+  passwordCost?: identityService.PasswordCost;
 };
 
 function urlOf(server: http.Server): string {
@@ -130,6 +132,7 @@ export async function startEmbeddedTolk(options: EmbeddedOptions) {
     db: identityDb,
     bus,
     logger: loggerFor('identity-service'),
+    passwordCost: options.passwordCost,
   });
 
   const sourceDb = await database(

@@ -19,6 +19,7 @@ import { createGatewayApp } from '../../gateway/src/app.js';
 import { loadGatewayConfig } from '../../gateway/src/config.js';
 import * as identityService from '../../services/identity-service/src/app.js';
 import { loadIdentityConfig } from '../../services/identity-service/src/config.js';
+import { TEST_PASSWORD_COST } from '../../services/identity-service/test/identity-harness.js';
 import * as byokService from '../../services/byok-service/src/app.js';
 import { loadByokConfig } from '../../services/byok-service/src/config.js';
 import { subscribeByokConsumer } from '../../services/byok-service/src/entry-points/messaging/byok-consumer.js';
@@ -168,6 +169,7 @@ export async function startSystem(
     db: identityDb,
     bus,
     logger: silent,
+    passwordCost: TEST_PASSWORD_COST,
   });
 
   const serviceUrls: Record<string, string> = {};

@@ -12,9 +12,12 @@ import { createUsersRepository } from './data-access/users-repository.js';
 import { createAccessTokenIssuer } from './domain/access-tokens.js';
 import { PRODUCER, createAccounts } from './domain/accounts.js';
 import { createDeviceLogin } from './domain/device-login.js';
+import type { ScryptParams } from './domain/passwords.js';
 import { createSessions } from './domain/sessions.js';
 import { createUserDirectory } from './domain/user-directory.js';
 import { createIdentityRouter } from './entry-points/http/router.js';
+
+export type { ScryptParams as PasswordCost } from './domain/passwords.js';
 
 /** The one schema this service owns. */
 export const IDENTITY_SCHEMA = 'identity';
@@ -37,8 +40,10 @@ export type IdentityAppConfig = Pick<
 /**
  * Composition root: wires repositories, use cases and routes into the service's express app.
  * `db` must be bound to the identity schema and migrated. `now` is the clock every expiry and
- * poll interval is measured with. Events (UserDeleted) go to the outbox in `db`; the relay that
- * sends them over `bus` is started by start.ts. Never listens.
+ * poll interval is measured with. `passwordCost` is the scrypt cost of new password hashes:
+ * production's (PASSWORD_SCRYPT_PARAMS) unless a test asks for a cheaper one. Events (UserDeleted)
+ * go to the outbox in `db`; the relay that sends them over `bus` is started by start.ts. Never
+ * listens.
  */
 export function createIdentityApp(deps: {
   config: IdentityAppConfig;
@@ -46,6 +51,7 @@ export function createIdentityApp(deps: {
   bus: Pick<Bus, 'isConnected'>;
   logger: Logger;
   now?: () => number;
+  passwordCost?: ScryptParams;
 }): Express {
   const { config, db, bus, logger } = deps;
   const now = deps.now ?? Date.now;
@@ -74,7 +80,15 @@ export function createIdentityApp(deps: {
     signInternalCaller: createInternalCallerSigner(config.INTERNAL_JWT_SECRET, PRODUCER),
     logger,
   });
-  const accounts = createAccounts({ db, users, sessions, projects, now, logger });
+  const accounts = createAccounts({
+    db,
+    users,
+    sessions,
+    projects,
+    now,
+    logger,
+    passwordCost: deps.passwordCost,
+  });
   const deviceLogin = createDeviceLogin({
     db,
     deviceCodes,

@@ -8,10 +8,16 @@ import { startOutboxRelay } from '@tolk/bus';
 import { listen, openTestBroker, openTestDatabase, request } from '@tolk/testing';
 import { IDENTITY_SCHEMA, MIGRATIONS_DIR, createIdentityApp } from '../src/app.js';
 import { loadIdentityConfig } from '../src/config.js';
+import type { ScryptParams } from '../src/domain/passwords.js';
 
 export const INTERNAL_SECRET = 'test-internal-secret-that-is-long-enough';
 export const PUBLIC_URL = 'https://tolk.example';
 export const PASSWORD = 'correct horse battery staple';
+/**
+ * The password cost of test systems: about 1 ms where production's takes 100 (most tests sign up
+ * several users). auth.test.ts and passwords.test.ts hold production's cost to its parameters.
+ */
+export const TEST_PASSWORD_COST: ScryptParams = { N: 2 ** 10, r: 8, p: 1 };
 
 type Response = Awaited<ReturnType<typeof request>>;
 
@@ -19,9 +25,11 @@ type Response = Awaited<ReturnType<typeof request>>;
  * identity-service as it runs: a database of its own, migrated at start, the outbox relayed to
  * RabbitMQ, the app listening on an ephemeral port, a fresh ES256 key pair and a clock the test
  * can move forward. No project-service runs beside it: `projectServiceUrl` names one (by default
- * a port nothing listens on).
+ * a port nothing listens on). Passwords are hashed at TEST_PASSWORD_COST unless `productionPasswordCost`.
  */
-export async function startIdentityService(options: { projectServiceUrl?: string } = {}) {
+export async function startIdentityService(
+  options: { projectServiceUrl?: string; productionPasswordCost?: boolean } = {},
+) {
   const database = await openTestDatabase();
   const db: Db = database.db(IDENTITY_SCHEMA);
   await migrate(db, MIGRATIONS_DIR);
@@ -56,7 +64,14 @@ export async function startIdentityService(options: { projectServiceUrl?: string
     PROJECT_SERVICE_URL: options.projectServiceUrl ?? 'http://127.0.0.1:9',
   });
 
-  const app = createIdentityApp({ config, db, bus, logger, now: clock.now });
+  const app = createIdentityApp({
+    config,
+    db,
+    bus,
+    logger,
+    now: clock.now,
+    passwordCost: options.productionPasswordCost ? undefined : TEST_PASSWORD_COST,
+  });
   const server = await listen(app);
   const signPrincipal = createPrincipalSigner(INTERNAL_SECRET);
   const signInternalCaller = createInternalCallerSigner(INTERNAL_SECRET, 'identity-test');

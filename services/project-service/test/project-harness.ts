@@ -20,6 +20,7 @@ import {
   createIdentityApp,
 } from '../../identity-service/src/app.js';
 import { loadIdentityConfig } from '../../identity-service/src/config.js';
+import { TEST_PASSWORD_COST } from '../../identity-service/test/identity-harness.js';
 import {
   MIGRATIONS_DIR,
   PROJECTS_SCHEMA,
@@ -136,6 +137,7 @@ export async function startProjectService(
     db: identityDb,
     bus: identityBus,
     logger: identityLogger,
+    passwordCost: TEST_PASSWORD_COST,
   });
 
   // Other test files publish project events to the same exchange: look for your project's.
