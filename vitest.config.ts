@@ -32,6 +32,19 @@ const TIMED = [
   'services/identity-service/test/passwords.test.ts',
 ];
 
+/**
+ * Files that test code in memory (parsers, formats, configuration, the CLI's file layouts) and
+ * hold no state of their own between files: they share one module graph per worker
+ * (isolate: false) instead of importing everything afresh for each file.
+ */
+const IN_MEMORY = [
+  'libs/locale-file/test/**/*.test.ts',
+  'libs/contracts/test/**/*.test.ts',
+  '**/test/config.test.ts',
+  'cli/test/formats/**/*.test.ts',
+  'cli/test/init/**/*.test.ts',
+];
+
 // Most files spend their time waiting on Postgres, RabbitMQ, Chromium and timers rather than on a
 // core: one file more than there are cores keeps the cores busy (vitest's default is one less).
 const WORKERS = availableParallelism() + 1;
@@ -52,7 +65,19 @@ export default defineConfig({
           ...shared,
           name: 'tolk',
           include: INCLUDE,
+          exclude: [...EXCLUDE, ...TIMED, ...IN_MEMORY],
+          maxWorkers: WORKERS,
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          ...shared,
+          name: 'in-memory',
+          include: IN_MEMORY,
           exclude: [...EXCLUDE, ...TIMED],
+          isolate: false,
           maxWorkers: WORKERS,
           sequence: { groupOrder: 0 },
         },
