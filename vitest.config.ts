@@ -1,4 +1,5 @@
 import { readFileSync, readdirSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
@@ -25,14 +26,81 @@ const alias = packageDirs.flatMap((dir) => {
   }));
 });
 
+const INCLUDE = ['**/test/**/*.test.ts'];
+const EXCLUDE = ['**/node_modules/**', '**/dist/**'];
+
+/**
+ * Files that bound wall-clock time (another user's p99 beside slow uploads, parsing 200,000 keys,
+ * an unknown account's password check against a real one): they run after the rest, one at a
+ * time, with nothing else of the run beside them.
+ */
+const TIMED = [
+  'test/hostile/slow-uploads.test.ts',
+  'libs/locale-file/test/source-performance.test.ts',
+  'services/identity-service/test/passwords.test.ts',
+];
+
+/**
+ * Files that test code in memory (parsers, formats, configuration, the CLI's file layouts) and
+ * hold no state of their own between files: they share one module graph per worker
+ * (isolate: false) instead of importing everything afresh for each file.
+ */
+const IN_MEMORY = [
+  'libs/locale-file/test/**/*.test.ts',
+  'libs/contracts/test/**/*.test.ts',
+  '**/test/config.test.ts',
+  'cli/test/formats/**/*.test.ts',
+  'cli/test/init/**/*.test.ts',
+];
+
+// Most files spend their time waiting on Postgres, RabbitMQ, Chromium and timers rather than on a
+// core: one file more than there are cores keeps the cores busy (vitest's default is one less).
+const WORKERS = availableParallelism() + 1;
+
+// Each project's own settings; the run's infrastructure (globalSetup) is found once, at the root,
+// and provided to both.
+const shared = { testTimeout: 30_000, hookTimeout: 60_000 };
+
 export default defineConfig({
   resolve: { alias },
   test: {
-    include: ['**/test/**/*.test.ts'],
-    exclude: ['**/node_modules/**', '**/dist/**'],
     globalSetup: ['./vitest.global-setup.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
     reporters: ['default', './vitest.summary-reporter.ts'],
+    projects: [
+      {
+        resolve: { alias },
+        test: {
+          ...shared,
+          name: 'tolk',
+          include: INCLUDE,
+          exclude: [...EXCLUDE, ...TIMED, ...IN_MEMORY],
+          maxWorkers: WORKERS,
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          ...shared,
+          name: 'in-memory',
+          include: IN_MEMORY,
+          exclude: [...EXCLUDE, ...TIMED],
+          isolate: false,
+          maxWorkers: WORKERS,
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          ...shared,
+          name: 'timed',
+          include: TIMED,
+          exclude: EXCLUDE,
+          maxWorkers: 1,
+          sequence: { groupOrder: 1 },
+        },
+      },
+    ],
   },
 });

@@ -33,6 +33,8 @@ export type EmbeddedOptions = {
   logLevel: string;
   /** Extra gateway settings. */
   gatewayEnv?: Record<string, string>;
+  /** Extra settings of every service (a test system's cheaper password hashes). */
+  serviceEnv?: Record<string, string>;
   /** Where log lines go (stdout by default). */
   logDestination?: { write(line: string): void };
 };
@@ -72,6 +74,7 @@ export async function startEmbeddedTolk(options: EmbeddedOptions) {
       LOG_LEVEL: level,
       PUBLIC_URL: options.publicUrl,
       TOLK_DATA_DIR: options.tolkDataDir,
+      ...options.serviceEnv,
     }),
     db: (definition) => postgres.forSchema(definition.schema),
     bus,

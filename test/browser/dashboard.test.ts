@@ -1,8 +1,9 @@
 /**
  * The web dashboard in real headless Chromium (Debian's `chromium`, driven by playwright-core),
  * against the real system: gateway serving dashboard/dist in front of every service, on real
- * Postgres, RabbitMQ and Redis — and again embedded, as `npm start` runs it on a fresh clone. A
- * screenshot of every page goes to test-artifacts/screenshots/ (the embedded run's last).
+ * Postgres, RabbitMQ and Redis — and embedded, as `npm start` runs it on a fresh clone, the
+ * scenarios that prove it serves a working dashboard. A screenshot of every page goes to
+ * test-artifacts/screenshots/ (the embedded run's last, for the pages it visits).
  */
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -41,16 +42,44 @@ type System = {
 
 const GATEWAY_ENV = { DASHBOARD_DIR: DASHBOARD_DIST_DIR, RATE_LIMIT_AUTH_PER_IP: '1000' };
 
-// On the servers, and as `npm start` runs it on a fresh clone (embedded: one process, PGlite).
-const SYSTEMS: Array<[string, () => Promise<System>]> = [
-  ['on the servers', () => startSystem({ sources: true, tokens: true, byok: true, gatewayEnv: GATEWAY_ENV })],
-  ['embedded', () => startEmbeddedSystem({ gatewayEnv: GATEWAY_ENV })],
+/**
+ * On the servers every scenario; as `npm start` runs it on a fresh clone (embedded: one process,
+ * PGlite, the in-process bus) those that prove it serves a working dashboard: the app under its
+ * CSP, signing up, in and out, a project page, the CLI's device login, and no page error. The
+ * other pages behave the same whichever way the services run, and test/embedded holds the
+ * embedded API to the servers' answers (events, tokens, provider keys, account deletion).
+ */
+const SYSTEMS: Array<[string, () => Promise<System>, { everyScenario: boolean }]> = [
+  [
+    'on the servers',
+    () => startSystem({ sources: true, tokens: true, byok: true, gatewayEnv: GATEWAY_ENV }),
+    { everyScenario: true },
+  ],
+  ['embedded', () => startEmbeddedSystem({ gatewayEnv: GATEWAY_ENV }), { everyScenario: false }],
 ];
+
+// One Chromium for both systems; each test opens contexts of its own.
+let launched: Promise<Browser> | undefined;
+function launchBrowser(): Promise<Browser> {
+  launched ??= chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-dev-shm-usage'],
+  });
+  return launched;
+}
+afterAll(async () => {
+  await (await launched)?.close();
+});
 
 describe.skipIf(!existsSync(CHROMIUM)).each(SYSTEMS)(
   'the web dashboard in Chromium, %s',
   { timeout: 90_000 },
-  (_mode, start) => {
+  (_mode, start, { everyScenario }) => {
+    /** A scenario run on the servers only (see SYSTEMS). */
+    function onTheServers(name: string, scenario: () => Promise<void>): void {
+      if (everyScenario) it(name, scenario);
+    }
+
     let system: System;
     let browser: Browser;
     const contexts: BrowserContext[] = [];
@@ -60,16 +89,11 @@ describe.skipIf(!existsSync(CHROMIUM)).each(SYSTEMS)(
     beforeAll(async () => {
       await ensureDashboardBuilt();
       await mkdir(SCREENSHOTS, { recursive: true });
-      system = await start();
-      browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        args: ['--no-sandbox', '--disable-dev-shm-usage'],
-      });
+      [system, browser] = await Promise.all([start(), launchBrowser()]);
     }, 120_000);
 
     afterAll(async () => {
       for (const context of contexts) await context.close().catch(() => undefined);
-      await browser?.close();
       await system?.close();
     });
 
@@ -274,83 +298,94 @@ describe.skipIf(!existsSync(CHROMIUM)).each(SYSTEMS)(
       await screenshot(page, 'projects');
     });
 
-    it('when a source is pushed through the API, then the locale goes behind and the history shows the key-level diff', async () => {
-      const account = await newAccount();
-      const projectId = await newProject(account, 'Mobile app');
-      const base = `/v1/projects/${projectId}`;
-      expect((await api('POST', `${base}/locales`, account.accessToken, { locale: 'de' })).status).toBe(201);
-      const v1 = { home: { title: 'Welcome', subtitle: 'Shop now' }, cart: 'Cart' };
-      expect((await api('PUT', `${base}/source`, account.accessToken, v1)).status).toBe(200);
-      const german = { home: { title: 'Willkommen', subtitle: 'Jetzt einkaufen' }, cart: 'Warenkorb' };
-      // Translations are accepted once the locale has heard of version 1.
-      await expect
-        .poll(
-          async () =>
-            (await api('PUT', `${base}/locales/de/translations?sourceVersion=1`, account.accessToken, german))
-              .status,
-          {
-            timeout: 15_000,
-          },
-        )
-        .toBe(200);
+    onTheServers(
+      'when a source is pushed through the API, then the locale goes behind and the history shows the key-level diff',
+      async () => {
+        const account = await newAccount();
+        const projectId = await newProject(account, 'Mobile app');
+        const base = `/v1/projects/${projectId}`;
+        expect((await api('POST', `${base}/locales`, account.accessToken, { locale: 'de' })).status).toBe(
+          201,
+        );
+        const v1 = { home: { title: 'Welcome', subtitle: 'Shop now' }, cart: 'Cart' };
+        expect((await api('PUT', `${base}/source`, account.accessToken, v1)).status).toBe(200);
+        const german = { home: { title: 'Willkommen', subtitle: 'Jetzt einkaufen' }, cart: 'Warenkorb' };
+        // Translations are accepted once the locale has heard of version 1.
+        await expect
+          .poll(
+            async () =>
+              (
+                await api(
+                  'PUT',
+                  `${base}/locales/de/translations?sourceVersion=1`,
+                  account.accessToken,
+                  german,
+                )
+              ).status,
+            {
+              timeout: 15_000,
+            },
+          )
+          .toBe(200);
 
-      const page = await signedInPage(account);
-      await page.goto(`${system.base}/projects/${projectId}`);
-      await heading(page, 'Mobile app');
-      const row = () => page.locator('tr[data-locale="de"]');
-      await reloadUntil(page, () => row().getByText('up to date'));
+        const page = await signedInPage(account);
+        await page.goto(`${system.base}/projects/${projectId}`);
+        await heading(page, 'Mobile app');
+        const row = () => page.locator('tr[data-locale="de"]');
+        await reloadUntil(page, () => row().getByText('up to date'));
 
-      const v2 = { home: { title: 'Welcome back' }, cart: 'Cart', checkout: 'Checkout' };
-      const pushed = await api('PUT', `${base}/source`, account.accessToken, v2);
-      expect(pushed.body.diff).toEqual({
-        added: ['checkout'],
-        modified: ['home.title'],
-        deleted: ['home.subtitle'],
-      });
-      await reloadUntil(page, () => row().getByText('behind'));
-      await row().getByText('v1 / v2').waitFor();
-      await screenshot(page, 'project-behind');
+        const v2 = { home: { title: 'Welcome back' }, cart: 'Cart', checkout: 'Checkout' };
+        const pushed = await api('PUT', `${base}/source`, account.accessToken, v2);
+        expect(pushed.body.diff).toEqual({
+          added: ['checkout'],
+          modified: ['home.title'],
+          deleted: ['home.subtitle'],
+        });
+        await reloadUntil(page, () => row().getByText('behind'));
+        await row().getByText('v1 / v2').waitFor();
+        await screenshot(page, 'project-behind');
 
-      const phone = await signedInPage(account, PHONE);
-      await phone.goto(`${system.base}/projects/${projectId}`);
-      await heading(phone, 'Mobile app');
-      await phone.locator('tr[data-locale="de"]').waitFor();
-      // Nothing wider than the phone: a mobile browser would zoom the whole page out to fit it.
-      expect(
-        await phone.evaluate(() => [
-          (globalThis as unknown as InPage).innerWidth,
-          (globalThis as unknown as InPage).document.documentElement.scrollWidth,
-        ]),
-      ).toEqual([PHONE.width, PHONE.width]);
-      await screenshot(phone, 'project-phone');
+        const phone = await signedInPage(account, PHONE);
+        await phone.goto(`${system.base}/projects/${projectId}`);
+        await heading(phone, 'Mobile app');
+        await phone.locator('tr[data-locale="de"]').waitFor();
+        // Nothing wider than the phone: a mobile browser would zoom the whole page out to fit it.
+        expect(
+          await phone.evaluate(() => [
+            (globalThis as unknown as InPage).innerWidth,
+            (globalThis as unknown as InPage).document.documentElement.scrollWidth,
+          ]),
+        ).toEqual([PHONE.width, PHONE.width]);
+        await screenshot(phone, 'project-phone');
 
-      await page.getByRole('link', { name: 'Source history' }).click();
-      await page.getByRole('heading', { name: 'Version 2' }).waitFor();
-      const show = page.getByRole('button', { name: 'Show changes of version 2' });
-      expect(await show.getAttribute('aria-expanded')).toBe('false');
-      await show.focus();
-      await page.keyboard.press('Enter');
-      const changes = page.locator('#version-2-changes');
-      await changes.locator('tr.modified').waitFor();
-      expect(await changes.locator('tr.added').innerText()).toMatch(/added\s+checkout\s+—\s+Checkout/);
-      expect(await changes.locator('tr.modified').innerText()).toMatch(
-        /modified\s+home\.title\s+Welcome\s+→ Welcome back/,
-      );
-      expect(await changes.locator('tr.deleted').innerText()).toMatch(
-        /deleted\s+home\.subtitle\s+Shop now\s+—/,
-      );
-      expect(
-        await page.getByRole('button', { name: 'Hide changes of version 2' }).getAttribute('aria-expanded'),
-      ).toBe('true');
-      await screenshot(page, 'history');
+        await page.getByRole('link', { name: 'Source history' }).click();
+        await page.getByRole('heading', { name: 'Version 2' }).waitFor();
+        const show = page.getByRole('button', { name: 'Show changes of version 2' });
+        expect(await show.getAttribute('aria-expanded')).toBe('false');
+        await show.focus();
+        await page.keyboard.press('Enter');
+        const changes = page.locator('#version-2-changes');
+        await changes.locator('tr.modified').waitFor();
+        expect(await changes.locator('tr.added').innerText()).toMatch(/added\s+checkout\s+—\s+Checkout/);
+        expect(await changes.locator('tr.modified').innerText()).toMatch(
+          /modified\s+home\.title\s+Welcome\s+→ Welcome back/,
+        );
+        expect(await changes.locator('tr.deleted').innerText()).toMatch(
+          /deleted\s+home\.subtitle\s+Shop now\s+—/,
+        );
+        expect(
+          await page.getByRole('button', { name: 'Hide changes of version 2' }).getAttribute('aria-expanded'),
+        ).toBe('true');
+        await screenshot(page, 'history');
 
-      const phoneHistory = await signedInPage(account, PHONE);
-      await phoneHistory.goto(`${system.base}/projects/${projectId}/history`);
-      await phoneHistory.getByRole('heading', { name: 'Version 2' }).waitFor();
-      await screenshot(phoneHistory, 'history-phone');
-    });
+        const phoneHistory = await signedInPage(account, PHONE);
+        await phoneHistory.goto(`${system.base}/projects/${projectId}/history`);
+        await phoneHistory.getByRole('heading', { name: 'Version 2' }).waitFor();
+        await screenshot(phoneHistory, 'history-phone');
+      },
+    );
 
-    it('when an owner edits the settings and adds a member, then the API has them', async () => {
+    onTheServers('when an owner edits the settings and adds a member, then the API has them', async () => {
       const account = await newAccount();
       const colleague = await newAccount();
       const projectId = await newProject(account, 'Docs site');
@@ -387,394 +422,428 @@ describe.skipIf(!existsSync(CHROMIUM)).each(SYSTEMS)(
       await screenshot(page, 'members');
     });
 
-    it('when an owner turns reading i18next plural keys off and on, then each choice is saved and survives a reload; a member cannot change it', async () => {
-      const account = await newAccount();
-      const colleague = await newAccount();
-      const projectId = await newProject(account, 'Plural app');
-      const added = await api('POST', `/v1/projects/${projectId}/members`, account.accessToken, {
-        email: colleague.email,
-        role: 'member',
-      });
-      expect(added.status).toBe(201);
-      const setting = async () =>
-        (await api('GET', `/v1/projects/${projectId}`, account.accessToken)).body.settings.i18nextPlurals;
+    onTheServers(
+      'when an owner turns reading i18next plural keys off and on, then each choice is saved and survives a reload; a member cannot change it',
+      async () => {
+        const account = await newAccount();
+        const colleague = await newAccount();
+        const projectId = await newProject(account, 'Plural app');
+        const added = await api('POST', `/v1/projects/${projectId}/members`, account.accessToken, {
+          email: colleague.email,
+          role: 'member',
+        });
+        expect(added.status).toBe(201);
+        const setting = async () =>
+          (await api('GET', `/v1/projects/${projectId}`, account.accessToken)).body.settings.i18nextPlurals;
 
-      const page = await signedInPage(account);
-      await page.goto(`${system.base}/projects/${projectId}/settings`);
-      await heading(page, 'Plural app');
-      const box = page.getByRole('checkbox', {
-        name: 'Read keys like item_one, item_other as i18next plural forms',
-      });
-      await box.waitFor();
-      expect(await box.isChecked()).toBe(true);
-      // The explanation is the checkbox's description; each language's forms come from CLDR.
-      const help = page.locator(`#${await box.getAttribute('aria-describedby')}`);
-      expect(await help.innerText()).toContain('Polish one, few, many, other; Japanese other');
+        const page = await signedInPage(account);
+        await page.goto(`${system.base}/projects/${projectId}/settings`);
+        await heading(page, 'Plural app');
+        const box = page.getByRole('checkbox', {
+          name: 'Read keys like item_one, item_other as i18next plural forms',
+        });
+        await box.waitFor();
+        expect(await box.isChecked()).toBe(true);
+        // The explanation is the checkbox's description; each language's forms come from CLDR.
+        const help = page.locator(`#${await box.getAttribute('aria-describedby')}`);
+        expect(await help.innerText()).toContain('Polish one, few, many, other; Japanese other');
 
-      await box.uncheck();
-      await page.getByRole('button', { name: 'Save settings' }).click();
-      await page.getByRole('status').filter({ hasText: 'Settings saved.' }).waitFor();
-      expect(await setting()).toBe(false);
-      await page.reload();
-      await box.waitFor();
-      expect(await box.isChecked()).toBe(false);
-      await screenshot(page, 'settings-plurals-off');
+        await box.uncheck();
+        await page.getByRole('button', { name: 'Save settings' }).click();
+        await page.getByRole('status').filter({ hasText: 'Settings saved.' }).waitFor();
+        expect(await setting()).toBe(false);
+        await page.reload();
+        await box.waitFor();
+        expect(await box.isChecked()).toBe(false);
+        await screenshot(page, 'settings-plurals-off');
 
-      await box.check();
-      await page.getByRole('button', { name: 'Save settings' }).click();
-      await page.getByRole('status').filter({ hasText: 'Settings saved.' }).waitFor();
-      expect(await setting()).toBe(true);
-      await page.reload();
-      await box.waitFor();
-      expect(await box.isChecked()).toBe(true);
+        await box.check();
+        await page.getByRole('button', { name: 'Save settings' }).click();
+        await page.getByRole('status').filter({ hasText: 'Settings saved.' }).waitFor();
+        expect(await setting()).toBe(true);
+        await page.reload();
+        await box.waitFor();
+        expect(await box.isChecked()).toBe(true);
 
-      const memberPage = await signedInPage(colleague);
-      await memberPage.goto(`${system.base}/projects/${projectId}/settings`);
-      await memberPage.getByText("Only the project's owners can change its settings.").waitFor();
-      expect(
-        await memberPage
-          .getByRole('checkbox', { name: 'Read keys like item_one, item_other as i18next plural forms' })
-          .isDisabled(),
-      ).toBe(true);
-    });
+        const memberPage = await signedInPage(colleague);
+        await memberPage.goto(`${system.base}/projects/${projectId}/settings`);
+        await memberPage.getByText("Only the project's owners can change its settings.").waitFor();
+        expect(
+          await memberPage
+            .getByRole('checkbox', { name: 'Read keys like item_one, item_other as i18next plural forms' })
+            .isDisabled(),
+        ).toBe(true);
+      },
+    );
 
-    it('when an owner deletes a project, then they type its name first and land on their projects without it', async () => {
-      const account = await newAccount();
-      const colleague = await newAccount();
-      const projectId = await newProject(account, 'Old landing page');
-      await newProject(account, 'Kept project');
-      const added = await api('POST', `/v1/projects/${projectId}/members`, account.accessToken, {
-        email: colleague.email,
-        role: 'member',
-      });
-      expect(added.status).toBe(201);
+    onTheServers(
+      'when an owner deletes a project, then they type its name first and land on their projects without it',
+      async () => {
+        const account = await newAccount();
+        const colleague = await newAccount();
+        const projectId = await newProject(account, 'Old landing page');
+        await newProject(account, 'Kept project');
+        const added = await api('POST', `/v1/projects/${projectId}/members`, account.accessToken, {
+          email: colleague.email,
+          role: 'member',
+        });
+        expect(added.status).toBe(201);
 
-      // A member has no danger zone.
-      const memberPage = await signedInPage(colleague);
-      await memberPage.goto(`${system.base}/projects/${projectId}/settings`);
-      await memberPage.getByText("Only the project's owners can change its settings.").waitFor();
-      expect(await memberPage.getByRole('heading', { name: 'Danger zone' }).count()).toBe(0);
-      expect(await memberPage.getByRole('button', { name: /Delete/ }).count()).toBe(0);
+        // A member has no danger zone.
+        const memberPage = await signedInPage(colleague);
+        await memberPage.goto(`${system.base}/projects/${projectId}/settings`);
+        await memberPage.getByText("Only the project's owners can change its settings.").waitFor();
+        expect(await memberPage.getByRole('heading', { name: 'Danger zone' }).count()).toBe(0);
+        expect(await memberPage.getByRole('button', { name: /Delete/ }).count()).toBe(0);
 
-      const page = await signedInPage(account);
-      await page.goto(`${system.base}/projects/${projectId}/settings`);
-      await page.getByRole('heading', { name: 'Danger zone' }).waitFor();
-      await page.getByRole('button', { name: 'Delete this project…' }).click();
-      // The field takes the focus; the delete button waits for the exact name.
-      const confirmation = page.getByLabel("To confirm, type the project's name");
-      await expect.poll(() => isFocused(confirmation)).toBe(true);
-      const confirm = page.getByRole('button', { name: 'Delete this project for good' });
-      expect(await confirm.isDisabled()).toBe(true);
-      await page.keyboard.type('Old landing');
-      await page.keyboard.press('Enter');
-      expect(await confirm.isDisabled()).toBe(true);
-      expect((await api('GET', `/v1/projects/${projectId}`, account.accessToken)).status).toBe(200);
+        const page = await signedInPage(account);
+        await page.goto(`${system.base}/projects/${projectId}/settings`);
+        await page.getByRole('heading', { name: 'Danger zone' }).waitFor();
+        await page.getByRole('button', { name: 'Delete this project…' }).click();
+        // The field takes the focus; the delete button waits for the exact name.
+        const confirmation = page.getByLabel("To confirm, type the project's name");
+        await expect.poll(() => isFocused(confirmation)).toBe(true);
+        const confirm = page.getByRole('button', { name: 'Delete this project for good' });
+        expect(await confirm.isDisabled()).toBe(true);
+        await page.keyboard.type('Old landing');
+        await page.keyboard.press('Enter');
+        expect(await confirm.isDisabled()).toBe(true);
+        expect((await api('GET', `/v1/projects/${projectId}`, account.accessToken)).status).toBe(200);
 
-      // Cancel gives the focus back to the button that opened it.
-      await page.getByRole('button', { name: 'Cancel' }).click();
-      const opener = page.getByRole('button', { name: 'Delete this project…' });
-      await expect.poll(() => isFocused(opener)).toBe(true);
-      await page.keyboard.press('Enter');
-      await expect.poll(() => isFocused(confirmation)).toBe(true);
-      expect(await confirmation.inputValue()).toBe('');
-      await page.keyboard.type('Old landing page');
-      expect(await confirm.isEnabled()).toBe(true);
-      await screenshot(page, 'settings-delete');
-      await page.keyboard.press('Enter');
+        // Cancel gives the focus back to the button that opened it.
+        await page.getByRole('button', { name: 'Cancel' }).click();
+        const opener = page.getByRole('button', { name: 'Delete this project…' });
+        await expect.poll(() => isFocused(opener)).toBe(true);
+        await page.keyboard.press('Enter');
+        await expect.poll(() => isFocused(confirmation)).toBe(true);
+        expect(await confirmation.inputValue()).toBe('');
+        await page.keyboard.type('Old landing page');
+        expect(await confirm.isEnabled()).toBe(true);
+        await screenshot(page, 'settings-delete');
+        await page.keyboard.press('Enter');
 
-      await heading(page, 'Projects');
-      expect(new URL(page.url()).pathname).toBe('/');
-      await page.getByRole('status').filter({ hasText: 'Project “Old landing page” deleted.' }).waitFor();
-      await page.getByRole('link', { name: 'Kept project' }).waitFor();
-      expect(await page.getByRole('link', { name: 'Old landing page' }).count()).toBe(0);
-      expect((await api('GET', `/v1/projects/${projectId}`, account.accessToken)).status).toBe(404);
-      await screenshot(page, 'projects-after-delete');
-    });
+        await heading(page, 'Projects');
+        expect(new URL(page.url()).pathname).toBe('/');
+        await page.getByRole('status').filter({ hasText: 'Project “Old landing page” deleted.' }).waitFor();
+        await page.getByRole('link', { name: 'Kept project' }).waitFor();
+        expect(await page.getByRole('link', { name: 'Old landing page' }).count()).toBe(0);
+        expect((await api('GET', `/v1/projects/${projectId}`, account.accessToken)).status).toBe(404);
+        await screenshot(page, 'projects-after-delete');
+      },
+    );
 
-    it('when a project is deleted elsewhere while its owner confirms, then the server message shows', async () => {
-      const account = await newAccount();
-      const projectId = await newProject(account, 'Twice deleted');
-      const page = await signedInPage(account);
-      await page.goto(`${system.base}/projects/${projectId}/settings`);
-      await page.getByRole('button', { name: 'Delete this project…' }).click();
-      await page.getByLabel("To confirm, type the project's name").fill('Twice deleted');
+    onTheServers(
+      'when a project is deleted elsewhere while its owner confirms, then the server message shows',
+      async () => {
+        const account = await newAccount();
+        const projectId = await newProject(account, 'Twice deleted');
+        const page = await signedInPage(account);
+        await page.goto(`${system.base}/projects/${projectId}/settings`);
+        await page.getByRole('button', { name: 'Delete this project…' }).click();
+        await page.getByLabel("To confirm, type the project's name").fill('Twice deleted');
 
-      expect((await api('DELETE', `/v1/projects/${projectId}`, account.accessToken)).status).toBe(204);
-      const gone = await api('DELETE', `/v1/projects/${projectId}`, account.accessToken);
-      expect(gone.status).toBe(404);
-      await page.getByRole('button', { name: 'Delete this project for good' }).click();
-      await page.getByRole('alert').filter({ hasText: gone.body.error.message }).waitFor();
-      expect(new URL(page.url()).pathname).toBe(`/projects/${projectId}/settings`);
-    });
+        expect((await api('DELETE', `/v1/projects/${projectId}`, account.accessToken)).status).toBe(204);
+        const gone = await api('DELETE', `/v1/projects/${projectId}`, account.accessToken);
+        expect(gone.status).toBe(404);
+        await page.getByRole('button', { name: 'Delete this project for good' }).click();
+        await page.getByRole('alert').filter({ hasText: gone.body.error.message }).waitFor();
+        expect(new URL(page.url()).pathname).toBe(`/projects/${projectId}/settings`);
+      },
+    );
 
-    it('when a locale row is opened, then its missing and outdated keys show with their source values, the long list capped', async () => {
-      const account = await newAccount();
-      const projectId = await newProject(account, 'Catalogue');
-      const base = `/v1/projects/${projectId}`;
-      for (const locale of ['de', 'fr']) {
-        expect((await api('POST', `${base}/locales`, account.accessToken, { locale })).status).toBe(201);
-      }
-      const items = Object.fromEntries(
-        Array.from({ length: 203 }, (_, index) => [`item${String(index).padStart(3, '0')}`, `Item ${index}`]),
-      );
-      const v1 = { home: { title: 'Welcome' }, cart: 'Cart', items };
-      expect((await api('PUT', `${base}/source`, account.accessToken, v1)).status).toBe(200);
-      const german = { home: { title: 'Willkommen' }, cart: 'Warenkorb' };
-      await expect
-        .poll(
-          async () =>
-            (await api('PUT', `${base}/locales/de/translations?sourceVersion=1`, account.accessToken, german))
-              .status,
-          { timeout: 15_000 },
-        )
-        .toBe(200);
-      const v2 = { ...v1, home: { title: 'Welcome back' } };
-      expect((await api('PUT', `${base}/source`, account.accessToken, v2)).status).toBe(200);
-      // The locale learns of version 2 from an event.
-      await expect
-        .poll(async () => (await api('GET', `${base}/locales/de`, account.accessToken)).body.outdated, {
-          timeout: 15_000,
-        })
-        .toEqual(['home.title']);
-
-      const page = await signedInPage(account);
-      await page.goto(`${system.base}/projects/${projectId}`);
-      await heading(page, 'Catalogue');
-      await page.getByText('Source version 2').waitFor();
-      const show = page.getByRole('button', { name: 'Show keys of de' });
-      expect(await show.getAttribute('aria-expanded')).toBe('false');
-      await show.focus();
-      await page.keyboard.press('Enter');
-      const panel = page.locator('#locale-de-keys');
-      const outdated = panel.locator('.key-list.outdated');
-      await outdated.getByRole('heading', { name: 'Outdated in de (the source changed since): 1' }).waitFor();
-      expect(await outdated.locator('li').innerText()).toMatch(/home\.title\s+Welcome back/);
-      const missing = panel.locator('.key-list.missing');
-      await missing.getByRole('heading', { name: 'Missing in de: 203' }).waitFor();
-      expect(await missing.locator('li').count()).toBe(200);
-      expect(await missing.locator('li').first().innerText()).toMatch(/items\.item000\s+Item 0/);
-      expect(await missing.locator('li').last().innerText()).toMatch(/items\.item199\s+Item 199/);
-      await missing.getByText('…and 3 more, not shown.').waitFor();
-      const hide = page.getByRole('button', { name: 'Hide keys of de' });
-      expect(await hide.getAttribute('aria-expanded')).toBe('true');
-      expect(await isFocused(hide)).toBe(true);
-      await screenshot(page, 'project-keys');
-
-      // Space closes it again.
-      await page.keyboard.press('Space');
-      await panel.waitFor({ state: 'hidden' });
-      expect(await show.getAttribute('aria-expanded')).toBe('false');
-
-      // A locale removed meanwhile: the server's message.
-      expect((await api('DELETE', `${base}/locales/fr`, account.accessToken)).status).toBe(204);
-      const gone = await api('GET', `${base}/locales/fr`, account.accessToken);
-      expect(gone.status).toBe(404);
-      await page.getByRole('button', { name: 'Show keys of fr' }).click();
-      await page
-        .locator('#locale-fr-keys')
-        .getByRole('alert')
-        .filter({ hasText: gone.body.error.message })
-        .waitFor();
-
-      const phone = await signedInPage(account, PHONE);
-      await phone.goto(`${system.base}/projects/${projectId}`);
-      await heading(phone, 'Catalogue');
-      await phone.getByText('Source version 2').waitFor();
-      await phone.getByRole('button', { name: 'Show keys of de' }).click();
-      await phone.getByText('…and 3 more, not shown.').waitFor();
-      expect(
-        await phone.evaluate(() => [
-          (globalThis as unknown as InPage).innerWidth,
-          (globalThis as unknown as InPage).document.documentElement.scrollWidth,
-        ]),
-      ).toEqual([PHONE.width, PHONE.width]);
-      // The lists stay within the phone's width, though the table beside them scrolls sideways.
-      const lists = await phone.locator('#locale-de-keys .key-lists').boundingBox();
-      expect(lists!.x).toBeGreaterThanOrEqual(0);
-      expect(lists!.x + lists!.width).toBeLessThanOrEqual(PHONE.width);
-      await screenshot(phone, 'project-keys-phone');
-    });
-
-    it('when a Polish locale lacks an English plural group, then its key list shows the Polish forms with their categories and example numbers', async () => {
-      const account = await newAccount();
-      const created = await api('POST', '/v1/projects', account.accessToken, {
-        name: 'Basket',
-        sourceLocale: 'en',
-        settings: { i18nextPlurals: false },
-      });
-      expect(created.status).toBe(201);
-      const base = `/v1/projects/${created.body.projectId}`;
-      expect((await api('POST', `${base}/locales`, account.accessToken, { locale: 'pl' })).status).toBe(201);
-      const source = { cart: { title: 'Your cart', item_one: 'One item', item_other: '{{count}} items' } };
-      expect((await api('PUT', `${base}/source`, account.accessToken, source)).status).toBe(200);
-      const missingOfPolish = async () =>
-        (await api('GET', `${base}/locales/pl`, account.accessToken)).body.missing;
-      // Recognition off: the source's keys, plain.
-      await expect
-        .poll(missingOfPolish, { timeout: 15_000 })
-        .toEqual(['cart.title', 'cart.item_one', 'cart.item_other']);
-
-      const page = await signedInPage(account);
-      const openPolishKeys = async () => {
-        await page.goto(`${system.base}/projects/${created.body.projectId}`);
-        await heading(page, 'Basket');
-        await page.getByText('Source version 1').waitFor();
-        await page.getByRole('button', { name: 'Show keys of pl' }).click();
-        return page.locator('#locale-pl-keys .key-list.missing');
-      };
-      const item = (list: Locator, key: string) =>
-        list.locator('li').filter({ has: page.getByText(key, { exact: true }) });
-      let missing = await openPolishKeys();
-      await missing.getByRole('heading', { name: 'Missing in pl: 3' }).waitFor();
-      expect(await missing.locator('.plural-form').count()).toBe(0);
-      expect(await item(missing, 'cart.item_other').innerText()).toMatch(
-        /^cart\.item_other\s+\{\{count\}\} items$/,
-      );
-
-      const patched = await api('PATCH', base, account.accessToken, { settings: { i18nextPlurals: true } });
-      expect(patched.status).toBe(200);
-      // The page reads the setting: the source's forms are now shown as plural forms.
-      missing = await openPolishKeys();
-      await item(missing, 'cart.item_other').locator('.plural-form').waitFor();
-      expect(await item(missing, 'cart.item_one').locator('.plural-form').textContent()).toBe(
-        'plural form one, e.g. 1',
-      );
-      expect(await item(missing, 'cart.title').locator('.plural-form').count()).toBe(0);
-
-      // Polish has one, few, many and other: the locale's own keys, where English has one and other.
-      const polishForms = ['one', 'few', 'many', 'other'];
-      await expect
-        .poll(missingOfPolish, { timeout: 15_000 })
-        .toEqual(['cart.title', ...polishForms.map((category) => `cart.item_${category}`)]);
-
-      missing = await openPolishKeys();
-      await missing.getByRole('heading', { name: 'Missing in pl: 5' }).waitFor();
-      const polish = new Intl.PluralRules('pl');
-      for (const category of polishForms) {
-        const form = item(missing, `cart.item_${category}`);
-        // Its category and a number that Polish puts in it (checked against Node's CLDR data).
-        const label = (await form.locator('.plural-form').textContent())?.match(
-          /^plural form (\w+), e\.g\. ([\d.]+)$/,
+    onTheServers(
+      'when a locale row is opened, then its missing and outdated keys show with their source values, the long list capped',
+      async () => {
+        const account = await newAccount();
+        const projectId = await newProject(account, 'Catalogue');
+        const base = `/v1/projects/${projectId}`;
+        for (const locale of ['de', 'fr']) {
+          expect((await api('POST', `${base}/locales`, account.accessToken, { locale })).status).toBe(201);
+        }
+        const items = Object.fromEntries(
+          Array.from({ length: 203 }, (_, index) => [
+            `item${String(index).padStart(3, '0')}`,
+            `Item ${index}`,
+          ]),
         );
-        expect(label?.[1]).toBe(category);
-        expect(polish.select(Number(label?.[2]))).toBe(category);
-        // Labelled with the English form it is translated from: English has no few or many.
-        expect(await form.locator('.value').innerText()).toBe(
-          category === 'one' ? 'One item' : '{{count}} items',
+        const v1 = { home: { title: 'Welcome' }, cart: 'Cart', items };
+        expect((await api('PUT', `${base}/source`, account.accessToken, v1)).status).toBe(200);
+        const german = { home: { title: 'Willkommen' }, cart: 'Warenkorb' };
+        await expect
+          .poll(
+            async () =>
+              (
+                await api(
+                  'PUT',
+                  `${base}/locales/de/translations?sourceVersion=1`,
+                  account.accessToken,
+                  german,
+                )
+              ).status,
+            { timeout: 15_000 },
+          )
+          .toBe(200);
+        const v2 = { ...v1, home: { title: 'Welcome back' } };
+        expect((await api('PUT', `${base}/source`, account.accessToken, v2)).status).toBe(200);
+        // The locale learns of version 2 from an event.
+        await expect
+          .poll(async () => (await api('GET', `${base}/locales/de`, account.accessToken)).body.outdated, {
+            timeout: 15_000,
+          })
+          .toEqual(['home.title']);
+
+        const page = await signedInPage(account);
+        await page.goto(`${system.base}/projects/${projectId}`);
+        await heading(page, 'Catalogue');
+        await page.getByText('Source version 2').waitFor();
+        const show = page.getByRole('button', { name: 'Show keys of de' });
+        expect(await show.getAttribute('aria-expanded')).toBe('false');
+        await show.focus();
+        await page.keyboard.press('Enter');
+        const panel = page.locator('#locale-de-keys');
+        const outdated = panel.locator('.key-list.outdated');
+        await outdated
+          .getByRole('heading', { name: 'Outdated in de (the source changed since): 1' })
+          .waitFor();
+        expect(await outdated.locator('li').innerText()).toMatch(/home\.title\s+Welcome back/);
+        const missing = panel.locator('.key-list.missing');
+        await missing.getByRole('heading', { name: 'Missing in de: 203' }).waitFor();
+        expect(await missing.locator('li').count()).toBe(200);
+        expect(await missing.locator('li').first().innerText()).toMatch(/items\.item000\s+Item 0/);
+        expect(await missing.locator('li').last().innerText()).toMatch(/items\.item199\s+Item 199/);
+        await missing.getByText('…and 3 more, not shown.').waitFor();
+        const hide = page.getByRole('button', { name: 'Hide keys of de' });
+        expect(await hide.getAttribute('aria-expanded')).toBe('true');
+        expect(await isFocused(hide)).toBe(true);
+        await screenshot(page, 'project-keys');
+
+        // Space closes it again.
+        await page.keyboard.press('Space');
+        await panel.waitFor({ state: 'hidden' });
+        expect(await show.getAttribute('aria-expanded')).toBe('false');
+
+        // A locale removed meanwhile: the server's message.
+        expect((await api('DELETE', `${base}/locales/fr`, account.accessToken)).status).toBe(204);
+        const gone = await api('GET', `${base}/locales/fr`, account.accessToken);
+        expect(gone.status).toBe(404);
+        await page.getByRole('button', { name: 'Show keys of fr' }).click();
+        await page
+          .locator('#locale-fr-keys')
+          .getByRole('alert')
+          .filter({ hasText: gone.body.error.message })
+          .waitFor();
+
+        const phone = await signedInPage(account, PHONE);
+        await phone.goto(`${system.base}/projects/${projectId}`);
+        await heading(phone, 'Catalogue');
+        await phone.getByText('Source version 2').waitFor();
+        await phone.getByRole('button', { name: 'Show keys of de' }).click();
+        await phone.getByText('…and 3 more, not shown.').waitFor();
+        expect(
+          await phone.evaluate(() => [
+            (globalThis as unknown as InPage).innerWidth,
+            (globalThis as unknown as InPage).document.documentElement.scrollWidth,
+          ]),
+        ).toEqual([PHONE.width, PHONE.width]);
+        // The lists stay within the phone's width, though the table beside them scrolls sideways.
+        const lists = await phone.locator('#locale-de-keys .key-lists').boundingBox();
+        expect(lists!.x).toBeGreaterThanOrEqual(0);
+        expect(lists!.x + lists!.width).toBeLessThanOrEqual(PHONE.width);
+        await screenshot(phone, 'project-keys-phone');
+      },
+    );
+
+    onTheServers(
+      'when a Polish locale lacks an English plural group, then its key list shows the Polish forms with their categories and example numbers',
+      async () => {
+        const account = await newAccount();
+        const created = await api('POST', '/v1/projects', account.accessToken, {
+          name: 'Basket',
+          sourceLocale: 'en',
+          settings: { i18nextPlurals: false },
+        });
+        expect(created.status).toBe(201);
+        const base = `/v1/projects/${created.body.projectId}`;
+        expect((await api('POST', `${base}/locales`, account.accessToken, { locale: 'pl' })).status).toBe(
+          201,
         );
-        expect(await form.locator('.source-form').count()).toBe(
-          category === 'few' || category === 'many' ? 1 : 0,
+        const source = { cart: { title: 'Your cart', item_one: 'One item', item_other: '{{count}} items' } };
+        expect((await api('PUT', `${base}/source`, account.accessToken, source)).status).toBe(200);
+        const missingOfPolish = async () =>
+          (await api('GET', `${base}/locales/pl`, account.accessToken)).body.missing;
+        // Recognition off: the source's keys, plain.
+        await expect
+          .poll(missingOfPolish, { timeout: 15_000 })
+          .toEqual(['cart.title', 'cart.item_one', 'cart.item_other']);
+
+        const page = await signedInPage(account);
+        const openPolishKeys = async () => {
+          await page.goto(`${system.base}/projects/${created.body.projectId}`);
+          await heading(page, 'Basket');
+          await page.getByText('Source version 1').waitFor();
+          await page.getByRole('button', { name: 'Show keys of pl' }).click();
+          return page.locator('#locale-pl-keys .key-list.missing');
+        };
+        const item = (list: Locator, key: string) =>
+          list.locator('li').filter({ has: page.getByText(key, { exact: true }) });
+        let missing = await openPolishKeys();
+        await missing.getByRole('heading', { name: 'Missing in pl: 3' }).waitFor();
+        expect(await missing.locator('.plural-form').count()).toBe(0);
+        expect(await item(missing, 'cart.item_other').innerText()).toMatch(
+          /^cart\.item_other\s+\{\{count\}\} items$/,
         );
-      }
-      expect(await item(missing, 'cart.item_few').locator('.source-form').innerText()).toBe(
-        "(the source's other form)",
-      );
-      await screenshot(page, 'project-plural-keys');
-    });
 
-    it('when a token is created, then its value is shown exactly once, it works, and revoking it stops it', async () => {
-      const account = await newAccount();
-      const projectId = await newProject(account, 'Pipeline');
-      const page = await signedInPage(account);
-      await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: system.base });
-      await page.goto(`${system.base}/projects/${projectId}/tokens`);
-      await page.getByText('No tokens yet.').waitFor();
+        const patched = await api('PATCH', base, account.accessToken, { settings: { i18nextPlurals: true } });
+        expect(patched.status).toBe(200);
+        // The page reads the setting: the source's forms are now shown as plural forms.
+        missing = await openPolishKeys();
+        await item(missing, 'cart.item_other').locator('.plural-form').waitFor();
+        expect(await item(missing, 'cart.item_one').locator('.plural-form').textContent()).toBe(
+          'plural form one, e.g. 1',
+        );
+        expect(await item(missing, 'cart.title').locator('.plural-form').count()).toBe(0);
 
-      await page.getByLabel('Token label').fill('GitHub Actions');
-      await page.getByLabel('Permission').selectOption('read_write');
-      await page.getByLabel('Token label').press('Enter');
-      const field = page.getByLabel('New API token');
-      await field.waitFor();
-      const token = await field.inputValue();
-      expect(token).toMatch(/^tolk_/);
-      await page.getByText('shown only this once').waitFor();
-      await page.getByRole('button', { name: 'Copy token' }).click();
-      await page
-        .getByRole('status')
-        .filter({ hasText: /Copied|selected/ })
-        .waitFor();
-      await screenshot(page, 'tokens-created');
+        // Polish has one, few, many and other: the locale's own keys, where English has one and other.
+        const polishForms = ['one', 'few', 'many', 'other'];
+        await expect
+          .poll(missingOfPolish, { timeout: 15_000 })
+          .toEqual(['cart.title', ...polishForms.map((category) => `cart.item_${category}`)]);
 
-      // The list: prefix, permission, never used.
-      const row = page.getByRole('row').filter({ hasText: 'GitHub Actions' });
-      await row.getByText(`${token.slice(0, 10)}…`).waitFor();
-      await row.getByText('read and write').waitFor();
-      await row.getByText('never').waitFor();
-      // Who created it, by email: removing them from the project revokes it.
-      await row.getByText(account.email).waitFor();
+        missing = await openPolishKeys();
+        await missing.getByRole('heading', { name: 'Missing in pl: 5' }).waitFor();
+        const polish = new Intl.PluralRules('pl');
+        for (const category of polishForms) {
+          const form = item(missing, `cart.item_${category}`);
+          // Its category and a number that Polish puts in it (checked against Node's CLDR data).
+          const label = (await form.locator('.plural-form').textContent())?.match(
+            /^plural form (\w+), e\.g\. ([\d.]+)$/,
+          );
+          expect(label?.[1]).toBe(category);
+          expect(polish.select(Number(label?.[2]))).toBe(category);
+          // Labelled with the English form it is translated from: English has no few or many.
+          expect(await form.locator('.value').innerText()).toBe(
+            category === 'one' ? 'One item' : '{{count}} items',
+          );
+          expect(await form.locator('.source-form').count()).toBe(
+            category === 'few' || category === 'many' ? 1 : 0,
+          );
+        }
+        expect(await item(missing, 'cart.item_few').locator('.source-form').innerText()).toBe(
+          "(the source's other form)",
+        );
+        await screenshot(page, 'project-plural-keys');
+      },
+    );
 
-      // Once: after Done, and after a reload, the value is nowhere on the page.
-      await page.getByRole('button', { name: 'Done' }).click();
-      await field.waitFor({ state: 'detached' });
-      expect(await page.content()).not.toContain(token);
-      await page.reload();
-      await row.waitFor();
-      expect(await page.content()).not.toContain(token);
-      await screenshot(page, 'tokens');
+    onTheServers(
+      'when a token is created, then its value is shown exactly once, it works, and revoking it stops it',
+      async () => {
+        const account = await newAccount();
+        const projectId = await newProject(account, 'Pipeline');
+        const page = await signedInPage(account);
+        await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: system.base });
+        await page.goto(`${system.base}/projects/${projectId}/tokens`);
+        await page.getByText('No tokens yet.').waitFor();
 
-      expect((await api('GET', `/v1/projects/${projectId}`, token)).status).toBe(200);
-      await row.getByRole('button', { name: 'Revoke GitHub Actions' }).click();
-      await page.getByRole('button', { name: 'Revoke “GitHub Actions” now' }).click();
-      await page.getByText('No tokens yet.').waitFor();
-      await expect
-        .poll(async () => (await api('GET', `/v1/projects/${projectId}`, token)).status, { timeout: 5000 })
-        .toBe(401);
-    });
+        await page.getByLabel('Token label').fill('GitHub Actions');
+        await page.getByLabel('Permission').selectOption('read_write');
+        await page.getByLabel('Token label').press('Enter');
+        const field = page.getByLabel('New API token');
+        await field.waitFor();
+        const token = await field.inputValue();
+        expect(token).toMatch(/^tolk_/);
+        await page.getByText('shown only this once').waitFor();
+        await page.getByRole('button', { name: 'Copy token' }).click();
+        await page
+          .getByRole('status')
+          .filter({ hasText: /Copied|selected/ })
+          .waitFor();
+        await screenshot(page, 'tokens-created');
 
-    it('when the CLI sends a signed-out user to /keys?provider=, then after sign-in a key is added and only its hint shows', async () => {
-      const account = await newAccount();
-      const page = await newPage();
-      await page.goto(`${system.base}/keys?provider=anthropic`);
-      await page.waitForURL(/\/signin\?next=/);
-      // Keyboard sign-in: labels, Tab order, Enter submits.
-      await page.getByLabel('Email').focus();
-      await page.keyboard.type(account.email);
-      await page.keyboard.press('Tab');
-      expect(await isFocused(page.getByLabel('Password'))).toBe(true);
-      await page.keyboard.type(PASSWORD);
-      await page.keyboard.press('Enter');
-      await heading(page, 'Provider keys');
-      expect(new URL(page.url()).search).toBe('?provider=anthropic');
+        // The list: prefix, permission, never used.
+        const row = page.getByRole('row').filter({ hasText: 'GitHub Actions' });
+        await row.getByText(`${token.slice(0, 10)}…`).waitFor();
+        await row.getByText('read and write').waitFor();
+        await row.getByText('never').waitFor();
+        // Who created it, by email: removing them from the project revokes it.
+        await row.getByText(account.email).waitFor();
 
-      const item = page.locator('li[data-provider="anthropic"]');
-      expect(await item.getAttribute('class')).toContain('highlight');
-      const input = page.locator('#key-anthropic');
-      await expect.poll(() => isFocused(input)).toBe(true);
-      const key = `sk-ant-${randomUUID()}-WXYZ`;
-      await page.keyboard.type(key);
-      await page.keyboard.press('Enter');
-      await item.getByText('Key stored, ending in').waitFor();
-      expect(await item.locator('.hint').innerText()).toBe('…WXYZ');
-      await item.getByRole('status').filter({ hasText: 'go back to your terminal' }).waitFor();
-      expect(await page.content()).not.toContain(key);
-      expect(await input.inputValue()).toBe('');
-      await screenshot(page, 'keys');
+        // Once: after Done, and after a reload, the value is nowhere on the page.
+        await page.getByRole('button', { name: 'Done' }).click();
+        await field.waitFor({ state: 'detached' });
+        expect(await page.content()).not.toContain(token);
+        await page.reload();
+        await row.waitFor();
+        expect(await page.content()).not.toContain(token);
+        await screenshot(page, 'tokens');
 
-      // What the CLI polls for.
-      const reading = await api('GET', '/v1/user/byok/anthropic', account.accessToken);
-      expect(reading.body).toEqual({ hasKey: true, apiKey: key });
+        expect((await api('GET', `/v1/projects/${projectId}`, token)).status).toBe(200);
+        await row.getByRole('button', { name: 'Revoke GitHub Actions' }).click();
+        await page.getByRole('button', { name: 'Revoke “GitHub Actions” now' }).click();
+        await page.getByText('No tokens yet.').waitFor();
+        await expect
+          .poll(async () => (await api('GET', `/v1/projects/${projectId}`, token)).status, { timeout: 5000 })
+          .toBe(401);
+      },
+    );
 
-      // Replace, then remove.
-      await page.getByLabel('New Anthropic API key').fill('sk-ant-replaced-9876');
-      await item.getByRole('button', { name: 'Replace key for Anthropic' }).click();
-      await item.getByText('…9876').waitFor();
-      await item.getByRole('button', { name: 'Remove the Anthropic key' }).click();
-      await item.getByText('No key stored.').waitFor();
-      expect((await api('GET', '/v1/user/byok/anthropic', account.accessToken)).body).toEqual({
-        hasKey: false,
-        apiKey: '',
-      });
+    onTheServers(
+      'when the CLI sends a signed-out user to /keys?provider=, then after sign-in a key is added and only its hint shows',
+      async () => {
+        const account = await newAccount();
+        const page = await newPage();
+        await page.goto(`${system.base}/keys?provider=anthropic`);
+        await page.waitForURL(/\/signin\?next=/);
+        // Keyboard sign-in: labels, Tab order, Enter submits.
+        await page.getByLabel('Email').focus();
+        await page.keyboard.type(account.email);
+        await page.keyboard.press('Tab');
+        expect(await isFocused(page.getByLabel('Password'))).toBe(true);
+        await page.keyboard.type(PASSWORD);
+        await page.keyboard.press('Enter');
+        await heading(page, 'Provider keys');
+        expect(new URL(page.url()).search).toBe('?provider=anthropic');
 
-      // A key that is too short: the server's message.
-      await page.getByLabel('OpenAI API key', { exact: true }).fill('short');
-      await page.getByRole('button', { name: 'Save key for OpenAI' }).click();
-      const refused = await api('PUT', '/v1/user/byok/openai', account.accessToken, { apiKey: 'short' });
-      await page
-        .locator('li[data-provider="openai"]')
-        .getByRole('alert')
-        .filter({ hasText: refused.body.error.message })
-        .waitFor();
-    });
+        const item = page.locator('li[data-provider="anthropic"]');
+        expect(await item.getAttribute('class')).toContain('highlight');
+        const input = page.locator('#key-anthropic');
+        await expect.poll(() => isFocused(input)).toBe(true);
+        const key = `sk-ant-${randomUUID()}-WXYZ`;
+        await page.keyboard.type(key);
+        await page.keyboard.press('Enter');
+        await item.getByText('Key stored, ending in').waitFor();
+        expect(await item.locator('.hint').innerText()).toBe('…WXYZ');
+        await item.getByRole('status').filter({ hasText: 'go back to your terminal' }).waitFor();
+        expect(await page.content()).not.toContain(key);
+        expect(await input.inputValue()).toBe('');
+        await screenshot(page, 'keys');
+
+        // What the CLI polls for.
+        const reading = await api('GET', '/v1/user/byok/anthropic', account.accessToken);
+        expect(reading.body).toEqual({ hasKey: true, apiKey: key });
+
+        // Replace, then remove.
+        await page.getByLabel('New Anthropic API key').fill('sk-ant-replaced-9876');
+        await item.getByRole('button', { name: 'Replace key for Anthropic' }).click();
+        await item.getByText('…9876').waitFor();
+        await item.getByRole('button', { name: 'Remove the Anthropic key' }).click();
+        await item.getByText('No key stored.').waitFor();
+        expect((await api('GET', '/v1/user/byok/anthropic', account.accessToken)).body).toEqual({
+          hasKey: false,
+          apiKey: '',
+        });
+
+        // A key that is too short: the server's message.
+        await page.getByLabel('OpenAI API key', { exact: true }).fill('short');
+        await page.getByRole('button', { name: 'Save key for OpenAI' }).click();
+        const refused = await api('PUT', '/v1/user/byok/openai', account.accessToken, { apiKey: 'short' });
+        await page
+          .locator('li[data-provider="openai"]')
+          .getByRole('alert')
+          .filter({ hasText: refused.body.error.message })
+          .waitFor();
+      },
+    );
 
     it('when a device login started through the API is approved in the browser, then the CLI gets its tokens; a denied one does not', async () => {
       const account = await newAccount();
@@ -824,21 +893,24 @@ describe.skipIf(!existsSync(CHROMIUM)).each(SYSTEMS)(
       expect((await page.getByRole('alert').innerText()).length).toBeGreaterThan(5);
     });
 
-    it('when two tabs renew the session at once, then the renewals take turns and both stay signed in', async () => {
-      const account = await newAccount();
-      const page = await signedInPage(account);
-      await page.goto(`${system.base}/keys`);
-      await heading(page, 'Provider keys');
-      const before = await storedRefreshToken(page);
-      // Two tabs renew at the same time: one rotation each, serialised, and both stay signed in.
-      const second = await page.context().newPage();
-      await Promise.all([page.goto(`${system.base}/`), second.goto(`${system.base}/keys?provider=openai`)]);
-      await heading(page, 'Projects');
-      await heading(second, 'Provider keys');
-      const after = await storedRefreshToken(page);
-      expect(after).not.toBe(before);
-      expect((await api('POST', '/v1/auth/refresh', undefined, { refreshToken: after })).status).toBe(200);
-    });
+    onTheServers(
+      'when two tabs renew the session at once, then the renewals take turns and both stay signed in',
+      async () => {
+        const account = await newAccount();
+        const page = await signedInPage(account);
+        await page.goto(`${system.base}/keys`);
+        await heading(page, 'Provider keys');
+        const before = await storedRefreshToken(page);
+        // Two tabs renew at the same time: one rotation each, serialised, and both stay signed in.
+        const second = await page.context().newPage();
+        await Promise.all([page.goto(`${system.base}/`), second.goto(`${system.base}/keys?provider=openai`)]);
+        await heading(page, 'Projects');
+        await heading(second, 'Provider keys');
+        const after = await storedRefreshToken(page);
+        expect(after).not.toBe(before);
+        expect((await api('POST', '/v1/auth/refresh', undefined, { refreshToken: after })).status).toBe(200);
+      },
+    );
 
     it('when every page has been visited, then no page logged an error (CSP violations included)', () => {
       expect(pageErrors).toEqual([]);

@@ -15,7 +15,14 @@ import { createGatewayApp, loadGatewayConfig } from '@tolk/gateway';
 import { createPrincipalVerifier } from '@tolk/http';
 import { createLogger, runWithRequestId } from '@tolk/logger';
 import { composeServices } from '@tolk/service';
-import { listen, openTestBroker, openTestDatabase, request, testRedisUrl } from '@tolk/testing';
+import {
+  TEST_PASSWORD_SCRYPT_N,
+  listen,
+  openTestBroker,
+  openTestDatabase,
+  request,
+  testRedisUrl,
+} from '@tolk/testing';
 import { SERVICES } from '../../scripts/services.js';
 
 export async function startSystem(
@@ -111,6 +118,7 @@ export async function startSystem(
       INTERNAL_JWT_SECRET: internalSecret,
       JWT_PRIVATE_KEY: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
       BYOK_MASTER_KEYS: `e2e:${randomBytes(32).toString('base64')}`,
+      PASSWORD_SCRYPT_N: TEST_PASSWORD_SCRYPT_N,
       ...(name === 'identity' ? options.identityEnv : {}),
     }),
     db(definition) {

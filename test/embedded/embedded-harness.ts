@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { embeddedDatabaseDir, startEmbeddedTolk } from '../../scripts/embedded.js';
+import { TEST_PASSWORD_SCRYPT_N } from '@tolk/testing';
 import { gatewayClient } from '../e2e/system.js';
 
 /**
@@ -26,6 +27,7 @@ export async function startEmbeddedSystem(options: { gatewayEnv?: Record<string,
     usualPorts: false,
     logLevel: 'silent',
     gatewayEnv: options.gatewayEnv,
+    serviceEnv: { PASSWORD_SCRYPT_N: TEST_PASSWORD_SCRYPT_N },
   });
 
   return {

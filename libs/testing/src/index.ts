@@ -10,3 +10,4 @@ export * from './json-schema.js';
 export * from './queues.js';
 export * from './raw-http.js';
 export * from './malformed-http.js';
+export * from './password-cost.js';

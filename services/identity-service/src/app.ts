@@ -11,6 +11,7 @@ import { createRefreshTokensRepository } from './data-access/refresh-tokens-repo
 import { createUsersRepository } from './data-access/users-repository.js';
 import { createAccessTokenIssuer } from './domain/access-tokens.js';
 import { PRODUCER, createAccounts } from './domain/accounts.js';
+import { PASSWORD_SCRYPT_PARAMS } from './domain/passwords.js';
 import { createDeviceLogin } from './domain/device-login.js';
 import { createSessions } from './domain/sessions.js';
 import { createUserDirectory } from './domain/user-directory.js';
@@ -27,12 +28,14 @@ export type IdentityAppConfig = Pick<
   | 'DEVICE_POLL_INTERVAL_SECONDS'
   | 'PROJECT_SERVICE_URL'
   | 'PROJECT_SERVICE_TIMEOUT_MS'
->;
+> &
+  Partial<Pick<IdentityConfig, 'PASSWORD_SCRYPT_N'>>;
 
 /**
  * Composition root: wires repositories, use cases and routes into the service's express app.
  * `db` must be bound to the identity schema and migrated. `now` is the clock every expiry and
- * poll interval is measured with. Events (UserDeleted) go to the outbox in `db`; the frame
+ * poll interval is measured with. New passwords are hashed at `PASSWORD_SCRYPT_N` (production's
+ * unless configured lower, as test systems do). Events (UserDeleted) go to the outbox in `db`; the frame
  * relays them over `bus`. Never listens.
  */
 export function createIdentityApp(deps: {
@@ -69,7 +72,15 @@ export function createIdentityApp(deps: {
     signInternalCaller: createInternalCallerSigner(config.INTERNAL_JWT_SECRET, PRODUCER),
     logger,
   });
-  const accounts = createAccounts({ db, users, sessions, projects, now, logger });
+  const accounts = createAccounts({
+    db,
+    users,
+    sessions,
+    projects,
+    now,
+    logger,
+    passwordCost: { ...PASSWORD_SCRYPT_PARAMS, N: config.PASSWORD_SCRYPT_N ?? PASSWORD_SCRYPT_PARAMS.N },
+  });
   const deviceLogin = createDeviceLogin({
     db,
     deviceCodes,

@@ -314,6 +314,15 @@ describe('POST /v1/auth/logout', () => {
 });
 
 describe('secrets at rest and in logs', () => {
+  // At production's password cost (the other tests sign up at a test-only lower one).
+  let identity: IdentityService;
+  beforeAll(async () => {
+    identity = await startIdentityService({ productionPasswordCost: true });
+  });
+  afterAll(async () => {
+    await identity?.close();
+  });
+
   it('when a user signs up and refreshes, then passwords and tokens are stored only hashed and never logged', async () => {
     const password = 'a very particular password 123';
     const signup = await identity.signUp({ password });

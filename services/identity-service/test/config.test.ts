@@ -40,6 +40,8 @@ describe('identity-service configuration', () => {
       DEVICE_POLL_INTERVAL_SECONDS: 5,
       PROJECT_SERVICE_URL: 'http://127.0.0.1:8082',
       PROJECT_SERVICE_TIMEOUT_MS: 5000,
+      PASSWORD_SCRYPT_N: 32768,
+      NODE_ENV: 'development',
       LOG_LEVEL: 'info',
     });
     expect(Object.isFrozen(config)).toBe(true);
@@ -90,6 +92,16 @@ describe('identity-service configuration', () => {
       'DATABASE_URL',
       'PORT',
       'PUBLIC_URL',
+    ]);
+  });
+
+  it("when the password cost is no power of two, or below production's in production, then it is named", () => {
+    expect(problemsOf({ ...required, PASSWORD_SCRYPT_N: '1000' })).toEqual([
+      'PASSWORD_SCRYPT_N: must be a power of two, at least 1024',
+    ]);
+    expect(loadIdentityConfig({ ...required, PASSWORD_SCRYPT_N: '1024' }).PASSWORD_SCRYPT_N).toBe(1024);
+    expect(problemsOf({ ...required, PASSWORD_SCRYPT_N: '1024', NODE_ENV: 'production' })).toEqual([
+      'PASSWORD_SCRYPT_N: must be at least 32768 when NODE_ENV is production',
     ]);
   });
 

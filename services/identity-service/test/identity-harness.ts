@@ -4,7 +4,7 @@ import { INTERNAL_CALLER_HEADER, PRINCIPAL_HEADER, type Principal } from '@tolk/
 import type { Db } from '@tolk/db';
 import { createInternalCallerSigner, createPrincipalSigner } from '@tolk/http';
 import { createLogger } from '@tolk/logger';
-import { listen, openTestBroker, openTestDatabase, request } from '@tolk/testing';
+import { TEST_PASSWORD_SCRYPT_N, listen, openTestBroker, openTestDatabase, request } from '@tolk/testing';
 import { openService } from '@tolk/service';
 import { identityService } from '../src/index.js';
 
@@ -18,9 +18,12 @@ type Response = Awaited<ReturnType<typeof request>>;
  * identity-service as it runs: a database of its own, migrated at start, the outbox relayed to
  * RabbitMQ, the app listening on an ephemeral port, a fresh ES256 key pair and a clock the test
  * can move forward. No project-service runs beside it: `projectServiceUrl` names one (by default
- * a port nothing listens on).
+ * a port nothing listens on). Passwords are hashed at the test systems' cost
+ * (TEST_PASSWORD_SCRYPT_N) unless `productionPasswordCost`.
  */
-export async function startIdentityService(options: { projectServiceUrl?: string } = {}) {
+export async function startIdentityService(
+  options: { projectServiceUrl?: string; productionPasswordCost?: boolean } = {},
+) {
   const database = await openTestDatabase();
   const db: Db = database.db(identityService.schema);
 
@@ -52,6 +55,7 @@ export async function startIdentityService(options: { projectServiceUrl?: string
       AMQP_URL: broker.url,
       // The discard port: no service answers there.
       PROJECT_SERVICE_URL: options.projectServiceUrl ?? 'http://127.0.0.1:9',
+      ...(options.productionPasswordCost ? {} : { PASSWORD_SCRYPT_N: TEST_PASSWORD_SCRYPT_N }),
     },
     db,
     bus,

@@ -11,7 +11,14 @@ import {
 import type { Db } from '@tolk/db';
 import { createInternalCallerSigner, createPrincipalSigner } from '@tolk/http';
 import { createLogger } from '@tolk/logger';
-import { listen, openTestBroker, openTestDatabase, request, type ObservedEvent } from '@tolk/testing';
+import {
+  TEST_PASSWORD_SCRYPT_N,
+  listen,
+  openTestBroker,
+  openTestDatabase,
+  request,
+  type ObservedEvent,
+} from '@tolk/testing';
 // Tests may compose services; production code never imports another service.
 import { identityService } from '@tolk/identity-service';
 import { openService } from '@tolk/service';
@@ -115,6 +122,7 @@ export async function startProjectService(
       INTERNAL_JWT_SECRET: INTERNAL_SECRET,
       JWT_PRIVATE_KEY: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
       PROJECT_SERVICE_URL: server.url,
+      PASSWORD_SCRYPT_N: TEST_PASSWORD_SCRYPT_N,
     },
     db: identityDb,
     bus: identityBus,

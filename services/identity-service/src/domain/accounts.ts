@@ -7,7 +7,7 @@ import type { Logger } from '@tolk/logger';
 import type { OwnedProject, ProjectClient } from '../data-access/project-client.js';
 import type { User, UsersRepository } from '../data-access/users-repository.js';
 import { newId } from './opaque-tokens.js';
-import { hashPassword, verifyPassword } from './passwords.js';
+import { PASSWORD_SCRYPT_PARAMS, hashPassword, verifyPassword, type ScryptParams } from './passwords.js';
 import type { Session, Sessions } from './sessions.js';
 
 export const PRODUCER = 'identity-service';
@@ -46,8 +46,11 @@ export function createAccounts(deps: {
   projects: ProjectClient;
   now: () => number;
   logger: Logger;
+  /** The cost of new password hashes (production's by default). */
+  passwordCost?: ScryptParams;
 }) {
   const { db, users, sessions, projects, now, logger } = deps;
+  const passwordCost = deps.passwordCost ?? PASSWORD_SCRYPT_PARAMS;
 
   /** The user behind a verified access token; gone users must sign in again. */
   async function getUser(userId: string): Promise<User> {
@@ -58,7 +61,7 @@ export function createAccounts(deps: {
 
   return {
     async signUp(input: { email: string; password: string; name: string | null }): Promise<Session> {
-      const passwordHash = await hashPassword(input.password);
+      const passwordHash = await hashPassword(input.password, passwordCost);
       const session = await db.transaction(async (tx) => {
         const user = await users.insertUnlessEmailTaken(
           { userId: newId('usr'), email: input.email, name: input.name, createdAt: now(), passwordHash },
@@ -74,7 +77,7 @@ export function createAccounts(deps: {
     /** One answer for an unknown email and a wrong password, after the same amount of work. */
     async logIn(input: { email: string; password: string }): Promise<Session> {
       const account = await users.findWithPasswordByEmail(input.email);
-      const passwordMatches = await verifyPassword(input.password, account?.passwordHash);
+      const passwordMatches = await verifyPassword(input.password, account?.passwordHash, passwordCost);
       if (!account || !passwordMatches) throw new UnauthorizedError('Invalid email or password');
       return sessions.start(account.user);
     },

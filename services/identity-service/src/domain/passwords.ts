@@ -1,9 +1,13 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 
-type ScryptParams = { N: number; r: number; p: number };
+/** scrypt's cost: N (CPU and memory), r (block size), p (parallelism). */
+export type ScryptParams = { N: number; r: number; p: number };
 
-/** About 100 ms on one core of a small server; stored hashes carry their own parameters. */
-const CURRENT: ScryptParams = { N: 2 ** 15, r: 8, p: 1 };
+/**
+ * The cost of new hashes: about 100 ms on one core of a small server. Stored hashes carry their
+ * own parameters, so raising it later leaves existing passwords valid.
+ */
+export const PASSWORD_SCRYPT_PARAMS: ScryptParams = { N: 2 ** 15, r: 8, p: 1 };
 const KEY_LENGTH = 32;
 const SALT_LENGTH = 16;
 const FORMAT = /^scrypt\$(\d+)\$(\d+)\$(\d+)\$([A-Za-z0-9_-]+)\$([A-Za-z0-9_-]+)$/;
@@ -20,22 +24,29 @@ function derive(password: string, salt: Buffer, params: ScryptParams, keyLength:
 }
 
 /** `scrypt$N$r$p$salt$hash`, salt and hash in base64url. */
-export async function hashPassword(password: string): Promise<string> {
+export async function hashPassword(
+  password: string,
+  params: ScryptParams = PASSWORD_SCRYPT_PARAMS,
+): Promise<string> {
   const salt = randomBytes(SALT_LENGTH);
-  const hash = await derive(password, salt, CURRENT, KEY_LENGTH);
-  const { N, r, p } = CURRENT;
+  const hash = await derive(password, salt, params, KEY_LENGTH);
+  const { N, r, p } = params;
   return `scrypt$${N}$${r}$${p}$${salt.toString('base64url')}$${hash.toString('base64url')}`;
 }
 
 /**
  * Checks a password against a stored hash in constant time. Without a stored hash (unknown
- * account) it still spends the time of one check and answers false, so timing does not tell
- * whether an account exists.
+ * account) it still spends the time of one check at the cost new hashes get (`params`) and
+ * answers false, so timing does not tell whether an account exists.
  */
-export async function verifyPassword(password: string, stored: string | undefined): Promise<boolean> {
+export async function verifyPassword(
+  password: string,
+  stored: string | undefined,
+  params: ScryptParams = PASSWORD_SCRYPT_PARAMS,
+): Promise<boolean> {
   const match = stored === undefined ? null : FORMAT.exec(stored);
   if (!match) {
-    await derive(password, DUMMY_SALT, CURRENT, KEY_LENGTH);
+    await derive(password, DUMMY_SALT, params, KEY_LENGTH);
     return false;
   }
   const [, N, r, p, salt, hash] = match as unknown as [string, string, string, string, string, string];
