@@ -91,6 +91,10 @@ export async function startSystem(
   cleanups.push(() => database.drop());
   const broker = await openTestBroker({ amqpUrl: infrastructure.amqpUrl, logger: silent });
   cleanups.push(() => broker.close());
+  // The services' queues go once the bus has closed (cleanups run last first): deleted under its
+  // consumers, a queue would be declared again by the bus taking its consumer back.
+  const consumerQueues: string[] = [];
+  cleanups.push(() => broker.deleteQueues(consumerQueues));
   const bus = broker.bus({ logger: silent, producer: 'project-service' });
   cleanups.push(() => bus.close());
 
@@ -137,8 +141,8 @@ export async function startSystem(
     cleanups.push(() => service.close());
     if (!service.consumes) continue;
     const queue = `e2e.${service.name}-service.${randomUUID()}`;
+    consumerQueues.push(queue);
     await service.consume(queue);
-    cleanups.push(() => broker.deleteQueues([queue]));
   }
 
   const standInUrls: Record<string, string> = {};
