@@ -1,8 +1,7 @@
 // Bundles the CLI into dist/tolk.js for npm: the private workspace libraries (@tolk/contracts,
 // @tolk/locale-file) are compiled in from their sources, every npm dependency stays an import
-// (installed from cli/package.json's dependencies). @tolk/locale-file's parser takes only its two
-// error classes from @tolk/http, so @tolk/http resolves to its errors module alone: express, jose
-// and the rest of the service frame never reach the bundle.
+// (installed from cli/package.json's dependencies). Neither uses @tolk/http: the service frame
+// (express, jose, ...) never reaches the bundle, and importing it from the CLI fails the build.
 import { build } from 'esbuild';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
@@ -12,7 +11,6 @@ const libsDir = fileURLToPath(new URL('../../libs/', import.meta.url));
 const internal = {
   '@tolk/contracts': `${libsDir}contracts/src/index.ts`,
   '@tolk/locale-file': `${libsDir}locale-file/src/index.ts`,
-  '@tolk/http': `${libsDir}http/src/errors.ts`,
 };
 
 const workspaceLibraries = {

@@ -38,7 +38,7 @@ import { createRateLimiters } from './rate-limit/limiters.js';
 import { createRateLimitMiddleware } from './rate-limit/middleware.js';
 import { createRedisClient } from './rate-limit/redis-client.js';
 import { createUploadSlots } from './rate-limit/upload-slots.js';
-import { createRouteDispatcher } from './route-dispatch.js';
+import { mountRoutes } from './route-dispatch.js';
 import { ROUTES, type GatewayRoute } from './routes.js';
 
 /** Set before a route's guards run, so that their refusals carry it too. */
@@ -269,16 +269,13 @@ export function createGatewayApp(deps: {
   app.use(rejectDotSegments);
   // Public, no token, not proxied: the OpenAPI document and the reference page built from it.
   app.use(createApiReferenceRouter());
-  app.use(
-    createRouteDispatcher(
-      ROUTES.flatMap((route) => {
-        const proxy = proxies.get(route.service);
-        if (!proxy || (route.scope === 'project' && !requireMember)) return [];
-        const headers = route.noStore ? [noStore] : [];
-        return [{ path: route.path, handlers: [...headers, ...guardsOf(route), proxy.handler] }];
-      }),
-    ),
-  );
+  const routeTable = ROUTES.flatMap((route) => {
+    const proxy = proxies.get(route.service);
+    if (!proxy || (route.scope === 'project' && !requireMember)) return [];
+    const headers = route.noStore ? [noStore] : [];
+    return [{ path: route.path, handlers: [...headers, ...guardsOf(route), proxy.handler] }];
+  });
+  mountRoutes(app, routeTable);
   // The web dashboard: its files and, for pages a browser asks for, the app (never for /v1).
   app.use(createDashboardRouter({ dir: config.DASHBOARD_DIR }));
   app.use(notFoundHandler);

@@ -1,6 +1,6 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname, relative } from 'node:path';
-import { parseSourceDocument, type ParsedSource } from '@tolk/locale-file';
+import { LocaleFileError, parseSourceDocument, type ParsedSource } from '@tolk/locale-file';
 import { CliError, ExitCode } from '../errors.js';
 
 /** A locale file as JSON, or undefined when there is none; a file that is not JSON is exit 2. */
@@ -28,9 +28,9 @@ export function parseLocaleDocument(document: unknown, path: string, cwd: string
   try {
     return parseSourceDocument(document);
   } catch (error) {
-    const code = (error as { code?: string }).code;
-    if (code === 'VALIDATION_ERROR' || code === 'PAYLOAD_TOO_LARGE') {
-      throw new CliError(code, `${shown(path, cwd)}: ${(error as Error).message}`, ExitCode.usage);
+    if (error instanceof LocaleFileError) {
+      const code = error.code === 'TOO_MANY_KEYS' ? 'PAYLOAD_TOO_LARGE' : 'VALIDATION_ERROR';
+      throw new CliError(code, `${shown(path, cwd)}: ${error.message}`, ExitCode.usage);
     }
     throw error;
   }

@@ -18,7 +18,7 @@
 import detectIndent from 'detect-indent';
 import { detectNewline } from 'detect-newline';
 import { visit, type JSONPath } from 'jsonc-parser';
-import { parseSourceDocument, type ParsedSource } from '@tolk/locale-file';
+import { LocaleFileError, parseSourceDocument, type ParsedSource } from '@tolk/locale-file';
 import { FormatError } from './format.js';
 
 /** How a JSON file is written, as far as a target keeps it. */
@@ -76,10 +76,7 @@ export function readJsonFile(bytes: Buffer, path: string, options: JsonReadOptio
   try {
     parsed = parseSourceDocument(document);
   } catch (error) {
-    const code = (error as { code?: string }).code;
-    if (code === 'VALIDATION_ERROR' || code === 'PAYLOAD_TOO_LARGE') {
-      throw new FormatError(path, (error as Error).message);
-    }
+    if (error instanceof LocaleFileError) throw new FormatError(path, error.message);
     throw error;
   }
   return { document: document as Record<string, unknown>, parsed, style: styleOf(text, bom) };

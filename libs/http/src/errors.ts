@@ -13,10 +13,7 @@ export class AppError extends Error {
   }
 }
 
-/**
- * What a route that needs a body says when it got none (decodeJsonBody reads no bytes as no body).
- * Here, with the errors, because the CLI's bundle takes this module alone of @tolk/http.
- */
+/** What a route that needs a body says when it got none (decodeJsonBody reads no bytes as no body). */
 export const JSON_BODY_REQUIRED = 'body: a JSON body is required';
 
 export class ValidationError extends AppError {

@@ -26,7 +26,7 @@ const requestDuration = defineHistogram({
 const routePatternSlot = Symbol('tolk.routePattern');
 type WithRoutePattern = IncomingMessage & { [routePatternSlot]?: string };
 
-/** For a router of its own (the gateway's dispatcher): the pattern that took the request. */
+/** For a route matched by an expression (the gateway's table): the pattern that took the request. */
 export function setRoutePattern(req: IncomingMessage, pattern: string): void {
   (req as WithRoutePattern)[routePatternSlot] = pattern;
 }

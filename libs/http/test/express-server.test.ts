@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
@@ -8,7 +9,13 @@ describe('createExpressServer', () => {
   const app = express();
   // As the server hands them over, before express has seen them.
   const born: { requestPrototype: unknown; responsePrototype: unknown; isNodeRequest: boolean }[] = [];
+  // As express hands them to a route.
+  const handled: { requestPrototype: unknown; responsePrototype: unknown }[] = [];
   app.get('/things/:id', (req, res) => {
+    handled.push({
+      requestPrototype: Object.getPrototypeOf(req),
+      responsePrototype: Object.getPrototypeOf(res),
+    });
     res.status(200).json({
       id: req.params['id'],
       q: req.query['q'],
@@ -52,6 +59,48 @@ describe('createExpressServer', () => {
     expect(born).toEqual([
       { requestPrototype: app.request, responsePrototype: app.response, isNodeRequest: true },
     ]);
+  });
+
+  // What the server's prototype swap relies on, in express and in node: should an upgrade of
+  // either change it, these fail (rather than the swap silently costing its gain, or breaking).
+  describe('what giving requests the express prototypes at birth relies on', () => {
+    it('is express 5, the major version it was measured with', () => {
+      const version = (createRequire(import.meta.url)('express/package.json') as { version: string }).version;
+      expect(version).toMatch(/^5\./);
+    });
+
+    it("has app.request and app.response made from node's IncomingMessage and ServerResponse prototypes", () => {
+      const fresh = express();
+      expect(Object.getPrototypeOf(Object.getPrototypeOf(fresh.request))).toBe(
+        http.IncomingMessage.prototype,
+      );
+      expect(Object.getPrototypeOf(Object.getPrototypeOf(fresh.response))).toBe(
+        http.ServerResponse.prototype,
+      );
+      expect(Object.getOwnPropertyDescriptor(fresh.request, 'app')?.value).toBe(fresh);
+      expect(Object.getOwnPropertyDescriptor(fresh.response, 'app')?.value).toBe(fresh);
+      for (const method of ['get', 'is', 'accepts'] as const)
+        expect(typeof fresh.request[method]).toBe('function');
+      for (const method of ['json', 'send', 'status', 'set'] as const) {
+        expect(typeof fresh.response[method]).toBe('function');
+      }
+    });
+
+    it("has node's IncomingMessage and ServerResponse as plain functions, which the server calls on its own objects", () => {
+      for (const constructor of [http.IncomingMessage, http.ServerResponse]) {
+        expect(Function.prototype.toString.call(constructor)).toMatch(/^function /);
+      }
+    });
+
+    it('has express give a request exactly app.request and app.response, the prototypes it was born with', async () => {
+      born.length = 0;
+      handled.length = 0;
+      await (await fetch(`${base}/things/7`)).arrayBuffer();
+      expect(handled).toEqual([{ requestPrototype: app.request, responsePrototype: app.response }]);
+      expect(
+        born.map(({ requestPrototype, responsePrototype }) => ({ requestPrototype, responsePrototype })),
+      ).toEqual(handled);
+    });
   });
 
   it('reads request bodies and answers on the same kept-alive connection', async () => {

@@ -2,6 +2,7 @@
 // flattening with ARB-style annotations, rebuilding the original nesting (of the source, or of a
 // translation in the source's shape), key-level diffs, the placeholder check, the ICU rules and
 // CLDR plural categories and i18next plural groups (DESIGN §11), and the stored form.
+export * from './errors.js';
 export * from './parse-locale-file.js';
 export * from './rebuild-document.js';
 export * from './rebuild-translation.js';

@@ -1,4 +1,4 @@
-import { JSON_BODY_REQUIRED, PayloadTooLargeError, ValidationError } from '@tolk/http';
+import { DOCUMENT_REQUIRED_MESSAGE, LocaleFileError } from './errors.js';
 
 /**
  * Reading an uploaded source locale file (DESIGN §4) into its flattened form.
@@ -107,8 +107,8 @@ const SHOWN_PATH_LENGTH = 120;
 
 /**
  * Validates and flattens the already JSON-parsed body of `PUT .../source`. Throws
- * ValidationError (naming the key path) for any rule broken, PayloadTooLargeError for too many
- * keys. The body is only read; annotation and metadata values are referenced, not copied.
+ * LocaleFileError for any rule broken, its message naming the key path (code TOO_MANY_KEYS for
+ * too many keys). The body is only read; annotation and metadata values are referenced, not copied.
  */
 export function parseSourceDocument(
   body: unknown,
@@ -116,8 +116,10 @@ export function parseSourceDocument(
   options: ParseOptions = {},
 ): ParsedSource {
   // An empty upload is no body, never an empty file that would delete every key.
-  if (body === undefined) throw new ValidationError(JSON_BODY_REQUIRED);
-  if (!isJsonObject(body)) throw new ValidationError('body: must be a JSON object of translation keys');
+  if (body === undefined) throw new LocaleFileError('DOCUMENT_REQUIRED', DOCUMENT_REQUIRED_MESSAGE);
+  if (!isJsonObject(body)) {
+    throw new LocaleFileError('NOT_AN_OBJECT', 'body: must be a JSON object of translation keys');
+  }
   const walk: Walk = {
     limits,
     keys: [],
@@ -172,12 +174,16 @@ function walkObject(
 function readValue(walk: Walk, value: unknown, name: string, path: string, depth: number): void {
   const { maxDepth, maxKeyLength, maxKeys } = walk.limits;
   if (path.length > maxKeyLength) {
-    throw new ValidationError(
+    throw new LocaleFileError(
+      'KEY_TOO_LONG',
       `${shown(path)}: key path is ${path.length} characters long, over the limit of ${maxKeyLength}`,
+      { path, limit: maxKeyLength },
     );
   }
   if (typeof value === 'string') {
-    if (walk.keys.length >= maxKeys) throw new PayloadTooLargeError(`body: more than ${maxKeys} keys`);
+    if (walk.keys.length >= maxKeys) {
+      throw new LocaleFileError('TOO_MANY_KEYS', `body: more than ${maxKeys} keys`, { limit: maxKeys });
+    }
     walk.keys.push(path);
     walk.values.push(value);
     walk.leafNames?.push(name);
@@ -185,11 +191,13 @@ function readValue(walk: Walk, value: unknown, name: string, path: string, depth
     return;
   }
   if (typeof value !== 'object' || value === null) {
-    throw new ValidationError(`${shown(path)}: must be a string, got ${jsonTypeOf(value)}`);
+    throw new LocaleFileError('NOT_A_STRING', `${shown(path)}: must be a string, got ${jsonTypeOf(value)}`, {
+      path,
+    });
   }
   if (depth >= maxDepth) throw tooDeep(path, maxDepth);
   if (Array.isArray(value)) {
-    if (value.length === 0) throw new ValidationError(`${shown(path)}: an empty array has no keys`);
+    if (value.length === 0) throw emptyContainer(path, 'array');
     openContainer(walk, LayoutStep.openArray, name);
     const prefix = path + '.';
     for (let index = 0; index < value.length; index++) {
@@ -197,7 +205,7 @@ function readValue(walk: Walk, value: unknown, name: string, path: string, depth
     }
   } else {
     const names = Object.keys(value);
-    if (names.length === 0) throw new ValidationError(`${shown(path)}: an empty object has no keys`);
+    if (names.length === 0) throw emptyContainer(path, 'object');
     openContainer(walk, LayoutStep.openObject, name);
     walkObject(walk, value as Record<string, unknown>, names, path + '.', depth + 1);
   }
@@ -216,7 +224,7 @@ function readAnnotationOrMetadata(
   const { maxDepth } = walk.limits;
   if (name.charCodeAt(1) === AT) {
     if (depth !== 1) {
-      throw new ValidationError(`${shown(path)}: file metadata (@@) is only allowed at the top level`);
+      throw invalidAnnotation(path, 'file metadata (@@) is only allowed at the top level');
     }
     if (exceedsDepth(value, maxDepth - depth)) throw tooDeep(path, maxDepth);
     walk.metadata.set(name, value);
@@ -225,15 +233,15 @@ function readAnnotationOrMetadata(
   }
   const target = name.slice(1);
   if (!Object.hasOwn(object, target)) {
-    throw new ValidationError(`${shown(path)}: annotates a key that does not exist`);
+    throw invalidAnnotation(path, 'annotates a key that does not exist');
   }
   if (!isJsonObject(value)) {
-    throw new ValidationError(`${shown(path)}: an annotation must be an object, got ${jsonTypeOf(value)}`);
+    throw invalidAnnotation(path, `an annotation must be an object, got ${jsonTypeOf(value)}`);
   }
   if (exceedsDepth(value, maxDepth - depth)) throw tooDeep(path, maxDepth);
   const targetPath = prefix + target;
   // Two annotated groups can share a path ({"a.b": {...}, "a": {"b": {...}}}) though no two keys can.
-  if (walk.annotations.has(targetPath)) throw new ValidationError(`${shown(targetPath)}: annotated twice`);
+  if (walk.annotations.has(targetPath)) throw invalidAnnotation(targetPath, 'annotated twice');
   walk.annotations.set(targetPath, value);
   addStep(walk, LayoutStep.annotation);
 }
@@ -262,7 +270,11 @@ function rejectDuplicateKeys(keys: readonly string[]): void {
     const size = seen.size;
     seen.add(key);
     if (seen.size === size) {
-      throw new ValidationError(`${shown(key)}: defined twice (as a flat key and as a nested path)`);
+      throw new LocaleFileError(
+        'DUPLICATE_KEY',
+        `${shown(key)}: defined twice (as a flat key and as a nested path)`,
+        { path: key },
+      );
     }
   }
 }
@@ -287,12 +299,25 @@ function jsonTypeOf(value: unknown): string {
   return typeof value;
 }
 
-function emptySegment(path: string): ValidationError {
-  return new ValidationError(`${shown(path)}: empty key segment (keys are split on dots)`);
+function emptySegment(path: string): LocaleFileError {
+  return new LocaleFileError('EMPTY_SEGMENT', `${shown(path)}: empty key segment (keys are split on dots)`, {
+    path,
+  });
 }
 
-function tooDeep(path: string, maxDepth: number): ValidationError {
-  return new ValidationError(`${shown(path)}: nested deeper than ${maxDepth} levels`);
+function emptyContainer(path: string, kind: 'array' | 'object'): LocaleFileError {
+  return new LocaleFileError('EMPTY_CONTAINER', `${shown(path)}: an empty ${kind} has no keys`, { path });
+}
+
+function invalidAnnotation(path: string, problem: string): LocaleFileError {
+  return new LocaleFileError('INVALID_ANNOTATION', `${shown(path)}: ${problem}`, { path });
+}
+
+function tooDeep(path: string, maxDepth: number): LocaleFileError {
+  return new LocaleFileError('TOO_DEEP', `${shown(path)}: nested deeper than ${maxDepth} levels`, {
+    path,
+    limit: maxDepth,
+  });
 }
 
 /** A key path as error messages show it: bounded, and visible even when empty. */

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { PayloadTooLargeError, ValidationError } from '@tolk/http';
-import { DEFAULT_SOURCE_LIMITS, LayoutStep, parseSourceDocument, type SourceLimits } from '@tolk/locale-file';
+import {
+  DEFAULT_SOURCE_LIMITS,
+  LayoutStep,
+  LocaleFileError,
+  parseSourceDocument,
+  type SourceLimits,
+} from '@tolk/locale-file';
 
 function parse(json: string, limits: Partial<SourceLimits> = {}) {
   return parseSourceDocument(JSON.parse(json), { ...DEFAULT_SOURCE_LIMITS, ...limits });
@@ -22,8 +27,9 @@ function rejection(run: () => unknown): unknown {
 
 function expectInvalid(json: string, message: string, limits: Partial<SourceLimits> = {}) {
   const error = rejection(() => parse(json, limits));
-  expect(error).toBeInstanceOf(ValidationError);
-  expect(error).toMatchObject({ code: 'VALIDATION_ERROR', message });
+  expect(error).toBeInstanceOf(LocaleFileError);
+  expect(error).toMatchObject({ message });
+  expect((error as LocaleFileError).code).not.toBe('TOO_MANY_KEYS');
 }
 
 /** `{"k1":{"k2":...{"kN":"leaf"}}}`: a leaf whose key path has `segments` segments. */
@@ -118,14 +124,14 @@ describe('parseSourceDocument: the body', () => {
     ['a number', '42'],
     ['a boolean', 'true'],
     ['null', 'null'],
-  ])('when the body is %s, then ValidationError names the body', (_, json) => {
+  ])('when the body is %s, then LocaleFileError names the body', (_, json) => {
     expectInvalid(json, 'body: must be a JSON object of translation keys');
   });
 
-  it('when there is no body at all, then ValidationError says a body is required', () => {
+  it('when there is no body at all, then LocaleFileError says a body is required', () => {
     const error = rejection(() => parseSourceDocument(undefined, DEFAULT_SOURCE_LIMITS));
-    expect(error).toBeInstanceOf(ValidationError);
-    expect(error).toMatchObject({ message: 'body: a JSON body is required' });
+    expect(error).toBeInstanceOf(LocaleFileError);
+    expect(error).toMatchObject({ code: 'DOCUMENT_REQUIRED', message: 'body: a JSON body is required' });
   });
 });
 
@@ -136,7 +142,7 @@ describe('parseSourceDocument: leaves', () => {
     ['{"a":{"b":null}}', 'a.b: must be a string, got null'],
     ['{"steps":["one",2]}', 'steps.1: must be a string, got number'],
     ['{"steps":[{"t":"x"},{"t":true}]}', 'steps.1.t: must be a string, got boolean'],
-  ])('when %s, then ValidationError "%s"', (json, message) => {
+  ])('when %s, then LocaleFileError "%s"', (json, message) => {
     expectInvalid(json, message);
   });
 });
@@ -148,7 +154,7 @@ describe('parseSourceDocument: keys that flatten to the same path', () => {
     ['{"a":{"b.c":"x","b":{"c":"y"}}}', 'a.b.c: defined twice (as a flat key and as a nested path)'],
     ['{"a.b":{"c":"x"},"a":{"b.c":"y"}}', 'a.b.c: defined twice (as a flat key and as a nested path)'],
     ['{"s.0":"x","s":["y"]}', 's.0: defined twice (as a flat key and as a nested path)'],
-  ])('when %s, then ValidationError "%s"', (json, message) => {
+  ])('when %s, then LocaleFileError "%s"', (json, message) => {
     expectInvalid(json, message);
   });
 });
@@ -162,17 +168,17 @@ describe('parseSourceDocument: empty key segments', () => {
     ['{"home":{"":"x"}}', 'home.: empty key segment (keys are split on dots)'],
     ['{"home":{".title":"x"}}', 'home..title: empty key segment (keys are split on dots)'],
     ['{"home":{"a":"x","b.":{"c":"y"}}}', 'home.b.: empty key segment (keys are split on dots)'],
-  ])('when %s, then ValidationError "%s"', (json, message) => {
+  ])('when %s, then LocaleFileError "%s"', (json, message) => {
     expectInvalid(json, message);
   });
 });
 
 describe('parseSourceDocument: empty objects and arrays', () => {
-  it('when a value is an empty object, then ValidationError, as it holds no key', () => {
+  it('when a value is an empty object, then LocaleFileError, as it holds no key', () => {
     expectInvalid('{"a":"x","home":{"menu":{}}}', 'home.menu: an empty object has no keys');
   });
 
-  it('when a value is an empty array, then ValidationError, as it holds no key', () => {
+  it('when a value is an empty array, then LocaleFileError, as it holds no key', () => {
     expectInvalid('{"steps":[]}', 'steps: an empty array has no keys');
     expectInvalid('{"steps":["a",[]]}', 'steps.1: an empty array has no keys');
   });
@@ -185,7 +191,7 @@ describe('parseSourceDocument: limits', () => {
     expect(parsed.keys[0]!.split('.')).toHaveLength(32);
   });
 
-  it('when nesting goes one level past the default depth, then ValidationError names the path', () => {
+  it('when nesting goes one level past the default depth, then LocaleFileError names the path', () => {
     const path = Array.from({ length: 32 }, (_, i) => `k${i + 1}`).join('.');
     expectInvalid(nestedText(33), `${path}: nested deeper than 32 levels`);
   });
@@ -205,7 +211,7 @@ describe('parseSourceDocument: limits', () => {
     expect(parse('{"abcde":{"fghij":"x"}}', { maxKeyLength: 11 }).keys).toEqual(['abcde.fghij']);
   });
 
-  it('when a flat or nested key path is longer than the maximum, then ValidationError gives its length', () => {
+  it('when a flat or nested key path is longer than the maximum, then LocaleFileError gives its length', () => {
     expectInvalid(
       '{"abcdefghijk":"x"}',
       'abcdefghijk: key path is 11 characters long, over the limit of 10',
@@ -236,10 +242,14 @@ describe('parseSourceDocument: limits', () => {
     expect(parsed.keys).toEqual(['a', 'b.c', 'd.0']);
   });
 
-  it('when the key count is over the limit, then PayloadTooLargeError', () => {
+  it('when the key count is over the limit, then LocaleFileError TOO_MANY_KEYS', () => {
     const error = rejection(() => parse('{"a":"1","b":{"c":"2","d":"3"},"e":["4"]}', { maxKeys: 3 }));
-    expect(error).toBeInstanceOf(PayloadTooLargeError);
-    expect(error).toMatchObject({ code: 'PAYLOAD_TOO_LARGE', message: 'body: more than 3 keys' });
+    expect(error).toBeInstanceOf(LocaleFileError);
+    expect(error).toMatchObject({
+      code: 'TOO_MANY_KEYS',
+      message: 'body: more than 3 keys',
+      details: { limit: 3 },
+    });
   });
 
   it('when nothing is configured, then the documented defaults apply', () => {
@@ -289,7 +299,7 @@ describe('parseSourceDocument: annotations and metadata', () => {
     ['{"a":{"b":"x"},"@a.b":{}}', '@a.b: annotates a key that does not exist'],
     ['{"@toString":{}}', '@toString: annotates a key that does not exist'],
     ['{"@":{}}', '@: annotates a key that does not exist'],
-  ])('when %s, then ValidationError "%s"', (json, message) => {
+  ])('when %s, then LocaleFileError "%s"', (json, message) => {
     expectInvalid(json, message);
   });
 
@@ -298,22 +308,22 @@ describe('parseSourceDocument: annotations and metadata', () => {
     ['{"title":"x","@title":["a"]}', '@title: an annotation must be an object, got array'],
     ['{"title":"x","@title":null}', '@title: an annotation must be an object, got null'],
     ['{"a":{"b":"x","@b":3}}', 'a.@b: an annotation must be an object, got number'],
-  ])('when %s, then ValidationError "%s"', (json, message) => {
+  ])('when %s, then LocaleFileError "%s"', (json, message) => {
     expectInvalid(json, message);
   });
 
-  it('when two annotated groups flatten to the same path, then ValidationError', () => {
+  it('when two annotated groups flatten to the same path, then LocaleFileError', () => {
     expectInvalid('{"a.b":{"c":"x"},"@a.b":{},"a":{"b":{"d":"y"},"@b":{}}}', 'a.b: annotated twice');
   });
 
-  it('when metadata appears below the top level, then ValidationError', () => {
+  it('when metadata appears below the top level, then LocaleFileError', () => {
     expectInvalid(
       '{"home":{"title":"x","@@locale":"en"}}',
       'home.@@locale: file metadata (@@) is only allowed at the top level',
     );
   });
 
-  it('when an annotation or metadata value nests past the depth limit, then ValidationError', () => {
+  it('when an annotation or metadata value nests past the depth limit, then LocaleFileError', () => {
     expect(parse('{"a":"v","@a":{"x":{"y":"z"}}}', { maxDepth: 3 }).annotations.size).toBe(1);
     expectInvalid('{"a":"v","@a":{"x":{"y":{}}}}', '@a: nested deeper than 3 levels', { maxDepth: 3 });
     expectInvalid('{"@@m":[[[1]]]}', '@@m: nested deeper than 3 levels', { maxDepth: 3 });
@@ -344,5 +354,26 @@ describe('parseSourceDocument: keys named like Object.prototype members', () => 
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(Object.getOwnPropertyNames(Object.prototype)).toEqual(prototypeBefore);
     expect(Object.getPrototypeOf(parsed.annotations.get('__proto__'))).toBe(Object.prototype);
+  });
+});
+
+describe('parseSourceDocument: what each refusal is', () => {
+  const long = 'k'.repeat(11);
+  it.each([
+    ['"x"', 'NOT_AN_OBJECT', {}],
+    ['{"a":{"b":1}}', 'NOT_A_STRING', { path: 'a.b' }],
+    ['{"a":[]}', 'EMPTY_CONTAINER', { path: 'a' }],
+    ['{"a":{}}', 'EMPTY_CONTAINER', { path: 'a' }],
+    ['{"a..b":"x"}', 'EMPTY_SEGMENT', { path: 'a..b' }],
+    ['{"a.b":"x","a":{"b":"y"}}', 'DUPLICATE_KEY', { path: 'a.b' }],
+    ['{"@a":{}}', 'INVALID_ANNOTATION', { path: '@a' }],
+    ['{"a":{"@@m":"x","b":"y"}}', 'INVALID_ANNOTATION', { path: 'a.@@m' }],
+    ['{"a":{"b":{"c":"x"}}}', 'TOO_DEEP', { path: 'a.b', limit: 2 }],
+    [`{"${long}":"x"}`, 'KEY_TOO_LONG', { path: long, limit: 10 }],
+    ['{"a":"x","b":"y","c":"z"}', 'TOO_MANY_KEYS', { limit: 2 }],
+  ])('when the document is %s, then its code is %s with details %o', (json, code, details) => {
+    const error = rejection(() => parse(json, { maxDepth: 2, maxKeyLength: 10, maxKeys: 2 }));
+    expect(error).toBeInstanceOf(LocaleFileError);
+    expect(error).toMatchObject({ code, details });
   });
 });

@@ -310,7 +310,14 @@ describe('PUT /v1/projects/:projectId/locales/:locale/translations', () => {
       'PAYLOAD_TOO_LARGE',
     );
     const many = Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, 'v']));
-    expectError(await service.call('PUT', url, { as: project.owner, body: many }), 413, 'PAYLOAD_TOO_LARGE');
+    const tooMany = await service.call('PUT', url, { as: project.owner, body: many });
+    expect(tooMany.status).toBe(413);
+    expect(tooMany.text).toBe('{"error":{"code":"PAYLOAD_TOO_LARGE","message":"body: more than 50 keys"}}');
+    const notString = await service.call('PUT', url, { as: project.owner, body: { a: { b: 1 } } });
+    expect(notString.status).toBe(400);
+    expect(notString.text).toBe(
+      '{"error":{"code":"VALIDATION_ERROR","message":"a.b: must be a string, got number"}}',
+    );
     expectError(
       await service.call('PUT', url, {
         as: { ...project.owner, 'content-type': 'text/plain' },

@@ -60,6 +60,26 @@ describe('PUT /v1/projects/:projectId/source bodies', () => {
     },
   );
 
+  it.each([
+    ['{"a":{"b":1}}', '{"error":{"code":"VALIDATION_ERROR","message":"a.b: must be a string, got number"}}'],
+    [
+      '["a"]',
+      '{"error":{"code":"VALIDATION_ERROR","message":"body: must be a JSON object of translation keys"}}',
+    ],
+    ['{"a":{}}', '{"error":{"code":"VALIDATION_ERROR","message":"a: an empty object has no keys"}}'],
+    [
+      '{"@x":{}}',
+      '{"error":{"code":"VALIDATION_ERROR","message":"@x: annotates a key that does not exist"}}',
+    ],
+  ])('when the file is %s, then 400 with exactly the body %s', async (json, expected) => {
+    const { projectId, owner } = await projectWithSource();
+    const response = await putBytes(projectId, owner, json);
+    expect(response.status).toBe(400);
+    expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(response.text).toBe(expected);
+    await expectUnchanged(projectId, owner);
+  });
+
   it('when there is no body at all, then 400 "a JSON body is required"', async () => {
     const { projectId, owner } = await projectWithSource();
     const response = await service.call('PUT', path(projectId), { as: owner });

@@ -14,7 +14,6 @@ import {
   encodeStoredEntries,
   findIcuProblems,
   findPlaceholderMismatches,
-  parseSourceDocument,
   pluralFormKey,
   PLURAL_CATEGORIES,
   rebuildTranslation,
@@ -38,6 +37,7 @@ import {
   type LocaleStatus,
 } from './locale-state.js';
 import type { SourceDocuments } from './source-documents.js';
+import { parseUpload } from './parse-upload.js';
 
 /** The locale record (DESIGN §5). */
 export type Locale = {
@@ -447,7 +447,7 @@ export function createLocales(deps: {
       from: number,
     ): Promise<Locale> {
       authorizeProject(principal, projectId, 'write');
-      const parsed = parseSourceDocument(body, limits);
+      const parsed = parseUpload(body, limits);
       const project = await directory.require(projectId);
       await requireLocale(projectId, locale);
       let head = await documents.head(projectId);

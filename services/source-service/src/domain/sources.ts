@@ -13,6 +13,7 @@ import type { BaselinesRepository } from '../data-access/baselines-repository.js
 import type { ProjectsRepository, SourceProject } from '../data-access/projects-repository.js';
 import type { VersionSummary, VersionsRepository } from '../data-access/versions-repository.js';
 import { nextRevisions, type SourceVersion } from './key-revisions.js';
+import { parseUpload } from './parse-upload.js';
 import { sourceChangedEvent } from './source-events.js';
 import {
   EMPTY_SOURCE,
@@ -25,7 +26,6 @@ import {
   frameSourceVersion,
   isEmptyDiff,
   matchSourceEntries,
-  parseSourceDocument,
   rebuildDocument,
   sameAnnotations,
   type ParsedSource,
@@ -269,7 +269,7 @@ export function createSources(deps: {
       if (seen > 0 && options.raw && previous.raw?.equals(options.raw)) {
         return unchanged(projectId, seen, previous);
       }
-      const parsed = parseSourceDocument(body, limits, COMPARED);
+      const parsed = parseUpload(body, limits, COMPARED);
       const { match, unchanged: same } = compare(previous, seen, parsed);
       if (same) return unchanged(projectId, seen, previous);
       if (options.dryRun) {
