@@ -21,10 +21,11 @@ import { parseArgs } from 'node:util';
 import v8 from 'node:v8';
 import pg from 'pg';
 import { PRINCIPAL_HEADER } from '@tolk/contracts';
-import { createPgDb, migrate } from '@tolk/db';
+import { createPgDb } from '@tolk/db';
 import { createPrincipalSigner } from '@tolk/http';
 import { parseSourceDocument } from '@tolk/locale-file';
 import { createLogger } from '@tolk/logger';
+import { migrateSchema } from '@tolk/service';
 import { sourceService } from '@tolk/source-service';
 import { createSourceService } from '../services/source-service/src/app.js';
 import { loadSourceConfig } from '../services/source-service/src/config.js';
@@ -171,7 +172,7 @@ async function profileUploads(): Promise<void> {
   const db = createPgDb({ url: databaseUrl.toString(), schema: sourceService.schema, max: 4 });
   let server: http.Server | undefined;
   try {
-    await migrate(db, sourceService.migrations);
+    await migrateSchema(sourceService, db);
     const config = loadSourceConfig({
       DATABASE_URL: databaseUrl.toString(),
       AMQP_URL: 'amqp://127.0.0.1:9',

@@ -4,32 +4,6 @@ import { currentRequestId, runWithRequestId, type Logger } from '@tolk/logger';
 import type { Bus } from './bus.js';
 import { noteRelayed, watchOutboxBacklog } from './metrics.js';
 
-/**
- * The tables a service that publishes or consumes events adds to its own migrations (copy the
- * text into a migration file: landed migrations never change, so neither does this text).
- * `outbox` holds events written in the same transaction as the state change; the relay marks
- * them published. `processed_events` records what each consumer has already applied.
- */
-export const OUTBOX_MIGRATION_SQL = `
-CREATE TABLE IF NOT EXISTS outbox (
-  seq bigserial PRIMARY KEY,
-  id text NOT NULL UNIQUE,
-  type text NOT NULL,
-  payload jsonb NOT NULL,
-  request_id text,
-  created_at timestamptz NOT NULL DEFAULT now(),
-  published_at timestamptz
-);
-CREATE INDEX IF NOT EXISTS outbox_unpublished_idx ON outbox (seq) WHERE published_at IS NULL;
-
-CREATE TABLE IF NOT EXISTS processed_events (
-  consumer text NOT NULL,
-  event_id text NOT NULL,
-  processed_at timestamptz NOT NULL DEFAULT now(),
-  PRIMARY KEY (consumer, event_id)
-);
-`;
-
 /** The NOTIFY channel that wakes the relay of one schema's outbox. */
 export function outboxChannel(schema: string): string {
   return `tolk_outbox_${assertSchemaName(schema)}`;

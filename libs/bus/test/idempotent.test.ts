@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase, type TestDatabase } from '@tolk/testing';
 import { migrate, type Db, type Queryable } from '@tolk/db';
-import { OUTBOX_MIGRATION_SQL, handleOnce } from '@tolk/bus';
+import { busTablesSql, handleOnce } from '@tolk/bus';
 
 describe('handleOnce', () => {
   let database: TestDatabase;
@@ -15,12 +15,11 @@ describe('handleOnce', () => {
     database = await openTestDatabase();
     db = database.db('consumer_svc');
     const dir = await mkdtemp(path.join(os.tmpdir(), 'tolk-idempotent-'));
-    await writeFile(path.join(dir, '0001_outbox.sql'), OUTBOX_MIGRATION_SQL);
     await writeFile(
-      path.join(dir, '0002_effects.sql'),
+      path.join(dir, '0001_effects.sql'),
       'CREATE TABLE effects (id bigserial PRIMARY KEY, event_id text NOT NULL);',
     );
-    await migrate(db, dir);
+    await migrate(db, dir, undefined, { before: busTablesSql({ outbox: false, consumes: true }) });
   });
   afterAll(async () => {
     await db.close();

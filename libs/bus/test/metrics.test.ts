@@ -1,4 +1,4 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -7,7 +7,7 @@ import { createPgDb, migrate, type Db } from '@tolk/db';
 import { renderMetrics, runWithRequestId } from '@tolk/logger';
 import { createTestDatabase, parsePrometheusText, realServers, sampleValue } from '@tolk/testing';
 import {
-  OUTBOX_MIGRATION_SQL,
+  busTablesSql,
   createRabbitBus,
   enqueueEvent,
   startOutboxRelay,
@@ -45,7 +45,6 @@ describe.skipIf(!realServers().postgres || !realServers().rabbitmq)('bus and out
     database = await createTestDatabase(postgresUrl);
     admin = await openAdmin(amqpUrl);
     migrations = await mkdtemp(path.join(os.tmpdir(), 'tolk-outbox-metrics-'));
-    await writeFile(path.join(migrations, '0001_outbox.sql'), OUTBOX_MIGRATION_SQL);
   });
   afterAll(async () => {
     await Promise.all(relays.map((relay) => relay.stop()));
@@ -66,7 +65,7 @@ describe.skipIf(!realServers().postgres || !realServers().rabbitmq)('bus and out
     const schema = `metrics_${randomSuffix()}`;
     const db = createPgDb({ url: database.url, schema });
     dbs.push(db);
-    await migrate(db, migrations);
+    await migrate(db, migrations, undefined, { before: busTablesSql({ outbox: true, consumes: true }) });
     const tcp = await startTcpProxy(amqpUrl);
     proxies.push(tcp);
     await tcp.stop();
@@ -108,7 +107,7 @@ describe.skipIf(!realServers().postgres || !realServers().rabbitmq)('bus and out
     const schema = `metrics_${randomSuffix()}`;
     const db = createPgDb({ url: database.url, schema });
     dbs.push(db);
-    await migrate(db, migrations);
+    await migrate(db, migrations, undefined, { before: busTablesSql({ outbox: true, consumes: true }) });
     const relay = await startOutboxRelay({ db, bus: bus(), logger });
     expect(
       (await scrape()).some((s) => s.name === 'outbox_pending_events' && s.labels['schema'] === schema),

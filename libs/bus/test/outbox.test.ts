@@ -1,4 +1,4 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -7,7 +7,7 @@ import { createPgDb, migrate, type Db } from '@tolk/db';
 import { currentRequestId, runWithRequestId } from '@tolk/logger';
 import type { EventEnvelope } from '@tolk/contracts';
 import {
-  OUTBOX_MIGRATION_SQL,
+  busTablesSql,
   createRabbitBus,
   enqueueEvent,
   startOutboxRelay,
@@ -41,7 +41,6 @@ describe.skipIf(!realServers().postgres || !realServers().rabbitmq)('outbox rela
     admin = await openAdmin(amqpUrl);
     consumerBus = createRabbitBus({ url: amqpUrl, logger });
     migrations = await mkdtemp(path.join(os.tmpdir(), 'tolk-outbox-'));
-    await writeFile(path.join(migrations, '0001_outbox.sql'), OUTBOX_MIGRATION_SQL);
   });
   afterAll(async () => {
     await Promise.all(relays.map((relay) => relay.stop()));
@@ -52,11 +51,11 @@ describe.skipIf(!realServers().postgres || !realServers().rabbitmq)('outbox rela
     await database.drop();
   });
 
-  /** A service schema with the outbox tables, as a service's migration would create it. */
+  /** A service schema with the bus's tables, as the service frame migrates it. */
   async function serviceDb(schema: string): Promise<Db> {
     const db = createPgDb({ url: database.url, schema });
     dbs.push(db);
-    await migrate(db, migrations);
+    await migrate(db, migrations, undefined, { before: busTablesSql({ outbox: true, consumes: true }) });
     return db;
   }
 

@@ -10,8 +10,16 @@ const MIGRATION_FILE = /^\d{4}_[a-z0-9_]+\.sql$/;
  * Applies a service's plain SQL migrations in file-name order, all in one transaction,
  * under an advisory lock so that concurrent starts of the same service apply them once.
  * A landed migration that was edited afterwards stops the start: migrations are append-only.
+ * `options.before` is SQL that is not the service's own (the bus's tables): applied at every run,
+ * in the same transaction and schema, before the files, so it must be idempotent
+ * (`CREATE ... IF NOT EXISTS`); it is not recorded in schema_migrations.
  */
-export async function migrate(db: Db, directory: string, logger?: Logger): Promise<string[]> {
+export async function migrate(
+  db: Db,
+  directory: string,
+  logger?: Logger,
+  options: { before?: string } = {},
+): Promise<string[]> {
   const files = (await readdir(directory)).filter((f) => MIGRATION_FILE.test(f)).sort();
   const applied: string[] = [];
   await db.transaction(async (tx) => {
@@ -29,6 +37,10 @@ export async function migrate(db: Db, directory: string, logger?: Logger): Promi
       `SELECT name, checksum FROM ${db.schema}.schema_migrations`,
     );
     const done = new Map(rows.map((r) => [r.name, r.checksum]));
+    if (options.before) {
+      await tx.query(`SET LOCAL search_path TO ${db.schema}`);
+      await tx.query(options.before);
+    }
     for (const file of files) {
       const sql = await readFile(path.join(directory, file), 'utf8');
       const checksum = createHash('sha256').update(sql).digest('hex');

@@ -69,4 +69,26 @@ describe('migrate', () => {
     const { rows } = await b.query('SELECT * FROM things');
     expect(rows).toEqual([]);
   });
+  it('when SQL is given to run before the files, then it runs first at every run, in the schema, unrecorded', async () => {
+    const db = open('before');
+    const before = `CREATE TABLE IF NOT EXISTS shared (id int PRIMARY KEY);
+      INSERT INTO shared VALUES (1) ON CONFLICT DO NOTHING;`;
+    const dir = await migrationsDir({ '0001_init.sql': 'INSERT INTO shared VALUES (2);' });
+    expect(await migrate(db, dir, undefined, { before })).toEqual(['0001_init.sql']);
+    expect(await migrate(db, dir, undefined, { before })).toEqual([]);
+    const { rows } = await db.query('SELECT id FROM before.shared ORDER BY id');
+    expect(rows).toEqual([{ id: 1 }, { id: 2 }]);
+    const recorded = await db.query('SELECT name FROM before.schema_migrations');
+    expect(recorded.rows).toEqual([{ name: '0001_init.sql' }]);
+  });
+
+  it('when the SQL run before the files fails, then no migration of that run is kept', async () => {
+    const db = open('before_failing');
+    const dir = await migrationsDir({ '0001_ok.sql': 'CREATE TABLE ok (id int PRIMARY KEY);' });
+    await expect(
+      migrate(db, dir, undefined, { before: 'CREATE TABLE broken (id nonsense_type);' }),
+    ).rejects.toThrow(/nonsense_type/);
+    const { rows } = await db.query(`SELECT to_regclass('before_failing.ok') AS t`);
+    expect(rows[0]).toEqual({ t: null });
+  });
 });

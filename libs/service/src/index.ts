@@ -8,6 +8,7 @@
 import express, { type Express } from 'express';
 import type { z } from 'zod';
 import {
+  busTablesSql,
   createRabbitBus,
   startOutboxRelay,
   subscribeOnce,
@@ -47,8 +48,16 @@ export type ServiceDefinition<C> = {
   migrations: string;
   /** Its whole configuration, read from the environment. */
   config: z.ZodType<C>;
-  /** It writes events to an outbox in its schema, which a relay sends over the bus. */
+  /**
+   * It writes events to an outbox in its schema, which a relay sends over the bus. The frame
+   * creates the outbox table (the bus's, never a copy in the service's migrations).
+   */
   outbox: boolean;
+  /**
+   * It consumes events (its composition returns a `consumer`). The frame creates the table of
+   * the events each consumer has processed (the bus's, never a copy in its migrations).
+   */
+  consumes: boolean;
   /** The composition root: repositories, use cases, routes and consumers. */
   create(deps: ServiceDeps<C>): ServiceParts | Promise<ServiceParts>;
 };
@@ -96,8 +105,14 @@ export async function openService<C>(
 ): Promise<OpenService<C>> {
   const { db, bus, logger } = options;
   const config = options.config ?? loadConfig(definition.config, options.env ?? {});
-  await migrate(db, definition.migrations, logger);
+  await migrateSchema(definition, db, logger);
   const parts = await definition.create({ config, db, bus, logger, now: options.now });
+  if ((parts.consumer !== undefined) !== definition.consumes) {
+    throw new Error(
+      `${processName(definition)}: its definition says consumes: ${String(definition.consumes)}, ` +
+        `but its composition ${parts.consumer ? 'returns' : 'returns no'} consumer`,
+    );
+  }
   const relays: OutboxRelay[] = [];
   return {
     ...parts,
@@ -199,15 +214,29 @@ export function runService<
   });
 }
 
+/** What migrating a service's schema needs of its definition. */
+export type MigrationDefinition = Pick<
+  ServiceDefinition<unknown>,
+  'name' | 'schema' | 'migrations' | 'outbox' | 'consumes'
+>;
+
+/**
+ * Migrates a service's schema in `db`: the bus's tables it uses (idempotent, at every run), then
+ * its own migrations. Answers the names of the migrations applied.
+ */
+export function migrateSchema(definition: MigrationDefinition, db: Db, logger?: Logger): Promise<string[]> {
+  return migrate(db, definition.migrations, logger, { before: busTablesSql(definition) });
+}
+
 /** Applies a service's migrations to the database at `url`; the names of those applied. */
 export async function migrateService(
-  definition: Pick<ServiceDefinition<unknown>, 'name' | 'schema' | 'migrations'>,
+  definition: MigrationDefinition,
   url: string,
   logger: Logger,
 ): Promise<string[]> {
   const db = createPgDb({ url, schema: definition.schema, logger });
   try {
-    const applied = await migrate(db, definition.migrations, logger);
+    const applied = await migrateSchema(definition, db, logger);
     logger.info(
       { applied },
       `${definition.schema} schema up to date (${applied.length} migration(s) applied)`,
@@ -219,9 +248,7 @@ export async function migrateService(
 }
 
 /** `npm run migrate` of a service: applies its migrations to DATABASE_URL, then exits. */
-export function runMigrations(
-  definition: Pick<ServiceDefinition<unknown>, 'name' | 'schema' | 'migrations'>,
-): void {
+export function runMigrations(definition: MigrationDefinition): void {
   runProcess(async () => {
     const config = loadMigrationConfig();
     const logger = createLogger({ name: processName(definition), level: config.LOG_LEVEL });

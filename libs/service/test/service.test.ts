@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer } from 'node:net';
 import path from 'node:path';
+import express from 'express';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createInProcessBus } from '@tolk/bus';
 import type { Db } from '@tolk/db';
@@ -26,6 +27,15 @@ async function waitFor(what: string, probe: () => Promise<boolean>): Promise<voi
     if (Date.now() > deadline) throw new Error(`${what}: not within 10 s`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+}
+
+/** The tables of `db`'s schema, by name. */
+async function tables(db: Db): Promise<string[]> {
+  const { rows } = await db.query<{ name: string }>(
+    `SELECT table_name AS name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name`,
+    [db.schema],
+  );
+  return rows.map((row) => row.name);
 }
 
 describe('openService', () => {
@@ -63,7 +73,9 @@ describe('openService', () => {
       logger,
     });
     const { rows } = await db.query<{ name: string }>('SELECT name FROM schema_migrations ORDER BY name');
-    expect(rows.map((row) => row.name)).toEqual(['0001_outbox.sql', '0002_effects.sql']);
+    expect(rows.map((row) => row.name)).toEqual(['0001_effects.sql']);
+    // The bus's tables, which its migrations do not hold: the frame creates them.
+    expect(await tables(db)).toEqual(['effects', 'outbox', 'processed_events', 'schema_migrations']);
     expect(service.config).toMatchObject({ GREETING: 'hej', PORT: 18999 });
     expect(service.consumes).toBe(true);
     const server = await listen(service.app);
@@ -82,6 +94,57 @@ describe('openService', () => {
       /DATABASE_URL: is required but not set[\s\S]*AMQP_URL: is required but not set[\s\S]*INTERNAL_JWT_SECRET/,
     );
     await bus.close();
+  });
+
+  it('when it declares no outbox and no consumer, then its schema gets none of the bus tables', async () => {
+    const quiet = database.db(`quiet_${randomBytes(4).toString('hex')}`);
+    const bus = createInProcessBus({ logger });
+    try {
+      await openService(
+        {
+          ...echoService,
+          schema: quiet.schema,
+          outbox: false,
+          consumes: false,
+          create: () => ({ app: express() }),
+        },
+        {
+          env: { DATABASE_URL: database.url, AMQP_URL: 'amqp://unused', INTERNAL_JWT_SECRET: 'x'.repeat(32) },
+          db: quiet,
+          bus,
+          logger,
+        },
+      );
+      expect(await tables(quiet)).toEqual(['effects', 'schema_migrations']);
+    } finally {
+      await bus.close();
+      await quiet.close();
+    }
+  });
+
+  it('when its composition returns a consumer its definition does not declare, then opening fails saying so', async () => {
+    const bus = createInProcessBus({ logger });
+    try {
+      await expect(
+        openService(
+          { ...echoService, consumes: false },
+          {
+            env: {
+              DATABASE_URL: database.url,
+              AMQP_URL: 'amqp://unused',
+              INTERNAL_JWT_SECRET: 'x'.repeat(32),
+            },
+            db,
+            bus,
+            logger,
+          },
+        ),
+      ).rejects.toThrow(
+        'token-service: its definition says consumes: false, but its composition returns consumer',
+      );
+    } finally {
+      await bus.close();
+    }
   });
 
   it("when events reach its consumer, then each applies once, recorded under the service's own queue by default", async () => {
@@ -210,7 +273,7 @@ describe('runService and runMigrations', () => {
       try {
         const migrated = runFixture('echo-migrate.ts', env);
         expect(await migrated.exited).toBe(0);
-        expect(migrated.output()).toContain(`${schema} schema up to date (2 migration(s) applied)`);
+        expect(migrated.output()).toContain(`${schema} schema up to date (1 migration(s) applied)`);
 
         const port = await freePort();
         const started = runFixture('echo-start.ts', { ...env, PORT: String(port) });

@@ -12,6 +12,7 @@ export const byokService = defineService({
   migrations: fileURLToPath(new URL('../migrations', import.meta.url)),
   config: configSchema,
   outbox: false,
+  consumes: true,
   async create(deps) {
     const { config, logger } = deps;
     const masterKeys = await resolveMasterKeys(config);

@@ -10,5 +10,6 @@ export const identityService = defineService({
   migrations: fileURLToPath(new URL('../migrations', import.meta.url)),
   config: configSchema,
   outbox: true,
+  consumes: false,
   create: (deps) => ({ app: createIdentityApp(deps) }),
 });

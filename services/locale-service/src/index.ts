@@ -11,6 +11,7 @@ export const localeService = defineService({
   migrations: fileURLToPath(new URL('../migrations', import.meta.url)),
   config: configSchema,
   outbox: true,
+  consumes: true,
   create(deps) {
     const { app, sync, refresh } = createLocaleService(deps);
     return { app, consumer: localeConsumer(sync, refresh, deps.logger) };

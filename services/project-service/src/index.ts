@@ -11,6 +11,7 @@ export const projectService = defineService({
   migrations: fileURLToPath(new URL('../migrations', import.meta.url)),
   config: configSchema,
   outbox: true,
+  consumes: true,
   create: (deps) => ({
     app: createProjectApp(deps),
     consumer: projectConsumer(createProjectAccountRemoval(deps)),

@@ -11,6 +11,7 @@ export const sourceService = defineService({
   migrations: fileURLToPath(new URL('../migrations', import.meta.url)),
   config: configSchema,
   outbox: true,
+  consumes: true,
   create(deps) {
     const { app, sync } = createSourceService(deps);
     return { app, consumer: sourceConsumer(sync) };

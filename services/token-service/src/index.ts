@@ -11,6 +11,7 @@ export const tokenService = defineService({
   migrations: fileURLToPath(new URL('../migrations', import.meta.url)),
   config: configSchema,
   outbox: true,
+  consumes: true,
   create(deps) {
     const { app, sync } = createTokenService(deps);
     return { app, consumer: tokenConsumer(sync) };

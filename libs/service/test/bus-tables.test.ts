@@ -1,0 +1,176 @@
+/**
+ * The bus's tables (outbox, processed_events) are the bus's: the frame creates them. The first
+ * services' migrations hold copies of that DDL, applied on existing databases and never to be
+ * edited; these tests keep each copy equal to the bus's, and keep new migrations from adding one.
+ */
+import { mkdtemp, readdir, readFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { busTablesSql } from '@tolk/bus';
+import { migrate, type Db } from '@tolk/db';
+import { openTestDatabase, type TestDatabase } from '@tolk/testing';
+import { migrateSchema } from '../src/index.js';
+
+const SERVICES = path.resolve(import.meta.dirname, '../../../services');
+const BUS_TABLES = ['outbox', 'processed_events'] as const;
+const ALL = { outbox: true, consumes: true };
+
+/** The migrations that created bus tables before the bus owned them: no other may. */
+const LEGACY_COPIES = [
+  'byok-service/migrations/0002_account_deletion.sql',
+  'identity-service/migrations/0002_outbox.sql',
+  'locale-service/migrations/0001_init.sql',
+  'project-service/migrations/0001_init.sql',
+  'source-service/migrations/0001_init.sql',
+  'token-service/migrations/0001_init.sql',
+];
+
+async function serviceMigrations(): Promise<Array<{ service: string; directory: string }>> {
+  const services = (await readdir(SERVICES)).sort();
+  const found = [];
+  for (const service of services) {
+    const directory = path.join(SERVICES, service, 'migrations');
+    if ((await readdir(directory).catch(() => undefined)) !== undefined) found.push({ service, directory });
+  }
+  return found;
+}
+
+/**
+ * A table's columns (name, type, nullability, default), its constraints and its indexes, with
+ * the schema's name taken out.
+ */
+async function shapeOf(db: Db, table: string): Promise<unknown> {
+  const unqualified = (text: string | null) => text?.replaceAll(`${db.schema}.`, '') ?? null;
+  const columns = await db.query<Record<string, string | null>>(
+    `SELECT column_name, data_type, is_nullable, column_default
+       FROM information_schema.columns WHERE table_schema = $1 AND table_name = $2
+      ORDER BY ordinal_position`,
+    [db.schema, table],
+  );
+  const constraints = await db.query<{ name: string; definition: string }>(
+    `SELECT c.conname AS name, pg_get_constraintdef(c.oid) AS definition
+       FROM pg_constraint c JOIN pg_class t ON t.oid = c.conrelid
+       JOIN pg_namespace n ON n.oid = t.relnamespace
+      WHERE n.nspname = $1 AND t.relname = $2 ORDER BY c.conname`,
+    [db.schema, table],
+  );
+  const indexes = await db.query<{ name: string; definition: string }>(
+    `SELECT indexname AS name, indexdef AS definition FROM pg_indexes
+      WHERE schemaname = $1 AND tablename = $2 ORDER BY indexname`,
+    [db.schema, table],
+  );
+  return {
+    columns: columns.rows.map((row) => ({
+      ...row,
+      column_default: unqualified(row['column_default'] ?? null),
+    })),
+    constraints: constraints.rows,
+    indexes: indexes.rows.map((row) => ({ ...row, definition: unqualified(row.definition) })),
+  };
+}
+
+async function tableNames(db: Db): Promise<string[]> {
+  const { rows } = await db.query<{ name: string }>(
+    `SELECT table_name AS name FROM information_schema.tables WHERE table_schema = $1`,
+    [db.schema],
+  );
+  return rows.map((row) => row.name);
+}
+
+describe("the bus's tables in the services' migrations", () => {
+  let database: TestDatabase;
+  const dbs: Db[] = [];
+  const reference = new Map<string, unknown>();
+
+  function open(schema: string): Db {
+    const db = database.db(schema);
+    dbs.push(db);
+    return db;
+  }
+
+  beforeAll(async () => {
+    database = await openTestDatabase();
+    const bus = open('bus_tables');
+    await migrate(bus, await mkdtemp(path.join(os.tmpdir(), 'tolk-bus-tables-')), undefined, {
+      before: busTablesSql(ALL),
+    });
+    for (const table of BUS_TABLES) reference.set(table, await shapeOf(bus, table));
+  });
+  afterAll(async () => {
+    await Promise.all(dbs.map((db) => db.close()));
+    await database.drop();
+  });
+
+  it("when the bus's DDL is applied, then it creates both tables, with the outbox's index", async () => {
+    expect(reference.get('outbox')).toMatchObject({
+      columns: [
+        { column_name: 'seq', data_type: 'bigint', is_nullable: 'NO' },
+        { column_name: 'id' },
+        { column_name: 'type' },
+        { column_name: 'payload', data_type: 'jsonb' },
+        { column_name: 'request_id', is_nullable: 'YES' },
+        { column_name: 'created_at' },
+        { column_name: 'published_at' },
+      ],
+      indexes: expect.arrayContaining([expect.objectContaining({ name: 'outbox_unpublished_idx' })]),
+    });
+    expect(reference.get('processed_events')).toMatchObject({
+      constraints: [{ name: 'processed_events_pkey', definition: 'PRIMARY KEY (consumer, event_id)' }],
+    });
+  });
+
+  it("when each service's own migrations run, then every bus table they create is exactly the bus's", async () => {
+    const copies: string[] = [];
+    for (const { service, directory } of await serviceMigrations()) {
+      // An existing database: the service's migrations alone, as they ran before the bus owned the DDL.
+      const db = open(`legacy_${service.replace(/-service$/, '').replaceAll('-', '_')}`);
+      await migrate(db, directory);
+      const created = (await tableNames(db)).filter((name) =>
+        (BUS_TABLES as readonly string[]).includes(name),
+      );
+      for (const table of created) {
+        copies.push(`${service}.${table}`);
+        expect(await shapeOf(db, table), `${service}: its ${table}`).toEqual(reference.get(table));
+      }
+      // Then the frame's next run on it: the bus's DDL changes nothing, and no migration reapplies.
+      const before = await Promise.all(created.map((table) => shapeOf(db, table)));
+      expect(
+        await migrateSchema({ name: 'token', schema: db.schema, migrations: directory, ...ALL }, db),
+      ).toEqual([]);
+      expect(await Promise.all(created.map((table) => shapeOf(db, table)))).toEqual(before);
+    }
+    // The copies checked: a service that stops creating them would no longer be compared.
+    expect(copies.sort()).toEqual([
+      'byok-service.processed_events',
+      'identity-service.outbox',
+      'identity-service.processed_events',
+      'locale-service.outbox',
+      'locale-service.processed_events',
+      'project-service.outbox',
+      'project-service.processed_events',
+      'source-service.outbox',
+      'source-service.processed_events',
+      'token-service.outbox',
+      'token-service.processed_events',
+    ]);
+  });
+
+  it('when a migration other than the first copies creates a bus table, then it is named here', async () => {
+    const creating: string[] = [];
+    for (const { service, directory } of await serviceMigrations()) {
+      for (const file of (await readdir(directory)).sort()) {
+        const sql = await readFile(path.join(directory, file), 'utf8');
+        if (
+          /CREATE\s+(UNLOGGED\s+)?TABLE\s+(IF\s+NOT\s+EXISTS\s+)?(\w+\.)?"?(outbox|processed_events)\b/i.test(
+            sql,
+          )
+        ) {
+          creating.push(`${service}/migrations/${file}`);
+        }
+      }
+    }
+    // A new service declares `outbox` / `consumes` in its definition; the frame creates the tables.
+    expect(creating.sort()).toEqual(LEGACY_COPIES);
+  });
+});
