@@ -137,11 +137,3 @@ export function createProjectReplica<Row extends { project_id: string }, Project
     },
   };
 }
-
-export type ProjectReplica<Project> = {
-  find(projectId: string, q?: Queryable): Promise<Project | undefined>;
-  lock(projectId: string, tx: Queryable, mode?: 'update' | 'share'): Promise<Project | undefined>;
-  isDeleted(projectId: string, q?: Queryable): Promise<boolean>;
-  remember(facts: ProjectFacts, q?: Queryable): Promise<{ changed: string[] }>;
-  bury(projectId: string, at: number, tx: Queryable): Promise<void>;
-};
