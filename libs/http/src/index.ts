@@ -11,6 +11,4 @@ export * from './routes.js';
 export * from './serve.js';
 export * from './express-server.js';
 export * from './internal-client.js';
-export * from './project-access.js';
-export * from './project-directory.js';
 export * from './metrics.js';

@@ -17,3 +17,4 @@ export const localeService = defineService({
     return { app, consumer: localeConsumer(sync, refresh, deps.logger) };
   },
 });
+export { LOCALE_PROJECT_COLUMNS } from './data-access/projects-repository.js';

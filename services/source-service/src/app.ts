@@ -1,7 +1,8 @@
 import type { Express } from 'express';
 import type { Bus } from '@tolk/bus';
 import type { Db } from '@tolk/db';
-import { createInternalCallerSigner, createProjectDirectory, createServiceApp } from '@tolk/http';
+import { createInternalCallerSigner, createServiceApp } from '@tolk/http';
+import { createProjectDirectory } from '@tolk/projects';
 import type { Logger } from '@tolk/logger';
 import { readinessOf } from '@tolk/service';
 import { createVersionCache, encodeDocument } from '@tolk/locale-file';

@@ -17,3 +17,4 @@ export const sourceService = defineService({
     return { app, consumer: sourceConsumer(sync) };
   },
 });
+export { SOURCE_PROJECT_COLUMNS } from './data-access/projects-repository.js';

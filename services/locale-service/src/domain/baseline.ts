@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { enqueueEvent } from '@tolk/bus';
 import type { EventEnvelope } from '@tolk/contracts';
 import type { Db, Queryable } from '@tolk/db';
-import { projectNotFound } from '@tolk/http';
+import { projectNotFound } from '@tolk/projects';
 import type { BaselinesRepository } from '../data-access/baselines-repository.js';
 import type { LocalesRepository } from '../data-access/locales-repository.js';
 

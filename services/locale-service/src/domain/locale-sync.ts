@@ -1,7 +1,6 @@
 import type { Queryable } from '@tolk/db';
-import { canonicalLocale } from '@tolk/contracts';
 import type { LocalesRepository } from '../data-access/locales-repository.js';
-import type { ProjectFacts } from '@tolk/http';
+import type { ProjectFacts } from '@tolk/projects';
 import type { ProjectsRepository } from '../data-access/projects-repository.js';
 import type { SourceHeadsRepository } from '../data-access/source-heads-repository.js';
 import type { SourceDocuments } from './source-documents.js';
@@ -26,11 +25,8 @@ export function createLocaleSync(deps: {
      * counts are recomputed (refresh) as if the source had moved.
      */
     async projectChanged(facts: ProjectFacts, tx: Queryable): Promise<void> {
-      const { pluralsChanged } = await projects.remember(
-        { ...facts, sourceLocale: canonicalLocale(facts.sourceLocale) },
-        tx,
-      );
-      if (pluralsChanged) await locales.markStale(facts.projectId, tx);
+      const { changed } = await projects.remember(facts, tx);
+      if (changed.includes('i18next_plurals')) await locales.markStale(facts.projectId, tx);
     },
 
     /** ProjectDeleted: every row of the project goes; a tombstone keeps it from coming back. */

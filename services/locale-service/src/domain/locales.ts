@@ -1,12 +1,7 @@
 import type { Principal } from '@tolk/contracts';
 import type { Db, Queryable } from '@tolk/db';
-import {
-  ConflictError,
-  NotFoundError,
-  ValidationError,
-  authorizeProject,
-  type ProjectDirectory,
-} from '@tolk/http';
+import { ConflictError, NotFoundError, ValidationError } from '@tolk/http';
+import { authorizeProject, type ProjectDirectory } from '@tolk/projects';
 import type { LocaleProject, ProjectsRepository } from '../data-access/projects-repository.js';
 import type { Logger } from '@tolk/logger';
 import {

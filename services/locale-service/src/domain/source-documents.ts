@@ -1,5 +1,6 @@
 import type { Db, Queryable } from '@tolk/db';
-import { NotFoundError, projectNotFound } from '@tolk/http';
+import { NotFoundError } from '@tolk/http';
+import { projectNotFound } from '@tolk/projects';
 import { createVersionCache } from '@tolk/locale-file';
 import type { SourceClient, SourceVersion } from '../data-access/source-client.js';
 import type { SourceHead, SourceHeadsRepository } from '../data-access/source-heads-repository.js';

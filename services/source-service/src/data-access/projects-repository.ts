@@ -1,5 +1,5 @@
 import type { Db, Queryable } from '@tolk/db';
-import type { ProjectFacts } from '@tolk/http';
+import { createProjectReplica, sourceLocaleColumn, type ReplicaExtraColumn } from '@tolk/projects';
 
 /** What source-service knows of a project, and the head of its sources. */
 export type SourceProject = {
@@ -19,58 +19,30 @@ type ProjectRow = {
   source_updated_at: Date | null;
 };
 
-const COLUMNS = 'project_id, source_locale, current_version, source_updated_at';
+/** The replica's columns of source-service: the source locale, and the head of the sources. */
+export const SOURCE_PROJECT_COLUMNS: readonly ReplicaExtraColumn[] = [
+  sourceLocaleColumn,
+  { name: 'current_version', type: 'integer', nullable: false },
+  { name: 'source_updated_at', type: 'timestamp with time zone', nullable: true },
+];
 
-function toProject(row: ProjectRow): SourceProject {
-  return {
-    projectId: row.project_id,
-    sourceLocale: row.source_locale,
-    currentVersion: row.current_version,
-    sourceUpdatedAt: row.source_updated_at?.getTime() ?? null,
-  };
-}
-
+/**
+ * The project replica. The project's row is also the head of its sources: uploads to one
+ * project lock it first (`lock`), so they get their versions one at a time.
+ */
 export function createProjectsRepository(db: Db) {
+  const replica = createProjectReplica(db, {
+    extra: SOURCE_PROJECT_COLUMNS,
+    toProject: (row: ProjectRow): SourceProject => ({
+      projectId: row.project_id,
+      sourceLocale: row.source_locale,
+      currentVersion: row.current_version,
+      sourceUpdatedAt: row.source_updated_at?.getTime() ?? null,
+    }),
+  });
+
   return {
-    async find(projectId: string, q: Queryable = db): Promise<SourceProject | undefined> {
-      const { rows } = await q.query<ProjectRow>(`SELECT ${COLUMNS} FROM projects WHERE project_id = $1`, [
-        projectId,
-      ]);
-      return rows[0] && toProject(rows[0]);
-    },
-
-    /**
-     * Locks the project's row until the transaction ends: uploads to one project take this lock
-     * first, so they get their versions one at a time.
-     */
-    async lock(projectId: string, tx: Queryable): Promise<SourceProject | undefined> {
-      const { rows } = await tx.query<ProjectRow>(
-        `SELECT ${COLUMNS} FROM projects WHERE project_id = $1 FOR UPDATE`,
-        [projectId],
-      );
-      return rows[0] && toProject(rows[0]);
-    },
-
-    async isDeleted(projectId: string, q: Queryable = db): Promise<boolean> {
-      const { rows } = await q.query(`SELECT 1 FROM deleted_projects WHERE project_id = $1`, [projectId]);
-      return rows.length > 0;
-    },
-
-    /**
-     * Records the project's source locale unless the project was deleted or what is stored is
-     * newer (by project-service's updatedAt); the sources of the project are left as they are.
-     */
-    async remember(facts: ProjectFacts, q: Queryable = db): Promise<void> {
-      await q.query(
-        `INSERT INTO projects (project_id, source_locale, project_updated_at)
-         SELECT $1, $2, $3
-          WHERE NOT EXISTS (SELECT 1 FROM deleted_projects WHERE project_id = $1)
-         ON CONFLICT (project_id) DO UPDATE
-           SET source_locale = EXCLUDED.source_locale, project_updated_at = EXCLUDED.project_updated_at
-         WHERE projects.project_updated_at <= EXCLUDED.project_updated_at`,
-        [facts.projectId, facts.sourceLocale, new Date(facts.updatedAt)],
-      );
-    },
+    ...replica,
 
     async setCurrentVersion(projectId: string, version: number, at: number, tx: Queryable): Promise<void> {
       await tx.query(
@@ -84,11 +56,7 @@ export function createProjectsRepository(db: Db) {
      * upload in progress holds its lock, so this waits for it and then removes its version too.
      */
     async purge(projectId: string, at: number, tx: Queryable): Promise<void> {
-      await tx.query(
-        `INSERT INTO deleted_projects (project_id, deleted_at) VALUES ($1, $2) ON CONFLICT DO NOTHING`,
-        [projectId, new Date(at)],
-      );
-      await tx.query(`DELETE FROM projects WHERE project_id = $1`, [projectId]);
+      await replica.bury(projectId, at, tx);
       await tx.query(`DELETE FROM versions WHERE project_id = $1`, [projectId]);
       await tx.query(`DELETE FROM version_contents WHERE project_id = $1`, [projectId]);
       await tx.query(`DELETE FROM baselines WHERE project_id = $1`, [projectId]);

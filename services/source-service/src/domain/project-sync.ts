@@ -1,7 +1,6 @@
 import type { Queryable } from '@tolk/db';
-import { canonicalLocale } from '@tolk/contracts';
 import type { BaselinesRepository } from '../data-access/baselines-repository.js';
-import type { ProjectFacts } from '@tolk/http';
+import type { ProjectFacts } from '@tolk/projects';
 import type { ProjectsRepository } from '../data-access/projects-repository.js';
 import type { VersionCache } from '@tolk/locale-file';
 import type { SourceVersion } from './key-revisions.js';
@@ -21,7 +20,7 @@ export function createProjectSync(deps: {
   return {
     /** ProjectCreated / ProjectUpdated: the source locale; an older state never overwrites a newer one. */
     async projectChanged(facts: ProjectFacts, tx: Queryable): Promise<void> {
-      await projects.remember({ ...facts, sourceLocale: canonicalLocale(facts.sourceLocale) }, tx);
+      await projects.remember(facts, tx);
     },
 
     /** ProjectDeleted: every row of the project goes; a tombstone keeps it from coming back. */

@@ -1,13 +1,8 @@
 import { enqueueEvent } from '@tolk/bus';
 import type { Principal } from '@tolk/contracts';
 import type { Db, Queryable } from '@tolk/db';
-import {
-  NotFoundError,
-  PreconditionFailedError,
-  authorizeProject as authorize,
-  projectNotFound,
-  type ProjectDirectory,
-} from '@tolk/http';
+import { NotFoundError, PreconditionFailedError } from '@tolk/http';
+import { authorizeProject as authorize, projectNotFound, type ProjectDirectory } from '@tolk/projects';
 import type { Logger } from '@tolk/logger';
 import type { BaselinesRepository } from '../data-access/baselines-repository.js';
 import type { ProjectsRepository, SourceProject } from '../data-access/projects-repository.js';

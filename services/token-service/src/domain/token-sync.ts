@@ -1,6 +1,6 @@
 import { enqueueEvent } from '@tolk/bus';
 import type { Queryable } from '@tolk/db';
-import type { ProjectFacts } from '@tolk/http';
+import type { ProjectFacts } from '@tolk/projects';
 import type { ProjectsRepository } from '../data-access/projects-repository.js';
 import type { TokensRepository } from '../data-access/tokens-repository.js';
 import { tokenRevokedEvent } from './token-events.js';

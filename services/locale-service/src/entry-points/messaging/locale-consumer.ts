@@ -1,10 +1,11 @@
 import type { EventConsumer } from '@tolk/bus';
-import { projectEventDataSchemas, sourceEventDataSchemas, type EventEnvelope } from '@tolk/contracts';
+import { sourceEventDataSchemas, type EventEnvelope } from '@tolk/contracts';
 import type { Queryable } from '@tolk/db';
+import { PROJECT_EVENTS, projectEventEffect } from '@tolk/projects';
 import type { Logger } from '@tolk/logger';
 import type { LocaleSync } from '../../domain/locale-sync.js';
 
-const CONSUMED = ['ProjectCreated', 'ProjectUpdated', 'ProjectDeleted', 'SourceChanged'] as const;
+const CONSUMED = [...PROJECT_EVENTS, 'SourceChanged'] as const;
 type Consumed = (typeof CONSUMED)[number];
 
 type Effect = { apply: (tx: Queryable) => Promise<void>; sourceOf?: string };
@@ -13,34 +14,15 @@ type Effect = { apply: (tx: Queryable) => Promise<void>; sourceOf?: string };
 function effectOf(envelope: EventEnvelope, sync: LocaleSync): Effect | undefined {
   const type = envelope.type as Consumed;
   switch (type) {
-    case 'ProjectCreated': {
-      const data = projectEventDataSchemas.ProjectCreated.parse(envelope.data);
-      const { projectId, sourceLocale, i18nextPlurals } = data;
-      return {
-        apply: (tx) =>
-          sync.projectChanged(
-            { projectId, sourceLocale, i18nextPlurals, updatedAt: envelope.occurredAt },
-            tx,
-          ),
-      };
+    case 'ProjectCreated':
+    case 'ProjectDeleted': {
+      const effect = projectEventEffect(envelope, sync);
+      return effect && { apply: effect.apply };
     }
     case 'ProjectUpdated': {
-      const data = projectEventDataSchemas.ProjectUpdated.parse(envelope.data);
-      const { projectId, sourceLocale } = data;
-      const { i18nextPlurals } = data.settings;
-      return {
-        apply: (tx) =>
-          sync.projectChanged(
-            { projectId, sourceLocale, i18nextPlurals, updatedAt: envelope.occurredAt },
-            tx,
-          ),
-        // A changed plural-key setting leaves the counts stale; refreshing them is a no-op otherwise.
-        sourceOf: projectId,
-      };
-    }
-    case 'ProjectDeleted': {
-      const { projectId } = projectEventDataSchemas.ProjectDeleted.parse(envelope.data);
-      return { apply: (tx) => sync.projectDeleted(projectId, tx) };
+      const effect = projectEventEffect(envelope, sync);
+      // A changed plural-key setting leaves the counts stale; refreshing them is a no-op otherwise.
+      return effect && { apply: effect.apply, sourceOf: effect.projectId };
     }
     case 'SourceChanged': {
       const data = sourceEventDataSchemas.SourceChanged.parse(envelope.data);

@@ -1,5 +1,6 @@
 import { Router, type Request } from 'express';
-import { authorizeProject, parseInput, requireUser, route } from '@tolk/http';
+import { parseInput, requireUser, route } from '@tolk/http';
+import { authorizeProject } from '@tolk/projects';
 import type { MemberProject, Project } from '../../data-access/projects-repository.js';
 import type { AccountRemoval } from '../../domain/account-removal.js';
 import type { Member, Members } from '../../domain/members.js';

@@ -1,14 +1,10 @@
 import type { EventConsumer } from '@tolk/bus';
-import { projectEventDataSchemas, sourceEventDataSchemas, type EventEnvelope } from '@tolk/contracts';
+import { sourceEventDataSchemas, type EventEnvelope } from '@tolk/contracts';
 import type { Queryable } from '@tolk/db';
+import { PROJECT_EVENTS, projectEventEffect } from '@tolk/projects';
 import type { ProjectSync } from '../../domain/project-sync.js';
 
-const CONSUMED = [
-  'ProjectCreated',
-  'ProjectUpdated',
-  'ProjectDeleted',
-  'TranslationBaselineChanged',
-] as const;
+const CONSUMED = [...PROJECT_EVENTS, 'TranslationBaselineChanged'] as const;
 type Consumed = (typeof CONSUMED)[number];
 
 /** The effect of one event, inside the transaction that records it as processed. */
@@ -19,17 +15,9 @@ function effectOf(
   const type = envelope.type as Consumed;
   switch (type) {
     case 'ProjectCreated':
-    case 'ProjectUpdated': {
-      // Each type against its own contract: data that breaks it is poison, even when the source
-      // locale alone would parse.
-      const { projectId, sourceLocale } = projectEventDataSchemas[type].parse(envelope.data);
-      // project-service's updatedAt is the event's occurredAt: it orders the updates.
-      return (tx) => sync.projectChanged({ projectId, sourceLocale, updatedAt: envelope.occurredAt }, tx);
-    }
-    case 'ProjectDeleted': {
-      const { projectId } = projectEventDataSchemas.ProjectDeleted.parse(envelope.data);
-      return (tx) => sync.projectDeleted(projectId, tx);
-    }
+    case 'ProjectUpdated':
+    case 'ProjectDeleted':
+      return projectEventEffect(envelope, sync)?.apply;
     case 'TranslationBaselineChanged': {
       const data = sourceEventDataSchemas.TranslationBaselineChanged.parse(envelope.data);
       return (tx) => sync.baselineChanged(data.projectId, data.baselineVersion, data.sequence, tx);

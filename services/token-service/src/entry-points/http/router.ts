@@ -5,7 +5,8 @@ import {
   tokenIntrospectionRequestSchema,
   tokenUsageReportSchema,
 } from '@tolk/contracts';
-import { authorizeProject, parseInput, route } from '@tolk/http';
+import { parseInput, route } from '@tolk/http';
+import { authorizeProject } from '@tolk/projects';
 import type { ListedToken, Tokens } from '../../domain/tokens.js';
 import {
   createTokenRequestSchema,

@@ -1,15 +1,10 @@
 import type { EventConsumer } from '@tolk/bus';
 import { projectEventDataSchemas, userEventDataSchemas, type EventEnvelope } from '@tolk/contracts';
 import type { Queryable } from '@tolk/db';
+import { PROJECT_EVENTS, projectEventEffect } from '@tolk/projects';
 import type { TokenSync } from '../../domain/token-sync.js';
 
-const CONSUMED = [
-  'ProjectCreated',
-  'ProjectUpdated',
-  'ProjectDeleted',
-  'ProjectMembershipChanged',
-  'UserDeleted',
-] as const;
+const CONSUMED = [...PROJECT_EVENTS, 'ProjectMembershipChanged', 'UserDeleted'] as const;
 type Consumed = (typeof CONSUMED)[number];
 
 /** The effect of one event, inside the transaction that records it as processed. */
@@ -17,14 +12,9 @@ function effectOf(envelope: EventEnvelope, sync: TokenSync): ((tx: Queryable) =>
   const type = envelope.type as Consumed;
   switch (type) {
     case 'ProjectCreated':
-    case 'ProjectUpdated': {
-      const { projectId, sourceLocale } = projectEventDataSchemas[type].parse(envelope.data);
-      return (tx) => sync.projectChanged({ projectId, sourceLocale, updatedAt: envelope.occurredAt }, tx);
-    }
-    case 'ProjectDeleted': {
-      const { projectId } = projectEventDataSchemas.ProjectDeleted.parse(envelope.data);
-      return (tx) => sync.projectDeleted(projectId, tx);
-    }
+    case 'ProjectUpdated':
+    case 'ProjectDeleted':
+      return projectEventEffect(envelope, sync)?.apply;
     case 'ProjectMembershipChanged': {
       const { projectId, userId, change } = projectEventDataSchemas.ProjectMembershipChanged.parse(
         envelope.data,

@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { canonicalLocale } from '@tolk/contracts';
 import type { Logger } from '@tolk/logger';
-import { createInternalClient } from './internal-client.js';
+import { createInternalClient } from '@tolk/http';
 import { projectNotFound } from './project-access.js';
 
 /** A project as project-service describes it, in its events and its internal API. */
@@ -24,10 +23,10 @@ const projectSchema = z.object({
 const PLAUSIBLE_ID = /^[\x21-\x7e]{1,200}$/;
 
 /**
- * The projects a service knows, kept in its own schema (`store`) from project-service's events;
- * when a request comes before the project's ProjectCreated has been consumed (an upload a
- * millisecond after the project was created), the project is asked of project-service's internal
- * API and remembered. A deleted project stays deleted. project-service unreachable → 503
+ * The projects a service knows, kept in its own schema (`store`, its replica) from
+ * project-service's events; when a request comes before the project's ProjectCreated has been
+ * consumed (an upload a millisecond after the project was created), the project is asked of
+ * project-service's internal API and remembered (the replica canonicalizes the source locale). A deleted project stays deleted. project-service unreachable → 503
  * SERVICE_UNAVAILABLE; slower than `timeoutMs` → 504 GATEWAY_TIMEOUT.
  */
 export function createProjectDirectory<Project>(deps: {
@@ -60,7 +59,7 @@ export function createProjectDirectory<Project>(deps: {
       if (await store.isDeleted(projectId)) throw projectNotFound();
       const facts = await ask(projectId);
       if (!facts || facts.projectId !== projectId) throw projectNotFound();
-      await store.remember({ ...facts, sourceLocale: canonicalLocale(facts.sourceLocale) });
+      await store.remember(facts);
       const remembered = await store.find(projectId);
       if (!remembered) throw projectNotFound();
       return remembered;
