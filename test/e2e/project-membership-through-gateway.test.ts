@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import amqp from 'amqplib';
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, inject, it, vi } from 'vitest';
 import { consumerQueueNames } from '@tolk/bus';
 import { realServers, request } from '@tolk/testing';
 import { startSystem, type System } from './system.js';
@@ -47,9 +47,10 @@ describe.skipIf(withoutServers)('project membership through the gateway', () => 
       gatewayConsumers: true,
     });
     // Answers are cached only once Redis is up.
-    await expect
-      .poll(async () => (await request(`${system.base}/readyz`)).body?.redis, { timeout: 5000, interval: 25 })
-      .toBe('up');
+    await vi.waitFor(async () => expect((await request(`${system.base}/readyz`)).body?.redis).toBe('up'), {
+      timeout: 5000,
+      interval: 25,
+    });
   });
 
   afterAll(async () => {
