@@ -6,7 +6,11 @@ import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSystem, type System } from '../../test/e2e/system.js';
-import { createCliHarness, waitFor, type CliHarness } from './support/cli-harness.js';
+import { settled } from '@tolk/testing';
+import { createCliHarness, type CliHarness } from './support/cli-harness.js';
+
+/** The code the device flow shows, e.g. ABCD-EFGH. */
+const USER_CODE = /\b([A-Z]{4}-[A-Z]{4})\b/;
 
 describe('tolk login, whoami, logout', () => {
   let system: System;
@@ -31,7 +35,8 @@ describe('tolk login, whoami, logout', () => {
       onOutput: (stdout, stderr) => (output = stdout + stderr),
       openBrowser: async (url) => void opened.push(url),
     });
-    const userCode = await waitFor(() => /\b([A-Z]{4}-[A-Z]{4})\b/.exec(output)?.[1]);
+    await expect.poll(() => output, settled).toMatch(USER_CODE);
+    const userCode = USER_CODE.exec(output)![1];
     const approved = await system.call('POST', '/v1/auth/device/approve', token, { userCode });
     expect(approved.status).toBe(204);
     return { result: await result, userCode };
@@ -100,7 +105,8 @@ describe('tolk login, whoami, logout', () => {
     const result = cli.tolk(['login', '--no-browser'], {
       onOutput: (stdout, stderr) => (output = stdout + stderr),
     });
-    const userCode = await waitFor(() => /\b([A-Z]{4}-[A-Z]{4})\b/.exec(output)?.[1]);
+    await expect.poll(() => output, settled).toMatch(USER_CODE);
+    const userCode = USER_CODE.exec(output)![1];
     expect((await system.call('POST', '/v1/auth/device/deny', user.token, { userCode })).status).toBe(204);
     const denied = await result;
     expect(denied.code).toBe(3);
@@ -115,7 +121,7 @@ describe('tolk login, whoami, logout', () => {
       env: { XDG_CONFIG_HOME: join(cli.root, 'interrupted') },
       onOutput: (stdout) => (output = stdout),
     });
-    await waitFor(() => (output.includes('Waiting') ? true : undefined));
+    await expect.poll(() => output, settled).toContain('Waiting');
     controller.abort();
     const interrupted = await result;
     expect(interrupted.code).toBe(130);

@@ -5,7 +5,8 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSystem, type System } from '../../test/e2e/system.js';
-import { createCliHarness, waitFor, type CliHarness } from './support/cli-harness.js';
+import { settled } from '@tolk/testing';
+import { createCliHarness, type CliHarness } from './support/cli-harness.js';
 import { createTerminal, flow } from './support/terminal.js';
 import {
   answers,
@@ -133,7 +134,7 @@ describe('tolk translate when things go wrong', () => {
       env: { TOLK_TOKEN: user.token, TOLK_KEY_WAIT_SECONDS: '30' },
       onOutput: (_stdout, err) => (stderr = err),
     });
-    await waitFor(() => (stderr.includes('Waiting for the key') ? true : undefined));
+    await expect.poll(() => stderr, settled).toContain('Waiting for the key');
     expect(stderr).toContain(`${system.base}/keys?provider=anthropic`);
     const stored = await system.call('PUT', '/v1/user/byok/anthropic', user.token, {
       apiKey: 'sk-ant-from-dashboard',

@@ -123,6 +123,7 @@ describe('gateway authentication', () => {
     expect((await getMe(`Bearer ${token}`)).status).toBe(200);
 
     const expiresAt = (Math.floor(Date.now() / 1000) + 1) * 1000;
+    // Kept: waits out the token's real one-second lifetime, which the gateway reads from the clock.
     await new Promise((resolve) => setTimeout(resolve, expiresAt - Date.now() + 50));
 
     upstream.received.length = 0;

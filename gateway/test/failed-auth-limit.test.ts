@@ -165,17 +165,8 @@ describe.skipIf(!realServers().redis)('failed authentication per client address'
     // A valid token is still shared through Redis: one key for it.
     const valid = knownToken();
     expect((await readSource(gateway, valid)).status).toBe(200);
-    const tokenKeys = await (async () => {
-      // The positive answer is written after the answer went out.
-      for (let attempt = 0; attempt < 100; attempt++) {
-        const keys = await keysUnder(tokenPrefix);
-        if (keys.length > 0) return keys;
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
-      return [];
-    })();
-
-    expect(tokenKeys).toHaveLength(1);
+    // The positive answer is written after the answer went out.
+    await expect.poll(() => keysUnder(tokenPrefix), { timeout: 2000, interval: 10 }).toHaveLength(1);
     // The failure count of the one address, and the valid token's general limit.
     expect((await keysUnder(limitPrefix)).sort()).toEqual([
       `${limitPrefix}:auth-failure-ip:127.0.0.1`,

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import { Redis } from 'ioredis';
 import { TOKEN_INTROSPECTION_PATH, generateProjectToken } from '@tolk/contracts';
 import { realServers, request, sampleValue, scrapeMetrics, type MetricSample } from '@tolk/testing';
 import { redisConnected, signAccessToken, startGateway, startUpstream } from './support.js';
@@ -20,8 +21,10 @@ describe.skipIf(!realServers().redis)('GET /metrics of the gateway', () => {
   let projectService: Awaited<ReturnType<typeof startUpstream>>;
   let sourceService: Awaited<ReturnType<typeof startUpstream>>;
   let tokenService: Awaited<ReturnType<typeof startUpstream>>;
+  let redis: Redis;
 
   beforeAll(async () => {
+    redis = new Redis(redisUrl);
     projectService = await startUpstream();
     sourceService = await startUpstream();
     tokenService = await startUpstream((received, res) => {
@@ -35,6 +38,7 @@ describe.skipIf(!realServers().redis)('GET /metrics of the gateway', () => {
     });
   });
   afterAll(async () => {
+    redis?.disconnect();
     await Promise.all([projectService, sourceService, tokenService].map((service) => service.close()));
   });
   afterEach(async () => {
@@ -126,7 +130,8 @@ describe.skipIf(!realServers().redis)('GET /metrics of the gateway', () => {
   });
 
   it('when the same user calls the same project twice, then the second is an access-token and a membership cache hit', async () => {
-    const gateway = await gatewayWith();
+    const membershipPrefix = `tolk-test:${randomUUID()}:membership`;
+    const gateway = await gatewayWith({ MEMBERSHIP_CACHE_KEY_PREFIX: membershipPrefix });
     const headers = await asUser();
     const projectId = `prj_${randomUUID().replaceAll('-', '')}`;
     const read = async () => {
@@ -151,7 +156,7 @@ describe.skipIf(!realServers().redis)('GET /metrics of the gateway', () => {
     });
 
     // The membership answer is written to Redis after the answer went out.
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await expect.poll(() => redis.keys(`${membershipPrefix}:member:*`), { interval: 10 }).toHaveLength(1);
     expect((await request(path, { headers })).status).toBe(200);
     expect(delta(afterFirst, await read())).toEqual({
       accessHits: 1,
@@ -195,7 +200,7 @@ describe.skipIf(!realServers().redis)('GET /metrics of the gateway', () => {
     });
 
     // The answer is written to Redis after the answer went out.
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await expect.poll(() => redis.keys(`${prefix}:*`), { interval: 10 }).toHaveLength(1);
     // Another gateway instance (the same process here, so the same counters): its memory is empty.
     const second = await gatewayWith({ TOKEN_CACHE_KEY_PREFIX: prefix });
     expect((await request(`${second.url}${path}`, { headers })).status).toBe(200);

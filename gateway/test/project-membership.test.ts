@@ -36,16 +36,6 @@ async function tokenFor(userId: string) {
   return { authorization: `Bearer ${await signAccessToken({ sub: userId })}` };
 }
 
-/** Polls until `check` holds; the time it took, or a failure after `timeoutMs`. */
-async function eventually(check: () => Promise<boolean>, timeoutMs: number): Promise<number> {
-  const started = Date.now();
-  while (!(await check())) {
-    if (Date.now() - started > timeoutMs) throw new Error(`not true within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  return Date.now() - started;
-}
-
 // Most of these are about the membership cache, which lives in Redis.
 describe.skipIf(!realServers().redis)('gateway membership checks on /v1/projects/:projectId/**', () => {
   const redisUrl = inject('infrastructure').redisUrl;
@@ -214,7 +204,9 @@ describe.skipIf(!realServers().redis)('gateway membership checks on /v1/projects
     expect((await request(path, { headers })).status).toBe(404);
     expect(projectService.lookups).toHaveLength(1);
 
-    await eventually(async () => (await request(path, { headers })).status === 200, 2500);
+    await expect
+      .poll(async () => (await request(path, { headers })).status, { timeout: 2500, interval: 25 })
+      .toBe(200);
   });
 
   it('when project-service refuses connections, then 503 SERVICE_UNAVAILABLE and nothing is forwarded', async () => {
@@ -376,14 +368,16 @@ describe.skipIf(!realServers().redis)('membership cache generations', () => {
   it('when an eviction lands while a lookup is in flight, then the stale answer of that lookup is not served later', async () => {
     let member = true;
     let release: () => void = () => {};
+    let lookups = 0;
     const cache = cacheWith(async () => {
+      lookups++;
       const answer = member ? { role: 'member' } : null;
       await new Promise<void>((resolve) => (release = resolve));
       return answer;
     });
 
     const inFlight = cache.membershipOf('prj_a', 'u1');
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await expect.poll(() => lookups).toBe(1);
     // The member is removed and the eviction arrives before the old answer is written.
     member = false;
     await cache.evictProject('prj_a');
@@ -391,7 +385,7 @@ describe.skipIf(!realServers().redis)('membership cache generations', () => {
     expect(await inFlight).toEqual({ role: 'member' });
 
     const next = cache.membershipOf('prj_a', 'u1');
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await expect.poll(() => lookups).toBe(2);
     release();
     expect(await next).toBeNull();
   });

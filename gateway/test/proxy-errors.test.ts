@@ -50,6 +50,7 @@ describe('gateway body limits', () => {
     expect(response.status).toBe(413);
     expect(response.body.error.code).toBe('PAYLOAD_TOO_LARGE');
     expect(response.headers['x-request-id']).toBeTruthy();
+    // Kept: an absence has nothing to await; a forward already under way would land within this.
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(upstream.received).toHaveLength(0);
   });

@@ -83,6 +83,7 @@ describe('gateway request bodies', () => {
       const upload = openUpload(`${gateway.url}${path}`, await headersOf('buffering-user'));
       await upload.write('{"greeting":');
       // The client pauses mid-body, as a slow one does.
+      // Kept: the pause of a slow client is the input; nothing may reach the service meanwhile.
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(source.started).not.toContain(`PUT ${path}`);
 

@@ -4,6 +4,7 @@ import { once } from 'node:events';
 import http from 'node:http';
 import net from 'node:net';
 import { SignJWT } from 'jose';
+import { expect, vi } from 'vitest';
 import { ACCESS_TOKEN_AUDIENCE, ACCESS_TOKEN_ISSUER } from '@tolk/contracts';
 import { listenExpressApp } from '@tolk/http';
 import { createLogger } from '@tolk/logger';
@@ -152,10 +153,11 @@ export async function startOwnRedis(): Promise<{
     { stdio: 'ignore' },
   );
   const url = `redis://127.0.0.1:${port}`;
-  for (let attempt = 0; !(await isReachable(url, 200)); attempt++) {
-    if (attempt > 50) throw new Error('redis-server did not start');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  // vi.waitFor, not expect.poll: this runs in hooks too.
+  await vi.waitFor(async () => expect(await isReachable(url, 200), 'redis-server started').toBe(true), {
+    timeout: 5000,
+    interval: 50,
+  });
   return {
     url,
     signal: (signal) => child.kill(signal),
@@ -208,13 +210,14 @@ export async function startGateway(
 
 /** Resolves once the gateway reports its Redis connection up (it connects in the background). */
 export async function redisConnected(gatewayUrl: string): Promise<void> {
-  for (let attempt = 0; attempt < 100; attempt++) {
-    const response = await fetch(`${gatewayUrl}/readyz`);
-    const body = (await response.json()) as { redis?: string };
-    if (body.redis === 'up') return;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error('the gateway did not connect to Redis');
+  // vi.waitFor, not expect.poll: this runs in hooks too.
+  await vi.waitFor(
+    async () => {
+      const body = (await (await fetch(`${gatewayUrl}/readyz`)).json()) as { redis?: string };
+      expect(body.redis, 'the gateway connected to Redis').toBe('up');
+    },
+    { timeout: 5000, interval: 20 },
+  );
 }
 
 /**

@@ -6,21 +6,12 @@
  * The bound is awaited as a condition, never slept.
  */
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { realServers, request } from '@tolk/testing';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { realServers, request, settled } from '@tolk/testing';
 import { startSystem, type System } from './system.js';
 
 /** "Within about a second": from the answer that caused it to the first refusal seen. */
 const BOUND_MS = 1500;
-
-/** Polls `check` until it holds; how long that took from `since`. */
-async function within(what: string, since: number, check: () => Promise<boolean>): Promise<number> {
-  while (!(await check())) {
-    if (Date.now() - since > 10_000) throw new Error(`${what}: not within 10 s`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return Date.now() - since;
-}
 
 // The revocations reach the gateway through RabbitMQ and Redis.
 const withoutServers = !realServers().redis || !realServers().rabbitmq;
@@ -31,10 +22,10 @@ describe.skipIf(withoutServers)('accounts and ownership through the gateway', ()
 
   beforeAll(async () => {
     system = await startSystem({ sources: true, tokens: true, byok: true });
-    await within(
-      'redis ready',
-      Date.now(),
-      async () => (await request(`${system.base}/readyz`)).body?.redis === 'up',
+    // In a hook, where expect.poll may not run.
+    await vi.waitFor(
+      async () => expect((await request(`${system.base}/readyz`)).body?.redis).toBe('up'),
+      settled,
     );
   });
   afterAll(async () => {
@@ -90,11 +81,11 @@ describe.skipIf(withoutServers)('accounts and ownership through the gateway', ()
       expect(removed.status).toBe(204);
       const removedAt = Date.now();
 
-      const took = await within("the removed member's token refused", removedAt, async () => {
+      await vi.waitFor(async () => {
         const answer = await upload(projectId, membersToken.token, `Hi ${Date.now()}`);
-        return answer.status === 401;
-      });
-      expect(took).toBeLessThanOrEqual(BOUND_MS);
+        expect(answer.status, "the removed member's token refused").toBe(401);
+      }, settled);
+      expect(Date.now() - removedAt, "the removed member's token refused").toBeLessThanOrEqual(BOUND_MS);
       expect((await upload(projectId, membersToken.token, 'Again')).body.error.code).toBe('UNAUTHORIZED');
       // The owner's token works on; the list shows only it.
       expect((await upload(projectId, ownersToken.token, 'Still mine')).status).toBe(200);
@@ -112,12 +103,13 @@ describe.skipIf(withoutServers)('accounts and ownership through the gateway', ()
       const left = await call('DELETE', `/v1/projects/${projectId}/members/${member.userId}`, member.token);
       expect(left.status).toBe(204);
       const leftAt = Date.now();
-      const took = await within(
-        "the leaver's token refused",
-        leftAt,
-        async () => (await call('GET', `/v1/projects/${projectId}/source`, token.token)).status === 401,
-      );
-      expect(took).toBeLessThanOrEqual(BOUND_MS);
+      await expect
+        .poll(async () => (await call('GET', `/v1/projects/${projectId}/source`, token.token)).status, {
+          ...settled,
+          message: "the leaver's token refused",
+        })
+        .toBe(401);
+      expect(Date.now() - leftAt, "the leaver's token refused").toBeLessThanOrEqual(BOUND_MS);
     });
   });
 
@@ -141,14 +133,14 @@ describe.skipIf(withoutServers)('accounts and ownership through the gateway', ()
       expect(promoted.status).toBe(200);
       expect(promoted.body).toStrictEqual({ userId: member.userId, email: member.email, role: 'owner' });
       const promotedAt = Date.now();
-      const took = await within(
-        'the new owner may rename',
-        promotedAt,
-        async () =>
-          (await call('PATCH', `/v1/projects/${projectId}`, member.token, { name: 'Renamed' })).status ===
-          200,
-      );
-      expect(took).toBeLessThanOrEqual(BOUND_MS);
+      await expect
+        .poll(
+          async () =>
+            (await call('PATCH', `/v1/projects/${projectId}`, member.token, { name: 'Renamed' })).status,
+          { ...settled, message: 'the new owner may rename' },
+        )
+        .toBe(200);
+      expect(Date.now() - promotedAt, 'the new owner may rename').toBeLessThanOrEqual(BOUND_MS);
 
       // Two owners: one demotes the other, and may then not demote themselves.
       const demoted = await call('PATCH', `/v1/projects/${projectId}/members/${owner.userId}`, member.token, {
@@ -206,12 +198,13 @@ describe.skipIf(withoutServers)('accounts and ownership through the gateway', ()
       expect(deleted.status).toBe(204);
       const deletedAt = Date.now();
 
-      const took = await within(
-        'the access token refused',
-        deletedAt,
-        async () => (await call('GET', '/v1/projects', accessToken)).status === 401,
-      );
-      expect(took).toBeLessThanOrEqual(BOUND_MS);
+      await expect
+        .poll(async () => (await call('GET', '/v1/projects', accessToken)).status, {
+          ...settled,
+          message: 'the access token refused',
+        })
+        .toBe(401);
+      expect(Date.now() - deletedAt, 'the access token refused').toBeLessThanOrEqual(BOUND_MS);
       const refused = await call('POST', '/v1/projects', accessToken, { name: 'After', sourceLocale: 'en' });
       expect(refused.status).toBe(401);
       expect(refused.body.error).toStrictEqual({
@@ -226,28 +219,30 @@ describe.skipIf(withoutServers)('accounts and ownership through the gateway', ()
           .status,
       ).toBe(401);
       expect((await call('POST', '/v1/auth/refresh', undefined, { refreshToken })).status).toBe(401);
-      await within(
-        'the project token refused',
-        deletedAt,
-        async () => (await upload(projectId, token.token, 'after')).status === 401,
-      );
+      await expect
+        .poll(async () => (await upload(projectId, token.token, 'after')).status, {
+          ...settled,
+          message: 'the project token refused',
+        })
+        .toBe(401);
 
       // What the services kept of the account goes too (the events take their time).
       const db = new pg.Client({ connectionString: system.databaseUrl });
       await db.connect();
       try {
         const rowsOf = async (sql: string, params: unknown[]) => (await db.query(sql, params)).rowCount;
-        await within(
-          'provider keys deleted',
-          deletedAt,
-          async () => (await rowsOf('SELECT 1 FROM byok.provider_keys WHERE user_id = $1', [userId])) === 0,
-        );
-        await within(
-          'the project deleted',
-          deletedAt,
-          async () =>
-            (await rowsOf('SELECT 1 FROM projects.projects WHERE project_id = $1', [projectId])) === 0,
-        );
+        await expect
+          .poll(async () => await rowsOf('SELECT 1 FROM byok.provider_keys WHERE user_id = $1', [userId]), {
+            ...settled,
+            message: 'provider keys deleted',
+          })
+          .toBe(0);
+        await expect
+          .poll(
+            async () => await rowsOf('SELECT 1 FROM projects.projects WHERE project_id = $1', [projectId]),
+            { ...settled, message: 'the project deleted' },
+          )
+          .toBe(0);
         expect(await rowsOf('SELECT 1 FROM projects.project_members WHERE user_id = $1', [userId])).toBe(0);
         expect(await rowsOf('SELECT 1 FROM projects.projects WHERE project_id = $1', [sharedId])).toBe(1);
       } finally {

@@ -78,7 +78,8 @@ describe('signing in through the gateway', () => {
     );
     expect(approved.status).toBe(204);
 
-    await new Promise((resolve) => setTimeout(resolve, 6_100)); // the interval after SLOW_DOWN: 1 s + 5 s
+    // Kept: the device flow's real interval after SLOW_DOWN (1 s + 5 s); asking sooner is SLOW_DOWN again.
+    await new Promise((resolve) => setTimeout(resolve, 6_100));
     const tokens = await post('/v1/auth/device/token', { deviceCode });
     expect(tokens.status).toBe(200);
     expect(tokens.body.user.userId).toBe(user.body.user.userId);

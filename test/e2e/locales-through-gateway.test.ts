@@ -4,7 +4,7 @@
  * and RabbitMQ. Create a project, add locales, upload the source, translate, change the source.
  */
 import { IntlMessageFormat } from 'intl-messageformat';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startSystem, type System } from './system.js';
 
 describe('source and locales through the gateway', () => {
@@ -19,16 +19,8 @@ describe('source and locales through the gateway', () => {
 
   const call: System['call'] = (...args) => system.call(...args);
 
-  /** Polls until `probe` returns something, for what follows an event. */
-  async function eventually<T>(what: string, probe: () => Promise<T | undefined>): Promise<T> {
-    const deadline = Date.now() + 10_000;
-    for (;;) {
-      const found = await probe();
-      if (found !== undefined) return found;
-      if (Date.now() > deadline) throw new Error(`${what} did not happen within 10 s`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  }
+  /** How long the bus may take to carry an event between the services. */
+  const settled = { timeout: 10_000, interval: 20 };
 
   it('when a project is created, translated and its source changed, then exactly the changed keys are outdated', async () => {
     const user = await system.signUp();
@@ -45,11 +37,15 @@ describe('source and locales through the gateway', () => {
     expect(first.status).toBe(200);
     expect(first.body).toMatchObject({ version: 1, keyCount: 3, needsTranslation: true });
 
-    const behind = await eventually('locales behind at version 1', async () => {
+    const behind = await vi.waitFor(async () => {
       const list = await call('GET', `${project}/locales`, user.token);
       const locales = list.body.locales as Array<{ status: string; sourceVersion: number }>;
-      return locales.every((l) => l.sourceVersion === 1) ? locales : undefined;
-    });
+      expect(
+        locales.every((l) => l.sourceVersion === 1),
+        'locales behind at version 1',
+      ).toBe(true);
+      return locales;
+    }, settled);
     expect(behind.map((l) => l.status)).toEqual(['behind', 'behind']);
 
     const german = {
@@ -79,10 +75,11 @@ describe('source and locales through the gateway', () => {
       });
     }
     // Everything translated: the baseline reaches source-service, nothing is pending.
-    await eventually('pendingDiff empty', async () => {
+    await vi.waitFor(async () => {
       const current = await call('GET', `${project}/source`, user.token);
-      return current.body.pendingDiff.added.length === 0 ? current : undefined;
-    });
+      expect(current.body.pendingDiff.added.length, 'pendingDiff empty').toBe(0);
+      return current;
+    }, settled);
     expect((await call('PUT', `${project}/source`, user.token, source)).body).toMatchObject({
       version: 1,
       needsTranslation: false,
@@ -97,10 +94,11 @@ describe('source and locales through the gateway', () => {
       diff: { added: [], modified: ['cart.empty'], deleted: [] },
     });
 
-    const german2 = await eventually('de at version 2', async () => {
+    const german2 = await vi.waitFor(async () => {
       const detail = await call('GET', `${project}/locales/de`, user.token);
-      return detail.body.sourceVersion === 2 ? detail.body : undefined;
-    });
+      expect(detail.body.sourceVersion, 'de at version 2').toBe(2);
+      return detail.body;
+    }, settled);
     expect(german2).toMatchObject({
       status: 'behind',
       syncedVersion: 1,
@@ -157,11 +155,15 @@ describe('source and locales through the gateway', () => {
       place: '{n, selectordinal, one {#st} two {#nd} few {#rd} other {#th}}',
     };
     expect((await call('PUT', `${project}/source`, user.token, source)).status).toBe(200);
-    await eventually('every target at version 1', async () => {
+    await vi.waitFor(async () => {
       const list = await call('GET', `${project}/locales`, user.token);
       const locales = list.body.locales as Array<{ sourceVersion: number }>;
-      return locales.every((l) => l.sourceVersion === 1) ? locales : undefined;
-    });
+      expect(
+        locales.every((l) => l.sourceVersion === 1),
+        'every target at version 1',
+      ).toBe(true);
+      return locales;
+    }, settled);
 
     const englishShaped = await call(
       'PUT',

@@ -4,7 +4,7 @@
  * of that event logs under it. And the gateway's own /metrics, beside it.
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { request, sampleValue, scrapeMetrics } from '@tolk/testing';
 import { startSystem, type System } from './system.js';
 
@@ -22,15 +22,8 @@ describe('request ids and metrics through the gateway', () => {
 
   const lines = (): LogLine[] => system.logLines.map((line) => JSON.parse(line) as LogLine);
 
-  async function eventually<T>(what: string, probe: () => T | undefined): Promise<T> {
-    const deadline = Date.now() + 10_000;
-    for (;;) {
-      const found = probe();
-      if (found !== undefined) return found;
-      if (Date.now() > deadline) throw new Error(`${what} did not happen within 10 s`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  }
+  /** How long the bus may take to carry an event between the services. */
+  const settled = { timeout: 10_000, interval: 20 };
 
   it('when a request id is sent to the gateway, then the service, the membership lookup and the consumer of its event log under it', async () => {
     const user = await system.signUp();
@@ -75,9 +68,13 @@ describe('request ids and metrics through the gateway', () => {
       },
     };
     await system.publishEvent(otherEvent, randomUUID());
-    await eventually('the other SourceChanged consumed', () =>
-      lines().find((line) => line.msg === 'event consumed' && line['eventId'] === otherEvent.id),
-    );
+    await vi.waitFor(() => {
+      const found = lines().find(
+        (line) => line.msg === 'event consumed' && line['eventId'] === otherEvent.id,
+      );
+      expect(found, 'the other SourceChanged consumed').toBeDefined();
+      return found!;
+    }, settled);
 
     const uploadId = `e2e-upload-${randomUUID()}`;
     const uploaded = await send('PUT', `/v1/projects/${projectId}/source`, uploadId, { title: 'Hello' });
@@ -89,9 +86,13 @@ describe('request ids and metrics through the gateway', () => {
     expect(outboxed).toEqual([expect.objectContaining({ requestId: uploadId })]);
     const uploadEventId = outboxed[0]!.id;
     // …and locale-service consumed that event (told from other test files' by its id) under it.
-    const consumed = await eventually('SourceChanged consumed', () =>
-      lines().find((line) => line.msg === 'event consumed' && line['eventId'] === uploadEventId),
-    );
+    const consumed = await vi.waitFor(() => {
+      const found = lines().find(
+        (line) => line.msg === 'event consumed' && line['eventId'] === uploadEventId,
+      );
+      expect(found, 'SourceChanged consumed').toBeDefined();
+      return found!;
+    }, settled);
     expect(consumed).toMatchObject({ eventType: 'SourceChanged', requestId: uploadId, applied: true });
 
     // The access lines of the upload: the gateway's and source-service's, both under the id sent.

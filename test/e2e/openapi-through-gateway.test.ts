@@ -233,20 +233,19 @@ describe('the OpenAPI document against the live system', () => {
     ).toBe(200);
     // The colleague's earlier 404 is cached by the gateway until ProjectMembershipChanged evicts it
     // (within about a second, README): until then the colleague is still told "not found".
-    const deadline = Date.now() + 5000;
-    let asColleague: number;
-    for (;;) {
-      asColleague = (
-        await documented('patch', '/v1/projects/{projectId}', {
-          token: colleague.token,
-          params,
-          body: { name: 'Mine' },
-        })
-      ).status;
-      if (asColleague !== 404 || Date.now() > deadline) break;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    expect(asColleague).toBe(403);
+    await expect
+      .poll(
+        async () =>
+          (
+            await documented('patch', '/v1/projects/{projectId}', {
+              token: colleague.token,
+              params,
+              body: { name: 'Mine' },
+            })
+          ).status,
+        { timeout: 5000, interval: 20 },
+      )
+      .toBe(403);
     const colleagueAsMember = { ...params, userId: colleague.userId };
     const promoted = await documented('patch', '/v1/projects/{projectId}/members/{userId}', {
       token: owner.token,

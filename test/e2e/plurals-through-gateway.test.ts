@@ -4,7 +4,7 @@
  * target locale is counted, checked and downloaded over its own CLDR forms; every refused upload
  * answers the error envelope naming the keys and stores nothing.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startSystem, type System } from './system.js';
 
 describe('i18next plural groups through the gateway', () => {
@@ -19,16 +19,8 @@ describe('i18next plural groups through the gateway', () => {
 
   const call: System['call'] = (...args) => system.call(...args);
 
-  /** Polls until `probe` returns something, for what follows an event. */
-  async function eventually<T>(what: string, probe: () => Promise<T | undefined>): Promise<T> {
-    const deadline = Date.now() + 10_000;
-    for (;;) {
-      const found = await probe();
-      if (found !== undefined) return found;
-      if (Date.now() > deadline) throw new Error(`${what} did not happen within 10 s`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  }
+  /** How long the bus may take to carry an event between the services. */
+  const settled = { timeout: 10_000, interval: 20 };
 
   const ENGLISH = {
     title: 'Cart',
@@ -73,11 +65,15 @@ describe('i18next plural groups through the gateway', () => {
       expect((await call('POST', `${project}/locales`, user.token, { locale })).status).toBe(201);
     }
     expect((await call('PUT', `${project}/source`, user.token, source)).status).toBe(200);
-    await eventually('every target at version 1', async () => {
+    await vi.waitFor(async () => {
       const list = await call('GET', `${project}/locales`, user.token);
       const all = list.body.locales as Array<{ sourceVersion: number }>;
-      return all.every((l) => l.sourceVersion === 1) ? all : undefined;
-    });
+      expect(
+        all.every((l) => l.sourceVersion === 1),
+        'every target at version 1',
+      ).toBe(true);
+      return all;
+    }, settled);
     return { token: user.token, project };
   }
 
@@ -130,10 +126,11 @@ describe('i18next plural groups through the gateway', () => {
       cart: { ...ENGLISH.cart, item_one: 'One item' },
     });
     expect(changed.body).toMatchObject({ version: 2 });
-    const outdated = await eventually('pl at version 2', async () => {
+    const outdated = await vi.waitFor(async () => {
       const response = await call('GET', `${project}/locales/pl`, token);
-      return response.body.sourceVersion === 2 ? response.body : undefined;
-    });
+      expect(response.body.sourceVersion, 'pl at version 2').toBe(2);
+      return response.body;
+    }, settled);
     expect(outdated).toMatchObject({
       status: 'behind',
       syncedVersion: 1,
@@ -286,10 +283,11 @@ describe('i18next plural groups through the gateway', () => {
     const patched = await call('PATCH', project, token, { settings: { i18nextPlurals: false } });
     expect(patched.status).toBe(200);
     expect(patched.body.settings).toMatchObject({ i18nextPlurals: false });
-    const plain = await eventually('pl counted over plain keys', async () => {
+    const plain = await vi.waitFor(async () => {
       const response = await call('GET', `${project}/locales/pl`, token);
-      return response.body.keyCount === 8 ? response.body : undefined;
-    });
+      expect(response.body.keyCount, 'pl counted over plain keys').toBe(8);
+      return response.body;
+    }, settled);
     // The source's keys as they are: the English ordinal forms are keys Polish must translate.
     expect(plain).toMatchObject({
       sourceVersion: 1,

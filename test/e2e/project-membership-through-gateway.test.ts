@@ -6,22 +6,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import amqp from 'amqplib';
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, inject, it, vi } from 'vitest';
 import { consumerQueueNames } from '@tolk/bus';
 import { realServers, request } from '@tolk/testing';
 import { startSystem, type System } from './system.js';
 
 /** How long an eviction may take from the change to the gateway: "within about a second". */
 const EVICTION_BOUND_MS = 1500;
-
-async function eventually(check: () => Promise<boolean>, timeoutMs: number): Promise<number> {
-  const started = Date.now();
-  while (!(await check())) {
-    if (Date.now() - started > timeoutMs) throw new Error(`not true within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  return Date.now() - started;
-}
 
 // The gateway caches memberships in Redis and is told of changes through RabbitMQ.
 const withoutServers = !realServers().redis || !realServers().rabbitmq;
@@ -56,7 +47,10 @@ describe.skipIf(withoutServers)('project membership through the gateway', () => 
       gatewayConsumers: true,
     });
     // Answers are cached only once Redis is up.
-    await eventually(async () => (await request(`${system.base}/readyz`)).body?.redis === 'up', 5000);
+    await vi.waitFor(async () => expect((await request(`${system.base}/readyz`)).body?.redis).toBe('up'), {
+      timeout: 5000,
+      interval: 25,
+    });
   });
 
   afterAll(async () => {
@@ -121,10 +115,12 @@ describe.skipIf(withoutServers)('project membership through the gateway', () => 
     });
     expect(added.status).toBe(201);
 
-    await eventually(
-      async () => (await call('GET', sourcePath, colleague.token)).status === 200,
-      EVICTION_BOUND_MS,
-    );
+    await expect
+      .poll(async () => (await call('GET', sourcePath, colleague.token)).status, {
+        timeout: EVICTION_BOUND_MS,
+        interval: 25,
+      })
+      .toBe(200);
   });
 
   it('when a member is removed, then 404 within about a second although the cached answer would live an hour', async () => {
@@ -133,10 +129,12 @@ describe.skipIf(withoutServers)('project membership through the gateway', () => 
     const projectId = await createProject(owner);
     await call('POST', `/v1/projects/${projectId}/members`, owner.token, { email: colleague.email });
     const sourcePath = `/v1/projects/${projectId}/source`;
-    await eventually(
-      async () => (await call('GET', sourcePath, colleague.token)).status === 200,
-      EVICTION_BOUND_MS,
-    );
+    await expect
+      .poll(async () => (await call('GET', sourcePath, colleague.token)).status, {
+        timeout: EVICTION_BOUND_MS,
+        interval: 25,
+      })
+      .toBe(200);
 
     const removed = await call(
       'DELETE',
@@ -145,10 +143,12 @@ describe.skipIf(withoutServers)('project membership through the gateway', () => 
     );
     expect(removed.status).toBe(204);
 
-    await eventually(
-      async () => (await call('GET', sourcePath, colleague.token)).status === 404,
-      EVICTION_BOUND_MS,
-    );
+    await expect
+      .poll(async () => (await call('GET', sourcePath, colleague.token)).status, {
+        timeout: EVICTION_BOUND_MS,
+        interval: 25,
+      })
+      .toBe(404);
     // The owner's cached membership went with the eviction and came back with a fresh lookup.
     expect((await call('GET', sourcePath, owner.token)).status).toBe(200);
   });
@@ -159,20 +159,25 @@ describe.skipIf(withoutServers)('project membership through the gateway', () => 
     const projectId = await createProject(owner);
     await call('POST', `/v1/projects/${projectId}/members`, owner.token, { email: colleague.email });
     const sourcePath = `/v1/projects/${projectId}/source`;
-    await eventually(
-      async () => (await call('GET', sourcePath, colleague.token)).status === 200,
-      EVICTION_BOUND_MS,
-    );
+    await expect
+      .poll(async () => (await call('GET', sourcePath, colleague.token)).status, {
+        timeout: EVICTION_BOUND_MS,
+        interval: 25,
+      })
+      .toBe(200);
     expect((await call('GET', sourcePath, owner.token)).status).toBe(200);
 
     expect((await call('DELETE', `/v1/projects/${projectId}`, owner.token)).status).toBe(204);
 
-    await eventually(
-      async () =>
-        (await call('GET', sourcePath, owner.token)).status === 404 &&
-        (await call('GET', sourcePath, colleague.token)).status === 404,
-      EVICTION_BOUND_MS,
-    );
+    await expect
+      .poll(
+        async () => [
+          (await call('GET', sourcePath, owner.token)).status,
+          (await call('GET', sourcePath, colleague.token)).status,
+        ],
+        { timeout: EVICTION_BOUND_MS, interval: 25 },
+      )
+      .toEqual([404, 404]);
     sourceRequests.length = 0;
     expect((await call('PUT', sourcePath, owner.token, { a: 'b' })).status).toBe(404);
     expect(sourceRequests).toEqual([]);

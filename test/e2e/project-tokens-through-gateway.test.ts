@@ -193,6 +193,7 @@ describe.each(['servers', 'embedded'] as const)('project API tokens through the 
 
   if (mode === 'servers') {
     it('when a read token is refused a mutating method, then no service ever saw that request', async () => {
+      // Kept: a forwarded request is an absence to rule out; one already under way lands within this.
       await new Promise((resolve) => setTimeout(resolve, 50));
       const byReadToken = servers().upstreamRequests.filter(
         (r) => r.principal?.kind === 'project_token' && r.principal.permissions === 'read',
@@ -215,11 +216,12 @@ describe.each(['servers', 'embedded'] as const)('project API tokens through the 
         results.push({ at: Date.now(), status: response.status });
       }
     })();
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await expect.poll(() => results.length).toBeGreaterThanOrEqual(5);
     expect(results.every((r) => r.status === 200)).toBe(true);
     const revoke = await call('DELETE', `/v1/projects/${projectId}/tokens/${tokenId}`, owner.token);
     expect(revoke.status).toBe(204);
     const revokedAt = Date.now();
+    // Kept: the flow is watched for a real 1.5 s after the revocation, refusals and all.
     await new Promise((resolve) => setTimeout(resolve, 1500));
     running = false;
     await flow;
@@ -242,13 +244,9 @@ describe.each(['servers', 'embedded'] as const)('project API tokens through the 
     expect((await listed())?.lastUsedAt).toBeNull();
     const usedAt = Date.now();
     expect((await call('GET', `/v1/projects/${projectId}`, token)).status).toBe(200);
-    const deadline = Date.now() + 5000;
-    let lastUsedAt: number | null | undefined = null;
-    while (Date.now() < deadline && !lastUsedAt) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      lastUsedAt = (await listed())?.lastUsedAt;
-    }
-    expect(lastUsedAt).toBeGreaterThanOrEqual(usedAt - 1000);
+    await expect
+      .poll(async () => (await listed())?.lastUsedAt, { timeout: 5000, interval: 100 })
+      .toBeGreaterThanOrEqual(usedAt - 1000);
   });
 
   if (mode === 'servers') {
@@ -316,19 +314,18 @@ describe('project API tokens when the revocation message is lost', () => {
       204,
     );
     const revokedAt = Date.now();
-    let status = 200;
-    while (status === 200 && Date.now() - revokedAt < 5000) {
-      status = (await system.call('GET', path, created.body.token)).status;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    expect(status).toBe(401);
+    await expect
+      .poll(async () => (await system.call('GET', path, created.body.token)).status, {
+        timeout: 5000,
+        interval: 50,
+      })
+      .toBe(401);
     // Redis 2 s + in-process 0.5 s, and a little for the requests themselves.
     expect(Date.now() - revokedAt).toBeLessThan(3000);
   });
 
   it('when a token has a bad checksum, then it is refused without asking token-service', async () => {
     const before = system.upstreamRequests.filter((r) => r.service === 'token').length;
-    const owner = await system.signUp();
     const response = await system.call(
       'GET',
       '/v1/projects/prj_x',
@@ -337,6 +334,5 @@ describe('project API tokens when the revocation message is lost', () => {
     expect(response.status).toBe(401);
     expect(response.body.error.message).toMatch(/wrong format or checksum/);
     expect(system.upstreamRequests.filter((r) => r.service === 'token').length).toBe(before);
-    expect(owner.token).toBeTruthy();
   });
 });

@@ -3,7 +3,7 @@
  * gateway in this process, PGlite, the in-process bus, caches and limits in memory. The core flow
  * and every route answer here as they do against the real servers (test/e2e).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startEmbeddedSystem, type EmbeddedSystem } from './embedded-harness.js';
 
 describe('Tolk embedded in one process', () => {
@@ -18,15 +18,8 @@ describe('Tolk embedded in one process', () => {
 
   const call: EmbeddedSystem['call'] = (...args) => tolk.call(...args);
 
-  async function eventually<T>(what: string, probe: () => Promise<T | undefined>): Promise<T> {
-    const deadline = Date.now() + 10_000;
-    for (;;) {
-      const found = await probe();
-      if (found !== undefined) return found;
-      if (Date.now() > deadline) throw new Error(`${what} did not happen within 10 s`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  }
+  /** How long the bus may take to carry an event between the services. */
+  const settled = { timeout: 10_000, interval: 20 };
 
   it('when a user signs up, creates a project, uploads a source and translates, then locales follow as with the servers', async () => {
     const signup = await call('POST', '/v1/auth/signup', undefined, {
@@ -44,26 +37,27 @@ describe('Tolk embedded in one process', () => {
       cart: { title: 'Cart', pay: 'Pay {amount}' },
     });
     expect(first.body).toMatchObject({ version: 1, keyCount: 2, needsTranslation: true });
-    const behind = await eventually('de behind at 1', async () => {
+    const behind = await vi.waitFor(async () => {
       const detail = await call('GET', `${project}/locales/de`, token);
-      return detail.body.sourceVersion === 1 ? detail.body : undefined;
-    });
+      expect(detail.body.sourceVersion).toBe(1);
+      return detail.body;
+    }, settled);
     expect(behind).toMatchObject({ status: 'behind', missing: ['cart.title', 'cart.pay'] });
 
     const translated = await call('PUT', `${project}/locales/de/translations?sourceVersion=1`, token, {
       cart: { title: 'Warenkorb', pay: 'Zahle {amount}' },
     });
     expect(translated.body).toMatchObject({ status: 'up_to_date', syncedVersion: 1 });
-    await eventually('pendingDiff empty', async () => {
-      const source = await call('GET', `${project}/source`, token);
-      return source.body.pendingDiff.added.length === 0 ? true : undefined;
-    });
+    await expect
+      .poll(async () => (await call('GET', `${project}/source`, token)).body.pendingDiff.added, settled)
+      .toEqual([]);
 
     await call('PUT', `${project}/source`, token, { cart: { title: 'Basket', pay: 'Pay {amount}' } });
-    const outdated = await eventually('de behind at 2', async () => {
+    const outdated = await vi.waitFor(async () => {
       const detail = await call('GET', `${project}/locales/de`, token);
-      return detail.body.sourceVersion === 2 ? detail.body : undefined;
-    });
+      expect(detail.body.sourceVersion).toBe(2);
+      return detail.body;
+    }, settled);
     expect(outdated).toMatchObject({ status: 'behind', outdated: ['cart.title'], missing: [] });
 
     // Project tokens, revocation and provider keys work here too.
@@ -71,9 +65,9 @@ describe('Tolk embedded in one process', () => {
     expect(ci.status).toBe(201);
     expect((await call('GET', `${project}/source`, ci.body.token)).status).toBe(200);
     expect((await call('DELETE', `${project}/tokens/${ci.body.tokenId}`, token)).status).toBe(204);
-    await eventually('revoked token refused', async () =>
-      (await call('GET', `${project}/source`, ci.body.token)).status === 401 ? true : undefined,
-    );
+    await expect
+      .poll(async () => (await call('GET', `${project}/source`, ci.body.token)).status, settled)
+      .toBe(401);
     expect((await call('PUT', '/v1/user/byok/openai', token, { apiKey: 'sk-embedded-123456' })).status).toBe(
       200,
     );
@@ -114,16 +108,12 @@ describe('Tolk embedded in one process', () => {
     expect(unconfirmed.body.error.message).toContain(`"Mine" (${created.body.projectId})`);
     expect((await call('DELETE', '/v1/user/me', token, { confirm: email })).status).toBe(204);
 
-    await eventually('the access token refused', async () =>
-      (await call('GET', '/v1/projects', token)).status === 401 ? true : undefined,
-    );
-    await eventually('the project token refused', async () =>
-      (await call('GET', project, projectToken.body.token as string)).status === 401 ? true : undefined,
-    );
+    await expect.poll(async () => (await call('GET', '/v1/projects', token)).status, settled).toBe(401);
+    await expect
+      .poll(async () => (await call('GET', project, projectToken.body.token as string)).status, settled)
+      .toBe(401);
     // The project the account alone owned is gone for its other member too; the email is free again.
-    await eventually('the project deleted', async () =>
-      (await call('GET', project, colleagueToken)).status === 404 ? true : undefined,
-    );
+    await expect.poll(async () => (await call('GET', project, colleagueToken)).status, settled).toBe(404);
     const again = await call('POST', '/v1/auth/signup', undefined, {
       email,
       password: 'correct horse battery',

@@ -49,16 +49,6 @@ async function victimP99(system: System, victim: { token: string; sourcePath: st
   return sorted[Math.ceil(0.99 * sorted.length) - 1]!;
 }
 
-async function eventually<T>(probe: () => T | undefined, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`not within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 describe('hundreds of slow uploads from one user', () => {
   describe('held by the gateway (no upload cap, no minimum rate)', () => {
     let system: System;
@@ -128,11 +118,9 @@ describe('hundreds of slow uploads from one user', () => {
       try {
         expect(await victimP99(system, victim)).toBeLessThan(1000);
         // The default minimum rate (1 KiB/s after 5 s) cuts a byte a second long before the deadline.
-        const outcomes = await eventually(() => {
-          const ended = [...slow.outcomes.values()].reduce((sum, count) => sum + count, 0);
-          return ended === SLOW_UPLOADS ? Object.fromEntries(slow.outcomes) : undefined;
-        }, 20_000);
-        expect(outcomes).toEqual({ 429: SLOW_UPLOADS - 10, 408: 10 });
+        await expect
+          .poll(() => Object.fromEntries(slow.outcomes), { timeout: 20_000, interval: 50 })
+          .toEqual({ 429: SLOW_UPLOADS - 10, 408: 10 });
         expect(performance.now() - started).toBeLessThan(15_000);
       } finally {
         slow.stop();

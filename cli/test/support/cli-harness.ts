@@ -101,14 +101,3 @@ export async function createCliHarness(apiUrl: string) {
 }
 
 export type CliHarness = Awaited<ReturnType<typeof createCliHarness>>;
-
-/** Resolves once `predicate` holds, checking every 20 ms, or fails after `timeoutMs`. */
-export async function waitFor<T>(read: () => T | undefined, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = read();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('waitFor: timed out');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}

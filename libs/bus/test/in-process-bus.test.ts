@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { settled } from '@tolk/testing';
 import { currentRequestId, runWithRequestId } from '@tolk/logger';
 import { createInProcessBus } from '@tolk/bus';
-import { envelope, memoryLogger, uniqueEventType, waitFor } from './support.js';
+import { envelope, memoryLogger, uniqueEventType } from './support.js';
 
 /** The embedded mode's bus: no server, so these run in every environment. */
 describe('createInProcessBus', () => {
@@ -28,7 +29,7 @@ describe('createInProcessBus', () => {
     await bus.publish(envelope(type, { name: 'good' }));
     expect(handled).toEqual(['flaky:1', 'good:1']);
 
-    await waitFor(() => handled.length === 3, { what: 'the retry' });
+    await expect.poll(() => handled, { ...settled, message: 'the retry' }).toHaveLength(3);
     expect(handled).toEqual(['flaky:1', 'good:1', 'flaky:2']);
     expect(bus.deadLetters('flaky')).toEqual([]);
     await bus.close();
@@ -51,7 +52,9 @@ describe('createInProcessBus', () => {
 
     const poison = envelope(type);
     await bus.publish(poison);
-    await waitFor(() => bus.deadLetters('poison').length === 1, { what: 'the dead letter' });
+    await expect
+      .poll(() => bus.deadLetters('poison'), { ...settled, message: 'the dead letter' })
+      .toHaveLength(1);
 
     expect(tries.map((t) => t.attempt)).toEqual([1, 2, 3]);
     // Timers fire no earlier than asked (a millisecond of rounding aside).
@@ -80,7 +83,7 @@ describe('createInProcessBus', () => {
       },
     });
     await runWithRequestId('req-retry-1', () => bus.publish(envelope(type)));
-    await waitFor(() => requestIds.length === 2, { what: 'the retry' });
+    await expect.poll(() => requestIds, { ...settled, message: 'the retry' }).toHaveLength(2);
     expect(requestIds).toEqual(['req-retry-1', 'req-retry-1']);
     await bus.close();
   });

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { REQUEST_ID_HEADER } from '@tolk/contracts';
 import { createPgDb, migrate, type Db } from '@tolk/db';
 import { renderMetrics, runWithRequestId } from '@tolk/logger';
-import { createTestDatabase, parsePrometheusText, realServers, sampleValue } from '@tolk/testing';
+import { createTestDatabase, parsePrometheusText, realServers, sampleValue, settled } from '@tolk/testing';
 import {
   busTablesSql,
   createRabbitBus,
@@ -22,7 +22,6 @@ import {
   startTcpProxy,
   uniqueEventType,
   uniqueQueue,
-  waitFor,
 } from './support.js';
 
 /** This process's metrics, as GET /metrics renders them. */
@@ -87,6 +86,7 @@ describe.skipIf(!realServers().postgres || !realServers().rabbitmq)('bus and out
     expect(await read()).toMatchObject({ pending: 0, oldest: 0, relayed: 0 });
 
     await db.transaction((tx) => enqueueEvent(tx, db.schema, envelope(uniqueEventType())));
+    // Kept: the oldest pending event must age past 0.5 s, a real interval with nothing to await.
     await new Promise((resolve) => setTimeout(resolve, 600));
     const waiting = await read();
     expect(waiting.pending).toBe(1);
@@ -94,7 +94,9 @@ describe.skipIf(!realServers().postgres || !realServers().rabbitmq)('bus and out
     expect(waiting.relayed).toBe(0);
 
     await tcp.start();
-    await waitFor(async () => (await read()).pending === 0, { timeoutMs: 15_000, what: 'the row relayed' });
+    await expect
+      .poll(async () => (await read()).pending, { ...settled, timeout: 15_000, message: 'the row relayed' })
+      .toBe(0);
     const relayed = await read();
     expect(relayed.oldest).toBe(0);
     expect(relayed.relayed).toBe(1);
@@ -140,7 +142,9 @@ describe.skipIf(!realServers().postgres || !realServers().rabbitmq)('bus and out
     expect(await read()).toEqual({ failures: 0, deadLettered: 0, depth: 0 });
 
     await runWithRequestId('req-poison-1', () => consumer.publish(envelope(type)));
-    await waitFor(async () => (await read()).depth === 1, { what: 'the dead-letter depth' });
+    await expect
+      .poll(async () => (await read()).depth, { ...settled, message: 'the dead-letter depth' })
+      .toBe(1);
     expect(await read()).toEqual({ failures: 2, deadLettered: 1, depth: 1 });
 
     // The failure lines name the request that caused the event, as the handler's own lines do.
@@ -156,7 +160,9 @@ describe.skipIf(!realServers().postgres || !realServers().rabbitmq)('bus and out
       headers: { [REQUEST_ID_HEADER]: 'req-garbage' },
     });
     await admin.channel.waitForConfirms();
-    await waitFor(async () => (await read()).depth === 2, { what: 'the unreadable message dead-lettered' });
+    await expect
+      .poll(async () => (await read()).depth, { ...settled, message: 'the unreadable message dead-lettered' })
+      .toBe(2);
     const samples = await scrape();
     expect(sampleValue(samples, 'bus_consumer_failures_total', { queue, event_type: 'unreadable' })).toBe(1);
     expect(

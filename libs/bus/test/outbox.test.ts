@@ -2,7 +2,7 @@ import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createTestDatabase, realServers } from '@tolk/testing';
+import { createTestDatabase, realServers, settled } from '@tolk/testing';
 import { createPgDb, migrate, type Db } from '@tolk/db';
 import { currentRequestId, runWithRequestId } from '@tolk/logger';
 import type { EventEnvelope } from '@tolk/contracts';
@@ -14,15 +14,7 @@ import {
   type Bus,
   type OutboxRelay,
 } from '@tolk/bus';
-import {
-  envelope,
-  memoryLogger,
-  openAdmin,
-  startTcpProxy,
-  uniqueEventType,
-  uniqueQueue,
-  waitFor,
-} from './support.js';
+import { envelope, memoryLogger, openAdmin, startTcpProxy, uniqueEventType, uniqueQueue } from './support.js';
 
 describe.skipIf(!realServers().postgres || !realServers().rabbitmq)('outbox relay', () => {
   const { postgresUrl, amqpUrl } = inject('infrastructure');
@@ -100,11 +92,13 @@ describe.skipIf(!realServers().postgres || !realServers().rabbitmq)('outbox rela
       }),
     );
 
-    await waitFor(() => received.length === 1, { timeoutMs: 5000, what: 'delivery' });
+    await expect.poll(() => received, { ...settled, timeout: 5000, message: 'delivery' }).toHaveLength(1);
     expect(received[0]?.event).toEqual(event);
     expect(received[0]?.requestId).toBe('req-outbox-1');
     expect(received[0]!.at - committedAt).toBeLessThan(1000);
-    await waitFor(async () => (await pending(db)).length === 0, { what: 'row marked published' });
+    await expect
+      .poll(async () => await pending(db), { ...settled, message: 'row marked published' })
+      .toHaveLength(0);
   });
 
   it('when the transaction rolls back, then no event is sent', async () => {
@@ -124,8 +118,9 @@ describe.skipIf(!realServers().postgres || !realServers().rabbitmq)('outbox rela
     await db.transaction((tx) => enqueueEvent(tx, db.schema, committed));
 
     // The relay works in commit order, so once the later event is here the earlier would be too.
-    await waitFor(() => received.length === 1, { timeoutMs: 5000, what: 'the committed event' });
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await expect
+      .poll(() => received, { ...settled, timeout: 5000, message: 'the committed event' })
+      .toHaveLength(1);
     expect(received.map((r) => r.event.id)).toEqual([committed.id]);
     const { rows } = await db.query('SELECT id FROM outbox WHERE id = $1', [rolledBack.id]);
     expect(rows).toEqual([]);
@@ -145,15 +140,20 @@ describe.skipIf(!realServers().postgres || !realServers().rabbitmq)('outbox rela
     const event = envelope(type);
     await db.transaction((tx) => enqueueEvent(tx, db.schema, event));
     await outbox.flush();
+    // Kept: the pending row must age past 500 ms, a real interval with nothing to await.
     await new Promise((resolve) => setTimeout(resolve, 700));
     expect(await pending(db)).toEqual([event.id]);
     expect(await outbox.oldestPendingAgeMs()).toBeGreaterThanOrEqual(500);
     expect(received).toEqual([]);
 
     await tcp.start();
-    await waitFor(() => received.length === 1, { timeoutMs: 15_000, what: 'delivery after the outage' });
+    await expect
+      .poll(() => received, { ...settled, timeout: 15_000, message: 'delivery after the outage' })
+      .toHaveLength(1);
     expect(received[0]?.event.id).toBe(event.id);
-    await waitFor(async () => (await pending(db)).length === 0, { what: 'row marked published' });
+    await expect
+      .poll(async () => await pending(db), { ...settled, message: 'row marked published' })
+      .toHaveLength(0);
     expect(await outbox.oldestPendingAgeMs()).toBe(0);
   });
 
@@ -181,7 +181,10 @@ describe.skipIf(!realServers().postgres || !realServers().rabbitmq)('outbox rela
       });
     }
 
-    await waitFor(() => received.length >= events.length, { timeoutMs: 15_000, what: 'all events' });
+    await expect
+      .poll(() => received.length, { ...settled, timeout: 15_000, message: 'all events' })
+      .toBeGreaterThanOrEqual(events.length);
+    // Kept: a duplicate is an absence to rule out; one would arrive within this.
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(received).toHaveLength(events.length);
     expect(new Set(received.map((r) => r.event.id)).size).toBe(events.length);
@@ -194,7 +197,9 @@ describe.skipIf(!realServers().postgres || !realServers().rabbitmq)('outbox rela
     const outbox = await relay({ db, pollIntervalMs: 60_000 });
     const published = envelope(type);
     await db.transaction((tx) => enqueueEvent(tx, db.schema, published));
-    await waitFor(async () => (await pending(db)).length === 0, { what: 'row published' });
+    await expect
+      .poll(async () => await pending(db), { ...settled, message: 'row published' })
+      .toHaveLength(0);
     await outbox.stop();
     const stillPending = envelope(type);
     await db.transaction((tx) => enqueueEvent(tx, db.schema, stillPending));

@@ -34,17 +34,6 @@ export function memoryLogger(): { logger: Logger; lines: Array<Record<string, un
   return { logger, lines };
 }
 
-export async function waitFor(
-  condition: () => boolean | Promise<boolean>,
-  { timeoutMs = 10_000, intervalMs = 20, what = 'condition' } = {},
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, intervalMs));
-  }
-}
-
 /** A plain AMQP connection for what the bus does not do: raw publishes, queue inspection, cleanup. */
 export async function openAdmin(url: string) {
   const connection = await amqp.connect(url);

@@ -23,6 +23,20 @@ describe('loadConfig', () => {
     expect(problems).toMatch(/^SECRET: must be at least 32 characters/m);
   });
 
+  it('when required variables are missing, then one error names every one, in the order of the schema', () => {
+    let error: unknown;
+    try {
+      loadConfig(schema, {});
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).problems).toEqual([
+      'DATABASE_URL: is required but not set',
+      'SECRET: is required but not set',
+    ]);
+  });
+
   it('when valid, then defaults apply and the result is frozen', () => {
     const config = loadConfig(schema, { DATABASE_URL: 'postgres://db/tolk', SECRET: 'x'.repeat(32) });
     expect(config.PORT).toBe(8080);

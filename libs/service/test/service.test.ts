@@ -13,6 +13,7 @@ import {
   openTestDatabase,
   realServers,
   request,
+  settled,
   type TestDatabase,
 } from '@tolk/testing';
 import { openService, readinessOf } from '../src/index.js';
@@ -20,14 +21,6 @@ import { echoService } from './fixture/echo-service.js';
 
 const logger = createLogger({ name: 'service-test', level: 'silent' });
 const ROOT = path.resolve(import.meta.dirname, '../../..');
-
-async function waitFor(what: string, probe: () => Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!(await probe())) {
-    if (Date.now() > deadline) throw new Error(`${what}: not within 10 s`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 /** The tables of `db`'s schema, by name. */
 async function tables(db: Db): Promise<string[]> {
@@ -192,7 +185,7 @@ describe('openService', () => {
       const written = await request(`${server.url}/events/EchoTested`, { method: 'POST' });
       expect(written.status).toBe(201);
       const eventId = written.body.eventId as string;
-      await waitFor('the event applied', async () => (await effects(eventId)) === 1);
+      await expect.poll(() => effects(eventId), { ...settled, message: 'the event applied' }).toBe(1);
       const { rows } = await db.query<{ published: boolean }>(
         'SELECT published_at IS NOT NULL AS published FROM outbox WHERE id = $1',
         [eventId],
@@ -277,10 +270,12 @@ describe('runService and runMigrations', () => {
 
         const port = await freePort();
         const started = runFixture('echo-start.ts', { ...env, PORT: String(port) });
-        await waitFor('ready', async () => {
-          const answer = await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined);
-          return answer?.status === 200;
-        });
+        await expect
+          .poll(async () => (await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined))?.status, {
+            ...settled,
+            message: 'ready',
+          })
+          .toBe(200);
         started.child.kill('SIGTERM');
         expect(await started.exited).toBe(0);
         expect(started.output()).toContain('token-service shutting down');

@@ -11,3 +11,4 @@ export * from './queues.js';
 export * from './raw-http.js';
 export * from './malformed-http.js';
 export * from './password-cost.js';
+export * from './settled.js';

@@ -3,7 +3,7 @@
  * stored for that account afterwards — an access token still in flight cannot store one.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectError } from '@tolk/testing';
+import { expectError, settled } from '@tolk/testing';
 import { providerKey, startByokService, type ByokService } from './byok-harness.js';
 
 let service: ByokService;
@@ -32,7 +32,9 @@ describe('UserDeleted', () => {
     expect((await service.put(staying.as, 'openai', providerKey())).status).toBe(200);
 
     const event = await service.publish('UserDeleted', { userId: leaving.userId });
-    await service.waitUntil('the keys deleted', async () => (await storedProviders(leaving.as)).length === 0);
+    await expect
+      .poll(() => storedProviders(leaving.as), { ...settled, message: 'the keys deleted' })
+      .toEqual([]);
 
     const again = await service.put(leaving.as, 'openai', providerKey());
     expectError(again, 401, 'UNAUTHORIZED');
@@ -42,7 +44,9 @@ describe('UserDeleted', () => {
 
     // A redelivery changes nothing.
     await service.publish('UserDeleted', { userId: leaving.userId }, event.id);
-    await service.waitUntil('the duplicate consumed', async () => service.consumed(event.id).length === 2);
+    await expect
+      .poll(() => service.consumed(event.id), { ...settled, message: 'the duplicate consumed' })
+      .toHaveLength(2);
     expect(service.consumed(event.id)).toEqual([true, false]);
   });
 });

@@ -125,15 +125,6 @@ export async function startByokService(options: { masterKeys?: string } = {}) {
       return envelope;
     },
 
-    /** Resolves once `check` holds (polled), or fails after 10 s naming `what`. */
-    async waitUntil(what: string, check: () => Promise<boolean>): Promise<void> {
-      const deadline = Date.now() + 10_000;
-      while (!(await check())) {
-        if (Date.now() > deadline) throw new Error(`${what}: not within 10 s`);
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-    },
-
     /** Whether the consumer applied the event (true) or skipped it as a duplicate (false), per delivery. */
     consumed: (eventId: string) => consumedFlags(logLines, eventId),
 

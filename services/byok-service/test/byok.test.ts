@@ -92,7 +92,8 @@ describe('PUT /v1/user/byok/:provider', () => {
   it('when a key is stored again, then the new one replaces it, with its own hint and a later updatedAt', async () => {
     const user = await service.newUser();
     const first = await service.put(user.as, 'google', 'AIzaSyFirstKey-aaaa1111');
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    // The clock moves past the first write, so that a later updatedAt can show.
+    await expect.poll(() => Date.now(), { interval: 1 }).toBeGreaterThan(first.body.updatedAt);
     const second = await service.put(user.as, 'google', 'AIzaSySecondKey-bbbb2222');
 
     expect(second.body.hint).toBe('2222');

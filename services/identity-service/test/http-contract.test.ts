@@ -111,10 +111,6 @@ describe('routes', () => {
     expect(response.headers.get('allow')).toBe(allow);
   });
 
-  it('when the route does not exist, then 404 NOT_FOUND', async () => {
-    expectError(await identity.post('/v1/auth/nothing-here', {}), 404, 'NOT_FOUND');
-  });
-
   it('when a request id is sent, then the same id is echoed on errors', async () => {
     const response = await identity.post('/v1/auth/login', {}, { 'x-request-id': 'req-identity-123' });
     expectError(response, 400, 'VALIDATION_ERROR');

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { EventEnvelope } from '@tolk/contracts';
-import { realServers } from '@tolk/testing';
+import { realServers, settled } from '@tolk/testing';
 import { expectError, startLocaleService, type LocaleService } from './locale-harness.js';
 
 let service: LocaleService;
@@ -14,20 +14,25 @@ afterAll(async () => {
 
 /** The SourceChanged source-service published for a project's version, as delivered. */
 async function sourceChanged(projectId: string, version: number): Promise<EventEnvelope> {
-  return service.waitFor(`SourceChanged ${version} of ${projectId}`, async () =>
-    service.source.delivered.find(
+  return vi.waitFor(async () => {
+    const found = service.source.delivered.find(
       (event) =>
         event.type === 'SourceChanged' &&
         (event.data as { projectId: string; version: number }).projectId === projectId &&
         (event.data as { version: number }).version === version,
-    ),
-  );
+    );
+    expect(found, `SourceChanged ${version} of ${projectId}`).toBeDefined();
+    return found!;
+  }, settled);
 }
 
 async function applied(eventId: string, times = 1): Promise<void> {
-  await service.waitFor(`event ${eventId} consumed ${times} time(s)`, async () =>
-    service.consumed(eventId).length >= times ? true : undefined,
-  );
+  await expect
+    .poll(async () => service.consumed(eventId).length, {
+      ...settled,
+      message: `event ${eventId} consumed ${times} time(s)`,
+    })
+    .toBeGreaterThanOrEqual(times);
 }
 
 describe('SourceChanged consumed more than once, late or out of order', () => {
@@ -84,7 +89,8 @@ describe('a poison message', () => {
     skip,
   }) => {
     skip(!realServers().rabbitmq, 'puts unreadable messages straight on a RabbitMQ queue');
-    const poison = await service.sendToQueue('{"this is": "not an envelope"');
+    const poison = '{"this is": "not an envelope"';
+    await service.sendToQueue(poison);
     const wrongData = JSON.stringify({
       id: randomUUID(),
       type: 'SourceChanged',
@@ -93,11 +99,10 @@ describe('a poison message', () => {
       data: { projectId: 'prj_x', version: 'two' },
     });
     await service.sendToQueue(wrongData);
-    await service.waitFor('both in the dead-letter queue', async () =>
-      service.deadLettered.length >= 2 ? true : undefined,
-    );
-    expect(service.deadLettered).toEqual(expect.arrayContaining([wrongData]));
-    expect(poison).toBeTruthy();
+    await expect
+      .poll(async () => service.deadLettered.length, { ...settled, message: 'both in the dead-letter queue' })
+      .toBeGreaterThanOrEqual(2);
+    expect(service.deadLettered).toEqual(expect.arrayContaining([poison, wrongData]));
 
     const project = await service.projectWithLocales(['de']);
     await service.putSource(project.projectId, project.owner, { a: 'A' });
@@ -117,12 +122,13 @@ describe('ProjectDeleted', () => {
     ).toBe(200);
 
     await service.deleteProject(project.ownerId, project.projectId);
-    await service.waitFor('locales gone', async () => {
+    await vi.waitFor(async () => {
       const response = await service.call('GET', `/v1/projects/${project.projectId}/locales`, {
         as: project.owner,
       });
-      return response.status === 404 ? response : undefined;
-    });
+      expect(response.status, 'locales gone').toBe(404);
+      return response;
+    }, settled);
     for (const table of ['locales', 'source_heads', 'baselines', 'projects']) {
       const { rows } = await service.db.query(`SELECT 1 FROM ${table} WHERE project_id = $1`, [
         project.projectId,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { expect } from 'vitest';
+import { expect, vi } from 'vitest';
 import { createLogger } from '@tolk/logger';
-import { consumedFlags, listen } from '@tolk/testing';
+import { consumedFlags, listen, settled } from '@tolk/testing';
 // Tests may compose services; production code never imports another service.
 import { INTERNAL_SECRET, callerOf, startSourceService } from '../../source-service/test/source-harness.js';
 import { openService } from '@tolk/service';
@@ -69,7 +69,6 @@ export async function startLocaleService(
     call,
     as: source.as,
     asProjectToken: source.asProjectToken,
-    waitFor: source.waitFor,
     createProject: source.createProject,
     deleteProject: source.deleteProject,
 
@@ -136,12 +135,11 @@ export async function startLocaleService(
       what: string,
       accept: (body: Record<string, unknown>) => boolean,
     ) {
-      return source.waitFor(`${locale}: ${what}`, async () => {
+      return vi.waitFor(async () => {
         const response = await call('GET', `/v1/projects/${projectId}/locales/${locale}`, { as });
-        return response.status === 200 && accept(response.body)
-          ? (response.body as Record<string, unknown> & { missing: string[]; outdated: string[] })
-          : undefined;
-      });
+        expect(response.status === 200 && accept(response.body), `${locale}: ${what}`).toBe(true);
+        return response.body as Record<string, unknown> & { missing: string[]; outdated: string[] };
+      }, settled);
     },
 
     /** `GET .../locales/{locale}`, expected to answer 200. */
@@ -157,20 +155,26 @@ export async function startLocaleService(
 
     /** Waits until the locale shows `sourceVersion` (its SourceChanged consumed). */
     async waitForSourceVersion(projectId: string, locale: string, as: Headers, version: number) {
-      return source.waitFor(`${locale} at source version ${version}`, async () => {
+      return vi.waitFor(async () => {
         const response = await call('GET', `/v1/projects/${projectId}/locales/${locale}`, { as });
-        return response.status === 200 && response.body.sourceVersion === version ? response.body : undefined;
-      });
+        expect(
+          response.status === 200 && response.body.sourceVersion === version,
+          `${locale} at source version ${version}`,
+        ).toBe(true);
+        return response.body;
+      }, settled);
     },
 
     /** Waits until source-service has taken in the baseline (pendingDiff follows it). */
     async waitForPendingDiff(projectId: string, as: Headers, expected: Record<string, string[]>) {
-      return source.waitFor(`pendingDiff ${JSON.stringify(expected)}`, async () => {
+      return vi.waitFor(async () => {
         const response = await source.call('GET', `/v1/projects/${projectId}/source`, { as });
-        return JSON.stringify(response.body.pendingDiff) === JSON.stringify(expected)
-          ? response.body
-          : undefined;
-      });
+        expect(
+          JSON.stringify(response.body.pendingDiff) === JSON.stringify(expected),
+          `pendingDiff ${JSON.stringify(expected)}`,
+        ).toBe(true);
+        return response.body;
+      }, settled);
     },
 
     /** Puts a message with any body straight on this service's queue (RabbitMQ only). */

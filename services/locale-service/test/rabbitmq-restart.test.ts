@@ -1,5 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { canRunPrivateRabbit, realServers, startPrivateRabbit, type PrivateRabbit } from '@tolk/testing';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import {
+  canRunPrivateRabbit,
+  realServers,
+  settled,
+  startPrivateRabbit,
+  type PrivateRabbit,
+} from '@tolk/testing';
 import { startLocaleService, type LocaleService } from './locale-harness.js';
 
 /**
@@ -84,13 +90,15 @@ describe.skipIf(withoutRabbitMQ)('RabbitMQ restarted during a stream of uploads'
     for (const project of projects) {
       const baseline = Math.min(...LOCALES.map((locale) => synced(project, locale)));
       for (const locale of LOCALES) {
-        const shown = await service.waitFor(
-          `${locale} of ${project.projectId} at ${project.version}`,
+        const shown = await vi.waitFor(
           async () => {
             const detail = await service.getLocale(project.projectId, locale, project.owner);
-            return detail['sourceVersion'] === project.version ? detail : undefined;
+            expect(detail['sourceVersion'], `${locale} of ${project.projectId} at ${project.version}`).toBe(
+              project.version,
+            );
+            return detail;
           },
-          30_000,
+          { ...settled, timeout: 30_000 },
         );
         const outdated =
           project.from[locale]! === 0 ? [] : KEYS.filter((k) => project.revision[k]! > project.from[locale]!);
@@ -103,25 +111,26 @@ describe.skipIf(withoutRabbitMQ)('RabbitMQ restarted during a stream of uploads'
       }
       // The baseline reached source-service: what is pending is what changed since it.
       const pending = KEYS.filter((k) => project.revision[k]! > baseline);
-      await service.waitFor(
-        `pendingDiff of ${project.projectId} from baseline ${baseline}`,
+      await vi.waitFor(
         async () => {
           const source = await service.getSource(project.projectId, project.owner);
           const changed = [...source.pendingDiff['added']!, ...source.pendingDiff['modified']!];
-          return JSON.stringify(changed) === JSON.stringify(pending) ? true : undefined;
+          expect(
+            JSON.stringify(changed) === JSON.stringify(pending),
+            `pendingDiff of ${project.projectId} from baseline ${baseline}`,
+          ).toBe(true);
         },
-        30_000,
+        { ...settled, timeout: 30_000 },
       );
     }
 
     // Every SourceChanged source-service wrote was published and applied exactly once.
-    await service.waitFor(
-      'source outbox drained',
+    await vi.waitFor(
       async () => {
         const { rows } = await service.source.db.query(`SELECT 1 FROM outbox WHERE published_at IS NULL`);
-        return rows.length === 0 ? true : undefined;
+        expect(rows, 'source outbox drained').toHaveLength(0);
       },
-      30_000,
+      { ...settled, timeout: 30_000 },
     );
     const { rows: written } = await service.source.db.query<{ id: string }>(
       `SELECT id FROM outbox WHERE type = 'SourceChanged' AND payload -> 'data' ->> 'projectId' = ANY($1)`,

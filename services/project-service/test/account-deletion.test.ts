@@ -5,7 +5,7 @@
  * (ProjectMembershipChanged, removed).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { request } from '@tolk/testing';
+import { request, settled } from '@tolk/testing';
 import { expectError, startProjectService, type ProjectService } from './project-harness.js';
 
 const PASSWORD = 'correct horse battery staple';
@@ -98,13 +98,15 @@ describe('DELETE /v1/user/me', () => {
     const response = await deleteAccount(user.userId, { confirm: ` ${user.email.toUpperCase()} ` });
     expect(response.status).toBe(204);
 
-    await service.waitForEvent('ProjectDeleted', alone.projectId);
+    await expect
+      .poll(() => service.deliveredOf('ProjectDeleted', alone.projectId), settled)
+      .not.toHaveLength(0);
     // The projects' earlier events (the user added) are there already: wait for the removals.
-    const removalOf = async (projectId: string) =>
-      (await service.waitForEvent('ProjectMembershipChanged', projectId)).map((d) => d.envelope.data);
+    const removalOf = (projectId: string) =>
+      service.deliveredOf('ProjectMembershipChanged', projectId).map((d) => d.envelope.data);
     for (const { projectId } of [theirs, shared]) {
       await expect
-        .poll(() => removalOf(projectId), { timeout: 10_000 })
+        .poll(() => removalOf(projectId), settled)
         .toContainEqual({ projectId, userId: user.userId, change: 'removed' });
     }
     expect(await roleIn(shared.projectId, user.userId)).toBeUndefined();

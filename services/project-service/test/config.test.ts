@@ -37,7 +37,7 @@ describe('project-service configuration', () => {
     expect(config.IDENTITY_SERVICE_URL).toBe('http://identity-service:8081');
   });
 
-  it('when nothing is set, then every missing value is listed at once', () => {
+  it('requires exactly DATABASE_URL, AMQP_URL and INTERNAL_JWT_SECRET', () => {
     expect(
       problemsOf({})
         .map((p) => p.split(':')[0])

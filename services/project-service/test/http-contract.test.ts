@@ -157,16 +157,6 @@ describe('routes', () => {
     expect(response.headers.get('allow')).toBe(allow);
   });
 
-  it('when the route does not exist, then 404 NOT_FOUND', async () => {
-    for (const path of [
-      '/v1/projects/prj_x/nothing',
-      '/v1/nothing',
-      '/v1/projects/prj_x/members/usr_x/more',
-    ]) {
-      expectError(await service.call('GET', path, { as: await service.as('usr_any') }), 404, 'NOT_FOUND');
-    }
-  });
-
   it('when a request id is sent, then the same id is echoed, on errors too', async () => {
     const response = await service.call('GET', '/v1/projects/prj_missing', {
       as: { ...(await service.as('usr_any')), 'x-request-id': 'req-project-123' },

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { settled } from '@tolk/testing';
 import {
   memberListResponseSchema,
   memberResponseSchema,
@@ -350,11 +351,8 @@ describe('PATCH /v1/projects/:projectId/members/:userId', () => {
     // The member's 'added' event is there already: wait for the role change itself.
     await expect
       .poll(
-        async () =>
-          (await service.waitForEvent('ProjectMembershipChanged', project.projectId)).map(
-            (d) => d.envelope.data,
-          ),
-        { timeout: 10_000 },
+        () => service.deliveredOf('ProjectMembershipChanged', project.projectId).map((d) => d.envelope.data),
+        settled,
       )
       .toContainEqual({ projectId: project.projectId, userId: member.userId, change: 'role_changed' });
   });

@@ -4,6 +4,7 @@ import {
   PRIVATE_POSTGRES_NEEDS,
   realServers,
   request,
+  settled,
   startPrivatePostgres,
   type PrivatePostgres,
 } from '@tolk/testing';
@@ -35,15 +36,6 @@ describe.skipIf(withoutPrivatePostgres)(
       await postgres?.close();
     }, 60_000);
 
-    /** Resolves once `condition` holds, checking every 20 ms. */
-    async function until(what: string, condition: () => boolean | Promise<boolean>, timeoutMs = 20_000) {
-      const deadline = Date.now() + timeoutMs;
-      while (!(await condition())) {
-        if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-    }
-
     it('when Postgres stops and starts, then every answer is 2xx or 503 with Retry-After, never 500, and 2xx again after', async () => {
       const owner = await service.signUp();
       const as = await service.as(owner.userId);
@@ -71,14 +63,20 @@ describe.skipIf(withoutPrivatePostgres)(
       const succeededSince = (since: number, method: string) => () =>
         answers.some((a) => a.at > since && a.method === method && a.status < 300);
       try {
-        await until('requests succeed before the restart', succeededSince(0, 'POST'));
+        const restart = { timeout: 20_000, interval: 20 };
+        await expect
+          .poll(succeededSince(0, 'POST'), { ...restart, message: 'requests succeed before the restart' })
+          .toBe(true);
 
         const stopping = Date.now();
         await postgres.stop();
         const stopped = Date.now();
-        await until('a failed request while Postgres is down', () =>
-          answers.some((a) => a.at > stopped && a.status >= 300),
-        );
+        await expect
+          .poll(() => answers.some((a) => a.at > stopped && a.status >= 300), {
+            ...restart,
+            message: 'a failed request while Postgres is down',
+          })
+          .toBe(true);
         const ready = await request(`${service.url}/readyz`);
         expect(ready.status).toBe(503);
         expect(ready.body).toStrictEqual({
@@ -88,17 +86,21 @@ describe.skipIf(withoutPrivatePostgres)(
         const starting = Date.now();
         await postgres.start();
         const started = Date.now();
-        await until('reads succeed after the restart', succeededSince(started, 'GET'));
-        await until('writes succeed after the restart', succeededSince(started, 'POST'));
-        await until(
-          'ready after the restart',
-          async () => (await request(`${service.url}/readyz`)).status === 200,
-        );
+        await expect
+          .poll(succeededSince(started, 'GET'), { ...restart, message: 'reads succeed after the restart' })
+          .toBe(true);
+        await expect
+          .poll(succeededSince(started, 'POST'), { ...restart, message: 'writes succeed after the restart' })
+          .toBe(true);
+        await expect.poll(async () => (await request(`${service.url}/readyz`)).status, restart).toBe(200);
         running = false;
         await Promise.all(callers);
         // The outbox relay came back too: a project created after the restart is announced.
         const createdAfter = answers.find((a) => a.at > started && a.method === 'POST' && a.status === 201);
-        await service.waitForEvent('ProjectCreated', (createdAfter!.body as { projectId: string }).projectId);
+        const createdId = (createdAfter!.body as { projectId: string }).projectId;
+        await expect
+          .poll(() => service.deliveredOf('ProjectCreated', createdId), settled)
+          .not.toHaveLength(0);
 
         const unavailable = answers.filter((a) => a.status === 503);
         const lastUnavailable = Math.max(...unavailable.map((a) => a.at));

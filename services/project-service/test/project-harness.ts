@@ -207,17 +207,9 @@ export async function startProjectService(
       return rows;
     },
 
-    async waitForEvent(type: string, projectId: string, timeoutMs = 10_000): Promise<DeliveredEvent[]> {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const found = delivered.filter(
-          (d) => d.envelope.type === type && d.envelope.data['projectId'] === projectId,
-        );
-        if (found.length > 0) return found;
-        if (Date.now() > deadline) throw new Error(`no ${type} for ${projectId} within ${timeoutMs} ms`);
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-    },
+    /** The events of `type` about a project delivered so far. */
+    deliveredOf: (type: string, projectId: string): DeliveredEvent[] =>
+      delivered.filter((d) => d.envelope.type === type && d.envelope.data['projectId'] === projectId),
 
     /** Stops identity-service: project-service then finds it unreachable. */
     stopIdentity: () => identityServer.close(),

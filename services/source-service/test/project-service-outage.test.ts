@@ -3,7 +3,7 @@ import type http from 'node:http';
 import type { Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INTERNAL_CALLER_HEADER } from '@tolk/contracts';
-import { listen } from '@tolk/testing';
+import { listen, settled } from '@tolk/testing';
 import { expectError, startSourceService, type SourceService } from './source-harness.js';
 
 /** A project id project-service never announced: source-service has to ask for it. */
@@ -44,9 +44,12 @@ describe('when project-service is down', () => {
 
   it('when the project is known from its events, then uploads and reads work without project-service', async () => {
     const { projectId, owner } = await service.createProject({ sourceLocale: 'pt-br' });
-    await service.waitFor('ProjectCreated applied', async () =>
-      (await isRemembered(service, projectId)) ? true : undefined,
-    );
+    await expect
+      .poll(async () => await isRemembered(service, projectId), {
+        ...settled,
+        message: 'ProjectCreated applied',
+      })
+      .toBe(true);
     const put = await service.call('PUT', path(projectId), { as: owner, body: { a: 'A' } });
     expect(put.status).toBe(200);
     expect(put.body.version).toBe(1);

@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { settled } from '@tolk/testing';
 import { expectError, startSourceService, type SourceService } from './source-harness.js';
 
 let service: SourceService;
@@ -91,10 +92,11 @@ describe('PUT /v1/projects/:projectId/source: a version and its event commit tog
       { projectId, version: 1, previousVersion: 0, keyCount: 1, added: 1, modified: 0, deleted: 0 },
       { projectId, version: 2, previousVersion: 1, keyCount: 2, added: 1, modified: 1, deleted: 0 },
     ]);
-    const delivered = await service.waitFor('delivery', async () => {
+    const delivered = await vi.waitFor(async () => {
       const found = service.delivered.filter((event) => event.data['projectId'] === projectId);
-      return found.length === 2 ? found : undefined;
-    });
+      expect(found, 'delivery').toHaveLength(2);
+      return found;
+    }, settled);
     expect(delivered).toStrictEqual(events.map((row) => row.payload));
   });
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { realServers } from '@tolk/testing';
+import { realServers, settled } from '@tolk/testing';
 import { startSourceService, type SourceService } from './source-harness.js';
 
 let service: SourceService;
@@ -30,9 +30,9 @@ async function localeOf(projectId: string, as: Record<string, string>): Promise<
 }
 
 async function applied(eventId: string): Promise<void> {
-  await service.waitFor(`event ${eventId} applied`, async () =>
-    (await service.processed(eventId)) ? true : undefined,
-  );
+  await expect
+    .poll(async () => await service.processed(eventId), { ...settled, message: `event ${eventId} applied` })
+    .toBe(true);
 }
 
 /** A project created in project-service with a source uploaded, so that GET shows its locale. */
@@ -85,9 +85,9 @@ describe('project events consumed out of order or more than once', () => {
         occurredAt: now + 3_000,
       });
     }
-    await service.waitFor('both redeliveries consumed', async () =>
-      service.consumed(first.id).length === 3 ? true : undefined,
-    );
+    await expect
+      .poll(async () => service.consumed(first.id), { ...settled, message: 'both redeliveries consumed' })
+      .toHaveLength(3);
     expect(service.consumed(first.id)).toStrictEqual([true, false, false]);
     expect(await localeOf(projectId, owner)).toBe('fr');
     const { rows } = await service.db.query(`SELECT 1 FROM processed_events WHERE event_id = $1`, [first.id]);
@@ -123,11 +123,9 @@ describe('poison messages', () => {
     expect(deadIds()).not.toContain(wrongType.id);
     expect(deadIds()).not.toContain(incomplete.id);
 
-    await service.waitFor(
-      'poison dead-lettered',
-      async () => (deadIds().length >= 3 ? true : undefined),
-      20_000,
-    );
+    await expect
+      .poll(async () => deadIds().length, { ...settled, timeout: 20_000, message: 'poison dead-lettered' })
+      .toBeGreaterThanOrEqual(3);
     expect(service.deadLettered.map(({ messageId, attempt }) => ({ messageId, attempt }))).toStrictEqual(
       expect.arrayContaining([
         { messageId: unreadable, attempt: undefined },

@@ -94,20 +94,6 @@ export async function startSourceService(options: { env?: Record<string, string>
     return { [PRINCIPAL_HEADER]: await signPrincipal({ kind: 'user', userId }) };
   }
 
-  async function waitFor<T>(
-    what: string,
-    probe: () => Promise<T | undefined>,
-    timeoutMs = 10_000,
-  ): Promise<T> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const found = await probe();
-      if (found !== undefined) return found;
-      if (Date.now() > deadline) throw new Error(`${what} did not happen within ${timeoutMs} ms`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  }
-
   return {
     url: server.url,
     /** For services composed on top of this one (locale- and token-service's tests). */
@@ -122,7 +108,6 @@ export async function startSourceService(options: { env?: Record<string, string>
     delivered,
     deadLettered,
     as,
-    waitFor,
 
     call: callerOf(server.url),
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sampleValue, scrapeMetrics } from '@tolk/testing';
+import { sampleValue, scrapeMetrics, settled } from '@tolk/testing';
 import { startSourceService, type SourceService } from './source-harness.js';
 
 let service: SourceService;
@@ -48,9 +48,12 @@ describe('GET /metrics of source-service', () => {
     expect(labelValues.some((value) => value.includes(projectId))).toBe(false);
 
     // Two SourceChanged events went through the outbox: both relayed, nothing left pending.
-    await service.waitFor('both events relayed', async () =>
-      (await read()).relayed - before.relayed === 2 ? true : undefined,
-    );
+    await expect
+      .poll(async () => (await read()).relayed - before.relayed, {
+        ...settled,
+        message: 'both events relayed',
+      })
+      .toBe(2);
     const relayed = await scrapeMetrics(service.url);
     expect(sampleValue(relayed, 'outbox_pending_events', { schema: 'source' })).toBe(0);
     expect(sampleValue(relayed, 'outbox_oldest_pending_age_seconds', { schema: 'source' })).toBe(0);

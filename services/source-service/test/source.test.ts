@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { settled } from '@tolk/testing';
 import { sourceEventDataSchemas } from '@tolk/contracts';
 import {
   sourceFileResponseSchema,
@@ -82,10 +83,11 @@ describe('PUT /v1/projects/:projectId/source', () => {
       expect(row.payload.producer).toBe('source-service');
       sourceEventDataSchemas.SourceChanged.parse(row.payload.data);
     }
-    const delivered = await service.waitFor('delivery', async () => {
+    const delivered = await vi.waitFor(async () => {
       const found = service.delivered.filter((e) => e.data['projectId'] === projectId);
-      return found.length === 2 ? found : undefined;
-    });
+      expect(found, 'delivery').toHaveLength(2);
+      return found;
+    }, settled);
     expect(delivered).toStrictEqual(rows.map((row) => row.payload));
   });
 
@@ -265,10 +267,10 @@ describe('GET /v1/projects/:projectId/source', () => {
     const { projectId, owner, ownerId } = await service.createProject();
     await put(projectId, owner, { a: 'A' });
     await service.patchProject(ownerId, projectId, { sourceLocale: 'de' });
-    await service.waitFor('ProjectUpdated applied', async () => {
+    await vi.waitFor(async () => {
       const response = await service.call('GET', path(projectId), { as: owner });
-      return response.body.locale === 'de' ? true : undefined;
-    });
+      expect(response.body.locale, 'ProjectUpdated applied').toBe('de');
+    }, settled);
   });
 });
 
@@ -339,9 +341,9 @@ describe('events consumed', () => {
       baselineVersion: 2,
       sequence: 5,
     });
-    await service.waitFor('baseline', async () =>
-      (await service.processed(caughtUp.id)) ? true : undefined,
-    );
+    await expect
+      .poll(async () => await service.processed(caughtUp.id), { ...settled, message: 'baseline' })
+      .toBe(true);
     const current = await service.call('GET', path(projectId), { as: owner });
     expect(current.body.pendingDiff).toStrictEqual({ added: [], modified: [], deleted: [] });
     expect((await put(projectId, owner, { a: 'A2', b: 'B', c: 'C' })).body).toMatchObject({
@@ -359,7 +361,9 @@ describe('events consumed', () => {
       { projectId, baselineVersion: 0, sequence: 6 },
       { id: caughtUp.id },
     );
-    await service.waitFor('older', async () => ((await service.processed(older.id)) ? true : undefined));
+    await expect
+      .poll(async () => await service.processed(older.id), { ...settled, message: 'older' })
+      .toBe(true);
     expect((await service.call('GET', path(projectId), { as: owner })).body.pendingDiff.added).toStrictEqual(
       [],
     );
@@ -369,7 +373,9 @@ describe('events consumed', () => {
       baselineVersion: 1,
       sequence: 7,
     });
-    await service.waitFor('new', async () => ((await service.processed(newLocale.id)) ? true : undefined));
+    await expect
+      .poll(async () => await service.processed(newLocale.id), { ...settled, message: 'new' })
+      .toBe(true);
     expect((await service.call('GET', path(projectId), { as: owner })).body.pendingDiff).toStrictEqual({
       added: ['c'],
       modified: ['a'],
@@ -381,10 +387,10 @@ describe('events consumed', () => {
     const { projectId, owner, ownerId } = await service.createProject();
     await put(projectId, owner, { a: 'A' });
     await service.deleteProject(ownerId, projectId);
-    await service.waitFor('purge', async () => {
+    await vi.waitFor(async () => {
       const { rows } = await service.db.query(`SELECT 1 FROM versions WHERE project_id = $1`, [projectId]);
-      return rows.length === 0 ? true : undefined;
-    });
+      expect(rows, 'purge').toHaveLength(0);
+    }, settled);
     for (const table of ['projects', 'version_contents', 'baselines']) {
       const { rows } = await service.db.query(`SELECT 1 FROM ${table} WHERE project_id = $1`, [projectId]);
       expect(rows, table).toHaveLength(0);

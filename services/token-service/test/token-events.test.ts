@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { settled } from '@tolk/testing';
 import { TOKEN_INTROSPECTION_PATH, hashProjectToken } from '@tolk/contracts';
 import { expectError, startTokenService, type TokenService } from './token-harness.js';
 
@@ -17,9 +18,12 @@ async function rowsOf(table: string, projectId: string) {
 }
 
 async function waitUntilBuried(projectId: string) {
-  await service.waitFor(`project ${projectId} tombstoned`, async () =>
-    (await rowsOf('deleted_projects', projectId)).length > 0 ? true : undefined,
-  );
+  await expect
+    .poll(async () => (await rowsOf('deleted_projects', projectId)).length, {
+      ...settled,
+      message: `project ${projectId} tombstoned`,
+    })
+    .toBeGreaterThan(0);
 }
 
 describe('ProjectDeleted', () => {
@@ -59,10 +63,11 @@ describe('ProjectDeleted', () => {
     expect(onDeletion.sort((x, y) => x.tokenId.localeCompare(y.tokenId))).toStrictEqual(expected);
 
     // And they are published, for the gateway to evict every one.
-    const published = await service.waitFor('all TokenRevoked published', async () => {
+    const published = await vi.waitFor(async () => {
       const found = service.published.filter((event) => outbox.some((row) => row.id === event.id));
-      return found.length === 4 ? found : undefined;
-    });
+      expect(found, 'all TokenRevoked published').toHaveLength(4);
+      return found;
+    }, settled);
     expect(published.every((event) => event.producer === 'token-service')).toBe(true);
 
     for (const token of [...tokens, alreadyRevoked]) {
@@ -121,28 +126,28 @@ describe('ProjectDeleted', () => {
     const project = await service.createProject();
     await service.createToken(project.projectId, project.owner);
     const event = await service.publish('ProjectDeleted', { projectId: project.projectId });
-    await service.waitFor('consumed', async () =>
-      service.consumed(event.id).length >= 1 ? true : undefined,
-    );
+    await expect
+      .poll(async () => service.consumed(event.id).length, { ...settled, message: 'consumed' })
+      .toBeGreaterThanOrEqual(1);
     await service.publish('ProjectDeleted', { projectId: project.projectId }, { id: event.id });
-    await service.waitFor('consumed twice', async () =>
-      service.consumed(event.id).length >= 2 ? true : undefined,
-    );
+    await expect
+      .poll(async () => service.consumed(event.id).length, { ...settled, message: 'consumed twice' })
+      .toBeGreaterThanOrEqual(2);
     expect(service.consumed(event.id)).toEqual([true, false]);
     // A new event about the same deletion (another id) finds nothing left to revoke.
     const again = await service.publish('ProjectDeleted', { projectId: project.projectId });
-    await service.waitFor('consumed', async () =>
-      service.consumed(again.id).length >= 1 ? true : undefined,
-    );
+    await expect
+      .poll(async () => service.consumed(again.id).length, { ...settled, message: 'consumed' })
+      .toBeGreaterThanOrEqual(1);
     expect((await service.outboxRows(project.projectId)).map((row) => row.type)).toEqual(['TokenRevoked']);
   });
 
   it('when ProjectCreated or ProjectUpdated arrives after ProjectDeleted, then the project stays deleted', async () => {
     const projectId = `prj_${randomUUID().replaceAll('-', '')}`;
     const deleted = await service.publish('ProjectDeleted', { projectId });
-    await service.waitFor('deleted', async () =>
-      service.consumed(deleted.id).length > 0 ? true : undefined,
-    );
+    await expect
+      .poll(async () => service.consumed(deleted.id).length, { ...settled, message: 'deleted' })
+      .toBeGreaterThan(0);
     const late = [
       await service.publish('ProjectCreated', { projectId, name: 'X', sourceLocale: 'en', ownerId: 'usr_x' }),
       await service.publish('ProjectUpdated', {
@@ -153,9 +158,9 @@ describe('ProjectDeleted', () => {
       }),
     ];
     for (const event of late) {
-      await service.waitFor('consumed', async () =>
-        service.consumed(event.id).length > 0 ? true : undefined,
-      );
+      await expect
+        .poll(async () => service.consumed(event.id).length, { ...settled, message: 'consumed' })
+        .toBeGreaterThan(0);
     }
     expect(await rowsOf('projects', projectId)).toEqual([]);
     expectError(
@@ -172,9 +177,12 @@ describe('ProjectDeleted', () => {
 describe('ProjectCreated and ProjectUpdated', () => {
   it('when a project is created at project-service, then token-service learns of it from the event', async () => {
     const project = await service.createProject();
-    await service.waitFor('remembered', async () =>
-      (await rowsOf('projects', project.projectId)).length > 0 ? true : undefined,
-    );
+    await expect
+      .poll(async () => (await rowsOf('projects', project.projectId)).length, {
+        ...settled,
+        message: 'remembered',
+      })
+      .toBeGreaterThan(0);
   });
 
   it('when an older ProjectUpdated arrives after a newer one, then the newer state is kept', async () => {
@@ -186,9 +194,13 @@ describe('ProjectCreated and ProjectUpdated', () => {
       settings: { provider: null, model: null, instructions: null },
     };
     const newer = await service.publish('ProjectUpdated', data, { occurredAt: 2_000_000_000_000 });
-    await service.waitFor('newer', async () => (service.consumed(newer.id).length > 0 ? true : undefined));
+    await expect
+      .poll(async () => service.consumed(newer.id).length, { ...settled, message: 'newer' })
+      .toBeGreaterThan(0);
     const older = await service.publish('ProjectUpdated', data, { occurredAt: 1_000_000_000_000 });
-    await service.waitFor('older', async () => (service.consumed(older.id).length > 0 ? true : undefined));
+    await expect
+      .poll(async () => service.consumed(older.id).length, { ...settled, message: 'older' })
+      .toBeGreaterThan(0);
     const [row] = await rowsOf('projects', projectId);
     expect((row!['project_updated_at'] as Date).getTime()).toBe(2_000_000_000_000);
   });

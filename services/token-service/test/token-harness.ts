@@ -80,7 +80,6 @@ export async function startTokenService(options: { env?: Record<string, string> 
     tokensPath,
     as: base.as,
     asProjectToken: base.asProjectToken,
-    waitFor: base.waitFor,
     createProject: base.createProject,
     deleteProject: base.deleteProject,
 

@@ -5,7 +5,8 @@
  * hand is, so the gateway stops accepting the token within a second.
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { settled } from '@tolk/testing';
 import { TOKEN_INTROSPECTION_PATH, hashProjectToken } from '@tolk/contracts';
 import { startTokenService, type CreatedToken, type TokenService } from './token-harness.js';
 
@@ -30,12 +31,13 @@ async function isLive(token: CreatedToken): Promise<boolean> {
 
 /** The TokenRevoked events published for these tokens, once there is one for each. */
 function revocationsOf(tokens: CreatedToken[]) {
-  return service.waitFor(`TokenRevoked for ${tokens.length} tokens`, async () => {
+  return vi.waitFor(async () => {
     const found = service.published.filter((event) =>
       tokens.some((token) => event.data['tokenId'] === token.tokenId),
     );
-    return found.length >= tokens.length ? found : undefined;
-  });
+    expect(found.length, `TokenRevoked for ${tokens.length} tokens`).toBeGreaterThanOrEqual(tokens.length);
+    return found;
+  }, settled);
 }
 
 describe('GET /v1/projects/:projectId/tokens', () => {
@@ -92,9 +94,9 @@ describe('ProjectMembershipChanged', () => {
 
     // A redelivery applies nothing twice.
     await service.publish('ProjectMembershipChanged', event.data, { id: event.id });
-    await service.waitFor('the duplicate consumed', async () =>
-      service.consumed(event.id).length === 2 ? true : undefined,
-    );
+    await expect
+      .poll(async () => service.consumed(event.id), { ...settled, message: 'the duplicate consumed' })
+      .toHaveLength(2);
     expect(service.consumed(event.id)).toEqual([true, false]);
     const outbox = await service.outboxRows(project.projectId);
     expect(outbox.filter((row) => row.type === 'TokenRevoked')).toHaveLength(2);

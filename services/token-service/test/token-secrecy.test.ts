@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { TOKEN_INTROSPECTION_PATH, TOKEN_USAGE_PATH, hashProjectToken } from '@tolk/contracts';
 import { createLogger } from '@tolk/logger';
-import { request } from '@tolk/testing';
+import { request, settled } from '@tolk/testing';
 import { expectError, startTokenService, type CreatedToken, type TokenService } from './token-harness.js';
 
 let service: TokenService;
@@ -96,12 +96,12 @@ async function everythingATokenGoesThrough(): Promise<CreatedToken[]> {
   }
 
   await service.deleteProject(project.ownerId, project.projectId);
-  await service.waitFor('project tombstoned', async () => {
+  await vi.waitFor(async () => {
     const { rows } = await service.db.query(`SELECT 1 FROM deleted_projects WHERE project_id = $1`, [
       project.projectId,
     ]);
-    return rows.length > 0 ? true : undefined;
-  });
+    expect(rows.length, 'project tombstoned').toBeGreaterThan(0);
+  }, settled);
   return [read, readWrite, revoked];
 }
 

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { settled } from '@tolk/testing';
 import {
   PROJECT_TOKEN_LENGTH,
   TOKEN_INTROSPECTION_PATH,
@@ -145,12 +146,12 @@ describe('POST /v1/projects/:projectId/tokens', () => {
 
   it('when token-service has not heard of the project yet, then it asks project-service and creates the token', async () => {
     const project = await service.createProject();
-    await service.waitFor('ProjectCreated consumed', async () => {
+    await vi.waitFor(async () => {
       const { rows } = await service.db.query(`SELECT 1 FROM projects WHERE project_id = $1`, [
         project.projectId,
       ]);
-      return rows.length > 0 ? true : undefined;
-    });
+      expect(rows.length, 'ProjectCreated consumed').toBeGreaterThan(0);
+    }, settled);
     // As if ProjectCreated had not arrived yet.
     await service.db.query(`DELETE FROM projects WHERE project_id = $1`, [project.projectId]);
     const created = await service.createToken(project.projectId, project.owner);
@@ -280,9 +281,11 @@ describe('DELETE /v1/projects/:projectId/tokens/:tokenId', () => {
       data: { tokenId: created.tokenId, projectId: project.projectId, tokenHash },
     });
     // And it reaches the exchange, for the gateway to evict the token from its cache.
-    const published = await service.waitFor('TokenRevoked published', async () =>
-      service.published.find((event) => event.id === outbox[0]!.id),
-    );
+    const published = await vi.waitFor(async () => {
+      const found = service.published.find((event) => event.id === outbox[0]!.id);
+      expect(found, 'TokenRevoked published').toBeDefined();
+      return found!;
+    }, settled);
     expect(published.data).toStrictEqual({
       tokenId: created.tokenId,
       projectId: project.projectId,
