@@ -4,6 +4,7 @@ import { promisify } from 'node:util';
 import { brotliDecompress, gunzip, inflate, type ZlibOptions } from 'node:zlib';
 import { parse as parseContentType } from 'content-type';
 import { AppError, InvalidJsonError, PayloadTooLargeError, ValidationError } from './errors.js';
+import { parseUtf8Json } from './json-body.js';
 
 /**
  * THE rule by which every Tolk process reads a JSON request body: each service's frame and the
@@ -80,7 +81,7 @@ export async function decodeJsonBody(
   if (text.subarray(0, BOM.length).equals(BOM)) text = text.subarray(BOM.length);
   if (text.length === 0) return undefined;
   options.onText?.(text);
-  const value = parseJsonText(text);
+  const value = parseUtf8Json(text);
   // Bytes checked as UTF-8 hold no surrogate: only a `\uD8xx`-style escape can make one. Those
   // are looked at in the text; the value is walked (to name the path) only when one is lone.
   if (hasLoneSurrogateEscape(text)) requireWellFormedStrings(value);
@@ -244,25 +245,4 @@ function requireWellFormedStrings(value: unknown): void {
 
 function unsupported(message: string): AppError {
   return new AppError('UNSUPPORTED_MEDIA_TYPE', message);
-}
-
-/**
- * The parsed value of checked UTF-8 JSON text, as express.json (strict: false) gives it: a
- * leading byte order mark is dropped, an empty text is `{}`, and text that is not JSON throws
- * JSON.parse's SyntaxError, typed as express' parser types it.
- */
-function parseJsonText(bytes: Buffer): unknown {
-  let text = bytes.toString('utf8');
-  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  if (text.length === 0) return {};
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (err) {
-    throw Object.assign(err as Error, {
-      status: 400,
-      statusCode: 400,
-      expose: true,
-      type: 'entity.parse.failed',
-    });
-  }
 }
