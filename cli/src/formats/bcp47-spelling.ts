@@ -27,3 +27,13 @@ export function bcp47Spelling(separator: '-' | '_'): Bcp47Spelling {
     },
   };
 }
+
+/**
+ * Apple's folders: `pt-BR.lproj`, `zh-Hant.lproj`, BCP 47 with `-`; `Base.lproj` (Interface
+ * Builder's base internationalization) spells no locale.
+ */
+const dashed = bcp47Spelling('-');
+export const lprojSpelling: Bcp47Spelling = {
+  spellLocale: dashed.spellLocale,
+  readLocale: (spelled) => (spelled === 'Base' ? undefined : dashed.readLocale(spelled)),
+};

@@ -22,18 +22,14 @@
  * - Refused: an unterminated string or comment, a pair missing `=` or `;`, bytes that are not the
  *   encoding, a key given twice.
  */
-import { bcp47Spelling } from './bcp47-spelling.js';
+import { lprojSpelling } from './bcp47-spelling.js';
 import { FormatError, type LocaleFormat, type ReadInput, type WriteInput } from './format.js';
 import { keyOfName, nameProblem } from './key-names.js';
-
-const spelling = bcp47Spelling('-');
 
 export const stringsFormat: LocaleFormat = {
   name: 'strings',
   extensions: ['.strings'],
-  /** `pt-BR.lproj`, `zh-Hant.lproj`: Apple's BCP 47 with `-` (`Base.lproj` is no locale). */
-  spellLocale: spelling.spellLocale,
-  readLocale: (spelled) => (spelled === 'Base' ? undefined : spelling.readLocale(spelled)),
+  ...lprojSpelling,
   read(input: ReadInput) {
     return documentOf(parseStrings(decodeApple(input.bytes, input.path), input.path));
   },

@@ -30,13 +30,12 @@ import { TYPE, parse as parseIcu, type MessageFormatElement } from '@formatjs/ic
 import { printAST } from '@formatjs/icu-messageformat-parser/printer.js';
 import { PLURAL_CATEGORIES, pluralCategories, type PluralCategory } from '@tolk/locale-file';
 import * as plist from 'plist';
-import { bcp47Spelling } from './bcp47-spelling.js';
+import { lprojSpelling } from './bcp47-spelling.js';
 import { FormatError, type LocaleFormat, type ReadInput, type WriteInput } from './format.js';
 import { icuBranchText, icuPluralMessage, pluralBranches, type Interpolation } from './plural-message.js';
 import { keyOfName, nameProblem } from './key-names.js';
 import { decodeUtf8 } from './utf8.js';
 
-const spelling = bcp47Spelling('-');
 const FORMAT_KEY = 'NSStringLocalizedFormatKey';
 const SPEC_TYPE = 'NSStringFormatSpecTypeKey';
 const PLURAL_RULE = 'NSStringPluralRuleType';
@@ -48,9 +47,7 @@ const APPLE_INTERPOLATION: Interpolation = { prefix: '\u0000' };
 export const stringsdictFormat: LocaleFormat = {
   name: 'stringsdict',
   extensions: ['.stringsdict'],
-  /** `pt-BR.lproj`, `zh-Hant.lproj`: Apple's BCP 47 with `-` (`Base.lproj` is no locale). */
-  spellLocale: spelling.spellLocale,
-  readLocale: (spelled) => (spelled === 'Base' ? undefined : spelling.readLocale(spelled)),
+  ...lprojSpelling,
   read(input: ReadInput) {
     const loaded = load(input.bytes, input.path);
     const document: Record<string, unknown> = {};

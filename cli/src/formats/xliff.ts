@@ -112,6 +112,28 @@ const PAIRED = new Set(['g', 'pc', 'mrk']);
 /** The tokens inline codes are in values: `<x1/>`, `<g2>`, `</g2>`. */
 const TOKEN = /<\/?[gx]\d+\/?>/;
 
+/** A `<source>` or `<target>` being read: its text, inline codes as tokens. */
+type TextInProgress = {
+  kind: 'source' | 'target';
+  start: number;
+  innerStart: number;
+  depth: number;
+  value: string;
+  open: { code: Code; start: number }[];
+  /** Target codes no source code matches, numbered after the source's. */
+  unmatched: number;
+};
+
+/** The element opened at `start`, its text from `innerStart`, `depth` elements deep. */
+function openText(
+  kind: TextInProgress['kind'],
+  start: number,
+  innerStart: number,
+  depth: number,
+): TextInProgress {
+  return { kind, start, innerStart, depth, value: '', open: [], unmatched: 0 };
+}
+
 function parse(bytes: Buffer, path: string): Parsed {
   const text = decodeUtf8(bytes, path, 'XLIFF files are UTF-8');
   const base = text.startsWith('\uFEFF') ? 1 : 0;
@@ -143,18 +165,7 @@ function parse(bytes: Buffer, path: string): Parsed {
       })
     | undefined;
   /** The `<source>` or `<target>` being read: its text, inline codes as tokens. */
-  let inText:
-    | {
-        kind: 'source' | 'target';
-        start: number;
-        innerStart: number;
-        depth: number;
-        value: string;
-        open: { code: Code; start: number }[];
-        /** Target codes no source code matches, numbered after the source's. */
-        unmatched: number;
-      }
-    | undefined;
+  let inText: TextInProgress | undefined;
   let opaque: { start: number; depth: number; id?: string } | undefined;
   let note: { text: string; from?: string } | undefined;
 
@@ -281,15 +292,7 @@ function parse(bytes: Buffer, path: string): Parsed {
       const category = attr('category');
       if (category) note.from = category;
     } else if (name === 'source' && !unit.source) {
-      inText = {
-        kind: 'source',
-        start,
-        innerStart: end,
-        depth: stack.length,
-        value: '',
-        open: [],
-        unmatched: 0,
-      };
+      inText = openText('source', start, end, stack.length);
       if (tag.isSelfClosing) {
         unit.source = { start, end, inner: { start: end, end } };
         unit.value = '';
@@ -298,15 +301,7 @@ function parse(bytes: Buffer, path: string): Parsed {
     } else if (name === 'target' && !unit.target) {
       const state = attr('state');
       if (version === '1.2' && state !== undefined) unit.state = state;
-      inText = {
-        kind: 'target',
-        start,
-        innerStart: end,
-        depth: stack.length,
-        value: '',
-        open: [],
-        unmatched: 0,
-      };
+      inText = openText('target', start, end, stack.length);
       if (tag.isSelfClosing) {
         unit.target = { start, end };
         unit.targetValue = '';
