@@ -30,7 +30,7 @@ export type GatewayRoute = {
    * `read`, source and translation uploads with `read_write`. Any other method, and every route
    * without this, refuses a project token with 403 before any service sees the request.
    */
-  tokens?: Partial<Record<'GET' | 'PUT', TokenPermission>>;
+  tokens?: Partial<Record<'GET' | 'PUT' | 'POST', TokenPermission>>;
   /**
    * Every answer is `Cache-Control: no-store`, the gateway's own refusals (401, 403, 429, 503, ...)
    * included, not only the service's: for routes whose answers hold secrets (DESIGN §7).
@@ -62,6 +62,14 @@ export const ROUTES: readonly GatewayRoute[] = [
     access: 'user',
     scope: 'project',
     tokens: READ_AND_UPLOAD,
+  },
+  // Translation memory lookups are reads sent with POST (the texts do not fit in a query string).
+  {
+    path: '/v1/projects/:projectId/locales/:locale/memory',
+    service: 'locale',
+    access: 'user',
+    scope: 'project',
+    tokens: { POST: 'read' },
   },
   {
     path: '/v1/projects/:projectId/locales{/*rest}',

@@ -42,6 +42,8 @@ import {
   storedKeyResponseSchema,
   tokenListResponseSchema,
   translationsResponseSchema,
+  memoryLookupBodySchema,
+  memoryLookupResponseSchema,
   updateMemberRequestSchema,
   updateProjectRequestSchema,
   uploadResponseSchema,
@@ -65,6 +67,7 @@ export const REQUEST_SCHEMAS = {
   UpdateMemberRequest: updateMemberRequestSchema,
   DeleteAccountRequest: deleteAccountRequestSchema,
   AddLocaleRequest: addLocaleBodySchema,
+  MemoryLookupRequest: memoryLookupBodySchema,
   CreateTokenRequest: createTokenRequestSchema,
   StoreProviderKeyRequest: storeKeyRequestSchema,
 } satisfies Record<string, z.ZodType>;
@@ -87,6 +90,7 @@ export const RESPONSE_SCHEMAS = {
   LocaleDetail: localeDetailResponseSchema,
   LocaleList: localeListResponseSchema,
   Translations: translationsResponseSchema,
+  MemoryLookup: memoryLookupResponseSchema,
   ApiToken: apiTokenSchema,
   CreateTokenResponse: createTokenResponseSchema,
   ApiTokenList: tokenListResponseSchema,
@@ -658,6 +662,24 @@ export const OPERATIONS: ApiOperation[] = [
       404: 'No such project, or not a target locale of it (NOT_FOUND)',
       409: 'Translations made from a newer source version are already stored: pull and translate again (CONFLICT)',
       413: 'The body is over 10 MiB, or holds more than 200,000 keys (PAYLOAD_TOO_LARGE)',
+    },
+  },
+  {
+    method: 'post',
+    path: `${LOCALE}/memory`,
+    operationId: 'lookUpMemory',
+    tag: 'Locales',
+    summary: 'Look up translation memory',
+    description:
+      'For each source text, the stored translation into this locale of an identical text: this ' +
+      "project's first, then the most recent of the other projects the caller is a member of (a " +
+      'project API token: its own project only). With `near`, up to that many translations of ' +
+      'similar texts too (trigram similarity). A lookup changes nothing; a read token may do it.',
+    requestBody: { schema: 'MemoryLookupRequest', required: true },
+    success: { status: 200, description: 'One match per text, in order', schema: 'MemoryLookup' },
+    errors: {
+      400: 'No texts, more than 5,000, an empty one or one over 5,000 characters, `near` not 0 to 5 (VALIDATION_ERROR); or INVALID_JSON',
+      404: 'No such project, or not a target locale of it (NOT_FOUND)',
     },
   },
 

@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { mkdir } from 'node:fs/promises';
 import { PGlite, types } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { assertSchemaName, type Db, type Queryable, type QueryResult } from './db.js';
 
 /**
@@ -17,6 +18,8 @@ export async function openEmbeddedPostgres(options: { dataDir?: string } = {}) {
   if (options.dataDir) await mkdir(options.dataDir, { recursive: true });
   const pg = await PGlite.create({
     dataDir: options.dataDir,
+    // Shipped with PGlite as with Postgres; locale-service's translation memory uses it.
+    extensions: { pg_trgm },
     parsers: {
       // As the pg driver is configured (pg-db.ts): counts as numbers, bytea as Buffer.
       [types.INT8]: (value: string) => Number(value),

@@ -19,6 +19,8 @@ const projectSchema = z.object({
   updatedAt: z.number().int(),
 });
 
+const userProjectsSchema = z.object({ projectIds: z.array(z.string()) });
+
 /** No project id is longer or has anything but visible ASCII: such a value names nothing. */
 const PLAUSIBLE_ID = /^[\x21-\x7e]{1,200}$/;
 
@@ -63,6 +65,17 @@ export function createProjectDirectory<Project>(deps: {
       const remembered = await store.find(projectId);
       if (!remembered) throw projectNotFound();
       return remembered;
+    },
+
+    /**
+     * The ids of the projects `userId` is a member of, and so may read, as project-service says
+     * now (never kept: a removed membership counts at once).
+     */
+    async readableBy(userId: string): Promise<string[]> {
+      const path = `/internal/users/${encodeURIComponent(userId)}/projects`;
+      const answer = await client.call(path);
+      if (answer.status === 404) return [];
+      return (await client.expect(userProjectsSchema, answer, path)).projectIds;
     },
   };
 }

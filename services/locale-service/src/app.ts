@@ -15,6 +15,8 @@ import { PRODUCER, createBaselineKeeper } from './domain/baseline.js';
 import { createLocaleSync, type LocaleSync } from './domain/locale-sync.js';
 import { createLocales } from './domain/locales.js';
 import { createSourceDocuments } from './domain/source-documents.js';
+import { createMemoryRepository } from './data-access/memory-repository.js';
+import { createMemory } from './domain/memory.js';
 import { createLocaleRouter } from './entry-points/http/router.js';
 
 export type LocaleAppConfig = Pick<
@@ -68,6 +70,7 @@ export function createLocaleService(deps: {
     signInternalCaller,
     logger,
   });
+  const memory = createMemory({ memory: createMemoryRepository(db), locales, directory });
   const useCases = createLocales({
     db,
     locales,
@@ -75,6 +78,7 @@ export function createLocaleService(deps: {
     directory,
     documents,
     baseline: createBaselineKeeper({ db, baselines: createBaselinesRepository(), locales, now }),
+    memory,
     limits: {
       maxKeys: config.LOCALE_MAX_KEYS,
       maxDepth: config.LOCALE_MAX_DEPTH,
@@ -86,7 +90,7 @@ export function createLocaleService(deps: {
 
   const app = createServiceApp({
     logger,
-    router: createLocaleRouter({ locales: useCases }),
+    router: createLocaleRouter({ locales: useCases, memory }),
     internalSecret: config.INTERNAL_JWT_SECRET,
     bodyLimitBytes: config.LOCALE_MAX_BODY_BYTES,
     readiness: readinessOf({ db, bus }),

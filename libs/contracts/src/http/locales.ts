@@ -69,3 +69,74 @@ export type LocaleResponse = z.infer<typeof localeResponseSchema>;
 export type LocaleDetailResponse = z.infer<typeof localeDetailResponseSchema>;
 export type LocaleListResponse = z.infer<typeof localeListResponseSchema>;
 export type TranslationsResponse = z.infer<typeof translationsResponseSchema>;
+
+// ---- translation memory (DESIGN §13) ----
+
+/** The most texts one memory lookup may ask for. */
+export const MAX_MEMORY_TEXTS = 5000;
+/** The longest text a memory lookup looks up (longer texts are never stored either). */
+export const MAX_MEMORY_TEXT_LENGTH = 5000;
+/** The most near matches a lookup returns per text. */
+export const MAX_MEMORY_NEAR = 5;
+
+/**
+ * `POST .../locales/{locale}/memory`: source texts whose translations into the locale are
+ * wanted. `near` asks for up to that many similar texts' translations per text as well (0, the
+ * default: only identical texts).
+ */
+export const memoryLookupBodySchema = z.strictObject(
+  {
+    texts: z
+      .array(
+        z
+          .string({ error: 'must be strings' })
+          .min(1, { error: 'must not be empty' })
+          .max(MAX_MEMORY_TEXT_LENGTH, { error: `must be at most ${MAX_MEMORY_TEXT_LENGTH} characters` }),
+        { error: 'must be an array of source texts' },
+      )
+      .min(1, { error: 'must hold at least one text' })
+      .max(MAX_MEMORY_TEXTS, { error: `must hold at most ${MAX_MEMORY_TEXTS} texts` }),
+    near: z
+      .number({ error: `must be a whole number from 0 to ${MAX_MEMORY_NEAR}` })
+      .int({ error: `must be a whole number from 0 to ${MAX_MEMORY_NEAR}` })
+      .min(0, { error: `must be a whole number from 0 to ${MAX_MEMORY_NEAR}` })
+      .max(MAX_MEMORY_NEAR, { error: `must be a whole number from 0 to ${MAX_MEMORY_NEAR}` })
+      .optional(),
+  },
+  {
+    error: (issue) =>
+      issue.code === 'unrecognized_keys'
+        ? `unknown member${issue.keys.length === 1 ? '' : 's'} ${issue.keys.join(', ')} (texts and near are known)`
+        : 'must be a JSON object',
+  },
+);
+
+const memoryTranslation = z.strictObject({
+  translation: z.string(),
+  key: z.string().meta({ description: 'The key the translation was stored for' }),
+  projectId: z
+    .string()
+    .meta({ description: 'The project it comes from: this one, or another the caller can read' }),
+  updatedAt: epochMillis(),
+});
+
+export const memoryLookupResponseSchema = z.strictObject({
+  matches: z.array(
+    z.strictObject({
+      text: z.string(),
+      exact: memoryTranslation.nullable().meta({
+        description:
+          "The translation of an identical source text: this project's first, then the most recent of the caller's other projects",
+      }),
+      near: z.array(
+        memoryTranslation.extend({
+          source: z.string().meta({ description: 'The similar source text that was translated' }),
+          similarity: z.number().min(0).max(1).meta({ description: 'pg_trgm similarity, 0 to 1' }),
+        }),
+      ),
+    }),
+  ),
+});
+
+export type MemoryLookupBody = z.infer<typeof memoryLookupBodySchema>;
+export type MemoryLookupResponse = z.infer<typeof memoryLookupResponseSchema>;

@@ -149,8 +149,15 @@ export const soleOwnedProjectsResponseSchema = z.strictObject({
   projects: z.array(z.strictObject({ projectId: z.string(), name: z.string() })),
 });
 
+/**
+ * `GET /internal/users/{userId}/projects`: the ids of the projects this user is a member of, and
+ * so may read (locale-service asks, to look up translation memory across them and no others).
+ */
+export const userProjectsResponseSchema = z.strictObject({ projectIds: z.array(z.string()) });
+
 export type ProjectResponse = z.infer<typeof projectResponseSchema>;
 export type MemberResponse = z.infer<typeof memberResponseSchema>;
 export type MembershipResponse = z.infer<typeof membershipResponseSchema>;
 export type InternalProjectResponse = z.infer<typeof internalProjectResponseSchema>;
 export type SoleOwnedProjectsResponse = z.infer<typeof soleOwnedProjectsResponseSchema>;
+export type UserProjectsResponse = z.infer<typeof userProjectsResponseSchema>;

@@ -32,6 +32,7 @@ import {
   type LocaleStatus,
 } from './locale-state.js';
 import type { SourceDocuments } from './source-documents.js';
+import { memoryOfUpload, type Memory } from './memory.js';
 import { parseUpload } from './parse-upload.js';
 
 /** The locale record (DESIGN §5). */
@@ -155,11 +156,12 @@ export function createLocales(deps: {
   directory: ProjectDirectory<LocaleProject>;
   documents: SourceDocuments;
   baseline: BaselineKeeper;
+  memory: Pick<Memory, 'record' | 'forgetLocale'>;
   limits: SourceLimits;
   now: () => number;
   logger: Logger;
 }) {
-  const { db, locales, projects, directory, documents, baseline, limits, now, logger } = deps;
+  const { db, locales, projects, directory, documents, baseline, memory, limits, now, logger } = deps;
 
   function present(row: LocaleRow, head: number): Locale {
     // Counts refreshed by a concurrent request may be newer than the head this one read.
@@ -427,6 +429,7 @@ export function createLocales(deps: {
       await open(principal, projectId, 'manage');
       await baseline.change(projectId, async (tx) => {
         if (!(await locales.delete(projectId, locale, tx))) throw localeNotFound(locale);
+        await memory.forgetLocale(projectId, locale, tx);
       });
     },
 
@@ -483,7 +486,11 @@ export function createLocales(deps: {
           from,
           plurals ? made.keys : undefined,
         );
+        // The memory learns the translations new in this upload, by the texts they were made for.
+        const before = await storedTranslations(projectId, locale, tx);
         await locales.saveTranslations(projectId, locale, { content, from }, counts, at, tx);
+        const learned = memoryOfUpload(made, targetKeysOf(made, locale, plurals), translations, before);
+        await memory.record(projectId, locale, learned, at, tx);
       });
       // A newer source may have arrived meanwhile: counts follow it before they are shown.
       const latest = await refresh(projectId);

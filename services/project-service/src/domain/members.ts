@@ -123,6 +123,11 @@ export function createMembers(deps: {
       if (!membership) throw new NotFoundError('No such project, or the user is not a member of it');
       return { projectId, userId, role: membership.role };
     },
+
+    /** For translation memory (internal): the projects the user is a member of, so may read. */
+    async projectIdsOf(userId: string): Promise<string[]> {
+      return isPlausibleId(userId) ? members.listProjectIdsOfUser(userId) : [];
+    },
   };
 }
 

@@ -1,13 +1,16 @@
 import { Router, type Request } from 'express';
 import { parseInput, route, withQuery } from '@tolk/http';
 import type { Locale, Locales } from '../../domain/locales.js';
+import type { Memory } from '../../domain/memory.js';
 import {
   addLocaleBodySchema,
+  memoryLookupBodySchema,
   parseLocaleParam,
   uploadTranslationsQuerySchema,
   type LocaleDetailResponse,
   type LocaleListResponse,
   type LocaleResponse,
+  type MemoryLookupResponse,
   type TranslationsResponse,
 } from './schemas.js';
 
@@ -31,8 +34,8 @@ function localeBody(locale: Locale): LocaleResponse {
   };
 }
 
-export function createLocaleRouter(deps: { locales: Locales }) {
-  const { locales } = deps;
+export function createLocaleRouter(deps: { locales: Locales; memory: Pick<Memory, 'lookup'> }) {
+  const { locales, memory } = deps;
   const router = Router();
 
   // Answers depend on who asks and change with every upload: no shared cache may keep one.
@@ -95,6 +98,21 @@ export function createLocaleRouter(deps: { locales: Locales }) {
       );
       res.json(localeBody(updated));
     }),
+  });
+
+  route(router, '/v1/projects/:projectId/locales/:locale/memory', {
+    // A lookup, not a change: POST only because the texts do not fit in a query string.
+    post: async (req, res) => {
+      const locale = parseLocaleParam(param(req, 'locale'));
+      const body = parseInput(memoryLookupBodySchema, req.body);
+      const answer: MemoryLookupResponse = await memory.lookup(
+        req.principal,
+        param(req, 'projectId'),
+        locale,
+        body,
+      );
+      res.json(answer);
+    },
   });
 
   return router;

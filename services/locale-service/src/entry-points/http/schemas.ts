@@ -17,10 +17,13 @@ export {
   localeDetailResponseSchema,
   localeListResponseSchema,
   localeResponseSchema,
+  memoryLookupBodySchema,
+  memoryLookupResponseSchema,
   translationsResponseSchema,
   uploadTranslationsQuerySchema,
   type LocaleDetailResponse,
   type LocaleListResponse,
   type LocaleResponse,
+  type MemoryLookupResponse,
   type TranslationsResponse,
 } from '@tolk/contracts';

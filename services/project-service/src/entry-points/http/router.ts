@@ -15,6 +15,7 @@ import {
   type MembershipResponse,
   type ProjectResponse,
   type SoleOwnedProjectsResponse,
+  type UserProjectsResponse,
 } from './schemas.js';
 
 function toProjectResponse(project: MemberProject | (Project & { role: null })): ProjectResponse {
@@ -151,6 +152,13 @@ export function createProjectRouter(deps: {
     get: async (req, res) => {
       const projectsOfUser = await accountRemoval.soleOwnedProjects(param(req, 'userId'));
       const answer: SoleOwnedProjectsResponse = { projects: projectsOfUser };
+      res.json(answer);
+    },
+  });
+
+  route(router, '/internal/users/:userId/projects', {
+    get: async (req, res) => {
+      const answer: UserProjectsResponse = { projectIds: await members.projectIdsOf(param(req, 'userId')) };
       res.json(answer);
     },
   });

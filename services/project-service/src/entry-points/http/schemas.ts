@@ -14,9 +14,11 @@ export {
   soleOwnedProjectsResponseSchema,
   updateMemberRequestSchema,
   updateProjectRequestSchema,
+  userProjectsResponseSchema,
   type InternalProjectResponse,
   type MemberResponse,
   type MembershipResponse,
   type ProjectResponse,
   type SoleOwnedProjectsResponse,
+  type UserProjectsResponse,
 } from '@tolk/contracts';

@@ -1,0 +1,142 @@
+import { createHash } from 'node:crypto';
+import type { Db, Queryable } from '@tolk/db';
+
+/** A translation the memory holds. */
+export type MemoryEntry = {
+  translation: string;
+  key: string;
+  projectId: string;
+  updatedAt: number;
+};
+
+export type NearEntry = MemoryEntry & { source: string; similarity: number };
+
+type Row = {
+  project_id: string;
+  source_text: string;
+  translation: string;
+  key: string;
+  updated_at: Date;
+};
+
+function toEntry(row: Row): MemoryEntry {
+  return {
+    translation: row.translation,
+    key: row.key,
+    projectId: row.project_id,
+    updatedAt: row.updated_at.getTime(),
+  };
+}
+
+/** What identifies a source text in the memory's index. */
+export function textHash(text: string): Buffer {
+  return createHash('sha256').update(text, 'utf8').digest();
+}
+
+/** Rows a statement upserts at most, so that its parameters stay a few megabytes. */
+const UPSERT_SLICE = 5_000;
+
+/** The translation memory of locale-service (DESIGN §13). */
+export function createMemoryRepository(db: Db) {
+  return {
+    /**
+     * Remembers each `{source, translation, key}` of a project's locale; a text already held gets
+     * the newer translation. Texts must be distinct.
+     */
+    async record(
+      projectId: string,
+      locale: string,
+      entries: readonly { source: string; translation: string; key: string }[],
+      at: number,
+      tx: Queryable,
+    ): Promise<void> {
+      for (let start = 0; start < entries.length; start += UPSERT_SLICE) {
+        const slice = entries.slice(start, start + UPSERT_SLICE);
+        await tx.query(
+          `INSERT INTO memory (project_id, locale, source_hash, source_text, translation, key, updated_at)
+           SELECT $1, $2, u.hash, u.source, u.translation, u.key, $3
+             FROM unnest($4::bytea[], $5::text[], $6::text[], $7::text[]) AS u(hash, source, translation, key)
+           ON CONFLICT (project_id, locale, source_hash)
+           DO UPDATE SET translation = EXCLUDED.translation, key = EXCLUDED.key, updated_at = EXCLUDED.updated_at`,
+          [
+            projectId,
+            locale,
+            new Date(at),
+            slice.map((entry) => textHash(entry.source)),
+            slice.map((entry) => entry.source),
+            slice.map((entry) => entry.translation),
+            slice.map((entry) => entry.key),
+          ],
+        );
+      }
+    },
+
+    /** Forgets a locale's memory (the locale was removed from the project). */
+    async forgetLocale(projectId: string, locale: string, tx: Queryable): Promise<void> {
+      await tx.query(`DELETE FROM memory WHERE project_id = $1 AND locale = $2`, [projectId, locale]);
+    },
+
+    /** Forgets a project's memory (the project was deleted). */
+    async forgetProject(projectId: string, tx: Queryable): Promise<void> {
+      await tx.query(`DELETE FROM memory WHERE project_id = $1`, [projectId]);
+    },
+
+    /**
+     * For each text, its translation into `locale` in the projects `projectIds`: the one of
+     * `preferred` first, else the most recently stored. Undefined where none holds the text.
+     */
+    async exact(
+      projectIds: readonly string[],
+      preferred: string,
+      locale: string,
+      texts: readonly string[],
+    ): Promise<(MemoryEntry | undefined)[]> {
+      const hashes = texts.map(textHash);
+      const { rows } = await db.query<Row & { i: number }>(
+        `SELECT DISTINCT ON (q.i) q.i::int AS i, m.project_id, m.source_text, m.translation, m.key, m.updated_at
+           FROM unnest($3::bytea[]) WITH ORDINALITY AS q(hash, i)
+           JOIN memory m ON m.locale = $2 AND m.source_hash = q.hash AND m.project_id = ANY($1::text[])
+          ORDER BY q.i, (m.project_id = $4) DESC, m.updated_at DESC, m.project_id`,
+        [projectIds, locale, hashes, preferred],
+      );
+      const found: (MemoryEntry | undefined)[] = texts.map(() => undefined);
+      // A hash is the text's; the comparison only guards against a collision.
+      for (const row of rows) if (row.source_text === texts[row.i - 1]) found[row.i - 1] = toEntry(row);
+      return found;
+    },
+
+    /**
+     * For each text, up to `limit` translations into `locale` of similar, not identical, texts in
+     * the projects `projectIds` (pg_trgm similarity above its threshold, 0.3 unless set), the most
+     * similar first.
+     */
+    async near(
+      projectIds: readonly string[],
+      locale: string,
+      texts: readonly string[],
+      limit: number,
+    ): Promise<NearEntry[][]> {
+      const { rows } = await db.query<Row & { i: number; similarity: number }>(
+        `SELECT q.i::int AS i, m.project_id, m.source_text, m.translation, m.key, m.updated_at, m.similarity
+           FROM unnest($3::text[]) WITH ORDINALITY AS q(text, i)
+           CROSS JOIN LATERAL (
+             SELECT c.*, public.similarity(c.source_text, q.text)::float8 AS similarity
+               FROM memory c
+              WHERE c.locale = $2 AND c.project_id = ANY($1::text[])
+                AND c.source_text OPERATOR(public.%) q.text AND c.source_text <> q.text
+              ORDER BY similarity DESC, c.updated_at DESC
+              LIMIT $4
+           ) m
+          ORDER BY q.i, m.similarity DESC, m.updated_at DESC`,
+        [projectIds, locale, texts, limit],
+      );
+      const found: NearEntry[][] = texts.map(() => []);
+      for (const row of rows) {
+        found[row.i - 1]!.push({ ...toEntry(row), source: row.source_text, similarity: row.similarity });
+      }
+      return found;
+    },
+  };
+}
+
+export type MemoryRepository = ReturnType<typeof createMemoryRepository>;

@@ -1,0 +1,99 @@
+import {
+  MAX_MEMORY_TEXT_LENGTH,
+  type MemoryLookupBody,
+  type MemoryLookupResponse,
+  type Principal,
+} from '@tolk/contracts';
+import type { Queryable } from '@tolk/db';
+import { NotFoundError } from '@tolk/http';
+import type { FlatEntries, TargetKeys } from '@tolk/locale-file';
+import { authorizeProject, type ProjectDirectory } from '@tolk/projects';
+import type { LocalesRepository } from '../data-access/locales-repository.js';
+import type { MemoryRepository } from '../data-access/memory-repository.js';
+
+/**
+ * What an upload adds to the memory: each plain key's translation whose value is new (not the
+ * value stored before, which may have been made for an older source text), by the source text of
+ * the version it was made from. A plural group's forms are left out: a form of the target locale
+ * has no source text of its own. One translation per text, the last key's.
+ */
+export function memoryOfUpload(
+  made: FlatEntries,
+  target: TargetKeys | undefined,
+  uploaded: ReadonlyMap<string, string>,
+  before: ReadonlyMap<string, string>,
+): { source: string; translation: string; key: string }[] {
+  const sourceIndex = new Map<string, number>();
+  for (let i = 0; i < made.keys.length; i++) sourceIndex.set(made.keys[i]!, i);
+  const byText = new Map<string, { source: string; translation: string; key: string }>();
+  for (const [key, translation] of uploaded) {
+    if (before.get(key) === translation) continue;
+    if (target?.byKey.get(key)?.group) continue;
+    const at = sourceIndex.get(key);
+    if (at === undefined) continue;
+    const source = made.values[at]!;
+    if (
+      source === '' ||
+      source.length > MAX_MEMORY_TEXT_LENGTH ||
+      translation.length > MAX_MEMORY_TEXT_LENGTH
+    ) {
+      continue;
+    }
+    byText.set(source, { source, translation, key });
+  }
+  return [...byText.values()];
+}
+
+/**
+ * Translation memory lookups (DESIGN §13): identical source texts first in this project, then in
+ * the caller's other projects — the projects project-service says the user is a member of now,
+ * never any other; a project API token reaches its own project only.
+ */
+export function createMemory(deps: {
+  memory: MemoryRepository;
+  locales: Pick<LocalesRepository, 'find'>;
+  directory: Pick<ProjectDirectory<unknown>, 'require' | 'readableBy'>;
+}) {
+  const { memory, locales, directory } = deps;
+
+  return {
+    /** Remembers what an upload added (see memoryOfUpload), in the upload's transaction. */
+    record: memory.record,
+
+    async lookup(
+      principal: Principal | undefined,
+      projectId: string,
+      locale: string,
+      body: MemoryLookupBody,
+    ): Promise<MemoryLookupResponse> {
+      authorizeProject(principal, projectId, 'read');
+      await directory.require(projectId);
+      if (!(await locales.find(projectId, locale))) {
+        throw new NotFoundError(`Locale ${locale} is not a target locale of this project`);
+      }
+      const projectIds = new Set([projectId]);
+      if (principal?.kind === 'user') {
+        for (const id of await directory.readableBy(principal.userId)) projectIds.add(id);
+      }
+      const ids = [...projectIds];
+      const { texts } = body;
+      const near = body.near ?? 0;
+      const exact = await memory.exact(ids, projectId, locale, texts);
+      const similar = near > 0 ? await memory.near(ids, locale, texts, near) : undefined;
+      return {
+        matches: texts.map((text, i) => ({
+          text,
+          exact: exact[i] ?? null,
+          near: similar?.[i] ?? [],
+        })),
+      };
+    },
+
+    /** A locale removed from the project takes its memory with it. */
+    forgetLocale(projectId: string, locale: string, tx: Queryable) {
+      return memory.forgetLocale(projectId, locale, tx);
+    },
+  };
+}
+
+export type Memory = ReturnType<typeof createMemory>;
