@@ -182,6 +182,10 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
       'an OpenAI-compatible endpoint (Ollama, vLLM, a proxy...) or the provider URL to use',
     )
     .option('--force', 'translate every key of the locales, also those up to date')
+    .option(
+      '--no-memory',
+      'ask the model for every key: no translations of identical texts from translation memory, no examples',
+    )
     .option('--concurrency <n>', 'batches sent to the model at once', wholeNumber(1, 32), 4)
     .option('--json', 'print the summary as JSON')
     .addHelpText(
@@ -201,6 +205,7 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
         model?: string;
         baseUrl?: string;
         force?: boolean;
+        memory: boolean;
         concurrency: number;
         json?: boolean;
       }) => {

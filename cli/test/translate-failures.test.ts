@@ -31,7 +31,6 @@ describe('tolk translate when things go wrong', () => {
       startOpenAIStandIn(),
       startAnthropicStandIn(),
     ]);
-    user = await system.signUp();
   });
   afterAll(async () => {
     await openai?.close();
@@ -39,8 +38,10 @@ describe('tolk translate when things go wrong', () => {
     await system?.close();
   });
 
-  // Each test: a project of its own with de behind on every key.
+  // Each test: a user and a project of its own with de behind on every key (another project of
+  // the same user would fill the keys from translation memory, without the model).
   beforeEach(async () => {
+    user = await system.signUp();
     cli = await createCliHarness(system.base);
     const init = await cli.tolk(['init', '--name', 'P', '--targets', 'de', '--yes', '--json'], {
       env: { TOLK_TOKEN: user.token },

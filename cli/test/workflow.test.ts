@@ -253,9 +253,11 @@ describe('tolk init → push → status → translate → pull', () => {
   it('when the provider is Anthropic, then translate speaks the Messages API with the key from the environment', async () => {
     const anthropic = await startAnthropicStandIn();
     const project = await createCliHarness(system.base);
+    // A user of its own: the memory of the other tests' projects would answer for the model.
+    const own = (await system.signUp()).token;
     try {
       const run = (args: string[]) =>
-        project.tolk(args, { env: { TOLK_TOKEN: token, ANTHROPIC_API_KEY: 'sk-ant-test-key-123' } });
+        project.tolk(args, { env: { TOLK_TOKEN: own, ANTHROPIC_API_KEY: 'sk-ant-test-key-123' } });
       expect((await run(['init', '--name', 'Docs', '--targets', 'pt-br', '--yes'])).code).toBe(0);
       await project.writeJson('locales/en.json', { hello: 'Hello {name}', bye: 'Bye' });
       expect((await run(['push'])).code).toBe(0);

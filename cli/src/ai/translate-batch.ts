@@ -7,6 +7,7 @@ import {
   buildUserMessage,
   answerKeys,
   recordOf,
+  type MemoryExample,
   type PluralGroupRequest,
   type TranslationRequest,
 } from './translation-prompt.js';
@@ -27,6 +28,8 @@ export type TranslateBatchInput = {
   plurals?: readonly PluralGroupRequest[];
   /** key → context annotation (an ARB `@key` description). */
   context?: Record<string, string>;
+  /** Translations of similar texts from translation memory, shown as examples. */
+  examples?: readonly MemoryExample[];
   /** Requests for one batch when answers are bad: the first and the retries (default 3). */
   maxAttempts?: number;
   /** Retries of one request on 429, 5xx and network failures, with backoff, by the SDK (default 3). */
@@ -80,6 +83,7 @@ export async function translateBatch(input: TranslateBatchInput): Promise<Transl
       strings,
       plurals,
       context,
+      examples: input.examples ?? [],
       // Every problem but an extra key belongs to a key or group that is asked again.
       earlierProblems: problems.filter((p) => p.kind !== 'unexpected-key'),
     };

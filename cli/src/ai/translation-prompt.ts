@@ -17,6 +17,9 @@ export type PluralGroupRequest = {
   forms: readonly { key: string; category: PluralCategory }[];
 };
 
+/** A translation of a text like one being asked for (translation memory's near match). */
+export type MemoryExample = { source: string; translation: string };
+
 export type TranslationRequest = {
   sourceLocale: string;
   targetLocale: string;
@@ -29,6 +32,8 @@ export type TranslationRequest = {
   context: ReadonlyMap<string, string>;
   /** What was wrong with an earlier answer for these keys, told to the model on a retry. */
   earlierProblems: readonly KeyProblem[];
+  /** Earlier translations of similar texts, for consistent wording (none: no section). */
+  examples?: readonly MemoryExample[];
 };
 
 /** The rules of the job; the project's own instructions follow them. */
@@ -71,6 +76,12 @@ export function buildUserMessage(request: TranslationRequest): UserModelMessage 
   const notes = entriesOf(request.context, request.strings);
   if (notes.length > 0) {
     sections.push(`Context notes for some keys (JSON, key → note):\n${JSON.stringify(recordOf(notes))}`);
+  }
+  if (request.examples && request.examples.length > 0) {
+    const pairs = request.examples.map((example) => [example.source, example.translation]);
+    sections.push(
+      `Earlier translations of similar texts, to keep wording consistent (JSON, [source, translation]):\n${JSON.stringify(pairs)}`,
+    );
   }
   const plurals = describePlurals(request);
   if (plurals) sections.push(plurals);

@@ -4,6 +4,7 @@ import {
   localeDetailResponseSchema,
   localeListResponseSchema,
   localeResponseSchema,
+  memoryLookupResponseSchema,
   projectListResponseSchema,
   projectResponseSchema,
   sessionResponseSchema,
@@ -74,6 +75,12 @@ export function tolkApi(client: ApiClient) {
         body: content,
         query: { sourceVersion },
         schema: localeResponseSchema,
+      }),
+
+    lookUpMemory: (projectId: string, code: string, texts: string[], near = 0) =>
+      client.request('POST', `${locale(projectId, code)}/memory`, {
+        body: { texts, near },
+        schema: memoryLookupResponseSchema,
       }),
 
     readProviderKey: (provider: string) =>

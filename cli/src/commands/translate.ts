@@ -34,6 +34,7 @@ import { mergeTranslations, valuesOf } from '../translate/merge.js';
 import { createProgress, type Progress } from '../translate/progress.js';
 import { resolveProviderKey } from '../translate/provider-key.js';
 import { translationUnits, type TranslationUnit } from '../translate/units.js';
+import { CHARS_PER_TOKEN, fillFromMemory, memoryExamples } from '../translate/memory.js';
 
 export type TranslateOptions = {
   locale: string[];
@@ -41,6 +42,8 @@ export type TranslateOptions = {
   model?: string;
   baseUrl?: string;
   force: boolean;
+  /** Translation memory: identical texts filled without the model, near matches as examples (default on). */
+  memory?: boolean;
   concurrency: number;
   json: boolean;
 };
@@ -52,6 +55,8 @@ type LocaleOutcome = {
   /** Keys asked of the model: the target locale's (a plural group's forms in that locale). */
   requested: number;
   translated: number;
+  /** Keys filled from translation memory (among `translated`), without the model. */
+  fromMemory: number;
   failedKeys: string[];
   problems: string[];
   uploaded: boolean;
@@ -70,6 +75,8 @@ type LocaleWork = {
   batches: TranslationUnit[][];
   remaining: number;
   translated: Map<string, string>;
+  /** The keys of `translated` that came from translation memory. */
+  fromMemory: Set<string>;
   failed: Set<string>;
   outcome: LocaleOutcome;
 };
@@ -123,6 +130,8 @@ export async function translate(io: Io, options: TranslateOptions) {
     );
   }
   const sourceValues = valuesOf(source);
+  const useMemory = options.memory ?? true;
+  let memorySavedChars = 0;
   const i18nextPlurals = projectInfo.settings.i18nextPlurals ?? true;
   const work: LocaleWork[] = [];
   for (const code of chosen) {
@@ -144,7 +153,17 @@ export async function translate(io: Io, options: TranslateOptions) {
       : upToDate
         ? new Set<string>()
         : await keysToTranslate(api, projectId, code, sourceFile.version);
-    const units = translationUnits(source, target, wanted);
+    const valueOf = (key: string) => sourceValues.get(key) ?? '';
+    let units = translationUnits(source, target, wanted);
+    // --force asks the model again on purpose: memory would answer with what is stored.
+    const memory =
+      useMemory && !options.force && units.length > 0
+        ? await fillFromMemory(api, projectId, code, units, valueOf).catch(memoryUnavailable(out, code))
+        : undefined;
+    if (memory) {
+      units = memory.rest;
+      memorySavedChars += memory.savedChars;
+    }
     const keys = units.flatMap((unit) => unit.keys);
     const file =
       parts.length === 1 ? shown(parts[0]!.file.pathOf(code), io.cwd) : describeSource(parts, code, io.cwd);
@@ -152,15 +171,17 @@ export async function translate(io: Io, options: TranslateOptions) {
       locale: code,
       target,
       keys,
-      batches: planBatches(units, (key) => sourceValues.get(key) ?? ''),
+      batches: planBatches(units, valueOf),
       remaining: 0,
-      translated: new Map(),
+      translated: new Map(memory?.filled),
+      fromMemory: new Set(memory?.filled.keys()),
       failed: new Set(),
       outcome: {
         locale: code,
         file,
         requested: keys.length,
         translated: 0,
+        fromMemory: memory?.filled.size ?? 0,
         failedKeys: [],
         problems: [],
         uploaded: false,
@@ -248,6 +269,15 @@ export async function translate(io: Io, options: TranslateOptions) {
     const strings = Object.fromEntries(sources.map((key) => [key, sourceValues.get(key)!]));
     try {
       if (fatal) throw fatal;
+      const examples = useMemory
+        ? await memoryExamples(
+            api,
+            projectId,
+            item.locale,
+            units,
+            (key) => sourceValues.get(key) ?? '',
+          ).catch(() => [])
+        : [];
       const result = await translateBatch({
         model: model!,
         sourceLocale,
@@ -256,6 +286,7 @@ export async function translate(io: Io, options: TranslateOptions) {
         strings,
         plurals: units.flatMap((unit) => (unit.plural ? [unit.plural] : [])),
         context: contextNotes(source, sources),
+        examples,
         maxAttempts: 3,
         signal: io.signal,
         onAttemptFailed: ({ attempt, problems }) =>
@@ -316,6 +347,13 @@ export async function translate(io: Io, options: TranslateOptions) {
     `Translated ${keyCount} key${keyCount === 1 ? '' : 's'} into ${work.length} locale${work.length === 1 ? '' : 's'}` +
       `${via}: ${tokens}, ${seconds} s.`,
   );
+  const memoryKeys = outcomes.reduce((sum, outcome) => sum + outcome.fromMemory, 0);
+  if (memoryKeys > 0) {
+    out.line(
+      `${memoryKeys} key${memoryKeys === 1 ? '' : 's'} came from translation memory, without the model: ` +
+        `about ${Math.ceil(memorySavedChars / CHARS_PER_TOKEN)} tokens saved (estimated at ${CHARS_PER_TOKEN} characters a token).`,
+    );
+  }
   for (const outcome of outcomes) {
     if (outcome.replacedLocal.length === 0) continue;
     out.note(
@@ -331,7 +369,7 @@ export async function translate(io: Io, options: TranslateOptions) {
     out.note(`${outcome.locale}: ${what}`);
     for (const problem of outcome.problems.slice(0, 20)) out.note(`  ${problem}`);
   }
-  out.document(summaryDocument(outcomes, provider, modelId, usage, started));
+  out.document(summaryDocument(outcomes, provider, modelId, usage, started, memorySavedChars));
   if (fatal) {
     out.error(fatal);
     return fatal.exitCode;
@@ -461,6 +499,15 @@ async function uploadLocale(options: {
   }
 }
 
+/** A memory lookup that failed costs the run nothing but the model's work: said, then carried on. */
+function memoryUnavailable(out: { note(text: string): void }, locale: string) {
+  return (error: unknown) => {
+    if (!(error instanceof CliError)) throw error;
+    out.note(`${locale}: translation memory unavailable (${error.code}: ${error.message}); asking the model`);
+    return undefined;
+  };
+}
+
 function describeProblems(problems: readonly KeyProblem[]): string {
   const keys = [...new Set(problems.map((problem) => problem.key))];
   const first = problems[0];
@@ -473,6 +520,7 @@ function summaryDocument(
   model: string | undefined,
   usage: { inputTokens: number; outputTokens: number },
   started: number,
+  memorySavedChars = 0,
 ) {
   return {
     keys: outcomes.reduce((sum, outcome) => sum + outcome.translated, 0),
@@ -480,6 +528,10 @@ function summaryDocument(
     provider: provider ?? null,
     model: model ?? null,
     usage,
+    memory: {
+      keys: outcomes.reduce((sum, outcome) => sum + outcome.fromMemory, 0),
+      tokensSavedEstimate: Math.ceil(memorySavedChars / CHARS_PER_TOKEN),
+    },
     durationMs: Date.now() - started,
   };
 }

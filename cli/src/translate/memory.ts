@@ -1,0 +1,90 @@
+import { MAX_MEMORY_TEXT_LENGTH, MAX_MEMORY_TEXTS } from '@tolk/contracts';
+import type { MemoryExample } from '../ai/translation-prompt.js';
+import type { TolkApi } from '../api/tolk-api.js';
+import type { TranslationUnit } from './units.js';
+
+/** Near matches asked per text, and examples shown per batch at the most. */
+const NEAR_PER_TEXT = 3;
+const EXAMPLES_PER_BATCH = 10;
+
+/** Characters a token stands for, roughly, in the estimate of what memory saved. */
+export const CHARS_PER_TOKEN = 4;
+
+/** The text a unit is looked up by: a plain key's source text (plural groups are asked whole). */
+function lookupText(unit: TranslationUnit, valueOf: (key: string) => string): string | undefined {
+  if (unit.plural || unit.keys.length !== 1 || unit.sources[0] !== unit.keys[0]) return undefined;
+  const text = valueOf(unit.sources[0]!);
+  return text !== '' && text.length <= MAX_MEMORY_TEXT_LENGTH ? text : undefined;
+}
+
+/**
+ * Fills units from translation memory (DESIGN §13): a key whose source text has a stored
+ * translation into `locale` (this project's, else one of the caller's other projects') gets it
+ * without the model. Returns those translations, the units left for the model, and the characters
+ * of text (source and translation) the model was spared, for the estimate of tokens saved.
+ */
+export async function fillFromMemory(
+  api: Pick<TolkApi, 'lookUpMemory'>,
+  projectId: string,
+  locale: string,
+  units: readonly TranslationUnit[],
+  valueOf: (key: string) => string,
+): Promise<{ filled: Map<string, string>; rest: TranslationUnit[]; savedChars: number }> {
+  const textOf = new Map<TranslationUnit, string>();
+  for (const unit of units) {
+    const text = lookupText(unit, valueOf);
+    if (text !== undefined) textOf.set(unit, text);
+  }
+  const texts = [...new Set(textOf.values())];
+  const found = new Map<string, string>();
+  for (let start = 0; start < texts.length; start += MAX_MEMORY_TEXTS) {
+    const { matches } = await api.lookUpMemory(
+      projectId,
+      locale,
+      texts.slice(start, start + MAX_MEMORY_TEXTS),
+    );
+    for (const match of matches) if (match.exact) found.set(match.text, match.exact.translation);
+  }
+  const filled = new Map<string, string>();
+  const rest: TranslationUnit[] = [];
+  let savedChars = 0;
+  for (const unit of units) {
+    const text = textOf.get(unit);
+    const translation = text === undefined ? undefined : found.get(text);
+    if (translation === undefined) {
+      rest.push(unit);
+      continue;
+    }
+    filled.set(unit.keys[0]!, translation);
+    savedChars += text!.length + translation.length;
+  }
+  return { filled, rest, savedChars };
+}
+
+/**
+ * Translations of texts like the batch's (translation memory's near matches), the most similar
+ * first, each once, at most EXAMPLES_PER_BATCH: examples for the prompt.
+ */
+export async function memoryExamples(
+  api: Pick<TolkApi, 'lookUpMemory'>,
+  projectId: string,
+  locale: string,
+  units: readonly TranslationUnit[],
+  valueOf: (key: string) => string,
+): Promise<MemoryExample[]> {
+  const texts = [...new Set(units.flatMap((unit) => lookupText(unit, valueOf) ?? []))].slice(
+    0,
+    MAX_MEMORY_TEXTS,
+  );
+  if (texts.length === 0) return [];
+  const { matches } = await api.lookUpMemory(projectId, locale, texts, NEAR_PER_TEXT);
+  const near = matches.flatMap((match) => match.near).sort((a, b) => b.similarity - a.similarity);
+  const examples = new Map<string, MemoryExample>();
+  for (const entry of near) {
+    if (examples.size >= EXAMPLES_PER_BATCH) break;
+    if (!examples.has(entry.source)) {
+      examples.set(entry.source, { source: entry.source, translation: entry.translation });
+    }
+  }
+  return [...examples.values()];
+}
