@@ -70,7 +70,7 @@ export function createLocaleService(deps: {
     signInternalCaller,
     logger,
   });
-  const memory = createMemory({ memory: createMemoryRepository(db), locales, directory });
+  const memory = createMemory({ memory: createMemoryRepository(db), locales, directory, logger });
   const useCases = createLocales({
     db,
     locales,

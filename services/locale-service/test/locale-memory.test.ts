@@ -208,6 +208,11 @@ describe('translation memory: bad input', () => {
     ],
     ['near 6', { texts: ['ok'], near: 6 }, 'near: must be a whole number from 0 to 5'],
     ['near 1.5', { texts: ['ok'], near: 1.5 }, 'near: must be a whole number from 0 to 5'],
+    [
+      'near matches for 101 texts',
+      { texts: Array.from({ length: 101 }, (_, i) => `t${i}`), near: 1 },
+      'near: near matches are looked up for at most 100 texts at a time',
+    ],
     ['an unknown member', { texts: ['ok'], exact: true }, 'unknown member exact'],
     ['an array', [], 'must be a JSON object'],
   ])('when the body has %s, then 400 VALIDATION_ERROR saying so', async (_what, body, message) => {

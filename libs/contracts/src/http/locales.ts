@@ -78,38 +78,45 @@ export const MAX_MEMORY_TEXTS = 5000;
 export const MAX_MEMORY_TEXT_LENGTH = 5000;
 /** The most near matches a lookup returns per text. */
 export const MAX_MEMORY_NEAR = 5;
+/** The most texts one lookup may ask near matches for (each is a trigram search). */
+export const MAX_MEMORY_NEAR_TEXTS = 100;
 
 /**
  * `POST .../locales/{locale}/memory`: source texts whose translations into the locale are
  * wanted. `near` asks for up to that many similar texts' translations per text as well (0, the
  * default: only identical texts).
  */
-export const memoryLookupBodySchema = z.strictObject(
-  {
-    texts: z
-      .array(
-        z
-          .string({ error: 'must be strings' })
-          .min(1, { error: 'must not be empty' })
-          .max(MAX_MEMORY_TEXT_LENGTH, { error: `must be at most ${MAX_MEMORY_TEXT_LENGTH} characters` }),
-        { error: 'must be an array of source texts' },
-      )
-      .min(1, { error: 'must hold at least one text' })
-      .max(MAX_MEMORY_TEXTS, { error: `must hold at most ${MAX_MEMORY_TEXTS} texts` }),
-    near: z
-      .number({ error: `must be a whole number from 0 to ${MAX_MEMORY_NEAR}` })
-      .int({ error: `must be a whole number from 0 to ${MAX_MEMORY_NEAR}` })
-      .min(0, { error: `must be a whole number from 0 to ${MAX_MEMORY_NEAR}` })
-      .max(MAX_MEMORY_NEAR, { error: `must be a whole number from 0 to ${MAX_MEMORY_NEAR}` })
-      .optional(),
-  },
-  {
-    error: (issue) =>
-      issue.code === 'unrecognized_keys'
-        ? `unknown member${issue.keys.length === 1 ? '' : 's'} ${issue.keys.join(', ')} (texts and near are known)`
-        : 'must be a JSON object',
-  },
-);
+export const memoryLookupBodySchema = z
+  .strictObject(
+    {
+      texts: z
+        .array(
+          z
+            .string({ error: 'must be strings' })
+            .min(1, { error: 'must not be empty' })
+            .max(MAX_MEMORY_TEXT_LENGTH, { error: `must be at most ${MAX_MEMORY_TEXT_LENGTH} characters` }),
+          { error: 'must be an array of source texts' },
+        )
+        .min(1, { error: 'must hold at least one text' })
+        .max(MAX_MEMORY_TEXTS, { error: `must hold at most ${MAX_MEMORY_TEXTS} texts` }),
+      near: z
+        .number({ error: `must be a whole number from 0 to ${MAX_MEMORY_NEAR}` })
+        .int({ error: `must be a whole number from 0 to ${MAX_MEMORY_NEAR}` })
+        .min(0, { error: `must be a whole number from 0 to ${MAX_MEMORY_NEAR}` })
+        .max(MAX_MEMORY_NEAR, { error: `must be a whole number from 0 to ${MAX_MEMORY_NEAR}` })
+        .optional(),
+    },
+    {
+      error: (issue) =>
+        issue.code === 'unrecognized_keys'
+          ? `unknown member${issue.keys.length === 1 ? '' : 's'} ${issue.keys.join(', ')} (texts and near are known)`
+          : 'must be a JSON object',
+    },
+  )
+  .refine((body) => !body.near || body.texts.length <= MAX_MEMORY_NEAR_TEXTS, {
+    path: ['near'],
+    error: `near matches are looked up for at most ${MAX_MEMORY_NEAR_TEXTS} texts at a time; ask for more texts with near: 0`,
+  });
 
 const memoryTranslation = z.strictObject({
   translation: z.string(),

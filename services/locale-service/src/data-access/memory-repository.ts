@@ -33,6 +33,11 @@ export function textHash(text: string): Buffer {
   return createHash('sha256').update(text, 'utf8').digest();
 }
 
+/** How long a near-match search may take before it is given up (its answer: none found). */
+const NEAR_TIMEOUT_MS = 3000;
+/** Postgres' SQLSTATE of a statement cancelled by statement_timeout. */
+const QUERY_CANCELED = '57014';
+
 /** Rows a statement upserts at most, so that its parameters stay a few megabytes. */
 const UPSERT_SLICE = 5_000;
 
@@ -108,16 +113,21 @@ export function createMemoryRepository(db: Db) {
     /**
      * For each text, up to `limit` translations into `locale` of similar, not identical, texts in
      * the projects `projectIds` (pg_trgm similarity above its threshold, 0.3 unless set), the most
-     * similar first.
+     * similar first. Undefined when the search took longer than NEAR_TIMEOUT_MS and was given up.
      */
     async near(
       projectIds: readonly string[],
       locale: string,
       texts: readonly string[],
       limit: number,
-    ): Promise<NearEntry[][]> {
-      const { rows } = await db.query<Row & { i: number; similarity: number }>(
-        `SELECT q.i::int AS i, m.project_id, m.source_text, m.translation, m.key, m.updated_at, m.similarity
+    ): Promise<NearEntry[][] | undefined> {
+      const found: NearEntry[][] = texts.map(() => []);
+      try {
+        await db.transaction(async (tx) => {
+          // Near matches are hints for the prompt: a search that takes long is given up, not waited for.
+          await tx.query(`SET LOCAL statement_timeout = ${NEAR_TIMEOUT_MS}`);
+          const { rows } = await tx.query<Row & { i: number; similarity: number }>(
+            `SELECT q.i::int AS i, m.project_id, m.source_text, m.translation, m.key, m.updated_at, m.similarity
            FROM unnest($3::text[]) WITH ORDINALITY AS q(text, i)
            CROSS JOIN LATERAL (
              SELECT c.*, public.similarity(c.source_text, q.text)::float8 AS similarity
@@ -128,11 +138,15 @@ export function createMemoryRepository(db: Db) {
               LIMIT $4
            ) m
           ORDER BY q.i, m.similarity DESC, m.updated_at DESC`,
-        [projectIds, locale, texts, limit],
-      );
-      const found: NearEntry[][] = texts.map(() => []);
-      for (const row of rows) {
-        found[row.i - 1]!.push({ ...toEntry(row), source: row.source_text, similarity: row.similarity });
+            [projectIds, locale, texts, limit],
+          );
+          for (const row of rows) {
+            found[row.i - 1]!.push({ ...toEntry(row), source: row.source_text, similarity: row.similarity });
+          }
+        });
+      } catch (error) {
+        if ((error as { code?: unknown }).code === QUERY_CANCELED) return undefined;
+        throw error;
       }
       return found;
     },

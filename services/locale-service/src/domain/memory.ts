@@ -5,6 +5,7 @@ import {
   type Principal,
 } from '@tolk/contracts';
 import type { Queryable } from '@tolk/db';
+import type { Logger } from '@tolk/logger';
 import { NotFoundError } from '@tolk/http';
 import type { FlatEntries, TargetKeys } from '@tolk/locale-file';
 import { authorizeProject, type ProjectDirectory } from '@tolk/projects';
@@ -53,8 +54,9 @@ export function createMemory(deps: {
   memory: MemoryRepository;
   locales: Pick<LocalesRepository, 'find'>;
   directory: Pick<ProjectDirectory<unknown>, 'require' | 'readableBy'>;
+  logger: Logger;
 }) {
-  const { memory, locales, directory } = deps;
+  const { memory, locales, directory, logger } = deps;
 
   return {
     /** Remembers what an upload added (see memoryOfUpload), in the upload's transaction. */
@@ -80,6 +82,8 @@ export function createMemory(deps: {
       const near = body.near ?? 0;
       const exact = await memory.exact(ids, projectId, locale, texts);
       const similar = near > 0 ? await memory.near(ids, locale, texts, near) : undefined;
+      if (near > 0 && !similar)
+        logger.warn({ projectId, locale, texts: texts.length }, 'near-match search given up');
       return {
         matches: texts.map((text, i) => ({
           text,
