@@ -78,5 +78,7 @@ export const ROUTES: readonly GatewayRoute[] = [
     scope: 'project',
     tokens: READ_AND_UPLOAD,
   },
+  // The translation browser: every key with its source and each locale's value and state.
+  { path: '/v1/projects/:projectId/keys', service: 'locale', access: 'user', scope: 'project', tokens: READ },
   { path: '/v1/projects/:projectId/tokens{/*rest}', service: 'token', access: 'user', scope: 'project' },
 ];

@@ -44,6 +44,7 @@ import {
   translationsResponseSchema,
   memoryLookupBodySchema,
   memoryLookupResponseSchema,
+  browseKeysResponseSchema,
   updateMemberRequestSchema,
   updateProjectRequestSchema,
   uploadResponseSchema,
@@ -91,6 +92,7 @@ export const RESPONSE_SCHEMAS = {
   LocaleList: localeListResponseSchema,
   Translations: translationsResponseSchema,
   MemoryLookup: memoryLookupResponseSchema,
+  KeyPage: browseKeysResponseSchema,
   ApiToken: apiTokenSchema,
   CreateTokenResponse: createTokenResponseSchema,
   ApiTokenList: tokenListResponseSchema,
@@ -680,6 +682,59 @@ export const OPERATIONS: ApiOperation[] = [
     errors: {
       400: 'No texts, more than 5,000, an empty one or one over 5,000 characters, `near` not 0 to 5 (VALIDATION_ERROR); or INVALID_JSON',
       404: 'No such project, or not a target locale of it (NOT_FOUND)',
+    },
+  },
+
+  {
+    method: 'get',
+    path: `${PROJECT}/keys`,
+    operationId: 'browseKeys',
+    tag: 'Locales',
+    summary: 'Browse keys with their source and translations',
+    description:
+      "One page of the project's keys, in the source's order (a plural group's forms, each locale's own, " +
+      'together at its place), each with its source text, its context description and, per target locale, ' +
+      'its value and state: `missing`, `outdated` or `translated`.',
+    parameters: [
+      {
+        name: 'locale',
+        in: 'query',
+        required: false,
+        description: 'Target locales to show, comma-separated (default: all)',
+        schema: { type: 'string' },
+      },
+      {
+        name: 'status',
+        in: 'query',
+        required: false,
+        description: 'Only keys in this state in at least one shown locale',
+        schema: { type: 'string', enum: ['missing', 'outdated', 'translated'] },
+      },
+      {
+        name: 'q',
+        in: 'query',
+        required: false,
+        description: 'Only keys whose name, source text or a shown value contains this (case-insensitive)',
+        schema: { type: 'string', maxLength: 500 },
+      },
+      {
+        name: 'offset',
+        in: 'query',
+        required: false,
+        description: 'Matching keys to skip',
+        schema: { type: 'integer', minimum: 0, default: 0 },
+      },
+      {
+        name: 'limit',
+        in: 'query',
+        required: false,
+        description: 'Keys on the page',
+        schema: { type: 'integer', minimum: 1, maximum: 200, default: 50 },
+      },
+    ],
+    success: { status: 200, description: 'The page', schema: 'KeyPage' },
+    errors: {
+      400: 'A locale that is not a target locale, or a bad status, offset or limit (VALIDATION_ERROR)',
     },
   },
 

@@ -147,3 +147,60 @@ export const memoryLookupResponseSchema = z.strictObject({
 
 export type MemoryLookupBody = z.infer<typeof memoryLookupBodySchema>;
 export type MemoryLookupResponse = z.infer<typeof memoryLookupResponseSchema>;
+
+// ---- the translation browser (DESIGN §13) ----
+
+/** The most rows one page of the translation browser holds. */
+export const MAX_BROWSE_LIMIT = 200;
+
+/**
+ * `GET /v1/projects/{projectId}/keys`: one page of the project's keys with their source text and
+ * each target locale's value and state. `locale`: a comma-separated list of target locales (all,
+ * when absent); `status`: only keys in that state in at least one of them; `q`: only keys whose
+ * name, source text or a shown value contains it (case-insensitive).
+ */
+export const browseKeysQuerySchema = z.strictObject({
+  locale: z
+    .string({ error: 'must be a comma-separated list of target locales' })
+    .max(2000, { error: 'must be at most 2000 characters' })
+    .optional(),
+  status: z
+    .enum(['missing', 'outdated', 'translated'], { error: 'must be missing, outdated or translated' })
+    .optional(),
+  q: z.string({ error: 'must be a string' }).max(500, { error: 'must be at most 500 characters' }).optional(),
+  offset: queryInteger(0, 10_000_000, 'a whole number from 0').optional(),
+  limit: queryInteger(1, MAX_BROWSE_LIMIT, `a whole number from 1 to ${MAX_BROWSE_LIMIT}`).optional(),
+});
+
+export const keyStateSchema = z.enum(['missing', 'outdated', 'translated']);
+
+export const browseKeysResponseSchema = z.strictObject({
+  sourceVersion: z.number().int().nonnegative(),
+  locales: z.array(targetLocale).meta({ description: 'The locales shown, in the order they were added' }),
+  total: z.number().int().nonnegative().meta({ description: 'Keys matching the filters, on every page' }),
+  offset: z.number().int().nonnegative(),
+  limit: z.number().int().positive(),
+  keys: z.array(
+    z.strictObject({
+      key: z.string(),
+      source: z.string().nullable().meta({
+        description:
+          "The source text: for a plural form the source doesn't have (Polish `_few`), its group's `other` form",
+      }),
+      description: z.string().nullable().meta({ description: 'The context annotation, if any' }),
+      locales: z
+        .record(
+          z.string(),
+          z.strictObject({
+            value: z.string().nullable(),
+            status: keyStateSchema,
+          }),
+        )
+        .meta({
+          description: 'Per shown locale; a locale that has no such key (another plural form) is absent',
+        }),
+    }),
+  ),
+});
+
+export type BrowseKeysResponse = z.infer<typeof browseKeysResponseSchema>;

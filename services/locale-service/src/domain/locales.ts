@@ -33,6 +33,7 @@ import {
 } from './locale-state.js';
 import type { SourceDocuments } from './source-documents.js';
 import { memoryOfUpload, type Memory } from './memory.js';
+import { browsePage, type BrowsedKey, type BrowsedLocale, type KeyState } from './browse.js';
 import { parseUpload } from './parse-upload.js';
 
 /** The locale record (DESIGN §5). */
@@ -49,6 +50,16 @@ export type Locale = {
 };
 
 export type LocaleDetail = Locale & { missing: string[]; outdated: string[] };
+
+/** A page of the translation browser (`GET /v1/projects/{projectId}/keys`). */
+export type KeyPage = {
+  sourceVersion: number;
+  locales: string[];
+  total: number;
+  offset: number;
+  limit: number;
+  keys: BrowsedKey[];
+};
 
 export type Translations = { locale: string; syncedVersion: number; content: string; updatedAt: number };
 
@@ -495,6 +506,61 @@ export function createLocales(deps: {
       // A newer source may have arrived meanwhile: counts follow it before they are shown.
       const latest = await refresh(projectId);
       return present(await requireLocale(projectId, locale), latest.version);
+    },
+
+    /**
+     * `GET /v1/projects/{projectId}/keys`: a page of the translation browser over the target
+     * locales `codes` (canonical; all when undefined), in the order they were added.
+     */
+    async browse(
+      principal: Principal | undefined,
+      projectId: string,
+      query: { codes?: readonly string[]; status?: KeyState; q?: string; offset: number; limit: number },
+    ): Promise<KeyPage> {
+      const opened = await open(principal, projectId, 'read');
+      const rows = await locales.list(projectId);
+      const known = new Set(rows.map((row) => row.locale));
+      const unknown = (query.codes ?? []).filter((code) => !known.has(code));
+      if (unknown.length > 0) {
+        throw new ValidationError(
+          `query.locale: ${unknown.join(', ')} ${unknown.length === 1 ? 'is not a target locale' : 'are not target locales'} of this project`,
+        );
+      }
+      const codes = rows
+        .map((row) => row.locale)
+        .filter((code) => !query.codes || query.codes.includes(code));
+      const page = { locales: codes, offset: query.offset, limit: query.limit };
+      if (opened.head.version === 0) return { sourceVersion: 0, total: 0, keys: [], ...page };
+      const source = await documents.version(projectId, opened.head.version);
+      const shown: BrowsedLocale[] = [];
+      for (const code of codes) {
+        const { row, i18nextPlurals } = await settledLocale(projectId, code, opened.head);
+        const target = targetKeysOf(source, code, i18nextPlurals);
+        const translations = await storedTranslations(projectId, code);
+        const state = computeLocaleState(
+          source,
+          target,
+          translations,
+          row.translatedFrom,
+          i18nextPlurals ? await keysMadeFrom(projectId, source, row.translatedFrom) : undefined,
+        );
+        shown.push({
+          locale: code,
+          target,
+          translations,
+          missing: new Set(state.missing),
+          outdated: new Set(state.outdated),
+        });
+      }
+      const found = browsePage({
+        source,
+        locales: shown,
+        status: query.status,
+        q: query.q,
+        offset: query.offset,
+        limit: query.limit,
+      });
+      return { sourceVersion: source.version, ...found, ...page };
     },
 
     /** `GET .../locales/{locale}/translations`: in the current source's nesting and key order. */

@@ -4,9 +4,11 @@ import type { Locale, Locales } from '../../domain/locales.js';
 import type { Memory } from '../../domain/memory.js';
 import {
   addLocaleBodySchema,
+  browseKeysQuerySchema,
   memoryLookupBodySchema,
   parseLocaleParam,
   uploadTranslationsQuerySchema,
+  type BrowseKeysResponse,
   type LocaleDetailResponse,
   type LocaleListResponse,
   type LocaleResponse,
@@ -19,6 +21,9 @@ function param(req: Request, name: 'projectId' | 'locale'): string {
   const value = req.params[name];
   return typeof value === 'string' ? value : '';
 }
+
+/** Keys a page of the translation browser holds when the query does not say. */
+const DEFAULT_BROWSE_LIMIT = 50;
 
 function localeBody(locale: Locale): LocaleResponse {
   return {
@@ -97,6 +102,24 @@ export function createLocaleRouter(deps: { locales: Locales; memory: Pick<Memory
         sourceVersion,
       );
       res.json(localeBody(updated));
+    }),
+  });
+
+  route(router, '/v1/projects/:projectId/keys', {
+    get: withQuery(browseKeysQuerySchema, async (req, res, query) => {
+      const codes = query.locale
+        ?.split(',')
+        .map((code) => code.trim())
+        .filter(Boolean)
+        .map((code) => parseLocaleParam(code, 'query.locale'));
+      const page: BrowseKeysResponse = await locales.browse(req.principal, param(req, 'projectId'), {
+        codes: codes && codes.length > 0 ? [...new Set(codes)] : undefined,
+        status: query.status,
+        q: query.q,
+        offset: query.offset ?? 0,
+        limit: query.limit ?? DEFAULT_BROWSE_LIMIT,
+      });
+      res.json(page);
     }),
   });
 

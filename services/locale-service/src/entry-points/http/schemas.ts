@@ -4,9 +4,9 @@ import { ValidationError } from '@tolk/http';
 // ---- requests ----
 
 /** A target locale code in the path, in its canonical spelling: `zh-hant` finds `zh-Hant`. */
-export function parseLocaleParam(value: string): string {
+export function parseLocaleParam(value: string, field = 'path.locale'): string {
   const parsed = parseTargetLocale(value);
-  if (!parsed.ok) throw new ValidationError(`path.locale: ${parsed.problem}`);
+  if (!parsed.ok) throw new ValidationError(`${field}: ${parsed.problem}`);
   return parsed.locale;
 }
 
@@ -14,6 +14,8 @@ export function parseLocaleParam(value: string): string {
 
 export {
   addLocaleBodySchema,
+  browseKeysQuerySchema,
+  browseKeysResponseSchema,
   localeDetailResponseSchema,
   localeListResponseSchema,
   localeResponseSchema,
@@ -21,6 +23,7 @@ export {
   memoryLookupResponseSchema,
   translationsResponseSchema,
   uploadTranslationsQuerySchema,
+  type BrowseKeysResponse,
   type LocaleDetailResponse,
   type LocaleListResponse,
   type LocaleResponse,
