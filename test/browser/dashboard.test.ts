@@ -385,6 +385,67 @@ describe.skipIf(!existsSync(CHROMIUM)).each(SYSTEMS)(
       },
     );
 
+    onTheServers(
+      'when the translations tab is opened, then keys page with their source and each locale, filtered by state and text',
+      async () => {
+        const account = await newAccount();
+        const projectId = await newProject(account, 'Catalogue');
+        const base = `/v1/projects/${projectId}`;
+        for (const locale of ['de', 'pl']) {
+          expect((await api('POST', `${base}/locales`, account.accessToken, { locale })).status).toBe(201);
+        }
+        const source = Object.fromEntries(
+          Array.from({ length: 120 }, (_, i) => [`item${String(i).padStart(3, '0')}`, `Product ${i}`]),
+        );
+        expect((await api('PUT', `${base}/source`, account.accessToken, source)).status).toBe(200);
+        const german = Object.fromEntries(
+          Object.entries(source)
+            .slice(0, 60)
+            .map(([key, value]) => [key, `Produkt ${value.slice('Product '.length)}`]),
+        );
+        await expect
+          .poll(
+            async () =>
+              (
+                await api(
+                  'PUT',
+                  `${base}/locales/de/translations?sourceVersion=1`,
+                  account.accessToken,
+                  german,
+                )
+              ).status,
+            { timeout: 15_000 },
+          )
+          .toBe(200);
+
+        const page = await signedInPage(account);
+        await page.goto(`${system.base}/projects/${projectId}/translations`);
+        await heading(page, 'Catalogue');
+        await page.getByText('Keys 1–50 of 120').waitFor();
+        const first = page.locator('table.translations tbody tr').first();
+        await first.getByText('item000').waitFor();
+        await first.getByText('Produkt 0').waitFor();
+        expect(await page.locator('table.translations thead th').allTextContents()).toEqual([
+          'Key',
+          'Source',
+          'de',
+          'pl',
+        ]);
+
+        await page.getByRole('button', { name: 'Next' }).click();
+        await page.getByText('Keys 51–100 of 120').waitFor();
+
+        await page.getByLabel('Locale').selectOption('de');
+        await page.getByLabel('State').selectOption('missing');
+        await page.getByText('Keys 1–50 of 60').waitFor();
+        await page.locator('table.translations tbody tr').first().getByText('item060').waitFor();
+
+        await page.getByLabel('Search').fill('product 119');
+        await page.getByText('Keys 1–1 of 1').waitFor();
+        await screenshot(page, 'project-translations');
+      },
+    );
+
     onTheServers('when an owner edits the settings and adds a member, then the API has them', async () => {
       const account = await newAccount();
       const colleague = await newAccount();

@@ -1,4 +1,4 @@
-/** One project: its tabs (locales, history, settings, members, API tokens) under one heading. */
+/** One project: its tabs (locales, translations, history, settings, members, API tokens) under one heading. */
 import type { ComponentChildren } from 'preact';
 import { useMemo, useState } from 'preact/hooks';
 import { api, ApiError } from '../api.js';
@@ -19,9 +19,11 @@ import {
 import { HistoryTab, parseContent } from './project-history.js';
 import { MembersTab, SettingsTab } from './project-settings.js';
 import { TokensTab } from './project-tokens.js';
+import { TranslationsTab } from './project-translations.js';
 
 export const TABS = [
   { id: '', label: 'Locales' },
+  { id: 'translations', label: 'Translations' },
   { id: 'history', label: 'Source history' },
   { id: 'settings', label: 'Settings' },
   { id: 'members', label: 'Members' },
@@ -73,6 +75,7 @@ export function ProjectPage(props: { projectId: string; tab: TabId }) {
       </nav>
       <section aria-label={label} class="tab-panel">
         {tab === '' ? <LocalesTab project={current} /> : null}
+        {tab === 'translations' ? <TranslationsTab project={current} /> : null}
         {tab === 'history' ? <HistoryTab project={current} /> : null}
         {tab === 'settings' ? <SettingsTab project={current} onSaved={project.reload} /> : null}
         {tab === 'members' ? <MembersTab project={current} /> : null}

@@ -1,0 +1,197 @@
+/**
+ * The translation browser (read-only): every key with its source text and each target locale's
+ * value and state, filtered by locale, state and text, a page at a time (the server pages, so a
+ * project of 50,000 keys loads one page, not all of them).
+ */
+import { useEffect, useState } from 'preact/hooks';
+import { api } from '../api.js';
+import type { Project } from '../types.js';
+import { Loaded, useResource } from '../ui.js';
+
+type KeyState = 'missing' | 'outdated' | 'translated';
+
+type KeyPage = {
+  sourceVersion: number;
+  locales: string[];
+  total: number;
+  offset: number;
+  limit: number;
+  keys: {
+    key: string;
+    source: string | null;
+    description: string | null;
+    locales: Record<string, { value: string | null; status: KeyState }>;
+  }[];
+};
+
+const PAGE_SIZE = 50;
+/** How long typing may pause before the search is sent. */
+const SEARCH_DELAY_MS = 300;
+
+const STATE_LABELS: Record<KeyState, string> = {
+  missing: 'missing',
+  outdated: 'outdated',
+  translated: 'translated',
+};
+
+export function TranslationsTab(props: { project: Project }) {
+  const base = `/v1/projects/${encodeURIComponent(props.project.projectId)}`;
+  const [locale, setLocale] = useState('');
+  const [status, setStatus] = useState<'' | KeyState>('');
+  const [typed, setTyped] = useState('');
+  const [q, setQ] = useState('');
+  const [offset, setOffset] = useState(0);
+
+  useEffect(() => {
+    const timer = setTimeout(() => {
+      setQ(typed.trim());
+      setOffset(0);
+    }, SEARCH_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [typed]);
+
+  const query = new URLSearchParams();
+  if (locale) query.set('locale', locale);
+  if (status) query.set('status', status);
+  if (q) query.set('q', q);
+  query.set('offset', String(offset));
+  query.set('limit', String(PAGE_SIZE));
+  const path = `${base}/keys?${query.toString()}`;
+  const page = useResource(() => api<KeyPage>('GET', path), [path]);
+  // The locales of the project, for the filter: those of the unfiltered page once it is known.
+  const [allLocales, setAllLocales] = useState<string[]>([]);
+  useEffect(() => {
+    if (!locale && page.data) setAllLocales(page.data.locales);
+  }, [locale, page.data]);
+
+  return (
+    <>
+      <h2>Translations</h2>
+      <form class="filters" role="search" onSubmit={(event) => event.preventDefault()}>
+        <label>
+          Locale{' '}
+          <select
+            value={locale}
+            onChange={(event) => {
+              setLocale((event.target as HTMLSelectElement).value);
+              setOffset(0);
+            }}
+          >
+            <option value="">all</option>
+            {allLocales.map((code) => (
+              <option key={code} value={code}>
+                {code}
+              </option>
+            ))}
+          </select>
+        </label>{' '}
+        <label>
+          State{' '}
+          <select
+            value={status}
+            onChange={(event) => {
+              setStatus((event.target as HTMLSelectElement).value as '' | KeyState);
+              setOffset(0);
+            }}
+          >
+            <option value="">any</option>
+            <option value="missing">missing</option>
+            <option value="outdated">outdated</option>
+            <option value="translated">translated</option>
+          </select>
+        </label>{' '}
+        <label>
+          Search{' '}
+          <input
+            type="search"
+            value={typed}
+            placeholder="key, source or translation"
+            onInput={(event) => setTyped((event.target as HTMLInputElement).value)}
+          />
+        </label>
+      </form>
+      <Loaded resource={page} what="the keys">
+        {(data) => <KeyTable page={data} onPage={setOffset} />}
+      </Loaded>
+    </>
+  );
+}
+
+function KeyTable(props: { page: KeyPage; onPage: (offset: number) => void }) {
+  const { page, onPage } = props;
+  if (page.sourceVersion === 0) {
+    return (
+      <p>
+        No source yet. Upload one with <code>tolk push</code>.
+      </p>
+    );
+  }
+  const first = page.total === 0 ? 0 : page.offset + 1;
+  const last = page.offset + page.keys.length;
+  return (
+    <>
+      <p class="muted" aria-live="polite">
+        {page.total === 0
+          ? 'No key matches.'
+          : `Keys ${first.toLocaleString('en')}–${last.toLocaleString('en')} of ${page.total.toLocaleString('en')}`}{' '}
+        · source version {page.sourceVersion}
+      </p>
+      {page.keys.length > 0 ? (
+        <div class="table-wrap">
+          <table class="translations">
+            <thead>
+              <tr>
+                <th scope="col">Key</th>
+                <th scope="col">Source</th>
+                {page.locales.map((code) => (
+                  <th scope="col" key={code}>
+                    {code}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {page.keys.map((row) => (
+                <tr key={row.key}>
+                  <th scope="row">
+                    <code>{row.key}</code>
+                    {row.description ? <div class="muted">{row.description}</div> : null}
+                  </th>
+                  <td>{row.source ?? <span class="muted">—</span>}</td>
+                  {page.locales.map((code) => {
+                    const cell = row.locales[code];
+                    if (!cell) return <td key={code} class="muted" aria-label="not a key of this locale" />;
+                    return (
+                      <td key={code}>
+                        {cell.value !== null ? <div>{cell.value}</div> : null}
+                        <span class={`state ${cell.status}`}>{STATE_LABELS[cell.status]}</span>
+                      </td>
+                    );
+                  })}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+      <nav class="pager" aria-label="Pages">
+        <button
+          type="button"
+          class="secondary"
+          disabled={page.offset === 0}
+          onClick={() => onPage(Math.max(0, page.offset - page.limit))}
+        >
+          Previous
+        </button>{' '}
+        <button
+          type="button"
+          class="secondary"
+          disabled={last >= page.total}
+          onClick={() => onPage(page.offset + page.limit)}
+        >
+          Next
+        </button>
+      </nav>
+    </>
+  );
+}
