@@ -462,6 +462,21 @@ describe('the OpenAPI document against the live system', () => {
     expect(uploaded.body.status).toBe('up_to_date');
     expect((await documented('get', translations, { token, params: ptBr })).status).toBe(200);
 
+    const memory = '/v1/projects/{projectId}/locales/{locale}/memory';
+    const found = await documented('post', memory, {
+      token,
+      params: ptBr,
+      body: { texts: ['Hello {name}'] },
+    });
+    expect(found.status).toBe(200);
+    expect(found.body.matches[0].exact.translation).toBe('Olá {name}');
+    expect((await documented('post', memory, { token, params: ptBr, body: { texts: [] } })).status).toBe(400);
+    const keys = '/v1/projects/{projectId}/keys';
+    const page = await documented('get', keys, { token, params, query: { locale: 'pt-BR', limit: '10' } });
+    expect(page.status).toBe(200);
+    expect(page.body.keys[0].locales['pt-BR']).toEqual({ value: 'Olá {name}', status: 'translated' });
+    expect((await documented('get', keys, { token, params, query: { status: 'done' } })).status).toBe(400);
+
     expect((await documented('delete', locale, { token, params: ptBr })).status).toBe(204);
     expect((await documented('delete', locale, { token, params: ptBr })).status).toBe(404);
   });

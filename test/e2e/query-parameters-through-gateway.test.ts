@@ -18,6 +18,11 @@ const VALUES: Record<string, { valid: string; wrong: string[] }> = {
   from: { valid: '0', wrong: ['-1', '1.5', '1e0', ' 1', 'x'] },
   to: { valid: '1', wrong: ['-1', '0x1', '99999999999', ''] },
   sourceVersion: { valid: '1', wrong: ['0', '-1', '1.0', 'latest'] },
+  locale: { valid: 'de', wrong: ['x'.repeat(2001)] },
+  status: { valid: 'missing', wrong: ['done', 'MISSING', ''] },
+  q: { valid: 'hello', wrong: ['x'.repeat(501)] },
+  offset: { valid: '0', wrong: ['-1', '1.5', 'x'] },
+  limit: { valid: '10', wrong: ['0', '201', 'all'] },
 };
 
 describe('query parameters of every route, through the gateway', () => {
@@ -81,6 +86,7 @@ describe('query parameters of every route, through the gateway', () => {
   it('when a parameter is bracketed, repeated, of the wrong type or unknown, then 400 naming it and nothing done', async () => {
     const withQuery = operations().filter((operation) => operation.query.length > 0);
     expect(withQuery.map(({ method, template }) => `${method} ${template}`).sort()).toEqual([
+      'get /v1/projects/{projectId}/keys',
       'get /v1/projects/{projectId}/source/diff',
       'put /v1/projects/{projectId}/locales/{locale}/translations',
       'put /v1/projects/{projectId}/source',
