@@ -32,6 +32,8 @@ import { parseLocaleList } from '../locales.js';
 import { contextNotes, planBatches } from '../translate/batches.js';
 import { mergeTranslations, valuesOf } from '../translate/merge.js';
 import { createProgress, type Progress } from '../translate/progress.js';
+import { leftForPeople, projectKeyRules, unitsForModel } from '../translate/key-rules.js';
+import type { KeyRuleMatcher } from '@tolk/contracts';
 import { resolveProviderKey } from '../translate/provider-key.js';
 import { translationUnits, type TranslationUnit } from '../translate/units.js';
 
@@ -57,6 +59,8 @@ type LocaleOutcome = {
   uploaded: boolean;
   /** Keys whose local value, never uploaded, a new translation replaced (it was for an older source). */
   replacedLocal: string[];
+  /** Keys only people translate (key rules) still without a translation. */
+  leftForPeople: string[];
   status: LocaleResponse['status'] | null;
   error: { code: string; message: string } | null;
 };
@@ -124,6 +128,7 @@ export async function translate(io: Io, options: TranslateOptions) {
   }
   const sourceValues = valuesOf(source);
   const i18nextPlurals = projectInfo.settings.i18nextPlurals ?? true;
+  const rules = projectKeyRules(projectInfo);
   const work: LocaleWork[] = [];
   for (const code of chosen) {
     const state = byCode.get(code)!;
@@ -144,7 +149,7 @@ export async function translate(io: Io, options: TranslateOptions) {
       : upToDate
         ? new Set<string>()
         : await keysToTranslate(api, projectId, code, sourceFile.version);
-    const units = translationUnits(source, target, wanted);
+    const units = unitsForModel(translationUnits(source, target, wanted), rules);
     const keys = units.flatMap((unit) => unit.keys);
     const file =
       parts.length === 1 ? shown(parts[0]!.file.pathOf(code), io.cwd) : describeSource(parts, code, io.cwd);
@@ -165,6 +170,7 @@ export async function translate(io: Io, options: TranslateOptions) {
         problems: [],
         uploaded: false,
         replacedLocal: [],
+        leftForPeople: [],
         status: null,
         error: null,
       },
@@ -230,6 +236,7 @@ export async function translate(io: Io, options: TranslateOptions) {
       parts,
       sourceLocale,
       i18nextPlurals,
+      rules,
       syncState,
       version: sourceFile.version,
       item,
@@ -324,6 +331,13 @@ export async function translate(io: Io, options: TranslateOptions) {
         '(it was made for an older source text)',
     );
   }
+  for (const { locale, leftForPeople: left } of outcomes) {
+    if (left.length === 0) continue;
+    out.note(
+      `${locale}: ${left.length} key${left.length === 1 ? '' : 's'} left for people (humanOnly key rules): ` +
+        `${left.slice(0, 20).join(', ')}${left.length > 20 ? ', ...' : ''}`,
+    );
+  }
   for (const outcome of failedLocales) {
     const what = outcome.error
       ? `${outcome.error.code}: ${outcome.error.message}`
@@ -390,6 +404,7 @@ async function uploadLocale(options: {
   parts: SourcePart[];
   sourceLocale: string;
   i18nextPlurals: boolean;
+  rules: KeyRuleMatcher;
   syncState: SyncState;
   version: number;
   item: LocaleWork;
@@ -421,6 +436,7 @@ async function uploadLocale(options: {
       local,
       translated: item.translated,
       failed: item.failed,
+      rules: options.rules,
     });
     outcome.translated = item.translated.size;
     outcome.failedKeys = item.target.keys.filter((key) => item.failed.has(key));
@@ -430,6 +446,7 @@ async function uploadLocale(options: {
       );
     }
     const values = valuesOf(parseLocaleDocument(merged.document, outcome.file, io.cwd));
+    outcome.leftForPeople = leftForPeople(item.target, options.rules, values);
     for (const part of parts) {
       await writeTargetFile({
         part,
