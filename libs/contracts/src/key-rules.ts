@@ -58,10 +58,18 @@ export function keyRulePatternProblem(pattern: string): string | undefined {
   return undefined;
 }
 
-const pattern = z.string({ error: 'must be a string (a glob pattern)' }).superRefine((value, ctx) => {
-  const problem = keyRulePatternProblem(value);
-  if (problem) ctx.addIssue({ code: 'custom', message: problem });
-});
+const pattern = z
+  .string({ error: 'must be a string (a glob pattern)' })
+  .superRefine((value, ctx) => {
+    const problem = keyRulePatternProblem(value);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  })
+  .meta({
+    description:
+      'A glob over key paths: `.` separates segments, `*` matches within one, `**` any number of them; the whole key, case-sensitive',
+    minLength: 1,
+    maxLength: MAX_KEY_RULE_PATTERN_LENGTH,
+  });
 
 const patternList = z
   .array(pattern, { error: 'must be an array of glob patterns' })
@@ -71,19 +79,27 @@ const patternList = z
   });
 
 /** `settings.keyRules` in a request: each list given replaces that list; one left out stays. */
-export const keyRulesInputSchema = z.strictObject(
-  {
-    humanOnly: patternList.optional(),
-    neverTranslate: patternList.optional(),
-    exclude: patternList.optional(),
-  },
-  {
-    error: (issue) =>
-      issue.code === 'unrecognized_keys'
-        ? `has no list ${issue.keys.join(', ')}: the lists are ${KEY_RULE_LISTS.join(', ')}`
-        : 'must be a JSON object with the lists humanOnly, neverTranslate, exclude',
-  },
-);
+export const keyRulesInputSchema = z
+  .strictObject(
+    {
+      humanOnly: patternList.optional(),
+      neverTranslate: patternList.optional(),
+      exclude: patternList.optional(),
+    },
+    {
+      error: (issue) =>
+        issue.code === 'unrecognized_keys'
+          ? `has no list ${issue.keys.join(', ')}: the lists are ${KEY_RULE_LISTS.join(', ')}`
+          : 'must be a JSON object with the lists humanOnly, neverTranslate, exclude',
+    },
+  )
+  .meta({
+    description:
+      'Key rules (glob patterns over keys): `humanOnly` keys only people translate, `neverTranslate` keys whose ' +
+      'targets carry the source text, `exclude` keys left out of targets. Each list given replaces that list; ' +
+      'one left out stays. At most 200 patterns per list. A key several lists match follows exclude, then ' +
+      'neverTranslate, then humanOnly',
+  });
 
 /** What a key's rules make of it; undefined: translated as usual. */
 export type KeyRule = KeyRuleList;
