@@ -20,8 +20,14 @@ export type LocaleState = LocaleCounts & { missing: string[]; outdated: string[]
 /** A key's rule by its index among a locale's keys (DESIGN §13); 0 is none. */
 export const RULED = { humanOnly: 1, neverTranslate: 2, exclude: 3 } as const;
 
-/** The rule of each of a locale's keys, and how many keys are left out or never translated. */
-export type RuledKeys = { rules: Uint8Array; excluded: number; neverTranslated: number };
+/** The rule of each of a locale's keys, how many are left out or never translated, and which. */
+export type RuledKeys = {
+  rules: Uint8Array;
+  excluded: number;
+  neverTranslated: number;
+  /** The keys excluded or never translated: a locale keeps no translation of theirs. */
+  untranslated: ReadonlySet<string>;
+};
 
 const ruledCache = new WeakMap<readonly string[], Map<string, RuledKeys>>();
 
@@ -41,14 +47,17 @@ export function ruledKeys(
   const rules = new Uint8Array(keys.length);
   let excluded = 0;
   let neverTranslated = 0;
+  const untranslated = new Set<string>();
   for (let i = 0; i < keys.length; i++) {
     const rule = matcher.ruleOf(keys[i]!);
     if (rule === undefined) continue;
     rules[i] = RULED[rule];
+    if (rule === 'humanOnly') continue;
     if (rule === 'exclude') excluded++;
-    else if (rule === 'neverTranslate') neverTranslated++;
+    else neverTranslated++;
+    untranslated.add(keys[i]!);
   }
-  const ruled = { rules, excluded, neverTranslated };
+  const ruled = { rules, excluded, neverTranslated, untranslated };
   if (!perRules) ruledCache.set(keys, (perRules = new Map()));
   perRules.set(matcher.id, ruled);
   return ruled;

@@ -35,6 +35,7 @@ import {
   RULED,
   ruledKeys,
   statusOf,
+  type RuledKeys,
   targetKeysOf,
   untranslatedCounts,
   type LocaleStatus,
@@ -121,13 +122,12 @@ function icuSourceOf(source: FlatEntries, target: TargetKeys | undefined): FlatE
   return cached;
 }
 
-/** The upload without the keys `rules` exclude or never translate. */
-function withoutRuledKeys(upload: { keys: string[]; values: string[] }, rules: KeyRuleMatcher) {
-  if (rules.empty) return upload;
+/** The upload without the keys the rules exclude or never translate. */
+function withoutRuledKeys(upload: { keys: string[]; values: string[] }, ruled: RuledKeys | undefined) {
+  if (!ruled || ruled.untranslated.size === 0) return upload;
   const kept: { keys: string[]; values: string[] } = { keys: [], values: [] };
   for (let i = 0; i < upload.keys.length; i++) {
-    const rule = rules.ruleOf(upload.keys[i]!);
-    if (rule === 'exclude' || rule === 'neverTranslate') continue;
+    if (ruled.untranslated.has(upload.keys[i]!)) continue;
     kept.keys.push(upload.keys[i]!);
     kept.values.push(upload.values[i]!);
   }
@@ -493,8 +493,6 @@ export function createLocales(deps: {
       authorizeProject(principal, projectId, 'write');
       const upload = parseUpload(body, limits);
       const project = await directory.require(projectId);
-      // Values of keys left out of targets or never translated are not kept (DESIGN §13).
-      const parsed = withoutRuledKeys(upload, keyRuleMatcher(project.keyRules));
       await requireLocale(projectId, locale);
       let head = await documents.head(projectId);
       if (from > head.version) {
@@ -507,7 +505,11 @@ export function createLocales(deps: {
         head = await documents.head(projectId);
       }
       const made = await documents.version(projectId, from);
-      await checkAgainstSource(parsed, made, locale, targetKeysOf(made, locale, project.i18nextPlurals));
+      const madeTarget = targetKeysOf(made, locale, project.i18nextPlurals);
+      // Values of keys left out of targets or never translated are not kept (DESIGN §13).
+      const ruled = ruledKeys(madeTarget ? madeTarget.keys : made.keys, keyRuleMatcher(project.keyRules));
+      const parsed = withoutRuledKeys(upload, ruled);
+      await checkAgainstSource(parsed, made, locale, madeTarget);
 
       const translations = translationsOf(parsed);
       const current = head.version === from ? made : await documents.version(projectId, head.version);
