@@ -134,6 +134,18 @@ describe('tolk translate, pull and status with key rules', () => {
     ]);
     expect(await locale()).toMatchObject({ keyCount: 5, translatedCount: 5, missingCount: 0 });
     expect((await tolk(['status', '--check'])).code).toBe(0);
+
+    // Up to date: a local value of an excluded or never-translated key is no local work to upload.
+    const human = { ...GERMAN, legal: { terms: 'Nutzungsbedingungen' } };
+    await cli.writeJson('locales/de.json', {
+      ...human,
+      brand: { name: 'Tolk GmbH' },
+      debug: { id: 'x {id}' },
+    });
+    const idle = await translate();
+    expect(idle.code, idle.stderr).toBe(0);
+    expect(idle.stderr).not.toContain('uploading your local value');
+    expect(idle.stdout).toContain('Every locale is up to date');
   });
 
   it('when pulling, then the excluded key is left out, the never-translated ones carry the source text, and a local edit of one is not kept', async () => {

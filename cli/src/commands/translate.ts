@@ -32,7 +32,12 @@ import { parseLocaleList } from '../locales.js';
 import { contextNotes, planBatches } from '../translate/batches.js';
 import { mergeTranslations, valuesOf } from '../translate/merge.js';
 import { createProgress, type Progress } from '../translate/progress.js';
-import { leftForPeople, projectKeyRules, unitsForModel } from '../translate/key-rules.js';
+import {
+  keysWithLocalValues,
+  leftForPeople,
+  projectKeyRules,
+  unitsForModel,
+} from '../translate/key-rules.js';
 import type { KeyRuleMatcher } from '@tolk/contracts';
 import { resolveProviderKey } from '../translate/provider-key.js';
 import { translationUnits, type TranslationUnit } from '../translate/units.js';
@@ -137,7 +142,10 @@ export async function translate(io: Io, options: TranslateOptions) {
       !options.force && state.status === 'up_to_date' && state.sourceVersion === sourceFile.version;
     if (upToDate) {
       // Nothing to translate; uploaded only to bring local work (hand edits never uploaded) to the server.
-      const edited = await localWork(api, projectId, code, parts, target, syncState, io.cwd);
+      const edited = keysWithLocalValues(
+        await localWork(api, projectId, code, parts, target, syncState, io.cwd),
+        rules,
+      );
       if (edited.length === 0) continue;
       out.note(
         `${code}: uploading your local value${edited.length === 1 ? '' : 's'} of ${edited.slice(0, 20).join(', ')}` +

@@ -21,6 +21,15 @@ export function unitsForModel(units: TranslationUnit[], rules: KeyRuleMatcher): 
   return units.filter((unit) => unit.keys.every(free) && unit.sources.every(free));
 }
 
+/** `keys` without those whose local value never counts: excluded and never-translated keys. */
+export function keysWithLocalValues(keys: string[], rules: KeyRuleMatcher): string[] {
+  if (rules.empty) return keys;
+  return keys.filter((key) => {
+    const rule = rules.ruleOf(key);
+    return rule !== 'exclude' && rule !== 'neverTranslate';
+  });
+}
+
 /** The locale's keys only people translate that have no value in `values`: left for people. */
 export function leftForPeople(
   target: TargetKeys,
