@@ -1,5 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { keyRuleMatcher } from '@tolk/contracts';
+import { keyRuleMatcher, type EventEnvelope } from '@tolk/contracts';
 import { ruledKeys } from '../src/domain/locale-state.js';
 import { startLocaleService, type LocaleService } from './locale-harness.js';
 
@@ -144,6 +145,30 @@ describe('key rules in the counts (DESIGN §13)', () => {
     });
     const all = await service.waitForLocale(projectId, 'de', owner, '6 keys', (l) => l['keyCount'] === 6);
     expect(counts(all)).toMatchObject({ keyCount: 6, translatedCount: 1, missingCount: 5 });
+  });
+
+  it('when a ProjectUpdated written before key rules existed arrives, then the project has no rules', async () => {
+    const project = await service.projectWithLocales(['de'], { settings: { keyRules: RULES } });
+    const { projectId, owner } = project;
+    await service.putSource(projectId, owner, SOURCE);
+    await service.waitForSourceVersion(projectId, 'de', owner, 1);
+    expect(await service.getLocale(projectId, 'de', owner)).toMatchObject({ keyCount: 5 });
+
+    const envelope: EventEnvelope = {
+      id: randomUUID(),
+      type: 'ProjectUpdated',
+      occurredAt: Date.now() + 60_000,
+      producer: 'project-service',
+      data: {
+        projectId,
+        name: 'Website',
+        sourceLocale: 'en',
+        settings: { provider: null, model: null, instructions: null, i18nextPlurals: true },
+      },
+    };
+    await service.bus.publish(envelope);
+    const plain = await service.waitForLocale(projectId, 'de', owner, '6 keys', (l) => l['keyCount'] === 6);
+    expect(counts(plain)).toMatchObject({ keyCount: 6, translatedCount: 0, missingCount: 6 });
   });
 
   it("when a plural group is never translated, then each of the locale's own forms carries the source text", async () => {
