@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { KeyRules } from '@tolk/contracts';
+import { keyRulesData, type KeyRules } from '@tolk/contracts';
 import type { Logger } from '@tolk/logger';
 import { createInternalClient } from '@tolk/http';
 import { projectNotFound } from './project-access.js';
@@ -19,13 +19,7 @@ const projectSchema = z.object({
   projectId: z.string().min(1),
   sourceLocale: z.string().min(1),
   i18nextPlurals: z.boolean().optional(),
-  keyRules: z
-    .object({
-      humanOnly: z.array(z.string()),
-      neverTranslate: z.array(z.string()),
-      exclude: z.array(z.string()),
-    })
-    .optional(),
+  keyRules: keyRulesData.optional(),
   updatedAt: z.number().int(),
 });
 
