@@ -19,6 +19,9 @@ export const PROVIDER_NAMES: Record<AiProvider, string> = {
   openrouter: 'OpenRouter',
 };
 
+/** Keys only people translate, never translated (targets carry the source text), left out of targets. */
+export type KeyRules = { humanOnly: string[]; neverTranslate: string[]; exclude: string[] };
+
 export type Project = {
   projectId: string;
   name: string;
@@ -29,6 +32,8 @@ export type Project = {
     instructions: string | null;
     /** Whether keys `item_one`, `item_other` are read as i18next plural groups (DESIGN §11). */
     i18nextPlurals: boolean;
+    /** Glob patterns over keys (DESIGN §13); absent from a server older than them. */
+    keyRules?: KeyRules;
   };
   role: 'owner' | 'member' | null;
   createdAt: number;

@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addLocaleBodySchema, createTokenRequestSchema, signupRequestSchema } from '@tolk/contracts';
+import {
+  addLocaleBodySchema,
+  createTokenRequestSchema,
+  signupRequestSchema,
+  updateProjectRequestSchema,
+} from '@tolk/contracts';
 import { request, validateJsonSchema } from '@tolk/testing';
 import type { OpenApiDocument, OpenApiOperation } from '../src/openapi/openapi-document.js';
 import { caseInsensitivePattern } from '../src/openapi/schema-components.js';
@@ -232,6 +237,11 @@ describe('GET /v1/openapi.json', () => {
       ['CreateTokenRequest', createTokenRequestSchema, { label: 'CI', permissions: 'read_write', extra: 1 }],
       ['AddLocaleRequest', addLocaleBodySchema, { locale: 'pt-br' }],
       ['AddLocaleRequest', addLocaleBodySchema, { locale: 'PT-BR' }],
+      [
+        'UpdateProjectRequest',
+        updateProjectRequestSchema,
+        { settings: { keyRules: { humanOnly: ['legal.*'], exclude: ['debug.**'] } } },
+      ],
     ];
     for (const [name, zodSchema, value] of accepted) {
       expect(zodSchema.safeParse(value).success).toBe(true);
@@ -240,6 +250,29 @@ describe('GET /v1/openapi.json', () => {
     expect(
       validateJsonSchema({ $ref: '#/components/schemas/AddLocaleRequest' }, { locale: 'pt_BR' }, document),
     ).not.toEqual([]);
+    const tooMany = { settings: { keyRules: { exclude: Array.from({ length: 201 }, (_, i) => `k${i}`) } } };
+    expect(updateProjectRequestSchema.safeParse(tooMany).success).toBe(false);
+    expect(
+      validateJsonSchema({ $ref: '#/components/schemas/UpdateProjectRequest' }, tooMany, document),
+    ).not.toEqual([]);
+  });
+
+  it('describes the key rules of the project settings: three lists of glob patterns, each explained', () => {
+    const schema = (name: string) => document.components.schemas[name] as Record<string, any>;
+    const rules = schema('Project').properties.settings.properties.keyRules;
+    expect(rules.required).toEqual(['humanOnly', 'neverTranslate', 'exclude']);
+    expect(rules.description).toMatch(/`\.` separates segments/);
+    for (const list of ['humanOnly', 'neverTranslate', 'exclude']) {
+      expect(rules.properties[list]).toMatchObject({ type: 'array', items: { type: 'string' } });
+      expect(rules.properties[list].description).toEqual(expect.any(String));
+    }
+    const input = schema('UpdateProjectRequest').properties.settings.properties.keyRules;
+    expect(input.description).toMatch(/Each list given replaces that list/);
+    expect(input.properties.exclude).toMatchObject({
+      type: 'array',
+      maxItems: 200,
+      items: { type: 'string', minLength: 1, maxLength: 500 },
+    });
   });
 
   it('when an answer breaks the document, then the check the live tests use names what is wrong', () => {

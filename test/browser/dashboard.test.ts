@@ -538,6 +538,45 @@ describe.skipIf(!existsSync(CHROMIUM)).each(SYSTEMS)(
     );
 
     onTheServers(
+      "when an owner edits the key rules, then each list is saved one pattern per line, and a bad pattern shows the server's message with nothing stored",
+      async () => {
+        const account = await newAccount();
+        const projectId = await newProject(account, 'Rules app');
+        const rules = async () =>
+          (await api('GET', `/v1/projects/${projectId}`, account.accessToken)).body.settings.keyRules;
+
+        const page = await signedInPage(account);
+        await page.goto(`${system.base}/projects/${projectId}/settings`);
+        await heading(page, 'Rules app');
+        await page.getByLabel('Keys only people translate').fill('legal.*\n\n  terms.body  ');
+        await page.getByLabel('Keys never translated').fill('brand.name\n**.url');
+        await page.getByLabel('Keys left out of target locales').fill('debug.**');
+        await page.getByRole('button', { name: 'Save settings' }).click();
+        await page.getByRole('status').filter({ hasText: 'Settings saved.' }).waitFor();
+        const saved = {
+          humanOnly: ['legal.*', 'terms.body'],
+          neverTranslate: ['brand.name', '**.url'],
+          exclude: ['debug.**'],
+        };
+        expect(await rules()).toEqual(saved);
+        await page.reload();
+        const never = page.getByLabel('Keys never translated');
+        await never.waitFor();
+        expect(await never.inputValue()).toBe('brand.name\n**.url');
+        await screenshot(page, 'settings-key-rules');
+
+        await page.getByLabel('Keys left out of target locales').fill('debug.**\nlegal.[');
+        await page.getByRole('button', { name: 'Save settings' }).click();
+        const alert = page.getByRole('alert');
+        await alert.waitFor();
+        expect(await alert.innerText()).toContain(
+          'body.settings.keyRules.exclude.1: "legal.[" is not a valid glob pattern',
+        );
+        expect(await rules()).toEqual(saved);
+      },
+    );
+
+    onTheServers(
       'when an owner deletes a project, then they type its name first and land on their projects without it',
       async () => {
         const account = await newAccount();

@@ -1,5 +1,6 @@
 import {
   deviceAuthorizationResponseSchema,
+  keyRulesSchema,
   keyReadingResponseSchema,
   localeDetailResponseSchema,
   localeListResponseSchema,
@@ -18,11 +19,14 @@ import type { ApiClient } from './api-client.js';
 
 /**
  * A project as the CLI reads it: the contract's, with `settings.i18nextPlurals` (whether keys
- * such as `item_one` are read as i18next plural groups, DESIGN §11) accepted whether or not the
- * server sends it; absent means on.
+ * such as `item_one` are read as i18next plural groups, DESIGN §11) and `settings.keyRules`
+ * (DESIGN §13) accepted whether or not the server sends them; absent means on, and no rules.
  */
 const projectSchema = projectResponseSchema.extend({
-  settings: projectResponseSchema.shape.settings.extend({ i18nextPlurals: z.boolean().optional() }),
+  settings: projectResponseSchema.shape.settings.extend({
+    i18nextPlurals: z.boolean().optional(),
+    keyRules: keyRulesSchema.optional(),
+  }),
 });
 
 /** The public routes the CLI uses, each answer checked against its contract schema. */

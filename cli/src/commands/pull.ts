@@ -6,6 +6,7 @@ import { parseLocaleDocument, shown } from '../files/locale-files.js';
 import { isUnsyncedLocal, loadSyncState, saveSyncState, syncedHashes } from '../files/sync-state.js';
 import type { Io } from '../io.js';
 import { parseLocaleList } from '../locales.js';
+import { projectKeyRules, ruledValueOf } from '../translate/key-rules.js';
 import { valuesOf } from '../translate/merge.js';
 
 /** Up to this many kept keys are named one by one. */
@@ -35,6 +36,7 @@ export async function pull(io: Io, options: { locale: string[]; json: boolean; f
     version: sourceFile.version,
   });
   const i18nextPlurals = projectInfo.settings.i18nextPlurals ?? true;
+  const rules = projectKeyRules(projectInfo);
   const state = await loadSyncState(project.dir);
   const written = [];
   let keptAny = false;
@@ -45,7 +47,8 @@ export async function pull(io: Io, options: { locale: string[]; json: boolean; f
     const local = await readLocalValues(parts, locale, io.cwd);
     const synced = state.locales[locale] ?? {};
     const kept = new Set<string>();
-    const valueOf = (key: string) => {
+    // Excluded keys are left out; keys never translated carry the server's source text (DESIGN §13).
+    const valueOf = ruledValueOf(rules, server, (key: string) => {
       const mine = local?.values.get(key);
       const theirs = server.get(key);
       if (!options.force && isUnsyncedLocal(mine, theirs, synced[key])) {
@@ -53,7 +56,7 @@ export async function pull(io: Io, options: { locale: string[]; json: boolean; f
         return mine;
       }
       return theirs;
-    };
+    });
     const paths: string[] = [];
     for (const part of parts) {
       const path = await writeTargetFile({

@@ -32,6 +32,13 @@ import { parseLocaleList } from '../locales.js';
 import { contextNotes, planBatches } from '../translate/batches.js';
 import { mergeTranslations, valuesOf } from '../translate/merge.js';
 import { createProgress, type Progress } from '../translate/progress.js';
+import {
+  keysWithLocalValues,
+  leftForPeople,
+  projectKeyRules,
+  unitsForModel,
+} from '../translate/key-rules.js';
+import type { KeyRuleMatcher } from '@tolk/contracts';
 import { resolveProviderKey } from '../translate/provider-key.js';
 import { translationUnits, type TranslationUnit } from '../translate/units.js';
 import { CHARS_PER_TOKEN, fillFromMemory, memoryExamples } from '../translate/memory.js';
@@ -62,6 +69,8 @@ type LocaleOutcome = {
   uploaded: boolean;
   /** Keys whose local value, never uploaded, a new translation replaced (it was for an older source). */
   replacedLocal: string[];
+  /** Keys only people translate (key rules) still without a translation. */
+  leftForPeople: string[];
   status: LocaleResponse['status'] | null;
   error: { code: string; message: string } | null;
 };
@@ -133,6 +142,7 @@ export async function translate(io: Io, options: TranslateOptions) {
   const useMemory = options.memory ?? true;
   let memorySavedChars = 0;
   const i18nextPlurals = projectInfo.settings.i18nextPlurals ?? true;
+  const rules = projectKeyRules(projectInfo);
   const work: LocaleWork[] = [];
   for (const code of chosen) {
     const state = byCode.get(code)!;
@@ -141,7 +151,10 @@ export async function translate(io: Io, options: TranslateOptions) {
       !options.force && state.status === 'up_to_date' && state.sourceVersion === sourceFile.version;
     if (upToDate) {
       // Nothing to translate; uploaded only to bring local work (hand edits never uploaded) to the server.
-      const edited = await localWork(api, projectId, code, parts, target, syncState, io.cwd);
+      const edited = keysWithLocalValues(
+        await localWork(api, projectId, code, parts, target, syncState, io.cwd),
+        rules,
+      );
       if (edited.length === 0) continue;
       out.note(
         `${code}: uploading your local value${edited.length === 1 ? '' : 's'} of ${edited.slice(0, 20).join(', ')}` +
@@ -154,7 +167,8 @@ export async function translate(io: Io, options: TranslateOptions) {
         ? new Set<string>()
         : await keysToTranslate(api, projectId, code, sourceFile.version);
     const valueOf = (key: string) => sourceValues.get(key) ?? '';
-    let units = translationUnits(source, target, wanted);
+    // Keys only people translate, or never translated, go neither to the model nor to memory.
+    let units = unitsForModel(translationUnits(source, target, wanted), rules);
     // --force asks the model again on purpose: memory would answer with what is stored.
     const memory =
       useMemory && !options.force && units.length > 0
@@ -186,6 +200,7 @@ export async function translate(io: Io, options: TranslateOptions) {
         problems: [],
         uploaded: false,
         replacedLocal: [],
+        leftForPeople: [],
         status: null,
         error: null,
       },
@@ -251,6 +266,7 @@ export async function translate(io: Io, options: TranslateOptions) {
       parts,
       sourceLocale,
       i18nextPlurals,
+      rules,
       syncState,
       version: sourceFile.version,
       item,
@@ -362,6 +378,13 @@ export async function translate(io: Io, options: TranslateOptions) {
         '(it was made for an older source text)',
     );
   }
+  for (const { locale, leftForPeople: left } of outcomes) {
+    if (left.length === 0) continue;
+    out.note(
+      `${locale}: ${left.length} key${left.length === 1 ? '' : 's'} left for people (humanOnly key rules): ` +
+        `${left.slice(0, 20).join(', ')}${left.length > 20 ? ', ...' : ''}`,
+    );
+  }
   for (const outcome of failedLocales) {
     const what = outcome.error
       ? `${outcome.error.code}: ${outcome.error.message}`
@@ -428,6 +451,7 @@ async function uploadLocale(options: {
   parts: SourcePart[];
   sourceLocale: string;
   i18nextPlurals: boolean;
+  rules: KeyRuleMatcher;
   syncState: SyncState;
   version: number;
   item: LocaleWork;
@@ -459,6 +483,7 @@ async function uploadLocale(options: {
       local,
       translated: item.translated,
       failed: item.failed,
+      rules: options.rules,
     });
     outcome.translated = item.translated.size;
     outcome.failedKeys = item.target.keys.filter((key) => item.failed.has(key));
@@ -468,6 +493,7 @@ async function uploadLocale(options: {
       );
     }
     const values = valuesOf(parseLocaleDocument(merged.document, outcome.file, io.cwd));
+    outcome.leftForPeople = leftForPeople(item.target, options.rules, values);
     for (const part of parts) {
       await writeTargetFile({
         part,

@@ -1,10 +1,12 @@
 import {
   comparePluralFormPlaceholders,
   rebuildTranslation,
+  sourceTextOf,
   sourceValuesOf,
   type ParsedSource,
   type TargetKeys,
 } from '@tolk/locale-file';
+import type { KeyRuleMatcher } from '@tolk/contracts';
 import { hashValue } from '../files/sync-state.js';
 
 export type MergeInput = {
@@ -26,6 +28,8 @@ export type MergeInput = {
    * that is what was last synced is no local work, and a newer server value wins over it.
    */
   synced?: Readonly<Record<string, string>>;
+  /** The project's key rules (DESIGN §13): excluded keys are left out, keys never translated get the source text. */
+  rules?: KeyRuleMatcher;
 };
 
 export type MergeResult = {
@@ -51,7 +55,7 @@ export type MergeResult = {
  * its source forms share.
  */
 export function mergeTranslations(input: MergeInput): MergeResult {
-  const { source, locale, target, server, local, translated, failed, synced } = input;
+  const { source, locale, target, server, local, translated, failed, synced, rules } = input;
   const rejectedLocal: string[] = [];
   let keyCount = 0;
   const document = rebuildTranslation(
@@ -66,6 +70,9 @@ export function mergeTranslations(input: MergeInput): MergeResult {
   return { document, keyCount, rejectedLocal };
 
   function valueOf(key: string): string | undefined {
+    const rule = rules?.ruleOf(key);
+    if (rule === 'exclude') return undefined;
+    if (rule === 'neverTranslate') return sourceTextOf(source, target.byKey.get(key)!);
     const fresh = translated.get(key);
     if (fresh !== undefined) return fresh;
     if (failed.has(key)) return undefined;

@@ -1,12 +1,13 @@
 /**
  * A project's settings (name, source locale, the CLI's provider/model/instructions, whether keys
- * are read as i18next plural forms, deleting it) and its members.
+ * are read as i18next plural forms, the key rules, deleting it) and its members.
  */
 import { pluralCategories } from '@tolk/locale-file/plural-categories';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, currentUser } from '../api.js';
 import { navigate } from '../router.js';
 import { AI_PROVIDERS, PROVIDER_NAMES, type Member, type Project } from '../types.js';
+import { KeyRulesFields, keyRulesOf, keyRulesText } from './key-rules-fields.js';
 import { ErrorNote, Loaded, StatusNote, onSubmit, setFlash, useAction, useResource } from '../ui.js';
 
 export function SettingsTab(props: { project: Project; onSaved: () => void }) {
@@ -17,6 +18,7 @@ export function SettingsTab(props: { project: Project; onSaved: () => void }) {
   const [model, setModel] = useState(project.settings.model ?? '');
   const [instructions, setInstructions] = useState(project.settings.instructions ?? '');
   const [i18nextPlurals, setI18nextPlurals] = useState(project.settings.i18nextPlurals);
+  const [keyRules, setKeyRules] = useState(keyRulesText(project.settings.keyRules));
   const [saved, setSaved] = useState(false);
   const action = useAction();
   const isOwner = project.role === 'owner';
@@ -32,6 +34,7 @@ export function SettingsTab(props: { project: Project; onSaved: () => void }) {
           model: model || null,
           instructions: instructions || null,
           i18nextPlurals,
+          keyRules: keyRulesOf(keyRules),
         },
       });
       setSaved(true);
@@ -111,6 +114,7 @@ export function SettingsTab(props: { project: Project; onSaved: () => void }) {
             {pluralCategories('ja').join(', ')}.
           </p>
         </fieldset>
+        <KeyRulesFields value={keyRules} onChange={setKeyRules} disabled={!isOwner || action.busy} />
         <ErrorNote error={action.error} />
         {saved ? <StatusNote>Settings saved.</StatusNote> : null}
         {isOwner ? (

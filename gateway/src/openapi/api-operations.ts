@@ -409,7 +409,10 @@ export const OPERATIONS: ApiOperation[] = [
     summary: 'Rename a project, change its source locale or settings',
     description:
       'At least one of `name`, `sourceLocale`, `settings`; settings are merged field by field, and a ' +
-      'blank or null setting is cleared.',
+      'blank or null setting is cleared. In `settings.keyRules` each list given (`humanOnly`, ' +
+      '`neverTranslate`, `exclude`) replaces that list and a list left out stays; an invalid glob, an ' +
+      'empty pattern, a pattern over 500 characters or more than 200 patterns in a list is a 400 ' +
+      'VALIDATION_ERROR naming the list, the pattern and the problem, and nothing is stored.',
     requestBody: { schema: 'UpdateProjectRequest', required: true },
     success: { status: 200, description: 'The project as changed', schema: 'Project' },
     errors: { 403: 'Only an owner may change the project, and only with an access token (FORBIDDEN)' },

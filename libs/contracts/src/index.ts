@@ -9,3 +9,4 @@ export * from './source-events.js';
 export * from './project-tokens.js';
 export * from './user-events.js';
 export * from './http/index.js';
+export * from './key-rules.js';

@@ -1,6 +1,16 @@
 import { z } from 'zod';
 import type { EventType } from './events.js';
 
+/**
+ * Key rules as events and the internal answer carry them (DESIGN §13); absent in events written
+ * before they existed: no rules.
+ */
+export const keyRulesData = z.object({
+  humanOnly: z.array(z.string()),
+  neverTranslate: z.array(z.string()),
+  exclude: z.array(z.string()),
+});
+
 /** What happened to a membership (ProjectMembershipChanged). */
 export const MEMBERSHIP_CHANGES = ['added', 'removed', 'role_changed'] as const;
 export type MembershipChange = (typeof MEMBERSHIP_CHANGES)[number];
@@ -18,6 +28,7 @@ export const projectEventDataSchemas = {
     ownerId: z.string().min(1),
     /** Absent in events written before the setting existed: true, its default. */
     i18nextPlurals: z.boolean().optional(),
+    keyRules: keyRulesData.optional(),
   }),
   /** The project's state after the change (name, source locale, CLI settings). */
   ProjectUpdated: z.object({
@@ -31,6 +42,7 @@ export const projectEventDataSchemas = {
       instructions: z.string().nullable(),
       /** Absent in events written before the setting existed: true, its default. */
       i18nextPlurals: z.boolean().optional(),
+      keyRules: keyRulesData.optional(),
     }),
   }),
   /** Every service drops the project's data. */

@@ -267,3 +267,14 @@ export function pluralGroupId(group: Pick<PluralGroup, 'base' | 'type'>): string
 export function sourceValuesOf(source: FlatEntries, entry: TargetKey): string[] {
   return entry.sources.map((index) => source.values[index]!);
 }
+
+/**
+ * The source text of a target key: a plain key's source value; for a group form, the group's
+ * form of the same category, else its `other` (the form i18next falls back to). What the ICU
+ * rules hold a translation to, and what a key never translated carries (DESIGN §13).
+ */
+export function sourceTextOf(source: FlatEntries, entry: TargetKey): string {
+  const forms = entry.group?.forms ?? [];
+  const form = forms.find((f) => f.category === entry.category) ?? forms.find((f) => f.category === 'other');
+  return source.values[form ? form.index : entry.sources[0]!]!;
+}

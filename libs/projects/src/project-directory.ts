@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { keyRulesData, type KeyRules } from '@tolk/contracts';
 import type { Logger } from '@tolk/logger';
 import { createInternalClient } from '@tolk/http';
 import { projectNotFound } from './project-access.js';
@@ -9,6 +10,8 @@ export type ProjectFacts = {
   /** Canonical (`pt-BR`). */ sourceLocale: string;
   /** Whether keys are read as i18next plural groups (DESIGN §11); absent = true, the default. */
   i18nextPlurals?: boolean;
+  /** Glob patterns over keys (DESIGN §13); absent = no rules. */
+  keyRules?: KeyRules;
   updatedAt: number;
 };
 
@@ -16,6 +19,7 @@ const projectSchema = z.object({
   projectId: z.string().min(1),
   sourceLocale: z.string().min(1),
   i18nextPlurals: z.boolean().optional(),
+  keyRules: keyRulesData.optional(),
   updatedAt: z.number().int(),
 });
 

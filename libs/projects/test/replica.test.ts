@@ -77,7 +77,26 @@ describe('the project replica', () => {
       project_id: 'p-new',
       source_locale: 'pt-BR',
       i18next_plurals: true,
+      key_rules: { humanOnly: [], neverTranslate: [], exclude: [] },
     });
+  });
+
+  it('when the key rules change, then remember names them, and an equal set changes nothing', async () => {
+    const replica = localeReplica();
+    const keyRules = { humanOnly: ['legal.*'], neverTranslate: [], exclude: ['debug.**'] };
+    await replica.remember({ projectId: 'p-rules', sourceLocale: 'en', updatedAt: 1000 });
+    expect(
+      await replica.remember({ projectId: 'p-rules', sourceLocale: 'en', keyRules, updatedAt: 2000 }),
+    ).toEqual({ changed: ['key_rules'] });
+    expect(
+      await replica.remember({
+        projectId: 'p-rules',
+        sourceLocale: 'en',
+        keyRules: { ...keyRules },
+        updatedAt: 3000,
+      }),
+    ).toEqual({ changed: [] });
+    expect(await replica.find('p-rules')).toMatchObject({ key_rules: keyRules });
   });
 
   it('when an older change arrives after a newer one, then the newer stays; an equal one is applied again', async () => {

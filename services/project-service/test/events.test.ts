@@ -58,6 +58,7 @@ describe('events of project changes', () => {
       sourceLocale: 'pt-BR',
       ownerId: owner.userId,
       i18nextPlurals: true,
+      keyRules: { humanOnly: [], neverTranslate: [], exclude: [] },
     });
     expect(envelope.occurredAt).toBe(project.createdAt);
   });
@@ -76,7 +77,13 @@ describe('events of project changes', () => {
       projectId: project.projectId,
       name: project.name,
       sourceLocale: 'en-GB',
-      settings: { provider: 'mistral', model: null, instructions: 'Keep it short.', i18nextPlurals: true },
+      settings: {
+        provider: 'mistral',
+        model: null,
+        instructions: 'Keep it short.',
+        i18nextPlurals: true,
+        keyRules: { humanOnly: [], neverTranslate: [], exclude: [] },
+      },
     });
     expect(envelope.occurredAt).toBe(response.body.updatedAt);
   });
@@ -94,7 +101,13 @@ describe('events of project changes', () => {
       projectId: project.projectId,
       name: project.name,
       sourceLocale: project.sourceLocale,
-      settings: { provider: null, model: null, instructions: null, i18nextPlurals: false },
+      settings: {
+        provider: null,
+        model: null,
+        instructions: null,
+        i18nextPlurals: false,
+        keyRules: { humanOnly: [], neverTranslate: [], exclude: [] },
+      },
     });
   });
 

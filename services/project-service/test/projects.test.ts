@@ -11,7 +11,13 @@ afterAll(async () => {
   await service?.close();
 });
 
-const NO_SETTINGS = { provider: null, model: null, instructions: null, i18nextPlurals: true };
+const NO_SETTINGS = {
+  provider: null,
+  model: null,
+  instructions: null,
+  i18nextPlurals: true,
+  keyRules: { humanOnly: [], neverTranslate: [], exclude: [] },
+};
 
 /** An owner, a member and an outsider of one new project. */
 async function projectWithMember() {
@@ -99,6 +105,7 @@ describe('POST /v1/projects', () => {
       model: 'claude',
       instructions: null,
       i18nextPlurals: true,
+      keyRules: { humanOnly: [], neverTranslate: [], exclude: [] },
     });
   });
 
@@ -394,6 +401,7 @@ describe('PATCH /v1/projects/:projectId', () => {
       model: 'gpt-4o',
       instructions: null,
       i18nextPlurals: true,
+      keyRules: { humanOnly: [], neverTranslate: [], exclude: [] },
     });
 
     const second = await patch(owner.userId, project.projectId, { settings: { instructions: 'Be brief.' } });
@@ -402,6 +410,7 @@ describe('PATCH /v1/projects/:projectId', () => {
       model: 'gpt-4o',
       instructions: 'Be brief.',
       i18nextPlurals: true,
+      keyRules: { humanOnly: [], neverTranslate: [], exclude: [] },
     });
 
     const third = await patch(owner.userId, project.projectId, {
@@ -412,6 +421,7 @@ describe('PATCH /v1/projects/:projectId', () => {
       model: null,
       instructions: null,
       i18nextPlurals: true,
+      keyRules: { humanOnly: [], neverTranslate: [], exclude: [] },
     });
 
     const fourth = await patch(owner.userId, project.projectId, {
@@ -519,6 +529,7 @@ describe('PATCH /v1/projects/:projectId', () => {
       model: 'one',
       instructions: 'two',
       i18nextPlurals: true,
+      keyRules: { humanOnly: [], neverTranslate: [], exclude: [] },
     });
   });
 });

@@ -4,6 +4,7 @@
  * with these schemas; the gateway documents them.
  */
 import { z } from 'zod';
+import { keyRulesInputSchema } from '../key-rules.js';
 import { AI_PROVIDERS } from '../providers.js';
 import { emailAddress, epochMillis, jsonObject, sourceLocaleCode, text } from './fields.js';
 
@@ -49,6 +50,8 @@ const settings = z.object(
     instructions: optionalText(10_000, hasNul).optional(),
     /** Whether keys `x_one`, `x_other` are read as i18next plural groups (DESIGN §11). */
     i18nextPlurals: z.boolean({ error: 'must be true or false' }).optional(),
+    /** Glob patterns over keys (DESIGN §13); each list given replaces that list. */
+    keyRules: keyRulesInputSchema.optional(),
   },
   { error: 'must be a JSON object' },
 );
@@ -86,6 +89,25 @@ export const updateMemberRequestSchema = jsonObject({
 
 // ---- responses ----
 
+const patterns = (description: string) => z.array(z.string()).meta({ description });
+
+/** The project's key rules, every list present (empty by default). */
+export const keyRulesSchema = z
+  .strictObject({
+    humanOnly: patterns(
+      'Keys only people translate: the model is never asked for them; they stay missing until a person uploads one',
+    ),
+    neverTranslate: patterns(
+      'Keys never translated (brand names, URLs): every target carries the source text, counted as translated',
+    ),
+    exclude: patterns('Keys left out of every target locale: not in target files, not counted, not missing'),
+  })
+  .meta({
+    description:
+      'Glob patterns over key paths (`.` separates segments; `*` matches within one segment, `**` any number of segments; ' +
+      'whole key, case-sensitive; at most 200 patterns of 500 characters per list). A key several lists match follows exclude, then neverTranslate, then humanOnly',
+  });
+
 export const projectResponseSchema = z.strictObject({
   projectId: z.string(),
   name: z.string(),
@@ -99,10 +121,11 @@ export const projectResponseSchema = z.strictObject({
         description:
           "Whether sibling keys item_one, item_other are read as an i18next plural group, translated into each target locale's own plural forms (default true)",
       }),
+      keyRules: keyRulesSchema,
     })
     .meta({
       description:
-        "The CLI's configuration: AI provider, model, instructions for the translator; how keys are read",
+        "The CLI's configuration: AI provider, model, instructions for the translator; how keys are read and which the model translates",
     }),
   /** The caller's role; null when the caller is a project API token (no member behind it). */
   role: role.nullable().meta({ description: "The caller's role; null for a project API token" }),
@@ -130,7 +153,8 @@ export const membershipResponseSchema = z.strictObject({
 
 /**
  * `GET /internal/projects/{projectId}`: what other services keep of a project (source-service:
- * its source locale; locale-service: also whether i18next plural keys are recognised).
+ * its source locale; locale-service: also whether i18next plural keys are recognised, and the
+ * key rules).
  * `updatedAt` orders this answer against ProjectUpdated events.
  */
 export const internalProjectResponseSchema = z.strictObject({
@@ -138,6 +162,7 @@ export const internalProjectResponseSchema = z.strictObject({
   name: z.string(),
   sourceLocale: z.string(),
   i18nextPlurals: z.boolean(),
+  keyRules: keyRulesSchema,
   updatedAt: z.number().int(),
 });
 

@@ -1,4 +1,6 @@
+import { NO_KEY_RULES, type KeyRules } from '@tolk/contracts';
 import type { Db, Queryable } from '@tolk/db';
+import type { KeySettings } from './projects-repository.js';
 
 /** The counts of a locale against one source version (DESIGN §5). */
 export type LocaleCounts = {
@@ -86,7 +88,7 @@ export function createLocalesRepository(db: Db) {
     },
 
     /**
-     * The locale and its project's plural-key setting, read in one snapshot. Counts are saved
+     * The locale and its project's plural-key setting and key rules, read in one snapshot. Counts are saved
      * with the setting as it stands when they commit (read under their row's lock, or
      * share-locked), and a change of the setting marks them stale (-1) in its own transaction:
      * so counts not stale here were computed with the setting read with them.
@@ -95,15 +97,20 @@ export function createLocalesRepository(db: Db) {
       projectId: string,
       locale: string,
       q: Queryable = db,
-    ): Promise<{ row: LocaleRow; i18nextPlurals: boolean } | undefined> {
-      const { rows } = await q.query<Row & { i18next_plurals: boolean | null }>(
-        `SELECT ${COLUMNS}, p.i18next_plurals
+    ): Promise<({ row: LocaleRow } & KeySettings) | undefined> {
+      const { rows } = await q.query<Row & { i18next_plurals: boolean | null; key_rules: KeyRules | null }>(
+        `SELECT ${COLUMNS}, p.i18next_plurals, p.key_rules
            FROM locales l LEFT JOIN projects p ON p.project_id = l.project_id
           WHERE l.project_id = $1 AND l.locale = $2`,
         [projectId, locale],
       );
       const row = rows[0];
-      return row && { row: toLocale(row), i18nextPlurals: row.i18next_plurals ?? true };
+      if (!row) return undefined;
+      const settings = {
+        i18nextPlurals: row.i18next_plurals ?? true,
+        keyRules: row.key_rules ?? NO_KEY_RULES,
+      };
+      return { row: toLocale(row), ...settings };
     },
 
     /** Locks the locale's row until the transaction ends. */

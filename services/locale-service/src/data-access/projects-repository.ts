@@ -1,3 +1,4 @@
+import { NO_KEY_RULES, type KeyRules } from '@tolk/contracts';
 import type { Db, Queryable } from '@tolk/db';
 import { createProjectReplica, sourceLocaleColumn, type ReplicaExtraColumn } from '@tolk/projects';
 
@@ -8,9 +9,11 @@ export type LocaleProject = {
   sourceLocale: string;
   /** Whether keys are read as i18next plural groups (DESIGN §11). */
   i18nextPlurals: boolean;
+  /** Glob patterns over keys (DESIGN §13): which keys a locale has, and which count as translated. */
+  keyRules: KeyRules;
 };
 
-/** The replica's columns of locale-service: the source locale and the plural-key setting. */
+/** The replica's columns of locale-service: the source locale, the plural-key setting, the key rules. */
 export const LOCALE_PROJECT_COLUMNS: readonly ReplicaExtraColumn[] = [
   sourceLocaleColumn,
   {
@@ -19,15 +22,35 @@ export const LOCALE_PROJECT_COLUMNS: readonly ReplicaExtraColumn[] = [
     nullable: false,
     fromFacts: (facts) => facts.i18nextPlurals ?? true,
   },
+  {
+    name: 'key_rules',
+    type: 'jsonb',
+    nullable: false,
+    fromFacts: (facts) => JSON.stringify(facts.keyRules ?? NO_KEY_RULES),
+  },
 ];
+
+/** What a locale's keys and counts depend on, beyond the source (DESIGN §11, §13). */
+export type KeySettings = Pick<LocaleProject, 'i18nextPlurals' | 'keyRules'>;
+
+/** The project's settings; a project not known has the defaults (plural keys read, no rules). */
+export function keySettingsOf(project: KeySettings | undefined): KeySettings {
+  return { i18nextPlurals: project?.i18nextPlurals ?? true, keyRules: project?.keyRules ?? NO_KEY_RULES };
+}
 
 export function createProjectsRepository(db: Db) {
   const replica = createProjectReplica(db, {
     extra: LOCALE_PROJECT_COLUMNS,
-    toProject: (row: { project_id: string; source_locale: string; i18next_plurals: boolean }) => ({
+    toProject: (row: {
+      project_id: string;
+      source_locale: string;
+      i18next_plurals: boolean;
+      key_rules: KeyRules;
+    }) => ({
       projectId: row.project_id,
       sourceLocale: row.source_locale,
       i18nextPlurals: row.i18next_plurals,
+      keyRules: row.key_rules,
     }),
   });
 
@@ -35,13 +58,14 @@ export function createProjectsRepository(db: Db) {
     ...replica,
 
     /**
-     * The plural-key setting, with the project's row share-locked until the transaction ends: a
-     * ProjectUpdated that changes it (and marks the locales' counts stale) waits for the
-     * transaction, so a locale row inserted in it is marked too. Taken before any locale row, as
-     * the consumer takes the project's row before the locales'. Absent project: the default, true.
+     * The plural-key setting and the key rules, with the project's row share-locked until the
+     * transaction ends: a ProjectUpdated that changes them (and marks the locales' counts stale)
+     * waits for the transaction, so a locale row inserted in it is marked too. Taken before any
+     * locale row, as the consumer takes the project's row before the locales'. Absent project:
+     * the defaults (plural keys read, no rules).
      */
-    async lockPluralsSetting(projectId: string, tx: Queryable): Promise<boolean> {
-      return (await replica.lock(projectId, tx, 'share'))?.i18nextPlurals ?? true;
+    async lockKeySettings(projectId: string, tx: Queryable): Promise<KeySettings> {
+      return keySettingsOf(await replica.lock(projectId, tx, 'share'));
     },
 
     /**

@@ -13,7 +13,10 @@ export type BrowsedLocale = {
   locale: string;
   /** Its keys (undefined: the source's). */
   target: TargetKeys | undefined;
-  translations: ReadonlyMap<string, string>;
+  /** A key's value as downloads give it (a never-translated key: its source text). */
+  valueOf: (key: string) => string | undefined;
+  /** Whether the project's key rules leave the key out of targets. */
+  excluded: (key: string) => boolean;
   missing: ReadonlySet<string>;
   outdated: ReadonlySet<string>;
 };
@@ -55,8 +58,7 @@ function rowsOf(source: FlatEntries, locales: readonly BrowsedLocale[]): Row[] {
     }
   }
   // A source form that no shown locale has (Polish `_few` when only German is shown) is no row.
-  const shown = (key: string) =>
-    locales.length === 0 || locales.some((locale) => !locale.target || locale.target.byKey.has(key));
+  const shown = (key: string) => locales.length === 0 || locales.some((locale) => hasKey(locale, key));
   return [...rows.values()]
     .filter((row) => shown(row.key))
     .sort((a, b) => a.order - b.order || a.category - b.category || a.key.localeCompare(b.key));
@@ -70,6 +72,10 @@ function sourceTextOf(source: FlatEntries, index: ReadonlyMap<string, number>, r
   const form =
     forms.find((f) => f.category === row.entry?.category) ?? forms.find((f) => f.category === 'other');
   return form ? source.values[form.index]! : null;
+}
+
+function hasKey(locale: BrowsedLocale, key: string): boolean {
+  return (!locale.target || locale.target.byKey.has(key)) && !locale.excluded(key);
 }
 
 function stateOf(locale: BrowsedLocale, key: string): KeyState {
@@ -97,14 +103,14 @@ export function browsePage(input: {
   const page: BrowsedKey[] = [];
   let total = 0;
   for (const row of rowsOf(source, locales)) {
-    const has = locales.filter((locale) => !locale.target || locale.target.byKey.has(row.key));
+    const has = locales.filter((locale) => hasKey(locale, row.key));
     if (status && !has.some((locale) => stateOf(locale, row.key) === status)) continue;
     const text = sourceTextOf(source, index, row);
     if (needle) {
       const found =
         row.key.toLowerCase().includes(needle) ||
         (text ?? '').toLowerCase().includes(needle) ||
-        has.some((locale) => (locale.translations.get(row.key) ?? '').toLowerCase().includes(needle));
+        has.some((locale) => (locale.valueOf(row.key) ?? '').toLowerCase().includes(needle));
       if (!found) continue;
     }
     total++;
@@ -117,7 +123,7 @@ export function browsePage(input: {
       locales: Object.fromEntries(
         has.map((locale) => [
           locale.locale,
-          { value: locale.translations.get(row.key) ?? null, status: stateOf(locale, row.key) },
+          { value: locale.valueOf(row.key) ?? null, status: stateOf(locale, row.key) },
         ]),
       ),
     });

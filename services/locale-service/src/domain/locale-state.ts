@@ -5,6 +5,7 @@ import {
   targetKeys,
   type TargetKeys,
 } from '@tolk/locale-file';
+import type { KeyRuleMatcher } from '@tolk/contracts';
 import type { LocaleCounts } from '../data-access/locales-repository.js';
 
 /** What a locale's state is computed from: the source of one version and each key's revision. */
@@ -15,6 +16,52 @@ export type SourceKeys = {
 };
 
 export type LocaleState = LocaleCounts & { missing: string[]; outdated: string[] };
+
+/** A key's rule by its index among a locale's keys (DESIGN §13); 0 is none. */
+export const RULED = { humanOnly: 1, neverTranslate: 2, exclude: 3 } as const;
+
+/** The rule of each of a locale's keys, how many are left out or never translated, and which. */
+export type RuledKeys = {
+  rules: Uint8Array;
+  excluded: number;
+  neverTranslated: number;
+  /** The keys excluded or never translated: a locale keeps no translation of theirs. */
+  untranslated: ReadonlySet<string>;
+};
+
+const ruledCache = new WeakMap<readonly string[], Map<string, RuledKeys>>();
+
+/**
+ * The rules of `keys` (a source's, or a target's with its own plural forms) under `matcher`,
+ * undefined when there are none. Worked out once per keys array and rule set: a large source
+ * costs its regular expressions once, not on every request.
+ */
+export function ruledKeys(
+  keys: readonly string[],
+  matcher: KeyRuleMatcher | undefined,
+): RuledKeys | undefined {
+  if (!matcher || matcher.empty) return undefined;
+  let perRules = ruledCache.get(keys);
+  const known = perRules?.get(matcher.id);
+  if (known) return known;
+  const rules = new Uint8Array(keys.length);
+  let excluded = 0;
+  let neverTranslated = 0;
+  const untranslated = new Set<string>();
+  for (let i = 0; i < keys.length; i++) {
+    const rule = matcher.ruleOf(keys[i]!);
+    if (rule === undefined) continue;
+    rules[i] = RULED[rule];
+    if (rule === 'humanOnly') continue;
+    if (rule === 'exclude') excluded++;
+    else neverTranslated++;
+    untranslated.add(keys[i]!);
+  }
+  const ruled = { rules, excluded, neverTranslated, untranslated };
+  if (!perRules) ruledCache.set(keys, (perRules = new Map()));
+  perRules.set(matcher.id, ruled);
+  return ruled;
+}
 
 /**
  * The keys of target locale `locale` (DESIGN §11): the source's keys with each i18next plural
@@ -90,6 +137,9 @@ function reshapedGroups(madeFrom: readonly string[], current: readonly string[])
  *   group whose source forms were added or removed since `from`, or a plain key that was a form
  *   of a group at `from` (its group lost every other form) — then the group changed after
  *   `from`: its pending revision is taken as `from + 1`;
+ * - key rules (`rules`, DESIGN §13): an excluded key is no key of the locale (not counted); a
+ *   key never translated counts as translated (the target carries the source text); a key only
+ *   people translate counts as any other;
  * - syncedVersion: the latest version the translations have caught up with — never later than
  *   `from` (a new source version makes every locale behind until translations are uploaded for
  *   it, as the spec's transition says), and before the earliest revision among the missing and
@@ -101,6 +151,7 @@ export function computeLocaleState(
   translated: { has(key: string): boolean },
   from: number,
   fromKeys?: readonly string[],
+  rules?: KeyRuleMatcher,
 ): LocaleState {
   const missing: string[] = [];
   const outdated: string[] = [];
@@ -113,7 +164,10 @@ export function computeLocaleState(
   // latest revision of its group's source forms.
   const entries = target?.entries;
   const count = entries ? entries.length : source.keys.length;
+  const ruled = ruledKeys(target ? target.keys : source.keys, rules);
   for (let i = 0; i < count; i++) {
+    // Excluded: no key of the locale; never translated: translated, by the source text.
+    if (ruled && ruled.rules[i]! >= RULED.neverTranslate) continue;
     let key: string;
     let revision: number;
     let groupReshaped: boolean;
@@ -141,7 +195,7 @@ export function computeLocaleState(
     } else continue;
     if (pending < earliestPending) earliestPending = pending;
   }
-  const keyCount = target ? target.keys.length : source.keys.length;
+  const keyCount = (target ? target.keys.length : source.keys.length) - (ruled?.excluded ?? 0);
   const caughtUp = earliestPending === Number.POSITIVE_INFINITY ? source.version : earliestPending - 1;
   return {
     countsVersion: source.version,
@@ -155,13 +209,18 @@ export function computeLocaleState(
   };
 }
 
-/** A locale with no translations against a source where it has `keyCount` keys: everything missing. */
-export function untranslatedCounts(version: number, keyCount: number): LocaleCounts {
+/**
+ * A locale with no translations against a source where it has `keyCount` keys (`ruled`: with
+ * their rules): everything missing but the keys never translated; the excluded are no keys.
+ */
+export function untranslatedCounts(version: number, keyCount: number, ruled?: RuledKeys): LocaleCounts {
+  const keys = keyCount - (ruled?.excluded ?? 0);
+  const translated = ruled?.neverTranslated ?? 0;
   return {
     countsVersion: version,
-    keyCount,
-    translatedCount: 0,
-    missingCount: keyCount,
+    keyCount: keys,
+    translatedCount: translated,
+    missingCount: keys - translated,
     outdatedCount: 0,
     syncedVersion: 0,
   };

@@ -20,13 +20,15 @@ export function createLocaleSync(deps: {
 
   return {
     /**
-     * ProjectCreated / ProjectUpdated: the source locale and the plural-key setting; an older
-     * state never overwrites a newer one. A changed setting changes every locale's keys: their
-     * counts are recomputed (refresh) as if the source had moved.
+     * ProjectCreated / ProjectUpdated: the source locale, the plural-key setting and the key
+     * rules; an older state never overwrites a newer one. A changed setting or rule changes
+     * every locale's keys or counts: they are recomputed (refresh) as if the source had moved.
      */
     async projectChanged(facts: ProjectFacts, tx: Queryable): Promise<void> {
       const { changed } = await projects.remember(facts, tx);
-      if (changed.includes('i18next_plurals')) await locales.markStale(facts.projectId, tx);
+      if (changed.includes('i18next_plurals') || changed.includes('key_rules')) {
+        await locales.markStale(facts.projectId, tx);
+      }
     },
 
     /** ProjectDeleted: every row of the project goes; a tombstone keeps it from coming back. */

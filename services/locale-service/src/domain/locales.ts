@@ -1,8 +1,13 @@
-import type { Principal } from '@tolk/contracts';
+import { keyRuleMatcher, type KeyRuleMatcher, type Principal } from '@tolk/contracts';
 import type { Db, Queryable } from '@tolk/db';
 import { ConflictError, NotFoundError, ValidationError } from '@tolk/http';
 import { authorizeProject, type ProjectDirectory } from '@tolk/projects';
-import type { LocaleProject, ProjectsRepository } from '../data-access/projects-repository.js';
+import {
+  keySettingsOf,
+  type KeySettings,
+  type LocaleProject,
+  type ProjectsRepository,
+} from '../data-access/projects-repository.js';
 import type { Logger } from '@tolk/logger';
 import {
   decodeStoredEntries,
@@ -12,6 +17,7 @@ import {
   pluralFormKey,
   PLURAL_CATEGORIES,
   rebuildTranslation,
+  sourceTextOf,
   unusedPluralForms,
   type FlatEntries,
   type PluralGroup,
@@ -26,7 +32,10 @@ import type { BaselineKeeper } from './baseline.js';
 import {
   computeLocaleState,
   mayHaveHadPluralGroups,
+  RULED,
+  ruledKeys,
   statusOf,
+  type RuledKeys,
   targetKeysOf,
   untranslatedCounts,
   type LocaleStatus,
@@ -118,16 +127,49 @@ function icuSourceOf(source: FlatEntries, target: TargetKeys | undefined): FlatE
   if (!target) return source;
   let cached = icuSources.get(target);
   if (!cached) {
-    const values = target.entries.map((entry) => {
-      const forms = entry.group?.forms ?? [];
-      const form =
-        forms.find((f) => f.category === entry.category) ?? forms.find((f) => f.category === 'other');
-      return source.values[form ? form.index : entry.sources[0]!]!;
-    });
+    const values = target.entries.map((entry) => sourceTextOf(source, entry));
     cached = { keys: target.keys, values };
     icuSources.set(target, cached);
   }
   return cached;
+}
+
+/** The upload without the keys the rules exclude or never translate. */
+function withoutRuledKeys(upload: { keys: string[]; values: string[] }, ruled: RuledKeys | undefined) {
+  if (!ruled || ruled.untranslated.size === 0) return upload;
+  const kept: { keys: string[]; values: string[] } = { keys: [], values: [] };
+  for (let i = 0; i < upload.keys.length; i++) {
+    if (ruled.untranslated.has(upload.keys[i]!)) continue;
+    kept.keys.push(upload.keys[i]!);
+    kept.values.push(upload.values[i]!);
+  }
+  return kept;
+}
+
+/**
+ * A locale's value of each of its keys under the key rules (DESIGN §13): none for an excluded
+ * key, the source text for one never translated (a plural form's: as the ICU rules read it),
+ * else the stored translation.
+ */
+function ruledValueOf(
+  source: FlatEntries,
+  target: TargetKeys | undefined,
+  rules: KeyRuleMatcher,
+  translations: ReadonlyMap<string, string>,
+): (key: string) => string | undefined {
+  const keys = target ? target.keys : source.keys;
+  const ruled = ruledKeys(keys, rules);
+  if (!ruled) return (key) => translations.get(key);
+  const sourceTexts = icuSourceOf(source, target).values;
+  const ruleOf = new Map<string, { rule: number; sourceText: string }>();
+  ruled.rules.forEach((rule, i) => {
+    if (rule >= RULED.neverTranslate) ruleOf.set(keys[i]!, { rule, sourceText: sourceTexts[i]! });
+  });
+  return (key) => {
+    const found = ruleOf.get(key);
+    if (!found) return translations.get(key);
+    return found.rule === RULED.neverTranslate ? found.sourceText : undefined;
+  };
 }
 
 /**
@@ -163,7 +205,7 @@ function unusedFormsError(
 export function createLocales(deps: {
   db: Db;
   locales: LocalesRepository;
-  projects: Pick<ProjectsRepository, 'find' | 'lockPluralsSetting'>;
+  projects: Pick<ProjectsRepository, 'find' | 'lockKeySettings'>;
   directory: ProjectDirectory<LocaleProject>;
   documents: SourceDocuments;
   baseline: BaselineKeeper;
@@ -218,14 +260,14 @@ export function createLocales(deps: {
   }
 
   /**
-   * The project's plural-key setting, for counts saved in `tx`. Read after the locale rows they
-   * are saved to are locked: a ProjectUpdated changing the setting marks every locale row stale
-   * in its own transaction, so either it committed before those locks (this sees the new
-   * setting) or it waits for them and marks the rows stale after (they are recomputed). A row
-   * being inserted is not seen by it: `add` share-locks the setting instead (lockPluralsSetting).
+   * The project's plural-key setting and key rules, for counts saved in `tx`. Read after the
+   * locale rows they are saved to are locked: a ProjectUpdated changing them marks every locale
+   * row stale in its own transaction, so either it committed before those locks (this sees the
+   * new settings) or it waits for them and marks the rows stale after (they are recomputed). A
+   * row being inserted is not seen by it: `add` share-locks the settings instead (lockKeySettings).
    */
-  async function pluralsSetting(projectId: string, tx: Queryable): Promise<boolean> {
-    return (await projects.find(projectId, tx))?.i18nextPlurals ?? true;
+  async function keySettings(projectId: string, tx: Queryable): Promise<KeySettings> {
+    return keySettingsOf(await projects.find(projectId, tx));
   }
 
   /**
@@ -247,13 +289,16 @@ export function createLocales(deps: {
     projectId: string,
     row: LocaleRow,
     source: SourceVersion | undefined,
-    plurals: boolean,
+    settings: KeySettings,
     q: Queryable,
   ) {
     if (!source) return untranslatedCounts(0, 0);
+    const plurals = settings.i18nextPlurals;
     const target = targetKeysOf(source, row.locale, plurals);
+    const rules = keyRuleMatcher(settings.keyRules);
     if (row.translatedFrom === 0) {
-      return untranslatedCounts(source.version, target ? target.keys.length : source.keys.length);
+      const keys = target ? target.keys : source.keys;
+      return untranslatedCounts(source.version, keys.length, ruledKeys(keys, rules));
     }
     return computeLocaleState(
       source,
@@ -261,6 +306,7 @@ export function createLocales(deps: {
       await storedTranslations(projectId, row.locale, q),
       row.translatedFrom,
       plurals ? await keysMadeFrom(projectId, source, row.translatedFrom) : undefined,
+      rules,
     );
   }
 
@@ -281,9 +327,9 @@ export function createLocales(deps: {
     await baseline.change(projectId, async (tx) => {
       const rows = await locales.lockStale(projectId, head.version, tx);
       if (rows.length === 0) return;
-      const plurals = await pluralsSetting(projectId, tx);
+      const settings = await keySettings(projectId, tx);
       for (const row of rows) {
-        const counts = await countsOf(projectId, row, source, plurals, tx);
+        const counts = await countsOf(projectId, row, source, settings, tx);
         await locales.saveCounts(projectId, row.locale, counts, now(), tx);
       }
     });
@@ -398,7 +444,7 @@ export function createLocales(deps: {
     /** `GET .../locales/{locale}`: the record and the keys left to translate. */
     async get(principal: Principal | undefined, projectId: string, locale: string): Promise<LocaleDetail> {
       const opened = await open(principal, projectId, 'read');
-      const { row, i18nextPlurals, head } = await settledLocale(projectId, locale, opened.head);
+      const { row, i18nextPlurals, keyRules, head } = await settledLocale(projectId, locale, opened.head);
       if (row.missingCount === 0 && row.outdatedCount === 0) {
         return { ...present(row, head.version), missing: [], outdated: [] };
       }
@@ -412,6 +458,7 @@ export function createLocales(deps: {
         await storedTranslations(projectId, locale),
         row.translatedFrom,
         i18nextPlurals ? await keysMadeFrom(projectId, source, row.translatedFrom) : undefined,
+        keyRuleMatcher(keyRules),
       );
       return { ...present(row, head.version), missing: state.missing, outdated: state.outdated };
     },
@@ -422,13 +469,15 @@ export function createLocales(deps: {
       if (locale === project.sourceLocale) {
         throw new ValidationError(`locale: ${locale} is the project's source locale, not a target locale`);
       }
-      // The locale's keys depend on the source's plural groups and the project's setting.
+      // The locale's keys depend on the source's plural groups, the project's setting and key rules.
       const source = head.version > 0 ? await documents.version(projectId, head.version) : undefined;
       const at = now();
       await baseline.change(projectId, async (tx) => {
-        const plurals = await projects.lockPluralsSetting(projectId, tx);
-        const target = source && targetKeysOf(source, locale, plurals);
-        const counts = untranslatedCounts(head.version, target ? target.keys.length : head.keyCount);
+        const { i18nextPlurals, keyRules } = await projects.lockKeySettings(projectId, tx);
+        const target = source && targetKeysOf(source, locale, i18nextPlurals);
+        const keys = target ? target.keys : source?.keys;
+        const ruled = keys && ruledKeys(keys, keyRuleMatcher(keyRules));
+        const counts = untranslatedCounts(head.version, keys ? keys.length : head.keyCount, ruled);
         const added = await locales.insert(projectId, locale, counts, at, tx);
         if (!added) throw new ConflictError(`Locale ${locale} is already a target locale of this project`);
       });
@@ -456,7 +505,7 @@ export function createLocales(deps: {
       from: number,
     ): Promise<Locale> {
       authorizeProject(principal, projectId, 'write');
-      const parsed = parseUpload(body, limits);
+      const upload = parseUpload(body, limits);
       const project = await directory.require(projectId);
       await requireLocale(projectId, locale);
       let head = await documents.head(projectId);
@@ -470,7 +519,11 @@ export function createLocales(deps: {
         head = await documents.head(projectId);
       }
       const made = await documents.version(projectId, from);
-      await checkAgainstSource(parsed, made, locale, targetKeysOf(made, locale, project.i18nextPlurals));
+      const madeTarget = targetKeysOf(made, locale, project.i18nextPlurals);
+      // Values of keys left out of targets or never translated are not kept (DESIGN §13).
+      const ruled = ruledKeys(madeTarget ? madeTarget.keys : made.keys, keyRuleMatcher(project.keyRules));
+      const parsed = withoutRuledKeys(upload, ruled);
+      await checkAgainstSource(parsed, made, locale, madeTarget);
 
       const translations = translationsOf(parsed);
       const current = head.version === from ? made : await documents.version(projectId, head.version);
@@ -482,7 +535,7 @@ export function createLocales(deps: {
       await baseline.change(projectId, async (tx) => {
         const row = await locales.lock(projectId, locale, tx);
         if (!row) throw localeNotFound(locale);
-        const plurals = await pluralsSetting(projectId, tx);
+        const { i18nextPlurals: plurals, keyRules } = await keySettings(projectId, tx);
         const target = targetKeysOf(current, locale, plurals);
         if (from < row.translatedFrom) {
           throw new ConflictError(
@@ -496,6 +549,7 @@ export function createLocales(deps: {
           translations,
           from,
           plurals ? made.keys : undefined,
+          keyRuleMatcher(keyRules),
         );
         // The memory learns the translations new in this upload, by the texts they were made for.
         const before = await storedTranslations(projectId, locale, tx);
@@ -534,20 +588,23 @@ export function createLocales(deps: {
       const source = await documents.version(projectId, opened.head.version);
       const shown: BrowsedLocale[] = [];
       for (const code of codes) {
-        const { row, i18nextPlurals } = await settledLocale(projectId, code, opened.head);
+        const { row, i18nextPlurals, keyRules } = await settledLocale(projectId, code, opened.head);
         const target = targetKeysOf(source, code, i18nextPlurals);
         const translations = await storedTranslations(projectId, code);
+        const rules = keyRuleMatcher(keyRules);
         const state = computeLocaleState(
           source,
           target,
           translations,
           row.translatedFrom,
           i18nextPlurals ? await keysMadeFrom(projectId, source, row.translatedFrom) : undefined,
+          rules,
         );
         shown.push({
           locale: code,
           target,
-          translations,
+          valueOf: ruledValueOf(source, target, rules, translations),
+          excluded: rules.empty ? () => false : (key) => rules.ruleOf(key) === 'exclude',
           missing: new Set(state.missing),
           outdated: new Set(state.outdated),
         });
@@ -570,17 +627,16 @@ export function createLocales(deps: {
       locale: string,
     ): Promise<Translations> {
       const opened = await open(principal, projectId, 'read');
-      const { row, i18nextPlurals, head } = await settledLocale(projectId, locale, opened.head);
+      const { row, i18nextPlurals, keyRules, head } = await settledLocale(projectId, locale, opened.head);
       const translations = await storedTranslations(projectId, locale);
-      const source = translations.size > 0 ? await documents.version(projectId, head.version) : undefined;
+      const rules = keyRuleMatcher(keyRules);
+      const source =
+        translations.size > 0 || !rules.empty ? await documents.version(projectId, head.version) : undefined;
+      const target = source && targetKeysOf(source, row.locale, i18nextPlurals);
+      const valueOf = source ? ruledValueOf(source, target, rules, translations) : () => undefined;
       // The locale's own plural forms at each group's place; stored forms it does not use (left
       // by the setting switched off and on again) are not asked for, so not written.
-      const document = source
-        ? rebuildTranslation(source, (key) => translations.get(key), {
-            locale: row.locale,
-            target: targetKeysOf(source, row.locale, i18nextPlurals),
-          })
-        : {};
+      const document = source ? rebuildTranslation(source, valueOf, { locale: row.locale, target }) : {};
       return {
         locale,
         syncedVersion: row.syncedVersion,

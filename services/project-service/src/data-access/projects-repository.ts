@@ -1,14 +1,16 @@
+import type { KeyRules } from '@tolk/contracts';
 import type { Db, Queryable } from '@tolk/db';
 
 /**
  * The CLI's configuration of a project (null = not set: the CLI decides), and whether keys are
- * read as i18next plural groups (DESIGN §11).
+ * read as i18next plural groups (DESIGN §11), and the key rules (DESIGN §13).
  */
 export type ProjectSettings = {
   provider: string | null;
   model: string | null;
   instructions: string | null;
   i18nextPlurals: boolean;
+  keyRules: KeyRules;
 };
 
 export type Project = {
@@ -34,12 +36,13 @@ type ProjectRow = {
   model: string | null;
   instructions: string | null;
   i18next_plurals: boolean;
+  key_rules: KeyRules;
   created_at: Date;
   updated_at: Date;
 };
 
 const PROJECT_COLUMNS = `p.project_id, p.name, p.source_locale, p.provider, p.model, p.instructions,
-       p.i18next_plurals, p.created_at, p.updated_at`;
+       p.i18next_plurals, p.key_rules, p.created_at, p.updated_at`;
 
 function toProject(row: ProjectRow): Project {
   return {
@@ -51,6 +54,7 @@ function toProject(row: ProjectRow): Project {
       model: row.model,
       instructions: row.instructions,
       i18nextPlurals: row.i18next_plurals,
+      keyRules: row.key_rules,
     },
     createdAt: row.created_at.getTime(),
     updatedAt: row.updated_at.getTime(),
@@ -67,8 +71,8 @@ export function createProjectsRepository(db: Db) {
       await q.query(
         `INSERT INTO projects
            (project_id, name, source_locale, provider, model, instructions, i18next_plurals,
-            created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+            key_rules, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
         [
           project.projectId,
           project.name,
@@ -77,6 +81,7 @@ export function createProjectsRepository(db: Db) {
           project.settings.model,
           project.settings.instructions,
           project.settings.i18nextPlurals,
+          JSON.stringify(project.settings.keyRules),
           new Date(project.createdAt),
           new Date(project.updatedAt),
         ],
@@ -137,7 +142,7 @@ export function createProjectsRepository(db: Db) {
       await tx.query(
         `UPDATE projects
             SET name = $2, source_locale = $3, provider = $4, model = $5, instructions = $6,
-                i18next_plurals = $7, updated_at = $8
+                i18next_plurals = $7, key_rules = $8, updated_at = $9
           WHERE project_id = $1`,
         [
           project.projectId,
@@ -147,6 +152,7 @@ export function createProjectsRepository(db: Db) {
           project.settings.model,
           project.settings.instructions,
           project.settings.i18nextPlurals,
+          JSON.stringify(project.settings.keyRules),
           new Date(project.updatedAt),
         ],
       );

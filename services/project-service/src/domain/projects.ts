@@ -1,4 +1,5 @@
 import { enqueueEvent } from '@tolk/bus';
+import { KEY_RULE_LISTS, NO_KEY_RULES, type KeyRuleList, type KeyRules } from '@tolk/contracts';
 import type { Db } from '@tolk/db';
 import type { Logger } from '@tolk/logger';
 import type { MembersRepository } from '../data-access/members-repository.js';
@@ -17,19 +18,37 @@ export const DEFAULT_SETTINGS: ProjectSettings = {
   model: null,
   instructions: null,
   i18nextPlurals: true,
+  keyRules: { humanOnly: [], neverTranslate: [], exclude: [] },
 };
 
 /** Validated and normalised by the request schemas (trimmed name, canonical locale). */
-export type NewProject = { name: string; sourceLocale: string; settings?: Partial<ProjectSettings> };
-export type ProjectChanges = { name?: string; sourceLocale?: string; settings?: Partial<ProjectSettings> };
+export type SettingsPatch = Partial<Omit<ProjectSettings, 'keyRules'>> & {
+  keyRules?: Partial<KeyRules>;
+};
+export type NewProject = { name: string; sourceLocale: string; settings?: SettingsPatch };
+export type ProjectChanges = { name?: string; sourceLocale?: string; settings?: SettingsPatch };
+
+/** Each list given replaces that list; one left out stays. */
+function mergeKeyRules(rules: KeyRules, patch: Partial<KeyRules> = {}): KeyRules {
+  const merged = { ...NO_KEY_RULES };
+  for (const list of KEY_RULE_LISTS) merged[list] = [...(patch[list] ?? rules[list])];
+  return merged;
+}
+
+function sameKeyRules(a: KeyRules, b: KeyRules): boolean {
+  const same = (list: KeyRuleList) =>
+    a[list].length === b[list].length && a[list].every((pattern, i) => pattern === b[list][i]);
+  return KEY_RULE_LISTS.every(same);
+}
 
 /** `patch` over `settings`: a value given (null included) replaces; one left out stays. */
-function mergeSettings(settings: ProjectSettings, patch: Partial<ProjectSettings> = {}): ProjectSettings {
+function mergeSettings(settings: ProjectSettings, patch: SettingsPatch = {}): ProjectSettings {
   return {
     provider: patch.provider !== undefined ? patch.provider : settings.provider,
     model: patch.model !== undefined ? patch.model : settings.model,
     instructions: patch.instructions !== undefined ? patch.instructions : settings.instructions,
     i18nextPlurals: patch.i18nextPlurals ?? settings.i18nextPlurals,
+    keyRules: mergeKeyRules(settings.keyRules, patch.keyRules),
   };
 }
 
@@ -40,7 +59,8 @@ function sameProject(a: Project, b: Project): boolean {
     a.settings.provider === b.settings.provider &&
     a.settings.model === b.settings.model &&
     a.settings.instructions === b.settings.instructions &&
-    a.settings.i18nextPlurals === b.settings.i18nextPlurals
+    a.settings.i18nextPlurals === b.settings.i18nextPlurals &&
+    sameKeyRules(a.settings.keyRules, b.settings.keyRules)
   );
 }
 
@@ -77,11 +97,15 @@ export function createProjects(deps: {
           tx,
         );
         const { projectId, name, sourceLocale } = project;
-        const { i18nextPlurals } = project.settings;
+        const { i18nextPlurals, keyRules } = project.settings;
         await enqueueEvent(
           tx,
           db.schema,
-          projectEvent('ProjectCreated', { projectId, name, sourceLocale, ownerId, i18nextPlurals }, at),
+          projectEvent(
+            'ProjectCreated',
+            { projectId, name, sourceLocale, ownerId, i18nextPlurals, keyRules },
+            at,
+          ),
         );
       });
       logger.info({ projectId: project.projectId, userId: ownerId }, 'project created');

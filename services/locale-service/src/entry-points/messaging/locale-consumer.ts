@@ -21,7 +21,7 @@ function effectOf(envelope: EventEnvelope, sync: LocaleSync): Effect | undefined
     }
     case 'ProjectUpdated': {
       const effect = projectEventEffect(envelope, sync);
-      // A changed plural-key setting leaves the counts stale; refreshing them is a no-op otherwise.
+      // A changed plural-key setting or key rule leaves the counts stale; refreshing them is a no-op otherwise.
       return effect && { apply: effect.apply, sourceOf: effect.projectId };
     }
     case 'SourceChanged': {

@@ -28,6 +28,7 @@ function toProjectResponse(project: MemberProject | (Project & { role: null })):
       model: project.settings.model,
       instructions: project.settings.instructions,
       i18nextPlurals: project.settings.i18nextPlurals,
+      keyRules: project.settings.keyRules,
     },
     role: project.role,
     createdAt: project.createdAt,
@@ -132,6 +133,7 @@ export function createProjectRouter(deps: {
         name: project.name,
         sourceLocale: project.sourceLocale,
         i18nextPlurals: project.settings.i18nextPlurals,
+        keyRules: project.settings.keyRules,
         updatedAt: project.updatedAt,
       };
       res.json(answer);
