@@ -32,7 +32,7 @@ import {
   type LocaleStatus,
 } from './locale-state.js';
 import type { SourceDocuments } from './source-documents.js';
-import { parseUpload } from './parse-upload.js';
+import { parseUpload } from '@tolk/locale-file/upload';
 
 /** The locale record (DESIGN §5). */
 export type Locale = {
