@@ -61,6 +61,20 @@ function toMemberProject(row: ProjectRow & { role: Role }): MemberProject {
   return { ...toProject(row), role: row.role };
 }
 
+/** What a project's row says of it, as both writes take it ($1 to $7). */
+function stateOf(project: Project): unknown[] {
+  const { provider, model, instructions, i18nextPlurals } = project.settings;
+  return [
+    project.projectId,
+    project.name,
+    project.sourceLocale,
+    provider,
+    model,
+    instructions,
+    i18nextPlurals,
+  ];
+}
+
 export function createProjectsRepository(db: Db) {
   return {
     async insert(project: Project, q: Queryable = db): Promise<void> {
@@ -69,17 +83,7 @@ export function createProjectsRepository(db: Db) {
            (project_id, name, source_locale, provider, model, instructions, i18next_plurals,
             created_at, updated_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-        [
-          project.projectId,
-          project.name,
-          project.sourceLocale,
-          project.settings.provider,
-          project.settings.model,
-          project.settings.instructions,
-          project.settings.i18nextPlurals,
-          new Date(project.createdAt),
-          new Date(project.updatedAt),
-        ],
+        [...stateOf(project), new Date(project.createdAt), new Date(project.updatedAt)],
       );
     },
 
@@ -139,16 +143,7 @@ export function createProjectsRepository(db: Db) {
             SET name = $2, source_locale = $3, provider = $4, model = $5, instructions = $6,
                 i18next_plurals = $7, updated_at = $8
           WHERE project_id = $1`,
-        [
-          project.projectId,
-          project.name,
-          project.sourceLocale,
-          project.settings.provider,
-          project.settings.model,
-          project.settings.instructions,
-          project.settings.i18nextPlurals,
-          new Date(project.updatedAt),
-        ],
+        [...stateOf(project), new Date(project.updatedAt)],
       );
     },
 
