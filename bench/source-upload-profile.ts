@@ -14,22 +14,21 @@
  * Add `--cpu-prof` to node's flags to see where the time goes.
  */
 import { fork } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import v8 from 'node:v8';
 import pg from 'pg';
+import { createInProcessBus } from '@tolk/bus';
 import { PRINCIPAL_HEADER } from '@tolk/contracts';
 import { createPgDb } from '@tolk/db';
 import { createPrincipalSigner } from '@tolk/http';
 import { parseSourceDocument } from '@tolk/locale-file';
 import { createLogger } from '@tolk/logger';
-import { migrateSchema } from '@tolk/service';
+import { openService } from '@tolk/service';
 import { sourceService } from '@tolk/source-service';
-import { createSourceService } from '../services/source-service/src/app.js';
-import { loadSourceConfig } from '../services/source-service/src/config.js';
-import { createProjectsRepository } from '../services/source-service/src/data-access/projects-repository.js';
 import { sourceBenchConfig } from './config.js';
 import { editValues, generateSource } from './source-documents.js';
 
@@ -172,17 +171,30 @@ async function profileUploads(): Promise<void> {
   const db = createPgDb({ url: databaseUrl.toString(), schema: sourceService.schema, max: 4 });
   let server: http.Server | undefined;
   try {
-    await migrateSchema(sourceService, db);
-    const config = loadSourceConfig({
-      DATABASE_URL: databaseUrl.toString(),
-      AMQP_URL: 'amqp://127.0.0.1:9',
-      INTERNAL_JWT_SECRET: SECRET,
-      PROJECT_SERVICE_URL: 'http://127.0.0.1:9',
-    });
     const logger = createLogger({ name: 'source-service', level: 'silent' });
-    const { app } = createSourceService({ config, db, bus: { isConnected: () => true }, logger });
+    const bus = createInProcessBus({ logger });
+    const service = await openService(sourceService, {
+      env: {
+        DATABASE_URL: databaseUrl.toString(),
+        AMQP_URL: 'amqp://127.0.0.1:9',
+        INTERNAL_JWT_SECRET: SECRET,
+        PROJECT_SERVICE_URL: 'http://127.0.0.1:9',
+      },
+      db,
+      bus,
+      logger,
+    });
+    const { app } = service;
+    // The project, known as every source-service learns of one: from its ProjectCreated.
     const projectId = '00000000-0000-4000-8000-000000000001';
-    await createProjectsRepository(db).remember({ projectId, sourceLocale: 'en', updatedAt: Date.now() });
+    await service.consume();
+    await bus.publish({
+      id: randomUUID(),
+      type: 'ProjectCreated',
+      occurredAt: Date.now(),
+      producer: 'project-service',
+      data: { projectId, name: 'profile', sourceLocale: 'en', ownerId: 'profile' },
+    });
     server = app.listen(0, '127.0.0.1');
     await new Promise((resolve) => server!.once('listening', resolve));
     const url = new URL(

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request, validateJsonSchema } from '@tolk/testing';
-import type { OpenApiDocument, OpenApiOperation } from '../../gateway/src/openapi/openapi-document.js';
+import type { OpenApiDocument, OpenApiOperation } from '@tolk/gateway';
 import { startSystem, type System } from './system.js';
 
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, request } from '@tolk/testing';
-import type { OpenApiDocument } from '../../gateway/src/openapi/openapi-document.js';
+import type { OpenApiDocument } from '@tolk/gateway';
 import { startSystem, type System } from './system.js';
 
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';

@@ -1,4 +1,4 @@
-import type { EventEnvelope } from '@tolk/contracts';
+import type { EventEnvelope, EventType } from '@tolk/contracts';
 import { assertSchemaName, type Db, type Queryable } from '@tolk/db';
 import type { Logger } from '@tolk/logger';
 import type { Bus } from './bus.js';
@@ -36,9 +36,23 @@ export function handleOnce(
  */
 export type EventConsumer = {
   eventTypes: readonly string[];
-  effectOf: (envelope: EventEnvelope) => ((tx: Queryable) => Promise<void>) | undefined;
+  effectOf: (envelope: EventEnvelope) => EventEffect | undefined;
   afterEach?: (envelope: EventEnvelope) => Promise<void>;
 };
+
+/** What an event does, in the transaction that records it as processed. */
+export type EventEffect = (tx: Queryable) => Promise<void>;
+
+/** Of each event type consumed, the effect of one event of it (undefined: none). */
+export type EventEffects = Partial<Record<EventType, (envelope: EventEnvelope) => EventEffect | undefined>>;
+
+/** A consumer of the event types `effects` names, each event given to its type's function. */
+export function consumerOf(effects: EventEffects): EventConsumer {
+  return {
+    eventTypes: Object.keys(effects),
+    effectOf: (envelope) => effects[envelope.type as EventType]?.(envelope),
+  };
+}
 
 /**
  * A consumer whose every event applies once (handleOnce) on the consumer's own queue. Each

@@ -2,8 +2,8 @@
  * The tables the bus keeps in the schema of each service that publishes or consumes events. The
  * service frame applies them at every migration run, before the service's own migrations, so a
  * service declares what it does (`outbox`, `consumes`) and never copies this SQL. Every statement
- * is idempotent: on a database where a service's own early migrations already created these
- * tables (the same text, pasted), nothing changes; a test keeps those copies equal to this.
+ * is idempotent: on a database where a service's early migrations created these tables (before
+ * they were rewritten without them, `-- supersedes sha256:`), nothing changes.
  */
 
 /**

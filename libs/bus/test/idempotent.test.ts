@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase, type TestDatabase } from '@tolk/testing';
 import { migrate, type Db, type Queryable } from '@tolk/db';
-import { busTablesSql, handleOnce } from '@tolk/bus';
+import { busTablesSql, consumerOf, handleOnce } from '@tolk/bus';
 
 describe('handleOnce', () => {
   let database: TestDatabase;
@@ -76,5 +76,29 @@ describe('handleOnce', () => {
     expect(await handleOnce(db, 'consumer-b', eventId, applyEffect(eventId))).toBe(true);
     expect(await handleOnce(db, 'consumer-a', eventId, applyEffect(eventId))).toBe(false);
     expect(await effects(eventId)).toBe(2);
+  });
+});
+
+describe('consumerOf', () => {
+  const envelope = (type: string, data: Record<string, unknown> = {}) => ({
+    id: randomUUID(),
+    type,
+    occurredAt: 1,
+    producer: 'test',
+    data,
+  });
+
+  it('when built from effects by type, then it consumes those types and gives each event to its own', async () => {
+    const seen: string[] = [];
+    const consumer = consumerOf({
+      UserDeleted: (event) => async () => void seen.push(`deleted ${String(event.data['userId'])}`),
+      // A type whose function finds nothing to do for this event.
+      ProjectMembershipChanged: () => undefined,
+    });
+    expect(consumer.eventTypes).toEqual(['UserDeleted', 'ProjectMembershipChanged']);
+    await consumer.effectOf(envelope('UserDeleted', { userId: 'usr_1' }))?.({} as Queryable);
+    expect(seen).toEqual(['deleted usr_1']);
+    expect(consumer.effectOf(envelope('ProjectMembershipChanged'))).toBeUndefined();
+    expect(consumer.effectOf(envelope('SourceChanged'))).toBeUndefined();
   });
 });

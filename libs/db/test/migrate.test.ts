@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -46,6 +47,53 @@ describe('migrate', () => {
     await migrate(db, dir);
     await writeFile(path.join(dir, '0001_init.sql'), 'CREATE TABLE a (id bigint PRIMARY KEY);');
     await expect(migrate(db, dir)).rejects.toThrow(/edited\/0001_init.sql changed after it was applied/);
+  });
+
+  describe('a rewritten migration', () => {
+    const former = 'CREATE TABLE a (id int PRIMARY KEY);\nCREATE TABLE moved (id int PRIMARY KEY);\n';
+    const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+    async function appliedFormer(schema: string): Promise<{ db: Db; dir: string }> {
+      const db = open(schema);
+      const dir = await migrationsDir({ '0001_init.sql': former });
+      await migrate(db, dir);
+      await db.query('INSERT INTO a VALUES (1)');
+      return { db, dir };
+    }
+
+    it('when it names the checksum of the text that was applied, then it is accepted and its own checksum recorded', async () => {
+      const { db, dir } = await appliedFormer('rewritten');
+      const rewritten = `CREATE TABLE a (id int PRIMARY KEY);\n-- supersedes sha256:${sha256(former)}\n`;
+      await writeFile(path.join(dir, '0001_init.sql'), rewritten);
+      expect(await migrate(db, dir)).toEqual([]);
+      expect((await db.query('SELECT id FROM a')).rows).toEqual([{ id: 1 }]);
+      expect((await db.query('SELECT checksum FROM schema_migrations')).rows).toEqual([
+        { checksum: sha256(rewritten) },
+      ]);
+      // The next run takes the recorded checksum as it takes any other.
+      expect(await migrate(db, dir)).toEqual([]);
+    });
+
+    it("when it names another checksum than the applied text's, then the start stops naming it", async () => {
+      const { db, dir } = await appliedFormer('rewritten_other');
+      await writeFile(
+        path.join(dir, '0001_init.sql'),
+        `CREATE TABLE a (id bigint PRIMARY KEY);\n-- supersedes sha256:${sha256('something else')}\n`,
+      );
+      await expect(migrate(db, dir)).rejects.toThrow(
+        /rewritten_other\/0001_init.sql changed after it was applied/,
+      );
+    });
+
+    it('when a database never applied it, then its new text runs as any other', async () => {
+      const db = open('rewritten_fresh');
+      const dir = await migrationsDir({
+        '0001_init.sql': `CREATE TABLE a (id int PRIMARY KEY);\n-- supersedes sha256:${sha256(former)}\n`,
+      });
+      expect(await migrate(db, dir)).toEqual(['0001_init.sql']);
+      const { rows } = await db.query(`SELECT to_regclass('rewritten_fresh.moved') AS t`);
+      expect(rows[0]).toEqual({ t: null });
+    });
   });
 
   it('when a migration fails, then nothing of that run is kept', async () => {

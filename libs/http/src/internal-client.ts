@@ -5,22 +5,28 @@ import { AppError } from './errors.js';
 
 export type InternalAnswer = { status: number; body: unknown };
 
+/** Where another service's internal API answers, and how this one calls it. */
+export type InternalClientOptions = {
+  baseUrl: string;
+  timeoutMs: number;
+  signInternalCaller: () => Promise<string>;
+  logger: Logger;
+};
+
 /**
  * A client of another service's `/internal/...` API: signs every call as this service, carries
  * the request id, and turns the other service's trouble into this service's answer —
  * unreachable or faulty → 503 SERVICE_UNAVAILABLE, slower than `timeoutMs` → 504 GATEWAY_TIMEOUT
  * (DESIGN §3). The cause goes to the log, never to the client.
  */
-export function createInternalClient(deps: {
-  /** The other service, for log lines (`identity-service`). */
-  service: string;
-  /** What it is to a user, for messages (`user directory`). */
-  serves: string;
-  baseUrl: string;
-  timeoutMs: number;
-  signInternalCaller: () => Promise<string>;
-  logger: Logger;
-}) {
+export function createInternalClient(
+  deps: InternalClientOptions & {
+    /** The other service, for log lines (`identity-service`). */
+    service: string;
+    /** What it is to a user, for messages (`user directory`). */
+    serves: string;
+  },
+) {
   const { service, serves, baseUrl, timeoutMs, signInternalCaller, logger } = deps;
 
   function unavailable(details: Record<string, unknown>, why: string): AppError {

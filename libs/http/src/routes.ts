@@ -62,3 +62,15 @@ export function route(router: Router, path: string, handlers: Partial<Record<Met
     );
   });
 }
+
+/** A named path segment; never a list, since Tolk's routes have no wildcards. */
+export function pathParam(req: Request, name: string): string {
+  const value = req.params[name];
+  return typeof value === 'string' ? value : '';
+}
+
+/** For routers whose answers no shared or browser cache may keep: `router.use(noStore)`. */
+export const noStore: RequestHandler = (_req, res, next) => {
+  res.setHeader('Cache-Control', 'no-store');
+  next();
+};

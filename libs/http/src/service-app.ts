@@ -54,14 +54,7 @@ function readOff(req: IncomingMessage): Promise<void> {
   });
 }
 
-/**
- * The common frame of every service: request id, access log, request metrics and `/metrics`,
- * JSON bodies, the internal principal, health endpoints, 404 and the one error middleware
- * around the service's router.
- * Every `/internal/...` path answers only calls carrying an internal caller token, so no
- * service can expose one unguarded.
- */
-export function createServiceApp(options: {
+export type ServiceAppOptions = {
   logger: Logger;
   /** The `service` label of its metrics; by default the logger's `service` (its name). */
   service?: string;
@@ -80,7 +73,16 @@ export function createServiceApp(options: {
    * every answer, the frame's own too (health, 415, malformed JSON, 404).
    */
   onRequest?: (req: express.Request, res: express.Response) => void;
-}): Express {
+};
+
+/**
+ * The common frame of every service: request id, access log, request metrics and `/metrics`,
+ * JSON bodies, the internal principal, health endpoints, 404 and the one error middleware
+ * around the service's router.
+ * Every `/internal/...` path answers only calls carrying an internal caller token, so no
+ * service can expose one unguarded.
+ */
+export function createServiceApp(options: ServiceAppOptions): Express {
   const service = options.service ?? serviceNameOf(options.logger);
   const app = express();
   app.disable('x-powered-by');

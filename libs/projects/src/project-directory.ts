@@ -33,21 +33,29 @@ const PLAUSIBLE_ID = /^[\x21-\x7e]{1,200}$/;
  * project-service's events; when a request comes before the project's ProjectCreated has been
  * consumed (an upload a millisecond after the project was created), the project is asked of
  * project-service's internal API and remembered (the replica canonicalizes the source locale). A deleted project stays deleted. project-service unreachable → 503
- * SERVICE_UNAVAILABLE; slower than `timeoutMs` → 504 GATEWAY_TIMEOUT.
+ * SERVICE_UNAVAILABLE; slower than `timeoutMs` → 504 GATEWAY_TIMEOUT. `service` is the
+ * asking service's: its PROJECT_SERVICE_URL, its internal caller's signature, its logger.
  */
-export function createProjectDirectory<Project>(deps: {
+export function createProjectDirectory<Project>(
+  service: {
+    config: { PROJECT_SERVICE_URL: string };
+    signInternalCaller: () => Promise<string>;
+    logger: Logger;
+  },
   store: {
     find(projectId: string): Promise<Project | undefined>;
     isDeleted(projectId: string): Promise<boolean>;
     remember(facts: ProjectFacts): Promise<unknown>;
-  };
-  baseUrl: string;
-  timeoutMs: number;
-  signInternalCaller: () => Promise<string>;
-  logger: Logger;
-}) {
-  const { store } = deps;
-  const client = createInternalClient({ ...deps, service: 'project-service', serves: 'project directory' });
+  },
+  timeoutMs: number,
+) {
+  const client = createInternalClient({
+    ...service,
+    baseUrl: service.config.PROJECT_SERVICE_URL,
+    timeoutMs,
+    service: 'project-service',
+    serves: 'project directory',
+  });
 
   async function ask(projectId: string): Promise<ProjectFacts | undefined> {
     const path = `/internal/projects/${encodeURIComponent(projectId)}`;

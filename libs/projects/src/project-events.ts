@@ -43,3 +43,12 @@ export function projectEventEffect(
       return undefined;
   }
 }
+
+/**
+ * The effects of the project events on a service's replica (`cases`), by type, for a consumer
+ * that takes other events too (`consumerOf` of @tolk/bus).
+ */
+export function projectEventEffects(cases: ProjectEventCases) {
+  const effect = (envelope: EventEnvelope) => projectEventEffect(envelope, cases)?.apply;
+  return { ProjectCreated: effect, ProjectUpdated: effect, ProjectDeleted: effect };
+}

@@ -1,16 +1,28 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrate, type Db } from '@tolk/db';
-import { LOCALE_PROJECT_COLUMNS, localeService } from '@tolk/locale-service';
-import { SOURCE_PROJECT_COLUMNS, sourceService } from '@tolk/source-service';
-import { openTestDatabase, type TestDatabase } from '@tolk/testing';
-import { tokenService } from '@tolk/token-service';
-import { createProjectReplica, replicaTables, type ReplicaColumn } from '../src/index.js';
+import type { Db } from '@tolk/db';
+import { openTestDatabase, tableColumns, type TestDatabase } from '@tolk/testing';
+import {
+  createProjectReplica,
+  replicaTables,
+  sourceLocaleColumn,
+  type ReplicaExtraColumn,
+} from '../src/index.js';
 
-/** Every service that keeps a project replica, and the extra columns it declares to the module. */
-const SERVICES = [
-  { service: sourceService, extra: SOURCE_PROJECT_COLUMNS },
-  { service: localeService, extra: LOCALE_PROJECT_COLUMNS },
-  { service: tokenService, extra: [] },
+/**
+ * Two replicas as services keep them (each service's own tests hold its migrated tables to
+ * `replicaTables`): one with extra columns written from the project's facts, one with none.
+ */
+const LOCALE_COLUMNS: readonly ReplicaExtraColumn[] = [
+  sourceLocaleColumn,
+  { name: 'i18next_plurals', type: 'boolean', nullable: false, fromFacts: (f) => f.i18nextPlurals ?? true },
+];
+const REPLICAS = [
+  {
+    schema: 'replica_locale',
+    extra: LOCALE_COLUMNS,
+    projectColumns: ', source_locale text NOT NULL, i18next_plurals boolean NOT NULL DEFAULT true',
+  },
+  { schema: 'replica_plain', extra: [], projectColumns: '' },
 ];
 
 let database: TestDatabase;
@@ -18,10 +30,14 @@ const dbs: Db[] = [];
 
 beforeAll(async () => {
   database = await openTestDatabase();
-  for (const { service } of SERVICES) {
-    const db = database.db(service.schema);
+  for (const { schema, projectColumns } of REPLICAS) {
+    const db = database.db(schema);
     dbs.push(db);
-    await migrate(db, service.migrations);
+    await db.query(`CREATE SCHEMA ${schema}`);
+    await db.query(
+      `CREATE TABLE ${schema}.projects (project_id text PRIMARY KEY, project_updated_at timestamptz NOT NULL${projectColumns});
+       CREATE TABLE ${schema}.deleted_projects (project_id text PRIMARY KEY, deleted_at timestamptz NOT NULL)`,
+    );
   }
 });
 
@@ -30,43 +46,27 @@ afterAll(async () => {
   await database?.drop();
 });
 
-const byName = (a: ReplicaColumn, b: ReplicaColumn) => a.name.localeCompare(b.name);
-
-async function columnsOf(db: Db, schema: string, table: string): Promise<ReplicaColumn[]> {
-  const { rows } = await db.query<{ column_name: string; data_type: string; is_nullable: string }>(
-    `SELECT column_name, data_type, is_nullable FROM information_schema.columns
-      WHERE table_schema = $1 AND table_name = $2`,
-    [schema, table],
-  );
-  return rows
-    .map((r) => ({ name: r.column_name, type: r.data_type, nullable: r.is_nullable === 'YES' }))
-    .sort(byName);
-}
-
 describe('the project replica tables', () => {
-  it.each(SERVICES.map((s) => [s.service.name, s] as const))(
-    "when %s-service's migrations have run, then its tables are exactly the shared definition with its extra columns",
-    async (_, { service, extra }) => {
-      const db = dbs[SERVICES.findIndex((s) => s.service === service)]!;
+  it('when tables are made as the shared definition says, then replicaTables describes them exactly', async () => {
+    for (const [index, { extra }] of REPLICAS.entries()) {
       const expected = replicaTables(extra);
       for (const table of ['projects', 'deleted_projects']) {
-        expect(await columnsOf(db, service.schema, table), `${service.schema}.${table}`).toEqual(
-          [...expected[table]!].sort(byName),
-        );
+        const columns = [...expected[table]!].sort((a, b) => (a.name < b.name ? -1 : 1));
+        expect(await tableColumns(dbs[index]!, table), table).toEqual(columns);
       }
-    },
-  );
+    }
+  });
 });
 
 describe('the project replica', () => {
-  const localeDb = () => dbs[1]!;
+  const localeDb = () => dbs[0]!;
   const localeReplica = () =>
     createProjectReplica(localeDb(), {
-      extra: LOCALE_PROJECT_COLUMNS,
+      extra: LOCALE_COLUMNS,
       toProject: (row: { project_id: string; source_locale: string; i18next_plurals: boolean }) => row,
     });
   const tokenReplica = () =>
-    createProjectReplica(dbs[2]!, { toProject: (row: { project_id: string }) => row.project_id });
+    createProjectReplica(dbs[1]!, { toProject: (row: { project_id: string }) => row.project_id });
 
   it('when a project is remembered, then its facts are stored with the source locale canonical', async () => {
     const replica = localeReplica();
@@ -146,8 +146,8 @@ describe('the project replica', () => {
     const replica = tokenReplica();
     await replica.remember({ projectId: 'p-gone', sourceLocale: 'en', updatedAt: 1000 });
     expect(await replica.find('p-gone')).toBe('p-gone');
-    await dbs[2]!.transaction((tx) => replica.bury('p-gone', 5000, tx));
-    await dbs[2]!.transaction((tx) => replica.bury('p-gone', 6000, tx));
+    await dbs[1]!.transaction((tx) => replica.bury('p-gone', 5000, tx));
+    await dbs[1]!.transaction((tx) => replica.bury('p-gone', 6000, tx));
     await replica.remember({ projectId: 'p-gone', sourceLocale: 'en', updatedAt: 9000 });
     expect(await replica.find('p-gone')).toBeUndefined();
     expect(await replica.isDeleted('p-gone')).toBe(true);
@@ -157,7 +157,7 @@ describe('the project replica', () => {
   it('when a project is locked, then it is returned inside the transaction; an unknown one is undefined', async () => {
     const replica = tokenReplica();
     await replica.remember({ projectId: 'p-lock', sourceLocale: 'en', updatedAt: 1000 });
-    await dbs[2]!.transaction(async (tx) => {
+    await dbs[1]!.transaction(async (tx) => {
       expect(await replica.lock('p-lock', tx)).toBe('p-lock');
       expect(await replica.lock('p-lock', tx, 'share')).toBe('p-lock');
       expect(await replica.lock('p-unknown', tx)).toBeUndefined();

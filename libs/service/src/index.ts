@@ -5,7 +5,8 @@
  * (`runService`, `runMigrations`), several in one process (the embedded mode) and in tests, with
  * a database and a bus given (`openService`).
  */
-import express, { type Express } from 'express';
+import { fileURLToPath } from 'node:url';
+import express, { type Express, type Router } from 'express';
 import type { z } from 'zod';
 import {
   busTablesSql,
@@ -19,8 +20,17 @@ import {
 import { loadConfig, loadMigrationConfig } from '@tolk/config';
 import type { ServiceName } from '@tolk/contracts';
 import { createPgDb, migrate, type Db } from '@tolk/db';
-import { runProcess, serveUntilSignalled } from '@tolk/http';
+import {
+  createInternalCallerSigner,
+  createServiceApp,
+  runProcess,
+  serveUntilSignalled,
+  type ServiceAppOptions,
+} from '@tolk/http';
 import { createLogger, type Logger } from '@tolk/logger';
+
+/** What every service's configuration holds that the frame reads. */
+export type ServiceConfig = { INTERNAL_JWT_SECRET: string };
 
 /** What a service's composition is given: its configuration, its schema's `Db`, the bus. */
 export type ServiceDeps<C> = {
@@ -29,42 +39,64 @@ export type ServiceDeps<C> = {
   db: Db;
   bus: Bus;
   logger: Logger;
-  /** The clock of every expiry and timestamp; Date.now by default. */
-  now?: () => number;
+  /** The clock of every expiry and timestamp; Date.now unless given. */
+  now: () => number;
+  /** Signs this service's calls to another's internal API (`token-service` as the caller). */
+  signInternalCaller: () => Promise<string>;
 };
 
-/** A composed service: its app (never listening), and what its consumer does with events. */
-export type ServiceParts = {
-  app: Express;
+/**
+ * A composed service: its routes, what its consumer does with events, and what its app needs
+ * beyond the frame's defaults. The frame builds the app around the routes (createServiceApp:
+ * health, readiness of its database and, given an outbox, of the bus, metrics, request ids,
+ * the internal caller check, errors).
+ */
+export type ServiceParts = Pick<ServiceAppOptions, 'bodyLimitBytes' | 'onJsonBody' | 'onRequest'> & {
+  router: Router;
   /** Each event applies once; the frame subscribes it on the service's queue. */
   consumer?: EventConsumer;
 };
 
-export type ServiceDefinition<C> = {
-  name: ServiceName;
+/** What a service declares of itself (`defineService`). */
+export type ServiceDeclaration<C> = {
   /** The one schema the service owns. */
   schema: string;
-  /** Its plain SQL migrations (next to src/ and dist/ alike). */
-  migrations: string;
+  /** Its plain SQL migrations (next to src/ and dist/ alike): a path or a file: URL. */
+  migrations: string | URL;
   /** Its whole configuration, read from the environment. */
   config: z.ZodType<C>;
   /**
-   * It writes events to an outbox in its schema, which a relay sends over the bus. The frame
-   * creates the outbox table (the bus's, never a copy in the service's migrations).
+   * It writes events to an outbox in its schema, which a relay sends over the bus (true unless
+   * said). The frame creates the outbox table: the bus's, never a copy in its migrations.
    */
-  outbox: boolean;
+  outbox?: boolean;
   /**
-   * It consumes events (its composition returns a `consumer`). The frame creates the table of
-   * the events each consumer has processed (the bus's, never a copy in its migrations).
+   * It consumes events: its composition returns a `consumer` (true unless said). The frame
+   * creates the table of the events each consumer has processed, the bus's too.
    */
-  consumes: boolean;
+  consumes?: boolean;
   /** The composition root: repositories, use cases, routes and consumers. */
   create(deps: ServiceDeps<C>): ServiceParts | Promise<ServiceParts>;
 };
 
-/** Names the definition of a service (identity, typed). */
-export function defineService<C>(definition: ServiceDefinition<C>): ServiceDefinition<C> {
-  return definition;
+export type ServiceDefinition<C> = Required<Omit<ServiceDeclaration<C>, 'migrations'>> & {
+  name: ServiceName;
+  migrations: string;
+};
+
+/** The definition of the service `name`: its declaration, with the frame's defaults. */
+export function defineService<C extends ServiceConfig>(
+  name: ServiceName,
+  declaration: ServiceDeclaration<C>,
+): ServiceDefinition<C> {
+  const { migrations } = declaration;
+  return {
+    name,
+    outbox: true,
+    consumes: true,
+    ...declaration,
+    migrations: migrations instanceof URL ? fileURLToPath(migrations) : migrations,
+  };
 }
 
 /** The process name, its logger name and the producer of its events: `token-service`. */
@@ -73,8 +105,11 @@ export function processName(definition: { name: ServiceName }): string {
 }
 
 /** A service composed on a given database and bus, its schema migrated. */
-export type OpenService<C> = ServiceParts & {
+export type OpenService<C> = {
   name: ServiceName;
+  /** Its app, never listening. */
+  app: Express;
+  consumer?: EventConsumer;
   config: Readonly<C>;
   db: Db;
   /** It consumes events. */
@@ -92,7 +127,7 @@ export type OpenService<C> = ServiceParts & {
  * consumers and relay start when asked: the embedded mode subscribes every consumer before any
  * relay sends, since the in-process bus delivers only to the consumers subscribed.
  */
-export async function openService<C>(
+export async function openService<C extends ServiceConfig>(
   definition: ServiceDefinition<C>,
   options: {
     config?: Readonly<C>;
@@ -106,22 +141,38 @@ export async function openService<C>(
   const { db, bus, logger } = options;
   const config = options.config ?? loadConfig(definition.config, options.env ?? {});
   await migrateSchema(definition, db, logger);
-  const parts = await definition.create({ config, db, bus, logger, now: options.now });
-  if ((parts.consumer !== undefined) !== definition.consumes) {
+  const name = processName(definition);
+  const { router, consumer, ...http } = await definition.create({
+    config,
+    db,
+    bus,
+    logger,
+    now: options.now ?? Date.now,
+    signInternalCaller: createInternalCallerSigner(config.INTERNAL_JWT_SECRET, name),
+  });
+  const app = createServiceApp({
+    ...http,
+    logger,
+    router,
+    internalSecret: config.INTERNAL_JWT_SECRET,
+    readiness: readinessOf({ db, bus: definition.outbox ? bus : undefined }),
+  });
+  if ((consumer !== undefined) !== definition.consumes) {
     throw new Error(
-      `${processName(definition)}: its definition says consumes: ${String(definition.consumes)}, ` +
-        `but its composition ${parts.consumer ? 'returns' : 'returns no'} consumer`,
+      `${name}: its definition says consumes: ${String(definition.consumes)}, ` +
+        `but its composition ${consumer ? 'returns' : 'returns no'} consumer`,
     );
   }
   const relays: OutboxRelay[] = [];
   return {
-    ...parts,
+    app,
+    consumer,
     name: definition.name,
     config,
     db,
-    consumes: parts.consumer !== undefined,
-    async consume(queue = processName(definition)) {
-      if (parts.consumer) await subscribeOnce({ ...parts.consumer, bus, db, queue, logger });
+    consumes: consumer !== undefined,
+    async consume(queue = name) {
+      if (consumer) await subscribeOnce({ ...consumer, bus, db, queue, logger });
     },
     async relay(relayOptions = {}) {
       if (definition.outbox) relays.push(await startOutboxRelay({ db, bus, logger, ...relayOptions }));
@@ -139,17 +190,17 @@ export async function openService<C>(
  * ask each other). Consumers and relays are the caller's to start, in the order it needs.
  */
 export async function composeServices(
-  definitions: readonly ServiceDefinition<unknown>[],
+  definitions: readonly ServiceDefinition<ServiceConfig>[],
   options: {
     /** Listens for a service; answers its URL. */
     listen: (name: ServiceName, app: Express) => Promise<string>;
     /** Each service's environment; the services' URLs are added to it. */
-    env: (definition: ServiceDefinition<unknown>) => Record<string, string | undefined>;
-    db: (definition: ServiceDefinition<unknown>) => Db;
+    env: (definition: ServiceDefinition<ServiceConfig>) => Record<string, string | undefined>;
+    db: (definition: ServiceDefinition<ServiceConfig>) => Db;
     bus: Bus;
-    logger: (definition: ServiceDefinition<unknown>) => Logger;
+    logger: (definition: ServiceDefinition<ServiceConfig>) => Logger;
   },
-): Promise<{ services: OpenService<unknown>[]; urls: Record<string, string> }> {
+): Promise<{ services: OpenService<ServiceConfig>[]; urls: Record<string, string> }> {
   const apps = new Map<ServiceName, Express>();
   const urls: Record<string, string> = {};
   for (const { name } of definitions) {
@@ -159,7 +210,7 @@ export async function composeServices(
     });
     urls[`${name.toUpperCase()}_SERVICE_URL`] = await options.listen(name, front);
   }
-  const services: OpenService<unknown>[] = [];
+  const services: OpenService<ServiceConfig>[] = [];
   for (const definition of definitions) {
     const service = await openService(definition, {
       env: { ...options.env(definition), ...urls },
@@ -179,7 +230,13 @@ export async function composeServices(
  * until SIGINT or SIGTERM. A failure to start is printed and exits 1.
  */
 export function runService<
-  C extends { PORT: number; HOST: string; DATABASE_URL: string; AMQP_URL: string; LOG_LEVEL: string },
+  C extends ServiceConfig & {
+    PORT: number;
+    HOST: string;
+    DATABASE_URL: string;
+    AMQP_URL: string;
+    LOG_LEVEL: string;
+  },
 >(definition: ServiceDefinition<C>): void {
   const name = processName(definition);
   runProcess(async () => {
@@ -216,7 +273,7 @@ export function runService<
 
 /** What migrating a service's schema needs of its definition. */
 export type MigrationDefinition = Pick<
-  ServiceDefinition<unknown>,
+  ServiceDefinition<ServiceConfig>,
   'name' | 'schema' | 'migrations' | 'outbox' | 'consumes'
 >;
 

@@ -1,9 +1,12 @@
 /**
  * The bus's tables (outbox, processed_events) are the bus's: the frame creates them. The first
- * services' migrations hold copies of that DDL, applied on existing databases and never to be
- * edited; these tests keep each copy equal to the bus's, and keep new migrations from adding one.
+ * services' migrations held copies of that DDL; those migrations were rewritten without it, each
+ * naming its former text's checksum (`-- supersedes sha256:`). These tests migrate a database
+ * with the former texts (kept in fixture/former-migrations), then run the frame with the
+ * rewritten ones, and keep new migrations from creating a bus table again.
  */
-import { mkdtemp, readdir, readFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { copyFile, cp, mkdtemp, readdir, readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,18 +16,9 @@ import { openTestDatabase, type TestDatabase } from '@tolk/testing';
 import { migrateSchema } from '../src/index.js';
 
 const SERVICES = path.resolve(import.meta.dirname, '../../../services');
+const FORMER = path.resolve(import.meta.dirname, 'fixture/former-migrations');
 const BUS_TABLES = ['outbox', 'processed_events'] as const;
 const ALL = { outbox: true, consumes: true };
-
-/** The migrations that created bus tables before the bus owned them: no other may. */
-const LEGACY_COPIES = [
-  'byok-service/migrations/0002_account_deletion.sql',
-  'identity-service/migrations/0002_outbox.sql',
-  'locale-service/migrations/0001_init.sql',
-  'project-service/migrations/0001_init.sql',
-  'source-service/migrations/0001_init.sql',
-  'token-service/migrations/0001_init.sql',
-];
 
 async function serviceMigrations(): Promise<Array<{ service: string; directory: string }>> {
   const services = (await readdir(SERVICES)).sort();
@@ -120,43 +114,53 @@ describe("the bus's tables in the services' migrations", () => {
     });
   });
 
-  it("when each service's own migrations run, then every bus table they create is exactly the bus's", async () => {
-    const copies: string[] = [];
-    for (const { service, directory } of await serviceMigrations()) {
-      // An existing database: the service's migrations alone, as they ran before the bus owned the DDL.
-      const db = open(`legacy_${service.replace(/-service$/, '').replaceAll('-', '_')}`);
-      await migrate(db, directory);
+  it("when a database migrated with a service's former migrations starts with the rewritten ones, then nothing is refused or reapplied and its rows stay", async () => {
+    const rewritten: string[] = [];
+    for (const service of (await readdir(FORMER)).sort()) {
+      const directory = path.join(SERVICES, service, 'migrations');
+      // The service's migrations as they were: the former texts in place of the rewritten ones.
+      const former = await mkdtemp(path.join(os.tmpdir(), `tolk-former-${service}-`));
+      await cp(directory, former, { recursive: true });
+      for (const file of await readdir(path.join(FORMER, service))) {
+        await copyFile(path.join(FORMER, service, file), path.join(former, file));
+        rewritten.push(`${service}/${file}`);
+      }
+      const db = open(`former_${service.replace(/-service$/, '')}`);
+      await migrate(db, former);
       const created = (await tableNames(db)).filter((name) =>
         (BUS_TABLES as readonly string[]).includes(name),
       );
       for (const table of created) {
-        copies.push(`${service}.${table}`);
         expect(await shapeOf(db, table), `${service}: its ${table}`).toEqual(reference.get(table));
       }
-      // Then the frame's next run on it: the bus's DDL changes nothing, and no migration reapplies.
-      const before = await Promise.all(created.map((table) => shapeOf(db, table)));
+      await db.query(`INSERT INTO processed_events (consumer, event_id) VALUES ('former', 'evt-1')`);
+
       expect(
         await migrateSchema({ name: 'token', schema: db.schema, migrations: directory, ...ALL }, db),
       ).toEqual([]);
-      expect(await Promise.all(created.map((table) => shapeOf(db, table)))).toEqual(before);
+      expect((await db.query('SELECT consumer, event_id FROM processed_events')).rows).toEqual([
+        { consumer: 'former', event_id: 'evt-1' },
+      ]);
+      for (const table of BUS_TABLES) expect(await shapeOf(db, table)).toEqual(reference.get(table));
+      const { rows } = await db.query<{ name: string; checksum: string }>(
+        'SELECT name, checksum FROM schema_migrations ORDER BY name',
+      );
+      for (const { name, checksum } of rows) {
+        const text = await readFile(path.join(directory, name));
+        expect(checksum, `${service}/${name}`).toBe(createHash('sha256').update(text).digest('hex'));
+      }
     }
-    // The copies checked: a service that stops creating them would no longer be compared.
-    expect(copies.sort()).toEqual([
-      'byok-service.processed_events',
-      'identity-service.outbox',
-      'identity-service.processed_events',
-      'locale-service.outbox',
-      'locale-service.processed_events',
-      'project-service.outbox',
-      'project-service.processed_events',
-      'source-service.outbox',
-      'source-service.processed_events',
-      'token-service.outbox',
-      'token-service.processed_events',
+    expect(rewritten).toEqual([
+      'byok-service/0002_account_deletion.sql',
+      'identity-service/0002_outbox.sql',
+      'locale-service/0001_init.sql',
+      'project-service/0001_init.sql',
+      'source-service/0001_init.sql',
+      'token-service/0001_init.sql',
     ]);
   });
 
-  it('when a migration other than the first copies creates a bus table, then it is named here', async () => {
+  it("when the services' migrations run alone, then none creates a bus table (the frame does)", async () => {
     const creating: string[] = [];
     for (const { service, directory } of await serviceMigrations()) {
       for (const file of (await readdir(directory)).sort()) {
@@ -169,8 +173,12 @@ describe("the bus's tables in the services' migrations", () => {
           creating.push(`${service}/migrations/${file}`);
         }
       }
+      const db = open(`alone_${service.replace(/-service$/, '')}`);
+      await migrate(db, directory);
+      expect(await tableNames(db), service).not.toEqual(expect.arrayContaining(['outbox']));
+      expect(await tableNames(db), service).not.toEqual(expect.arrayContaining(['processed_events']));
     }
-    // A new service declares `outbox` / `consumes` in its definition; the frame creates the tables.
-    expect(creating.sort()).toEqual(LEGACY_COPIES);
+    // A service declares `outbox` / `consumes` in its definition; the frame creates the tables.
+    expect(creating).toEqual([]);
   });
 });

@@ -2,9 +2,10 @@ import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer } from 'node:net';
 import path from 'node:path';
-import express from 'express';
+import { Router } from 'express';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createInProcessBus } from '@tolk/bus';
+import { INTERNAL_CALLER_HEADER } from '@tolk/contracts';
 import type { Db } from '@tolk/db';
 import { createLogger } from '@tolk/logger';
 import {
@@ -81,6 +82,35 @@ describe('openService', () => {
     }
   });
 
+  it('when opened, then the frame builds its app around its routes: readiness of its database and bus, the internal guard, its calls signed as the service', async () => {
+    const bus = createInProcessBus({ logger });
+    const service = await openService(echoService, {
+      env: { DATABASE_URL: database.url, AMQP_URL: 'amqp://unused', INTERNAL_JWT_SECRET: 'x'.repeat(32) },
+      db,
+      bus,
+      logger,
+    });
+    const server = await listen(service.app);
+    try {
+      expect((await request(`${server.url}/readyz`)).body).toEqual({ status: 'ready' });
+      const { token } = (await request(`${server.url}/signature`)).body as { token: string };
+      expect((await request(`${server.url}/internal/caller`)).status).toBe(401);
+      const called = await request(`${server.url}/internal/caller`, {
+        headers: { [INTERNAL_CALLER_HEADER]: token },
+      });
+      expect(called.body).toEqual({ caller: 'token-service' });
+      await bus.close();
+      const unready = await request(`${server.url}/readyz`);
+      expect(unready.status).toBe(503);
+      expect(unready.body).toEqual({
+        error: { code: 'SERVICE_UNAVAILABLE', message: 'A dependency is not reachable' },
+      });
+    } finally {
+      await server.close();
+      await service.close();
+    }
+  });
+
   it('when the configuration is incomplete, then opening fails naming every variable', async () => {
     const bus = createInProcessBus({ logger });
     await expect(openService(echoService, { env: {}, db, bus, logger })).rejects.toThrow(
@@ -99,7 +129,7 @@ describe('openService', () => {
           schema: quiet.schema,
           outbox: false,
           consumes: false,
-          create: () => ({ app: express() }),
+          create: () => ({ router: Router() }),
         },
         {
           env: { DATABASE_URL: database.url, AMQP_URL: 'amqp://unused', INTERNAL_JWT_SECRET: 'x'.repeat(32) },

@@ -76,3 +76,18 @@ export type TestDatabase = {
   relayOptions: { singleRelay?: boolean };
   drop(): Promise<void>;
 };
+
+/** The columns of a table of `db`'s schema (name, type, nullability), by name. */
+export async function tableColumns(
+  db: Pick<Db, 'query' | 'schema'>,
+  table: string,
+): Promise<Array<{ name: string; type: string; nullable: boolean }>> {
+  const { rows } = await db.query<{ column_name: string; data_type: string; is_nullable: string }>(
+    `SELECT column_name, data_type, is_nullable FROM information_schema.columns
+      WHERE table_schema = $1 AND table_name = $2`,
+    [db.schema, table],
+  );
+  return rows
+    .map((r) => ({ name: r.column_name, type: r.data_type, nullable: r.is_nullable === 'YES' }))
+    .sort((a, b) => (a.name < b.name ? -1 : 1));
+}

@@ -5,11 +5,6 @@ CREATE TABLE IF NOT EXISTS deleted_users (
   deleted_at timestamptz NOT NULL
 );
 
--- The processed-event record of its consumer (OUTBOX_MIGRATION_SQL of @tolk/bus; this service
--- publishes nothing, so it has no outbox).
-CREATE TABLE IF NOT EXISTS processed_events (
-  consumer text NOT NULL,
-  event_id text NOT NULL,
-  processed_at timestamptz NOT NULL DEFAULT now(),
-  PRIMARY KEY (consumer, event_id)
-);
+-- The processed-event record of its consumer was first created here; it is the bus's now and
+-- the service frame creates it before every run (tables.ts of @tolk/bus).
+-- supersedes sha256:c9d733e20e7fc6d3c60fb001e85cacaef15c8f8cd412e7b737c0fb01d98f6d46

@@ -1,6 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Express } from 'express';
-import { loadConfig } from '@tolk/config';
 import { PRINCIPAL_HEADER, type AiProvider, type EventEnvelope, type Principal } from '@tolk/contracts';
 import type { Db } from '@tolk/db';
 import { createPrincipalSigner } from '@tolk/http';
@@ -95,12 +94,7 @@ export async function startByokService(options: { masterKeys?: string } = {}) {
     call: main.call,
     /** Another instance on the same database, with other master keys (kid:base64key,...). */
     async serve(masterKeys: string) {
-      const { app } = await byokService.create({
-        config: loadConfig(byokService.config, env(masterKeys)),
-        db,
-        bus,
-        logger,
-      });
+      const { app } = await openService(byokService, { env: env(masterKeys), db, bus, logger });
       return serve(app);
     },
 

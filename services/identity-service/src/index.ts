@@ -1,15 +1,13 @@
-import { fileURLToPath } from 'node:url';
 import { defineService } from '@tolk/service';
-import { createIdentityApp } from './app.js';
+import { createIdentityService } from './app.js';
 import { configSchema } from './config.js';
 
-/** identity-service: accounts, sessions and the device login; consumes no events. */
-export const identityService = defineService({
-  name: 'identity',
+/** identity-service: accounts, sessions and the device login. */
+export const identityService = defineService('identity', {
   schema: 'identity',
-  migrations: fileURLToPath(new URL('../migrations', import.meta.url)),
+  migrations: new URL('../migrations', import.meta.url),
   config: configSchema,
-  outbox: true,
+  // Its events (UserDeleted) go out; it listens to none.
   consumes: false,
-  create: (deps) => ({ app: createIdentityApp(deps) }),
+  create: createIdentityService,
 });

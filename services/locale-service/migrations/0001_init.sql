@@ -1,5 +1,5 @@
 -- locale-service: target locales of every project, their translations and status, what it needs
--- to know of projects and of their sources, the translation baseline; the outbox of its events.
+-- to know of projects and of their sources, the translation baseline.
 -- Runs inside the `locales` schema.
 
 -- Projects as project-service describes them (ProjectCreated/Updated, or asked of it).
@@ -56,21 +56,6 @@ CREATE TABLE IF NOT EXISTS locales (
   PRIMARY KEY (project_id, locale)
 );
 
--- The transactional outbox and the processed-event record (OUTBOX_MIGRATION_SQL of @tolk/bus).
-CREATE TABLE IF NOT EXISTS outbox (
-  seq bigserial PRIMARY KEY,
-  id text NOT NULL UNIQUE,
-  type text NOT NULL,
-  payload jsonb NOT NULL,
-  request_id text,
-  created_at timestamptz NOT NULL DEFAULT now(),
-  published_at timestamptz
-);
-CREATE INDEX IF NOT EXISTS outbox_unpublished_idx ON outbox (seq) WHERE published_at IS NULL;
-
-CREATE TABLE IF NOT EXISTS processed_events (
-  consumer text NOT NULL,
-  event_id text NOT NULL,
-  processed_at timestamptz NOT NULL DEFAULT now(),
-  PRIMARY KEY (consumer, event_id)
-);
+-- The bus's tables (outbox, processed_events) were first created here; they are the bus's now
+-- and the service frame creates them before every run (tables.ts of @tolk/bus).
+-- supersedes sha256:e64c545f42bfb91ad3a3d462c2895faf91b0594e65b060904065c5d72eda723b

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { EventEnvelope } from '@tolk/contracts';
-import { realServers, settled } from '@tolk/testing';
+import { realServers, settled, tableColumns } from '@tolk/testing';
 import { expectError, startLocaleService, type LocaleService } from './locale-harness.js';
+import { replicaTables } from '@tolk/projects';
+import { LOCALE_PROJECT_COLUMNS } from '../src/index.js';
 
 let service: LocaleService;
 beforeAll(async () => {
@@ -361,5 +363,15 @@ describe('the status with i18next plural groups under duplicate, late and reorde
       .filter((row) => row.type === 'TranslationBaselineChanged')
       .map((row) => row.payload.data['baselineVersion']);
     expect(baselines).toEqual([1, 0]);
+  });
+});
+
+describe('the project replica', () => {
+  it('when its migrations have run, then its tables are exactly the shared definition with its columns', async () => {
+    const expected = replicaTables(LOCALE_PROJECT_COLUMNS);
+    for (const table of ['projects', 'deleted_projects']) {
+      const columns = [...expected[table]!].sort((a, b) => (a.name < b.name ? -1 : 1));
+      expect(await tableColumns(service.db, table), table).toEqual(columns);
+    }
   });
 });

@@ -1,4 +1,4 @@
--- project-service: projects, their members and the CLI settings; the outbox of its events.
+-- project-service: projects, their members and the CLI settings.
 -- Runs inside the `projects` schema (search_path is set by the migrator).
 
 CREATE TABLE IF NOT EXISTS projects (
@@ -26,21 +26,6 @@ CREATE TABLE IF NOT EXISTS project_members (
 -- A user's projects.
 CREATE INDEX IF NOT EXISTS project_members_user_idx ON project_members (user_id);
 
--- The transactional outbox and the processed-event record (OUTBOX_MIGRATION_SQL of @tolk/bus).
-CREATE TABLE IF NOT EXISTS outbox (
-  seq bigserial PRIMARY KEY,
-  id text NOT NULL UNIQUE,
-  type text NOT NULL,
-  payload jsonb NOT NULL,
-  request_id text,
-  created_at timestamptz NOT NULL DEFAULT now(),
-  published_at timestamptz
-);
-CREATE INDEX IF NOT EXISTS outbox_unpublished_idx ON outbox (seq) WHERE published_at IS NULL;
-
-CREATE TABLE IF NOT EXISTS processed_events (
-  consumer text NOT NULL,
-  event_id text NOT NULL,
-  processed_at timestamptz NOT NULL DEFAULT now(),
-  PRIMARY KEY (consumer, event_id)
-);
+-- The bus's tables (outbox, processed_events) were first created here; they are the bus's now
+-- and the service frame creates them before every run (tables.ts of @tolk/bus).
+-- supersedes sha256:d7101350a9bbb390ffcaca280d9e63c654696552991a5b45f707256ff1110713

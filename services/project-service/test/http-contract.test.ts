@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createInProcessBus } from '@tolk/bus';
 import { createLogger } from '@tolk/logger';
+import { openService } from '@tolk/service';
 import { listen, request } from '@tolk/testing';
-import { createProjectApp } from '../src/app.js';
-import { loadProjectConfig } from '../src/config.js';
+import { projectService } from '../src/index.js';
 import { INTERNAL_SECRET, expectError, startProjectService, type ProjectService } from './project-harness.js';
 
 let service: ProjectService;
@@ -174,15 +175,18 @@ describe('routes', () => {
   });
 
   it('when RabbitMQ is not connected, then readiness answers 503 SERVICE_UNAVAILABLE', async () => {
-    const app = createProjectApp({
-      config: loadProjectConfig({
+    const logger = createLogger({ name: 'project-service', level: 'silent' });
+    const bus = createInProcessBus({ logger });
+    await bus.close();
+    const { app } = await openService(projectService, {
+      env: {
         DATABASE_URL: 'postgres://unused',
         AMQP_URL: 'amqp://unused',
         INTERNAL_JWT_SECRET: INTERNAL_SECRET,
-      }),
+      },
       db: service.db,
-      bus: { isConnected: () => false },
-      logger: createLogger({ name: 'project-service', level: 'silent' }),
+      bus,
+      logger,
     });
     const server = await listen(app);
     try {

@@ -109,7 +109,7 @@ export async function startProjectService(
   await service.relay(database.relayOptions);
   // Requests run on a Db whose next transaction can be made to fail; the relay and the consumer
   // on the plain one, so that neither takes a failure meant for a request.
-  const { app } = await projectService.create({ config: service.config, db: faults.db, bus, logger });
+  const { app } = await openService(projectService, { config: service.config, db: faults.db, bus, logger });
   const server = await listen(app);
   const consumerQueue = `project-service-test-${randomUUID()}`;
   await service.consume(consumerQueue);

@@ -1,5 +1,5 @@
 -- source-service: source versions of every project, the local copy of what it needs to know of
--- projects, the translation baseline; the outbox of its events. Runs inside the `source` schema.
+-- projects, the translation baseline. Runs inside the `source` schema.
 
 -- One row per project known here (from ProjectCreated/Updated, or asked of project-service). The
 -- row is also the head of the project's sources: every upload locks it (FOR UPDATE), so versions
@@ -52,21 +52,6 @@ CREATE TABLE IF NOT EXISTS baselines (
   sequence         bigint NOT NULL
 );
 
--- The transactional outbox and the processed-event record (OUTBOX_MIGRATION_SQL of @tolk/bus).
-CREATE TABLE IF NOT EXISTS outbox (
-  seq bigserial PRIMARY KEY,
-  id text NOT NULL UNIQUE,
-  type text NOT NULL,
-  payload jsonb NOT NULL,
-  request_id text,
-  created_at timestamptz NOT NULL DEFAULT now(),
-  published_at timestamptz
-);
-CREATE INDEX IF NOT EXISTS outbox_unpublished_idx ON outbox (seq) WHERE published_at IS NULL;
-
-CREATE TABLE IF NOT EXISTS processed_events (
-  consumer text NOT NULL,
-  event_id text NOT NULL,
-  processed_at timestamptz NOT NULL DEFAULT now(),
-  PRIMARY KEY (consumer, event_id)
-);
+-- The bus's tables (outbox, processed_events) were first created here; they are the bus's now
+-- and the service frame creates them before every run (tables.ts of @tolk/bus).
+-- supersedes sha256:9af1132f6cf52b3c88592d004610d2c4498714f79001cacd1d304c1596410830

@@ -1,66 +1,32 @@
-import type { Express } from 'express';
-import type { Bus } from '@tolk/bus';
-import type { Db } from '@tolk/db';
-import { createInternalCallerSigner, createServiceApp } from '@tolk/http';
-import { createProjectDirectory } from '@tolk/projects';
-import type { Logger } from '@tolk/logger';
-import { readinessOf } from '@tolk/service';
 import { createVersionCache, encodeDocument } from '@tolk/locale-file';
+import { createProjectDirectory } from '@tolk/projects';
+import type { ServiceDeps, ServiceParts } from '@tolk/service';
 import type { SourceVersion } from './domain/key-revisions.js';
 import type { SourceConfig } from './config.js';
 import { createBaselinesRepository } from './data-access/baselines-repository.js';
 import { createProjectsRepository } from './data-access/projects-repository.js';
 import { createVersionsRepository } from './data-access/versions-repository.js';
-import { createProjectSync, type ProjectSync } from './domain/project-sync.js';
-import { PRODUCER } from './domain/source-events.js';
+import { createProjectSync } from './domain/project-sync.js';
 import { createSources } from './domain/sources.js';
+import { sourceConsumer } from './entry-points/messaging/source-consumer.js';
 import { createSourceRouter } from './entry-points/http/router.js';
 
-export type SourceAppConfig = Pick<
-  SourceConfig,
-  | 'INTERNAL_JWT_SECRET'
-  | 'PROJECT_SERVICE_URL'
-  | 'PROJECT_SERVICE_TIMEOUT_MS'
-  | 'SOURCE_MAX_BODY_BYTES'
-  | 'SOURCE_MAX_KEYS'
-  | 'SOURCE_MAX_DEPTH'
-  | 'SOURCE_MAX_KEY_LENGTH'
-  | 'SOURCE_CACHE_MAX_KEYS'
->;
-
 /**
- * Composition root: wires repositories, use cases and routes into the service's express app,
- * and the effects of consumed events (`sync`, for its consumer). `db` must be
- * bound to the source schema and migrated. Events go to the outbox in `db`; the frame relays
- * them. Never listens.
+ * Composition root: wires repositories, use cases and routes, and the consumer of project events
+ * and baselines. `db` is bound to the source schema and migrated; events go to the outbox in
+ * `db` and the frame relays them.
  */
-export function createSourceService(deps: {
-  config: SourceAppConfig;
-  db: Db;
-  bus: Pick<Bus, 'isConnected'>;
-  logger: Logger;
-  now?: () => number;
-}): { app: Express; sync: ProjectSync } {
-  const { config, db, bus, logger } = deps;
-  const now = deps.now ?? Date.now;
-
+export function createSourceService(deps: ServiceDeps<SourceConfig>): ServiceParts {
+  const { config, db, now, logger } = deps;
   const projects = createProjectsRepository(db);
-  const versions = createVersionsRepository(db);
   const baselines = createBaselinesRepository(db);
-  const directory = createProjectDirectory({
-    store: projects,
-    baseUrl: config.PROJECT_SERVICE_URL,
-    timeoutMs: config.PROJECT_SERVICE_TIMEOUT_MS,
-    signInternalCaller: createInternalCallerSigner(config.INTERNAL_JWT_SECRET, PRODUCER),
-    logger,
-  });
   const cache = createVersionCache<SourceVersion>(config.SOURCE_CACHE_MAX_KEYS);
   const sources = createSources({
     db,
     projects,
-    versions,
+    versions: createVersionsRepository(db),
     baselines,
-    directory,
+    directory: createProjectDirectory(deps, projects, config.PROJECT_SERVICE_TIMEOUT_MS),
     cache,
     limits: {
       maxKeys: config.SOURCE_MAX_KEYS,
@@ -72,10 +38,9 @@ export function createSourceService(deps: {
   });
 
   const compressing = new WeakMap<object, Promise<Buffer>>();
-  const app = createServiceApp({
-    logger,
+  return {
     router: createSourceRouter({ sources, compressedBody: (req) => compressing.get(req) }),
-    internalSecret: config.INTERNAL_JWT_SECRET,
+    consumer: sourceConsumer(createProjectSync({ projects, baselines, cache, now })),
     bodyLimitBytes: config.SOURCE_MAX_BODY_BYTES,
     // An upload's document is compressed for storage while the event loop parses it.
     onJsonBody: (req, raw) => {
@@ -85,7 +50,5 @@ export function createSourceService(deps: {
       compressed.catch(() => undefined);
       compressing.set(req, compressed);
     },
-    readiness: readinessOf({ db, bus }),
-  });
-  return { app, sync: createProjectSync({ projects, baselines, cache, now }) };
+  };
 }

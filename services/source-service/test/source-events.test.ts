@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { realServers, settled } from '@tolk/testing';
+import { realServers, settled, tableColumns } from '@tolk/testing';
 import { startSourceService, type SourceService } from './source-harness.js';
+import { replicaTables } from '@tolk/projects';
+import { SOURCE_PROJECT_COLUMNS } from '../src/index.js';
 
 let service: SourceService;
 beforeAll(async () => {
@@ -142,4 +144,14 @@ describe('poison messages', () => {
     expect(upload.status).toBe(200);
     expect(await localeOf(lateProjectId, owner)).toBe('pt-BR');
   }, 30_000);
+});
+
+describe('the project replica', () => {
+  it('when its migrations have run, then its tables are exactly the shared definition with its columns', async () => {
+    const expected = replicaTables(SOURCE_PROJECT_COLUMNS);
+    for (const table of ['projects', 'deleted_projects']) {
+      const columns = [...expected[table]!].sort((a, b) => (a.name < b.name ? -1 : 1));
+      expect(await tableColumns(service.db, table), table).toEqual(columns);
+    }
+  });
 });

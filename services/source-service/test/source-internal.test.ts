@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createInProcessBus } from '@tolk/bus';
 import { INTERNAL_CALLER_HEADER, SOURCE_VERSION_HEADER } from '@tolk/contracts';
 import { createInternalCallerSigner } from '@tolk/http';
 import { decodeSourceVersion, encodeStoredSource, parseSourceDocument } from '@tolk/locale-file';
 import { createLogger } from '@tolk/logger';
+import { openService } from '@tolk/service';
 import { listen } from '@tolk/testing';
-import { createSourceService } from '../src/app.js';
-import { loadSourceConfig } from '../src/config.js';
+import { sourceService } from '../src/index.js';
 import { INTERNAL_SECRET, startSourceService, type SourceService } from './source-harness.js';
 
 let service: SourceService;
@@ -107,17 +108,18 @@ describe('GET /internal/projects/:projectId/source/versions/:version', () => {
 });
 
 /** Another source-service on the same database, with nothing cached. */
-function startSourceServiceOn(existing: SourceService) {
-  const { app } = createSourceService({
-    config: loadSourceConfig({
+async function startSourceServiceOn(existing: SourceService) {
+  const logger = createLogger({ name: 'source-service', level: 'silent' });
+  const { app } = await openService(sourceService, {
+    env: {
       DATABASE_URL: existing.databaseUrl,
       AMQP_URL: existing.amqpUrl,
       INTERNAL_JWT_SECRET: INTERNAL_SECRET,
       PROJECT_SERVICE_URL: existing.projectUrl,
-    }),
+    },
     db: existing.db,
-    bus: { isConnected: () => true },
-    logger: createLogger({ name: 'source-service', level: 'silent' }),
+    bus: createInProcessBus({ logger }),
+    logger,
   });
   return listen(app);
 }

@@ -1,5 +1,5 @@
--- token-service: project API tokens (DESIGN §2, §7), what it needs to know of projects, the
--- outbox of its events. Runs inside the `tokens` schema.
+-- token-service: project API tokens (DESIGN §2, §7), what it needs to know of projects.
+-- Runs inside the `tokens` schema.
 
 -- Projects as project-service describes them (ProjectCreated/Updated, or asked of it): only
 -- that they exist. Creating a token locks the project's row, so ProjectDeleted waits for a
@@ -38,21 +38,6 @@ CREATE TABLE IF NOT EXISTS api_tokens (
 -- A project's tokens newest first (the list view), and all of them (ProjectDeleted).
 CREATE INDEX IF NOT EXISTS api_tokens_project_idx ON api_tokens (project_id, created_at DESC, token_id DESC);
 
--- The transactional outbox and the processed-event record (OUTBOX_MIGRATION_SQL of @tolk/bus).
-CREATE TABLE IF NOT EXISTS outbox (
-  seq bigserial PRIMARY KEY,
-  id text NOT NULL UNIQUE,
-  type text NOT NULL,
-  payload jsonb NOT NULL,
-  request_id text,
-  created_at timestamptz NOT NULL DEFAULT now(),
-  published_at timestamptz
-);
-CREATE INDEX IF NOT EXISTS outbox_unpublished_idx ON outbox (seq) WHERE published_at IS NULL;
-
-CREATE TABLE IF NOT EXISTS processed_events (
-  consumer text NOT NULL,
-  event_id text NOT NULL,
-  processed_at timestamptz NOT NULL DEFAULT now(),
-  PRIMARY KEY (consumer, event_id)
-);
+-- The bus's tables (outbox, processed_events) were first created here; they are the bus's now
+-- and the service frame creates them before every run (tables.ts of @tolk/bus).
+-- supersedes sha256:a02686fc0ce95979275e1786427289cd05cf3a13968e44a73cbebf2473f2be09

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { settled } from '@tolk/testing';
+import { settled, tableColumns } from '@tolk/testing';
 import { TOKEN_INTROSPECTION_PATH, hashProjectToken } from '@tolk/contracts';
 import { expectError, startTokenService, type TokenService } from './token-harness.js';
+import { replicaTables } from '@tolk/projects';
 
 let service: TokenService;
 beforeAll(async () => {
@@ -203,5 +204,15 @@ describe('ProjectCreated and ProjectUpdated', () => {
       .toBeGreaterThan(0);
     const [row] = await rowsOf('projects', projectId);
     expect((row!['project_updated_at'] as Date).getTime()).toBe(2_000_000_000_000);
+  });
+});
+
+describe('the project replica', () => {
+  it('when its migrations have run, then its tables are exactly the shared definition with its columns', async () => {
+    const expected = replicaTables([]);
+    for (const table of ['projects', 'deleted_projects']) {
+      const columns = [...expected[table]!].sort((a, b) => (a.name < b.name ? -1 : 1));
+      expect(await tableColumns(service.db, table), table).toEqual(columns);
+    }
   });
 });

@@ -1,6 +1,5 @@
-import { createInternalClient } from '@tolk/http';
+import { createInternalClient, type InternalClientOptions } from '@tolk/http';
 import { soleOwnedProjectsResponseSchema } from '@tolk/contracts';
-import type { Logger } from '@tolk/logger';
 
 export type OwnedProject = { projectId: string; name: string };
 
@@ -8,12 +7,7 @@ export type OwnedProject = { projectId: string; name: string };
  * project-service's internal API, over HTTP: the projects a user is the only owner of, which
  * deleting the account deletes too. Unreachable or faulty → 503; slower than `timeoutMs` → 504.
  */
-export function createProjectClient(deps: {
-  baseUrl: string;
-  timeoutMs: number;
-  signInternalCaller: () => Promise<string>;
-  logger: Logger;
-}) {
+export function createProjectClient(deps: InternalClientOptions) {
   const client = createInternalClient({ ...deps, service: 'project-service', serves: 'project directory' });
 
   return {

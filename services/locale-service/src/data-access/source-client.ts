@@ -1,6 +1,5 @@
 import { SOURCE_VERSION_HEADER } from '@tolk/contracts';
-import { createInternalClient } from '@tolk/http';
-import type { Logger } from '@tolk/logger';
+import { createInternalClient, type InternalClientOptions } from '@tolk/http';
 import { decodeSourceVersion, type ParsedSource } from '@tolk/locale-file';
 
 /** A source version as locale-service needs it: the parsed file and each key's revision. */
@@ -10,12 +9,7 @@ export type SourceVersion = ParsedSource & { version: number; revisions: number[
  * source-service's internal API: a version's stored document. Unreachable or faulty → 503
  * SERVICE_UNAVAILABLE; slower than `timeoutMs` → 504 GATEWAY_TIMEOUT.
  */
-export function createSourceClient(deps: {
-  baseUrl: string;
-  timeoutMs: number;
-  signInternalCaller: () => Promise<string>;
-  logger: Logger;
-}) {
+export function createSourceClient(deps: InternalClientOptions) {
   const client = createInternalClient({ ...deps, service: 'source-service', serves: 'source file store' });
 
   return {

@@ -43,7 +43,7 @@ import {
 import type { SourceDocuments } from './source-documents.js';
 import { memoryOfUpload, type Memory } from './memory.js';
 import { browsePage, type BrowsedKey, type BrowsedLocale, type KeyState } from './browse.js';
-import { parseUpload } from './parse-upload.js';
+import { parseUpload } from '@tolk/locale-file/upload';
 
 /** The locale record (DESIGN §5). */
 export type Locale = {

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { createInternalClient } from '@tolk/http';
-import type { Logger } from '@tolk/logger';
+import { createInternalClient, type InternalClientOptions } from '@tolk/http';
 
 /** What identity-service tells other services about a user. */
 export type DirectoryUser = { userId: string; email: string; name: string | null };
@@ -15,12 +14,7 @@ const LOOKUP_BATCH_SIZE = 1000;
  * identity-service's internal API, over HTTP: users by email and by id. Unreachable or faulty →
  * 503 SERVICE_UNAVAILABLE; slower than `timeoutMs` → 504 GATEWAY_TIMEOUT (DESIGN §3).
  */
-export function createIdentityClient(deps: {
-  baseUrl: string;
-  timeoutMs: number;
-  signInternalCaller: () => Promise<string>;
-  logger: Logger;
-}) {
+export function createIdentityClient(deps: InternalClientOptions) {
   const client = createInternalClient({ ...deps, service: 'identity-service', serves: 'user directory' });
 
   return {

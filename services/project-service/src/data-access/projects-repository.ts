@@ -65,6 +65,21 @@ function toMemberProject(row: ProjectRow & { role: Role }): MemberProject {
   return { ...toProject(row), role: row.role };
 }
 
+/** What a project's row says of it, as both writes take it ($1 to $7). */
+function stateOf(project: Project): unknown[] {
+  const { provider, model, instructions, i18nextPlurals, keyRules } = project.settings;
+  return [
+    project.projectId,
+    project.name,
+    project.sourceLocale,
+    provider,
+    model,
+    instructions,
+    i18nextPlurals,
+    JSON.stringify(keyRules),
+  ];
+}
+
 export function createProjectsRepository(db: Db) {
   return {
     async insert(project: Project, q: Queryable = db): Promise<void> {
@@ -73,18 +88,7 @@ export function createProjectsRepository(db: Db) {
            (project_id, name, source_locale, provider, model, instructions, i18next_plurals,
             key_rules, created_at, updated_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-        [
-          project.projectId,
-          project.name,
-          project.sourceLocale,
-          project.settings.provider,
-          project.settings.model,
-          project.settings.instructions,
-          project.settings.i18nextPlurals,
-          JSON.stringify(project.settings.keyRules),
-          new Date(project.createdAt),
-          new Date(project.updatedAt),
-        ],
+        [...stateOf(project), new Date(project.createdAt), new Date(project.updatedAt)],
       );
     },
 
@@ -144,17 +148,7 @@ export function createProjectsRepository(db: Db) {
             SET name = $2, source_locale = $3, provider = $4, model = $5, instructions = $6,
                 i18next_plurals = $7, key_rules = $8, updated_at = $9
           WHERE project_id = $1`,
-        [
-          project.projectId,
-          project.name,
-          project.sourceLocale,
-          project.settings.provider,
-          project.settings.model,
-          project.settings.instructions,
-          project.settings.i18nextPlurals,
-          JSON.stringify(project.settings.keyRules),
-          new Date(project.updatedAt),
-        ],
+        [...stateOf(project), new Date(project.updatedAt)],
       );
     },
 

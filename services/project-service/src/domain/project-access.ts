@@ -1,20 +1,20 @@
 import type { Queryable } from '@tolk/db';
-import { ForbiddenError, NotFoundError } from '@tolk/http';
+import { ForbiddenError } from '@tolk/http';
+import { projectNotFound } from '@tolk/projects';
 import type { MembersRepository } from '../data-access/members-repository.js';
 import type { Project, ProjectsRepository, Role } from '../data-access/projects-repository.js';
 import { isPlausibleId } from './ids.js';
 
-/** One answer for a project that does not exist and one the caller is not a member of. */
-export function projectNotFound(): NotFoundError {
-  return new NotFoundError('Project not found');
-}
+export { projectNotFound };
 
 export function requireOwner(role: Role): void {
   if (role !== 'owner') throw new ForbiddenError('Only an owner of the project can do this');
 }
 
 /**
- * Who may do what with a project. A non-member learns nothing, not even that the project
+ * Who may do what with a project, by their role in it: the members and roles project-service
+ * alone keeps (the principal's own checks, user or project token, are authorizeProject of
+ * @tolk/projects, which every service's routes share). A non-member learns nothing, not even that the project
  * exists (DESIGN §2): every check answers 404 for both.
  */
 export function createProjectAccess(deps: { projects: ProjectsRepository; members: MembersRepository }) {

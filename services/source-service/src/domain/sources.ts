@@ -8,7 +8,7 @@ import type { BaselinesRepository } from '../data-access/baselines-repository.js
 import type { ProjectsRepository, SourceProject } from '../data-access/projects-repository.js';
 import type { VersionSummary, VersionsRepository } from '../data-access/versions-repository.js';
 import { nextRevisions, type SourceVersion } from './key-revisions.js';
-import { parseUpload } from './parse-upload.js';
+import { parseUpload } from '@tolk/locale-file/upload';
 import { sourceChangedEvent } from './source-events.js';
 import {
   EMPTY_SOURCE,

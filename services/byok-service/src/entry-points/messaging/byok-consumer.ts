@@ -1,4 +1,4 @@
-import type { EventConsumer } from '@tolk/bus';
+import { consumerOf, type EventConsumer } from '@tolk/bus';
 import { userEventDataSchemas } from '@tolk/contracts';
 import type { ByokSync } from '../../domain/byok-sync.js';
 
@@ -7,12 +7,10 @@ import type { ByokSync } from '../../domain/byok-sync.js';
  * data that does not parse is retried, then dead-lettered, without blocking the queue.
  */
 export function byokConsumer(sync: ByokSync): EventConsumer {
-  return {
-    eventTypes: ['UserDeleted'],
-    effectOf: (envelope) => {
-      if (envelope.type !== 'UserDeleted') return undefined;
+  return consumerOf({
+    UserDeleted: (envelope) => {
       const { userId } = userEventDataSchemas.UserDeleted.parse(envelope.data);
       return (tx) => sync.userDeleted(userId, tx);
     },
-  };
+  });
 }

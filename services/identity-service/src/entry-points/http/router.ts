@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { parseInput, requireUser, route, withQuery } from '@tolk/http';
+import { noStore, parseInput, requireUser, route, withQuery } from '@tolk/http';
 import type { User } from '../../data-access/users-repository.js';
 import type { Accounts } from '../../domain/accounts.js';
 import type { DeviceLogin } from '../../domain/device-login.js';
@@ -48,10 +48,7 @@ export function createIdentityRouter(deps: {
   const router = Router();
 
   // Tokens and personal data: no shared or browser cache may keep any answer (RFC 6749 §5.1).
-  router.use((_req, res, next) => {
-    res.setHeader('Cache-Control', 'no-store');
-    next();
-  });
+  router.use(noStore);
 
   route(router, '/v1/auth/signup', {
     post: async (req, res) => {

@@ -1,5 +1,5 @@
-import { Router, type Request } from 'express';
-import { parseInput, route, withQuery } from '@tolk/http';
+import { Router } from 'express';
+import { noStore, parseInput, pathParam, route, withQuery } from '@tolk/http';
 import type { Locale, Locales } from '../../domain/locales.js';
 import type { Memory } from '../../domain/memory.js';
 import {
@@ -15,12 +15,6 @@ import {
   type MemoryLookupResponse,
   type TranslationsResponse,
 } from './schemas.js';
-
-/** A named path segment; never a list, since these routes have no wildcards. */
-function param(req: Request, name: 'projectId' | 'locale'): string {
-  const value = req.params[name];
-  return typeof value === 'string' ? value : '';
-}
 
 /** Keys a page of the translation browser holds when the query does not say. */
 const DEFAULT_BROWSE_LIMIT = 50;
@@ -44,28 +38,25 @@ export function createLocaleRouter(deps: { locales: Locales; memory: Pick<Memory
   const router = Router();
 
   // Answers depend on who asks and change with every upload: no shared cache may keep one.
-  router.use((_req, res, next) => {
-    res.setHeader('Cache-Control', 'no-store');
-    next();
-  });
+  router.use(noStore);
 
   route(router, '/v1/projects/:projectId/locales', {
     get: async (req, res) => {
-      const list = await locales.list(req.principal, param(req, 'projectId'));
+      const list = await locales.list(req.principal, pathParam(req, 'projectId'));
       const body: LocaleListResponse = { locales: list.map(localeBody) };
       res.json(body);
     },
     post: async (req, res) => {
       const { locale } = parseInput(addLocaleBodySchema, req.body);
-      const added = await locales.add(req.principal, param(req, 'projectId'), locale);
+      const added = await locales.add(req.principal, pathParam(req, 'projectId'), locale);
       res.status(201).json(localeBody(added));
     },
   });
 
   route(router, '/v1/projects/:projectId/locales/:locale', {
     get: async (req, res) => {
-      const locale = parseLocaleParam(param(req, 'locale'));
-      const detail = await locales.get(req.principal, param(req, 'projectId'), locale);
+      const locale = parseLocaleParam(pathParam(req, 'locale'));
+      const detail = await locales.get(req.principal, pathParam(req, 'projectId'), locale);
       const body: LocaleDetailResponse = {
         ...localeBody(detail),
         missing: detail.missing,
@@ -74,16 +65,16 @@ export function createLocaleRouter(deps: { locales: Locales; memory: Pick<Memory
       res.json(body);
     },
     delete: async (req, res) => {
-      const locale = parseLocaleParam(param(req, 'locale'));
-      await locales.remove(req.principal, param(req, 'projectId'), locale);
+      const locale = parseLocaleParam(pathParam(req, 'locale'));
+      await locales.remove(req.principal, pathParam(req, 'projectId'), locale);
       res.status(204).end();
     },
   });
 
   route(router, '/v1/projects/:projectId/locales/:locale/translations', {
     get: async (req, res) => {
-      const locale = parseLocaleParam(param(req, 'locale'));
-      const translations = await locales.download(req.principal, param(req, 'projectId'), locale);
+      const locale = parseLocaleParam(pathParam(req, 'locale'));
+      const translations = await locales.download(req.principal, pathParam(req, 'projectId'), locale);
       const body: TranslationsResponse = {
         locale: translations.locale,
         syncedVersion: translations.syncedVersion,
@@ -93,10 +84,10 @@ export function createLocaleRouter(deps: { locales: Locales; memory: Pick<Memory
       res.json(body);
     },
     put: withQuery(uploadTranslationsQuerySchema, async (req, res, { sourceVersion }) => {
-      const locale = parseLocaleParam(param(req, 'locale'));
+      const locale = parseLocaleParam(pathParam(req, 'locale'));
       const updated = await locales.upload(
         req.principal,
-        param(req, 'projectId'),
+        pathParam(req, 'projectId'),
         locale,
         req.body,
         sourceVersion,
@@ -112,7 +103,7 @@ export function createLocaleRouter(deps: { locales: Locales; memory: Pick<Memory
         .map((code) => code.trim())
         .filter(Boolean)
         .map((code) => parseLocaleParam(code, 'query.locale'));
-      const page: BrowseKeysResponse = await locales.browse(req.principal, param(req, 'projectId'), {
+      const page: BrowseKeysResponse = await locales.browse(req.principal, pathParam(req, 'projectId'), {
         codes: codes && codes.length > 0 ? [...new Set(codes)] : undefined,
         status: query.status,
         q: query.q,
@@ -126,11 +117,11 @@ export function createLocaleRouter(deps: { locales: Locales; memory: Pick<Memory
   route(router, '/v1/projects/:projectId/locales/:locale/memory', {
     // A lookup, not a change: POST only because the texts do not fit in a query string.
     post: async (req, res) => {
-      const locale = parseLocaleParam(param(req, 'locale'));
+      const locale = parseLocaleParam(pathParam(req, 'locale'));
       const body = parseInput(memoryLookupBodySchema, req.body);
       const answer: MemoryLookupResponse = await memory.lookup(
         req.principal,
-        param(req, 'projectId'),
+        pathParam(req, 'projectId'),
         locale,
         body,
       );

@@ -1,5 +1,5 @@
-import { Router, type Request } from 'express';
-import { parseInput, requireUser, route } from '@tolk/http';
+import { Router } from 'express';
+import { noStore, parseInput, pathParam, requireUser, route } from '@tolk/http';
 import { authorizeProject } from '@tolk/projects';
 import type { MemberProject, Project } from '../../data-access/projects-repository.js';
 import type { AccountRemoval } from '../../domain/account-removal.js';
@@ -36,12 +36,6 @@ function toProjectResponse(project: MemberProject | (Project & { role: null })):
   };
 }
 
-/** A named path segment; never a list, since these routes have no wildcards. */
-function param(req: Request, name: 'projectId' | 'userId'): string {
-  const value = req.params[name];
-  return typeof value === 'string' ? value : '';
-}
-
 function toMemberResponse(member: Member): MemberResponse {
   return { userId: member.userId, email: member.email, role: member.role };
 }
@@ -55,10 +49,7 @@ export function createProjectRouter(deps: {
   const router = Router();
 
   // Answers depend on who asks (role, membership): no shared or browser cache may keep one.
-  router.use((_req, res, next) => {
-    res.setHeader('Cache-Control', 'no-store');
-    next();
-  });
+  router.use(noStore);
 
   route(router, '/v1/projects', {
     get: async (req, res) => {
@@ -74,7 +65,7 @@ export function createProjectRouter(deps: {
 
   route(router, '/v1/projects/:projectId', {
     get: async (req, res) => {
-      const projectId = param(req, 'projectId');
+      const projectId = pathParam(req, 'projectId');
       // A project API token reads its own project (DESIGN §9): the CLI's configuration in CI.
       if (req.principal?.kind === 'project_token') {
         authorizeProject(req.principal, projectId, 'read');
@@ -87,11 +78,11 @@ export function createProjectRouter(deps: {
     patch: async (req, res) => {
       const { userId } = requireUser(req);
       const changes = parseInput(updateProjectRequestSchema, req.body);
-      res.json(toProjectResponse(await projects.update(userId, param(req, 'projectId'), changes)));
+      res.json(toProjectResponse(await projects.update(userId, pathParam(req, 'projectId'), changes)));
     },
     delete: async (req, res) => {
       const { userId } = requireUser(req);
-      await projects.delete(userId, param(req, 'projectId'));
+      await projects.delete(userId, pathParam(req, 'projectId'));
       res.status(204).end();
     },
   });
@@ -99,13 +90,13 @@ export function createProjectRouter(deps: {
   route(router, '/v1/projects/:projectId/members', {
     get: async (req, res) => {
       const { userId } = requireUser(req);
-      const list = await members.list(userId, param(req, 'projectId'));
+      const list = await members.list(userId, pathParam(req, 'projectId'));
       res.json({ members: list.map(toMemberResponse) });
     },
     post: async (req, res) => {
       const { userId } = requireUser(req);
       const input = parseInput(addMemberRequestSchema, req.body);
-      res.status(201).json(toMemberResponse(await members.add(userId, param(req, 'projectId'), input)));
+      res.status(201).json(toMemberResponse(await members.add(userId, pathParam(req, 'projectId'), input)));
     },
   });
 
@@ -113,12 +104,17 @@ export function createProjectRouter(deps: {
     patch: async (req, res) => {
       const { userId } = requireUser(req);
       const { role } = parseInput(updateMemberRequestSchema, req.body);
-      const member = await members.changeRole(userId, param(req, 'projectId'), param(req, 'userId'), role);
+      const member = await members.changeRole(
+        userId,
+        pathParam(req, 'projectId'),
+        pathParam(req, 'userId'),
+        role,
+      );
       res.json(toMemberResponse(member));
     },
     delete: async (req, res) => {
       const { userId } = requireUser(req);
-      await members.remove(userId, param(req, 'projectId'), param(req, 'userId'));
+      await members.remove(userId, pathParam(req, 'projectId'), pathParam(req, 'userId'));
       res.status(204).end();
     },
   });
@@ -127,7 +123,7 @@ export function createProjectRouter(deps: {
 
   route(router, '/internal/projects/:projectId', {
     get: async (req, res) => {
-      const project = await projects.describe(param(req, 'projectId'));
+      const project = await projects.describe(pathParam(req, 'projectId'));
       const answer: InternalProjectResponse = {
         projectId: project.projectId,
         name: project.name,
@@ -143,8 +139,8 @@ export function createProjectRouter(deps: {
   route(router, '/internal/projects/:projectId/members/:userId', {
     get: async (req, res) => {
       const membership: MembershipResponse = await members.membership(
-        param(req, 'projectId'),
-        param(req, 'userId'),
+        pathParam(req, 'projectId'),
+        pathParam(req, 'userId'),
       );
       res.json(membership);
     },
@@ -152,7 +148,7 @@ export function createProjectRouter(deps: {
 
   route(router, '/internal/users/:userId/sole-owned-projects', {
     get: async (req, res) => {
-      const projectsOfUser = await accountRemoval.soleOwnedProjects(param(req, 'userId'));
+      const projectsOfUser = await accountRemoval.soleOwnedProjects(pathParam(req, 'userId'));
       const answer: SoleOwnedProjectsResponse = { projects: projectsOfUser };
       res.json(answer);
     },
@@ -160,7 +156,9 @@ export function createProjectRouter(deps: {
 
   route(router, '/internal/users/:userId/projects', {
     get: async (req, res) => {
-      const answer: UserProjectsResponse = { projectIds: await members.projectIdsOf(param(req, 'userId')) };
+      const answer: UserProjectsResponse = {
+        projectIds: await members.projectIdsOf(pathParam(req, 'userId')),
+      };
       res.json(answer);
     },
   });

@@ -1,4 +1,4 @@
-import type { EventConsumer } from '@tolk/bus';
+import { consumerOf, type EventConsumer } from '@tolk/bus';
 import { userEventDataSchemas } from '@tolk/contracts';
 import type { AccountRemoval } from '../../domain/account-removal.js';
 
@@ -7,12 +7,10 @@ import type { AccountRemoval } from '../../domain/account-removal.js';
  * event applies once (handleOnce); data that does not parse is retried, then dead-lettered.
  */
 export function projectConsumer(accountRemoval: Pick<AccountRemoval, 'userDeleted'>): EventConsumer {
-  return {
-    eventTypes: ['UserDeleted'],
-    effectOf: (envelope) => {
-      if (envelope.type !== 'UserDeleted') return undefined;
+  return consumerOf({
+    UserDeleted: (envelope) => {
       const { userId } = userEventDataSchemas.UserDeleted.parse(envelope.data);
       return (tx) => accountRemoval.userDeleted(userId, tx);
     },
-  };
+  });
 }

@@ -1,6 +1,6 @@
 import { Router, type Request, type Response } from 'express';
 import { SOURCE_VERSION_HEADER } from '@tolk/contracts';
-import { route, withQuery } from '@tolk/http';
+import { noStore, pathParam, route, withQuery } from '@tolk/http';
 import type { SourceFile, Sources } from '../../domain/sources.js';
 import {
   parseIfMatch,
@@ -12,12 +12,6 @@ import {
   type UploadResponse,
   type VersionListResponse,
 } from './schemas.js';
-
-/** A named path segment; never a list, since these routes have no wildcards. */
-function param(req: Request, name: 'projectId' | 'version'): string {
-  const value = req.params[name];
-  return typeof value === 'string' ? value : '';
-}
 
 function sendSourceFile(res: Response, file: SourceFile): void {
   const body: SourceFileResponse = {
@@ -41,15 +35,12 @@ export function createSourceRouter(deps: {
   const router = Router();
 
   // Answers depend on who asks and change with every upload: no shared cache may keep one.
-  router.use((_req, res, next) => {
-    res.setHeader('Cache-Control', 'no-store');
-    next();
-  });
+  router.use(noStore);
 
   route(router, '/v1/projects/:projectId/source', {
     put: withQuery(uploadSourceQuerySchema, async (req, res, { dryRun }) => {
       const expected = parseIfMatch(req.headers['if-match']);
-      const result = await sources.upload(req.principal, param(req, 'projectId'), req.body, {
+      const result = await sources.upload(req.principal, pathParam(req, 'projectId'), req.body, {
         dryRun,
         expected,
         raw: req.rawBody,
@@ -65,14 +56,14 @@ export function createSourceRouter(deps: {
       res.json(body);
     }),
     get: async (req, res) => {
-      sendSourceFile(res, await sources.current(req.principal, param(req, 'projectId')));
+      sendSourceFile(res, await sources.current(req.principal, pathParam(req, 'projectId')));
     },
   });
 
   route(router, '/v1/projects/:projectId/source/versions', {
     get: async (req, res) => {
       const body: VersionListResponse = {
-        versions: await sources.list(req.principal, param(req, 'projectId')),
+        versions: await sources.list(req.principal, pathParam(req, 'projectId')),
       };
       res.json(body);
     },
@@ -80,14 +71,14 @@ export function createSourceRouter(deps: {
 
   route(router, '/v1/projects/:projectId/source/versions/:version', {
     get: async (req, res) => {
-      const version = parseVersion(param(req, 'version'), 'path.version');
-      sendSourceFile(res, await sources.version(req.principal, param(req, 'projectId'), version));
+      const version = parseVersion(pathParam(req, 'version'), 'path.version');
+      sendSourceFile(res, await sources.version(req.principal, pathParam(req, 'projectId'), version));
     },
   });
 
   route(router, '/v1/projects/:projectId/source/diff', {
     get: withQuery(sourceDiffQuerySchema, async (req, res, { from, to }) => {
-      const diff = await sources.diff(req.principal, param(req, 'projectId'), from, to);
+      const diff = await sources.diff(req.principal, pathParam(req, 'projectId'), from, to);
       const body: DiffResponse = { added: diff.added, modified: diff.modified, deleted: diff.deleted };
       res.json(body);
     }),
@@ -99,9 +90,9 @@ export function createSourceRouter(deps: {
   // revision. `current` for the project's current version (0, the empty source, before any).
   route(router, '/internal/projects/:projectId/source/versions/:version', {
     get: async (req, res) => {
-      const raw = param(req, 'version');
+      const raw = pathParam(req, 'version');
       const wanted = raw === 'current' ? 'current' : parseVersion(raw, 'path.version');
-      const stored = await sources.stored(param(req, 'projectId'), wanted);
+      const stored = await sources.stored(pathParam(req, 'projectId'), wanted);
       res.setHeader(SOURCE_VERSION_HEADER, String(stored.version));
       res.type('application/octet-stream').send(stored.content);
     },

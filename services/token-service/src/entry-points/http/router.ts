@@ -1,11 +1,11 @@
-import { Router, type Request } from 'express';
+import { Router } from 'express';
 import {
   TOKEN_INTROSPECTION_PATH,
   TOKEN_USAGE_PATH,
   tokenIntrospectionRequestSchema,
   tokenUsageReportSchema,
 } from '@tolk/contracts';
-import { parseInput, route } from '@tolk/http';
+import { parseInput, pathParam, route } from '@tolk/http';
 import { authorizeProject } from '@tolk/projects';
 import type { ListedToken, Tokens } from '../../domain/tokens.js';
 import {
@@ -14,12 +14,6 @@ import {
   type IntrospectionResponse,
   type TokenListResponse,
 } from './schemas.js';
-
-/** A named path segment; never a list, since these routes have no wildcards. */
-function param(req: Request, name: 'projectId' | 'tokenId'): string {
-  const value = req.params[name];
-  return typeof value === 'string' ? value : '';
-}
 
 function listedTokenBody(token: ListedToken): TokenListResponse['tokens'][number] {
   return {
@@ -39,12 +33,12 @@ export function createTokenRouter(deps: { tokens: Tokens }) {
 
   route(router, '/v1/projects/:projectId/tokens', {
     get: async (req, res) => {
-      const list = await tokens.list(req.principal, param(req, 'projectId'));
+      const list = await tokens.list(req.principal, pathParam(req, 'projectId'));
       const body: TokenListResponse = { tokens: list.map(listedTokenBody) };
       res.json(body);
     },
     post: async (req, res) => {
-      const projectId = param(req, 'projectId');
+      const projectId = pathParam(req, 'projectId');
       // Before the body is looked at: a project API token gets 403 whatever its body holds.
       authorizeProject(req.principal, projectId, 'manage');
       const input = parseInput(createTokenRequestSchema, req.body);
@@ -64,7 +58,7 @@ export function createTokenRouter(deps: { tokens: Tokens }) {
 
   route(router, '/v1/projects/:projectId/tokens/:tokenId', {
     delete: async (req, res) => {
-      await tokens.revoke(req.principal, param(req, 'projectId'), param(req, 'tokenId'));
+      await tokens.revoke(req.principal, pathParam(req, 'projectId'), pathParam(req, 'tokenId'));
       res.status(204).end();
     },
   });

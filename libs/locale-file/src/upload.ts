@@ -1,16 +1,18 @@
 import { PayloadTooLargeError, ValidationError } from '@tolk/http';
+import { LocaleFileError } from './errors.js';
 import {
-  LocaleFileError,
   parseSourceDocument,
   type ParsedSource,
   type ParseOptions,
   type SourceLimits,
-} from '@tolk/locale-file';
+} from './parse-locale-file.js';
 
 /**
- * An uploaded locale file, parsed; what the format refuses is answered in the error vocabulary:
- * 413 PAYLOAD_TOO_LARGE for too many keys, 400 VALIDATION_ERROR for anything else, each with the
- * parser's message (it names the key path).
+ * A locale file uploaded to a service, parsed; what the format refuses is answered in the
+ * services' error vocabulary (@tolk/http): 413 PAYLOAD_TOO_LARGE for too many keys, 400
+ * VALIDATION_ERROR for anything else, each with the parser's message (it names the key path).
+ * Its own entry point (`@tolk/locale-file/upload`), so that the format itself, which the CLI
+ * reads too, stays free of HTTP.
  */
 export function parseUpload(body: unknown, limits: SourceLimits, options?: ParseOptions): ParsedSource {
   try {
