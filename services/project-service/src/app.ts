@@ -5,10 +5,12 @@ import { createInternalCallerSigner, createServiceApp } from '@tolk/http';
 import type { Logger } from '@tolk/logger';
 import { readinessOf } from '@tolk/service';
 import type { ProjectConfig } from './config.js';
+import { createGlossaryRepository } from './data-access/glossary-repository.js';
 import { createIdentityClient } from './data-access/identity-client.js';
 import { createMembersRepository } from './data-access/members-repository.js';
 import { createProjectsRepository } from './data-access/projects-repository.js';
 import { createAccountRemoval, type AccountRemoval } from './domain/account-removal.js';
+import { createGlossary } from './domain/glossary.js';
 import { createMembers } from './domain/members.js';
 import { createProjectAccess } from './domain/project-access.js';
 import { PRODUCER } from './domain/project-events.js';
@@ -55,10 +57,20 @@ export function createProjectApp(deps: {
   });
   const members = createMembers({ db, members: membersRepository, access, identity, now, logger });
   const accountRemoval = createProjectAccountRemoval({ db, logger, now });
+  const glossary = createGlossary({
+    db,
+    glossary: createGlossaryRepository(db),
+    projects: projectsRepository,
+    access,
+    now,
+    logger,
+  });
 
   return createServiceApp({
     logger,
-    router: createProjectRouter({ projects, members, accountRemoval }),
+    router: createProjectRouter({ projects, members, accountRemoval, glossary }),
+    // A glossary import of 10,000 entries with renderings in a dozen locales is a few MiB.
+    bodyLimitBytes: 8 * 1024 * 1024,
     internalSecret: config.INTERNAL_JWT_SECRET,
     readiness: readinessOf({ db, bus }),
   });
