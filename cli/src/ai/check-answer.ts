@@ -33,6 +33,8 @@ export function checkAnswer(
   answerText: string,
   targetLocale: string,
   plurals: readonly PluralGroupRequest[] = [],
+  /** What is wrong with a translation by the project's glossary (DESIGN §13), if anything. */
+  glossaryMiss?: (source: string, translation: string) => string | undefined,
 ): CheckedAnswer {
   const groupForms = new Set(plurals.flatMap((group) => group.sources));
   const plainKeys = [...requested.keys()].filter((key) => !groupForms.has(key));
@@ -81,6 +83,15 @@ export function checkAnswer(
   for (const { key, missing, unexpected } of mismatches) {
     candidates.delete(key);
     problems.push(placeholderProblem(key, missing, unexpected));
+  }
+  if (glossaryMiss) {
+    for (const key of keys) {
+      const translation = candidates.get(key);
+      const message = translation === undefined ? undefined : glossaryMiss(requested.get(key)!, translation);
+      if (translation === undefined || message === undefined) continue;
+      candidates.delete(key);
+      problems.push({ key, kind: 'glossary', translation, message });
+    }
   }
 
   const unusedForms = new Set<string>();

@@ -1,6 +1,9 @@
 import {
   deviceAuthorizationResponseSchema,
+  glossaryResponseSchema,
   keyReadingResponseSchema,
+  replaceGlossaryResponseSchema,
+  type GlossaryEntryInput,
   localeDetailResponseSchema,
   localeListResponseSchema,
   localeResponseSchema,
@@ -74,6 +77,15 @@ export function tolkApi(client: ApiClient) {
         body: content,
         query: { sourceVersion },
         schema: localeResponseSchema,
+      }),
+
+    getGlossary: (projectId: string) => client.get(`${project(projectId)}/glossary`, glossaryResponseSchema),
+    /** An import: every entry at once; with `merge`, entries of other terms stay. */
+    putGlossary: (projectId: string, entries: GlossaryEntryInput[], merge: boolean) =>
+      client.request('PUT', `${project(projectId)}/glossary`, {
+        body: { entries },
+        query: merge ? { merge: true } : undefined,
+        schema: replaceGlossaryResponseSchema,
       }),
 
     readProviderKey: (provider: string) =>

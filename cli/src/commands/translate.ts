@@ -30,6 +30,7 @@ import {
 import type { Io } from '../io.js';
 import { parseLocaleList } from '../locales.js';
 import { contextNotes, planBatches } from '../translate/batches.js';
+import { compileGlossary, reportGlossaryMisses } from '../translate/glossary.js';
 import { mergeTranslations, valuesOf } from '../translate/merge.js';
 import { createProgress, type Progress } from '../translate/progress.js';
 import { resolveProviderKey } from '../translate/provider-key.js';
@@ -54,6 +55,8 @@ type LocaleOutcome = {
   translated: number;
   failedKeys: string[];
   problems: string[];
+  /** Keys kept without the glossary's rendering of a term after every attempt, and why (DESIGN §13). */
+  glossaryMisses: { key: string; message: string }[];
   uploaded: boolean;
   /** Keys whose local value, never uploaded, a new translation replaced (it was for an older source). */
   replacedLocal: string[];
@@ -89,8 +92,9 @@ export async function translate(io: Io, options: TranslateOptions) {
   if (chosen.length === 0)
     throw usageError('No target locales in tolk.json: add them with `tolk init --targets ...`');
 
-  const [projectInfo, sourceFile] = await Promise.all([
+  const [projectInfo, glossaryEntries, sourceFile] = await Promise.all([
     api.getProject(projectId),
+    api.getGlossary(projectId),
     api.getSource(projectId).catch((error: unknown) => {
       if (error instanceof ApiError && error.code === 'NOT_FOUND') {
         throw new CliError(
@@ -123,6 +127,7 @@ export async function translate(io: Io, options: TranslateOptions) {
     );
   }
   const sourceValues = valuesOf(source);
+  const glossary = compileGlossary(glossaryEntries.entries);
   const i18nextPlurals = projectInfo.settings.i18nextPlurals ?? true;
   const work: LocaleWork[] = [];
   for (const code of chosen) {
@@ -163,6 +168,7 @@ export async function translate(io: Io, options: TranslateOptions) {
         translated: 0,
         failedKeys: [],
         problems: [],
+        glossaryMisses: [],
         uploaded: false,
         replacedLocal: [],
         status: null,
@@ -256,6 +262,7 @@ export async function translate(io: Io, options: TranslateOptions) {
         strings,
         plurals: units.flatMap((unit) => (unit.plural ? [unit.plural] : [])),
         context: contextNotes(source, sources),
+        glossary,
         maxAttempts: 3,
         signal: io.signal,
         onAttemptFailed: ({ attempt, problems }) =>
@@ -264,6 +271,9 @@ export async function translate(io: Io, options: TranslateOptions) {
       usage.inputTokens += result.usage.inputTokens;
       usage.outputTokens += result.usage.outputTokens;
       for (const [key, value] of Object.entries(result.translations)) item.translated.set(key, value);
+      item.outcome.glossaryMisses.push(
+        ...result.glossaryMisses.map(({ key, message }) => ({ key, message })),
+      );
       progress.batchDone(item.locale, keys.length, job.index + 1, item.batches.length);
     } catch (error) {
       if (io.signal.aborted) throw error;
@@ -272,7 +282,11 @@ export async function translate(io: Io, options: TranslateOptions) {
         usage.inputTokens += error.usage.inputTokens;
         usage.outputTokens += error.usage.outputTokens;
         for (const [key, value] of Object.entries(error.translations)) item.translated.set(key, value);
-        const bad = error.problems.filter((problem) => problem.kind !== 'unexpected-key');
+        const bad = error.problems.filter(
+          (problem) => !['unexpected-key', 'glossary'].includes(problem.kind),
+        );
+        for (const { key, message, kind } of error.problems)
+          if (kind === 'glossary') item.outcome.glossaryMisses.push({ key, message });
         item.outcome.problems.push(...bad.map((problem) => `${problem.key}: ${problem.message}`));
         reason = `rejected after ${error.attempts} attempts (${describeProblems(bad)})`;
       } else if (error instanceof ProviderError) {
@@ -324,6 +338,7 @@ export async function translate(io: Io, options: TranslateOptions) {
         '(it was made for an older source text)',
     );
   }
+  reportGlossaryMisses(outcomes, out.note);
   for (const outcome of failedLocales) {
     const what = outcome.error
       ? `${outcome.error.code}: ${outcome.error.message}`
