@@ -24,7 +24,10 @@ describe('tolk glossary and translate with a glossary', () => {
   let projectId: string;
 
   beforeAll(async () => {
-    [system, openai] = await Promise.all([startSystem({ sources: true }), startOpenAIStandIn()]);
+    [system, openai] = await Promise.all([
+      startSystem({ sources: true, tokens: true }),
+      startOpenAIStandIn(),
+    ]);
     user = await system.signUp();
   });
   afterAll(async () => {
@@ -220,6 +223,32 @@ describe('tolk glossary and translate with a glossary', () => {
         'error: INVALID_FILE: g.csv:2:1: is not UTF-8 text; save the glossary as UTF-8 CSV\n',
       );
       expect(await glossary()).toEqual([]);
+    });
+
+    it('when a project token imports, then read_write may and read may not (exit 3); any token exports', async () => {
+      await writeBytes('g.csv', 'term,case_sensitive,keep_as_is,note,de\ncart,,,,Warenkorb\n');
+      const token = async (permissions: string) => {
+        const created = await system.call('POST', `/v1/projects/${projectId}/tokens`, user.token, {
+          label: permissions,
+          permissions,
+        });
+        expect(created.status).toBe(201);
+        return created.body.token as string;
+      };
+      const [read, readWrite] = [await token('read'), await token('read_write')];
+      const withToken = (value: string, ...args: string[]) => cli.tolk(args, { env: { TOLK_TOKEN: value } });
+
+      const refused = await withToken(read, 'glossary', 'import', 'g.csv');
+      expect(refused.code).toBe(3);
+      expect(refused.stderr).toMatch(/^error: FORBIDDEN: /);
+      expect(await glossary()).toEqual([]);
+
+      expect((await withToken(readWrite, 'glossary', 'import', 'g.csv')).code).toBe(0);
+      const exported = await withToken(read, 'glossary', 'export');
+      expect(exported.code, exported.stderr).toBe(0);
+      expect(exported.stdout).toBe(
+        'term,case_sensitive,keep_as_is,note,de,fr\ncart,false,false,,Warenkorb,\n',
+      );
     });
 
     it('when the file does not exist, then exit 2 naming it', async () => {
