@@ -38,7 +38,16 @@ function columnOf(
   return index >= 0 ? index + 1 : 1;
 }
 
-type Row = { record: string[]; info: { lines: number } };
+type Row = { record: string[]; info: { lines: number }; raw: string };
+
+/**
+ * The line a record starts on: csv-parse counts the line it ends on, and a quoted cell may hold
+ * line breaks; its raw text (blank lines skipped before it included) says how many.
+ */
+function startLine(row: Row): number {
+  const text = row.raw.replace(/^(?:\r?\n)+/, '').replace(/\r?\n$/, '');
+  return row.info.lines - (text.split('\n').length - 1);
+}
 
 /**
  * A glossary CSV as `tolk glossary import` reads it: UTF-8 (a byte order mark is fine), a header
@@ -51,7 +60,7 @@ export function parseGlossaryCsv(bytes: Buffer, path: string): GlossaryEntryInpu
   const text = decodeUtf8(bytes, path, 'save the glossary as UTF-8 CSV');
   let rows: Row[];
   try {
-    rows = parse(text, { bom: true, info: true, skip_empty_lines: true }) as unknown as Row[];
+    rows = parse(text, { bom: true, info: true, raw: true, skip_empty_lines: true }) as unknown as Row[];
   } catch (error) {
     if (error instanceof CsvError) {
       const line = (error as CsvError & { lines?: number }).lines ?? 1;
@@ -61,7 +70,7 @@ export function parseGlossaryCsv(bytes: Buffer, path: string): GlossaryEntryInpu
   }
   const [header, ...body] = rows;
   if (!header) throw new FormatError(path, `has no header; ${HEADER_HINT}`, { line: 1, column: 1 });
-  const line = header.info.lines;
+  const line = startLine(header);
   GLOSSARY_CSV_COLUMNS.forEach((expected, index) => {
     const found = header.record[index]?.trim();
     if (found?.toLowerCase() === expected) return;
@@ -100,7 +109,9 @@ export function parseGlossaryCsv(bytes: Buffer, path: string): GlossaryEntryInpu
   }
 
   const linesByTerm = new Map<string, number[]>();
-  const entries = body.map(({ record, info }) => {
+  const entries = body.map((row) => {
+    const { record } = row;
+    const info = { lines: startLine(row) };
     const flag = (index: number) => {
       const value = record[index]!.trim().toLowerCase();
       if (TRUE.has(value)) return true;
