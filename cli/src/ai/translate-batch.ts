@@ -75,6 +75,7 @@ export async function translateBatch(input: TranslateBatchInput): Promise<Transl
   const translations = new Map<string, string>();
   const usage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
   let problems: KeyProblem[] = [];
+  let withheld = new Map<string, string>();
   let attempts = 0;
 
   while ((plainKeys.size > 0 || plurals.length > 0) && attempts < maxAttempts) {
@@ -103,6 +104,7 @@ export async function translateBatch(input: TranslateBatchInput): Promise<Transl
     const checked = checkAnswer(strings, answer.text, input.targetLocale, plurals, misses);
     for (const [key, value] of checked.accepted) translations.set(key, value);
     problems = checked.problems;
+    withheld = checked.withheld ?? new Map();
     plainKeys = new Set([...plainKeys].filter((key) => !checked.accepted.has(key)));
     plurals = plurals.filter((group) => !group.forms.every((form) => checked.accepted.has(form.key)));
     if (plainKeys.size > 0 || plurals.length > 0) input.onAttemptFailed?.({ attempt: attempts, problems });
@@ -110,11 +112,12 @@ export async function translateBatch(input: TranslateBatchInput): Promise<Transl
 
   // A translation that only misses a glossary term is kept after the last attempt, and reported:
   // an inflected or reworded term is often right, and a person decides.
-  const glossaryMisses = problems.filter((p) => p.kind === 'glossary');
-  for (const miss of glossaryMisses) {
-    translations.set(miss.key, miss.translation);
-    plainKeys.delete(miss.key);
+  for (const [key, value] of withheld) {
+    translations.set(key, value);
+    plainKeys.delete(key);
   }
+  plurals = plurals.filter((group) => !group.forms.every((form) => translations.has(form.key)));
+  const glossaryMisses = problems.filter((p) => p.kind === 'glossary');
   const result = recordOf(translations);
   if (plainKeys.size > 0 || plurals.length > 0)
     throw new TranslationRejectedError(problems, attempts, result, usage);

@@ -98,4 +98,27 @@ describe('glossaryMiss and checkAnswer', () => {
       },
     ]);
   });
+
+  it('when a plural group’s form misses a term, then the group is withheld whole and only that form named', () => {
+    const requested = new Map([
+      ['item_one', 'One cart item'],
+      ['item_other', '{{count}} cart items'],
+    ]);
+    const group = {
+      stem: 'item',
+      type: 'cardinal' as const,
+      sources: ['item_one', 'item_other'],
+      forms: [
+        { key: 'item_one', category: 'one' as const },
+        { key: 'item_other', category: 'other' as const },
+      ],
+    };
+    const answer = { item_one: 'Ein Warenkorb-Artikel', item_other: '{{count}} Korb-Artikel' };
+    const checked = checkAnswer(requested, JSON.stringify(answer), 'de', [group], (source, translation) =>
+      glossaryMiss(GLOSSARY, source, translation, 'de'),
+    );
+    expect(checked.accepted.size).toBe(0);
+    expect(checked.problems.map((p) => [p.key, p.kind])).toEqual([['item_other', 'glossary']]);
+    expect(Object.fromEntries(checked.withheld ?? [])).toEqual(answer);
+  });
 });
