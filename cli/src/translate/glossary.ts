@@ -25,9 +25,15 @@ export function compileGlossary(entries: readonly GlossaryEntry[]): CompiledGlos
   }));
 }
 
-/** The entries whose terms occur in any of `texts`. */
+/**
+ * A placeholder's name is not text: `{cart}`, `{{cart}}` and `{cart, number}` do not use the
+ * term "cart" (an ICU branch such as `one {# cart}` is text and stays).
+ */
+const PLACEHOLDER = /\{\{\s*[\p{L}\p{N}_.-]+\s*\}\}|\{\s*[\p{L}\p{N}_.-]+\s*(?:,\s*[\p{L}_]+\s*)?\}/gu;
+
+/** The entries whose terms occur in any of `texts`, outside placeholders. */
 export function entriesUsedIn(glossary: CompiledGlossary, texts: Iterable<string>): GlossaryEntry[] {
-  const all = [...texts];
+  const all = [...texts].map((text) => text.replace(PLACEHOLDER, ' '));
   return glossary.filter(({ pattern }) => all.some((text) => pattern.test(text))).map(({ entry }) => entry);
 }
 

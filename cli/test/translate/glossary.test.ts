@@ -37,6 +37,8 @@ describe('entriesUsedIn', () => {
     ['Books by Tolkien', []],
     ['Learn C++ today', ['C++']],
     ['Warenkorb', []],
+    ['{cart} and {{cart}} and {cart, number}', []],
+    ['{count, plural, one {# cart} other {# items}}', ['cart']],
   ])(
     'when the text is %j, then the terms used are %j (whole words, case as the entry says)',
     (text, terms) => {
