@@ -128,6 +128,38 @@ describe('POST /v1/projects/:projectId/glossary', () => {
   });
 });
 
+describe('concurrent changes to one glossary', () => {
+  it('when the same term is added five times at once, then one 201 and four 409, never a 500', async () => {
+    const { owner, member, path } = await projectWithMember();
+    const callers = [owner, member, owner, member, owner];
+    const responses = await Promise.all(
+      callers.map(async (caller, i) =>
+        service.call('POST', path, {
+          as: await service.as(caller.userId),
+          body: { term: i % 2 ? 'CART' : 'cart' },
+        }),
+      ),
+    );
+    expect(responses.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409]);
+    expect(await entriesOf(owner.userId, path)).toHaveLength(1);
+  });
+
+  it('when two imports run at once, then the glossary is exactly one of them', async () => {
+    const { owner, path } = await projectWithMember();
+    const as = await service.as(owner.userId);
+    const first = Array.from({ length: 300 }, (_, i) => ({ term: `first ${i}` }));
+    const second = Array.from({ length: 200 }, (_, i) => ({ term: `second ${i}` }));
+    const answers = await Promise.all([
+      service.call('PUT', path, { as, body: { entries: first } }),
+      service.call('PUT', path, { as, body: { entries: second } }),
+    ]);
+    expect(answers.map((r) => r.status)).toEqual([200, 200]);
+    const terms = (await entriesOf(owner.userId, path)).map((e) => e.term.split(' ')[0]);
+    expect([...new Set(terms)]).toHaveLength(1);
+    expect(terms.length).toBe(terms[0] === 'first' ? 300 : 200);
+  });
+});
+
 describe('who may use /v1/projects/:projectId/glossary', () => {
   it('when an outsider reads or writes, then 404 as for a project that does not exist', async () => {
     const { outsider, path } = await projectWithMember();
