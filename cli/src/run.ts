@@ -1,5 +1,6 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { AI_PROVIDERS } from '@tolk/contracts';
+import { glossaryExport, glossaryImport } from './commands/glossary.js';
 import { init } from './commands/init.js';
 import { login, logout, whoami } from './commands/login.js';
 import { pull } from './commands/pull.js';
@@ -232,6 +233,39 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
         locale: options.locale,
         json: options.json ?? false,
         force: options.force ?? false,
+      });
+    });
+
+  const glossary = program
+    .command('glossary')
+    .description("Export or import the project's glossary (terms and how to translate them) as CSV");
+  glossary
+    .command('export')
+    .description('Write the glossary as CSV: term,case_sensitive,keep_as_is,note, then one column per locale')
+    .option('--out <file>', 'write to this file (default: stdout)')
+    .option('--json', 'print the entries (or, with --out, what was written) as JSON')
+    .addHelpText(
+      'after',
+      examples('tolk glossary export --out glossary.csv', 'tolk glossary export > glossary.csv'),
+    )
+    .action(async (options: { out?: string; json?: boolean }) => {
+      exitCode = await glossaryExport(io, { out: options.out, json: options.json ?? false });
+    });
+  glossary
+    .command('import <file>')
+    .description('Import a glossary CSV, all or nothing: entries of its terms are replaced, the others stay')
+    .option('--replace', 'make the glossary exactly the file: entries whose terms it lacks are deleted')
+    .option('--json', 'print the counts as JSON')
+    .addHelpText(
+      'after',
+      examples('tolk glossary import glossary.csv', 'tolk glossary import glossary.csv --replace') +
+        '\nThe CSV is UTF-8 with the header term,case_sensitive,keep_as_is,note,<locale>... (see the README).\n',
+    )
+    .action(async (file: string, options: { replace?: boolean; json?: boolean }) => {
+      exitCode = await glossaryImport(io, {
+        file,
+        replace: options.replace ?? false,
+        json: options.json ?? false,
       });
     });
 

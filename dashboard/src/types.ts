@@ -97,3 +97,15 @@ export type KeyStatus = {
   hint: string | null;
   updatedAt: number | null;
 };
+
+/** A glossary entry (DESIGN §13): a term and its rendering per target locale, or kept as is. */
+export type GlossaryEntry = {
+  entryId: string;
+  term: string;
+  caseSensitive: boolean;
+  keepAsIs: boolean;
+  note: string | null;
+  translations: Record<string, string>;
+  createdAt: number;
+  updatedAt: number;
+};

@@ -57,6 +57,13 @@ export const ROUTES: readonly GatewayRoute[] = [
   { path: '/v1/projects/:projectId', service: 'project', access: 'user', scope: 'project', tokens: READ },
   { path: '/v1/projects/:projectId/members{/*rest}', service: 'project', access: 'user', scope: 'project' },
   {
+    path: '/v1/projects/:projectId/glossary{/*rest}',
+    service: 'project',
+    access: 'user',
+    scope: 'project',
+    tokens: READ_AND_UPLOAD,
+  },
+  {
     path: '/v1/projects/:projectId/source{/*rest}',
     service: 'source',
     access: 'user',

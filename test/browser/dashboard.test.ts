@@ -446,6 +446,59 @@ describe.skipIf(!existsSync(CHROMIUM)).each(SYSTEMS)(
       },
     );
 
+    onTheServers(
+      'when a project has a glossary entry, then its glossary tab lists it; a refused entry shows the server message, an added one is listed',
+      async () => {
+        const account = await newAccount();
+        const projectId = await newProject(account, 'Shop');
+        expect(
+          (await api('POST', `/v1/projects/${projectId}/locales`, account.accessToken, { locale: 'de' }))
+            .status,
+        ).toBe(201);
+        const added = await api('POST', `/v1/projects/${projectId}/glossary`, account.accessToken, {
+          term: 'cart',
+          note: 'the shopping cart',
+          translations: { de: 'Warenkorb' },
+        });
+        expect(added.status).toBe(201);
+        const page = await signedInPage(account);
+        await page.goto(`${system.base}/projects/${projectId}`);
+        await heading(page, 'Shop');
+        await page
+          .getByRole('navigation', { name: 'Project sections' })
+          .getByRole('link', { name: 'Glossary' })
+          .click();
+        const row = page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: 'cart' }) });
+        await row.getByRole('cell', { name: 'Warenkorb' }).waitFor();
+        await row.getByRole('cell', { name: 'the shopping cart' }).waitFor();
+
+        await page.getByRole('button', { name: 'Add an entry' }).click();
+        await page.getByLabel('Term').fill('Cart');
+        await page.getByRole('button', { name: 'Save entry' }).click();
+        await page
+          .getByRole('alert')
+          .filter({ hasText: 'The glossary already has an entry for "cart"' })
+          .waitFor();
+
+        await page.getByLabel('Term').fill('Tolk');
+        await page.getByLabel('Keep as is: never translated').check();
+        await page.getByRole('button', { name: 'Save entry' }).click();
+        await page.getByRole('status').filter({ hasText: '“Tolk” added.' }).waitFor();
+        await page.getByRole('rowheader', { name: 'Tolk' }).waitFor();
+        const glossary = await api('GET', `/v1/projects/${projectId}/glossary`, account.accessToken);
+        expect(
+          glossary.body.entries.map((entry: { term: string; keepAsIs: boolean }) => [
+            entry.term,
+            entry.keepAsIs,
+          ]),
+        ).toEqual([
+          ['cart', false],
+          ['Tolk', true],
+        ]);
+        await screenshot(page, 'glossary');
+      },
+    );
+
     onTheServers('when an owner edits the settings and adds a member, then the API has them', async () => {
       const account = await newAccount();
       const colleague = await newAccount();

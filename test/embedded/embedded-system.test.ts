@@ -121,6 +121,35 @@ describe('Tolk embedded in one process', () => {
     expect(again.status).toBe(201);
   });
 
+  it('when glossary entries are imported, merged and deleted, then it answers as with the servers (PGlite runs the migration and its queries)', async () => {
+    const { token } = await tolk.signUp();
+    const project = await call('POST', '/v1/projects', token, { name: 'P', sourceLocale: 'en' });
+    expect(project.status).toBe(201);
+    const path = `/v1/projects/${project.body.projectId}/glossary`;
+
+    const imported = await call('PUT', path, token, {
+      entries: [
+        { term: 'cart', translations: { de: 'Warenkorb' } },
+        { term: 'Tolk', keepAsIs: true },
+      ],
+    });
+    expect(imported.status).toBe(200);
+    const merged = await call('PUT', `${path}?merge=true`, token, { entries: [{ term: 'checkout' }] });
+    expect(merged.status).toBe(200);
+    expect(merged.body.entries.map((e: { term: string }) => e.term)).toEqual(['cart', 'checkout', 'Tolk']);
+
+    const replaced = await call('PUT', path, token, {
+      entries: [{ term: 'CART', translations: { de: 'Korb' } }],
+    });
+    expect(replaced.status).toBe(200);
+    expect(replaced.body).toMatchObject({ created: 0, updated: 1, deleted: 2 });
+    const [entry] = replaced.body.entries;
+    expect(entry.translations).toEqual({ de: 'Korb' });
+
+    expect((await call('DELETE', `${path}/${entry.entryId}`, token)).status).toBe(204);
+    expect((await call('GET', path, token)).body).toEqual({ entries: [] });
+  });
+
   it('when the process is scraped, then its Node numbers are labelled with Tolk, not with one of its apps', async () => {
     const response = await fetch(`${tolk.metricsUrl}/metrics`);
     const text = await response.text();

@@ -12,6 +12,11 @@ export type CheckedAnswer = {
   accepted: Map<string, string>;
   /** Keys that must be asked again, and keys answered that were not asked for. */
   problems: KeyProblem[];
+  /**
+   * The translations refused only by the glossary (a plural group's forms all together): what
+   * translateBatch keeps after its last attempt. Absent when there are none.
+   */
+  withheld?: Map<string, string>;
 };
 
 /**
@@ -33,6 +38,8 @@ export function checkAnswer(
   answerText: string,
   targetLocale: string,
   plurals: readonly PluralGroupRequest[] = [],
+  /** What is wrong with a translation by the project's glossary (DESIGN §13), if anything. */
+  glossaryMiss?: (source: string, translation: string) => string | undefined,
 ): CheckedAnswer {
   const groupForms = new Set(plurals.flatMap((group) => group.sources));
   const plainKeys = [...requested.keys()].filter((key) => !groupForms.has(key));
@@ -82,6 +89,17 @@ export function checkAnswer(
     candidates.delete(key);
     problems.push(placeholderProblem(key, missing, unexpected));
   }
+  const withheld = new Map<string, string>();
+  if (glossaryMiss) {
+    for (const key of keys) {
+      const translation = candidates.get(key);
+      const message = translation === undefined ? undefined : glossaryMiss(requested.get(key)!, translation);
+      if (translation === undefined || message === undefined) continue;
+      candidates.delete(key);
+      withheld.set(key, translation);
+      problems.push({ key, kind: 'glossary', translation, message });
+    }
+  }
 
   const unusedForms = new Set<string>();
   for (const group of plurals) {
@@ -89,6 +107,18 @@ export function checkAnswer(
     problems.push(...checkGroup(group, requested, answer.values, targetLocale, takeString, candidates));
     for (const problem of problems.slice(before)) {
       if (problem.kind === 'unused-plural-form') unusedForms.add(problem.key);
+    }
+    if (glossaryMiss && problems.length === before) {
+      // Each form against the source's form of its category, else its `other` (as for ICU).
+      const other = requested.get(`${group.stem}_other`) ?? requested.get(group.sources.at(-1)!)!;
+      for (const form of group.forms) {
+        const translation = candidates.get(form.key)!;
+        const source = requested.get(`${group.stem}_${form.category}`) ?? other;
+        const message = glossaryMiss(source, translation);
+        if (message !== undefined) problems.push({ key: form.key, kind: 'glossary', translation, message });
+      }
+      if (problems.length > before)
+        for (const form of group.forms) withheld.set(form.key, candidates.get(form.key)!);
     }
     // A group is translated whole: one bad form, and every form is asked again.
     if (problems.length > before) for (const form of group.forms) candidates.delete(form.key);
@@ -98,7 +128,7 @@ export function checkAnswer(
     if (!expected.has(key) && !unusedForms.has(key))
       problems.push({ key, kind: 'unexpected-key', message: 'not asked for; ignored' });
   }
-  return { accepted: candidates, problems };
+  return { accepted: candidates, problems, ...(withheld.size > 0 && { withheld }) };
 }
 
 /**

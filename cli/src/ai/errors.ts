@@ -13,6 +13,11 @@ export type KeyProblem = { key: string; message: string } & (
   | { kind: 'unused-plural-form' }
   /** A key the model answered that was not asked for: never kept. */
   | { kind: 'unexpected-key' }
+  /**
+   * The translation lacks the glossary's rendering of a term its source uses (DESIGN §13). Asked
+   * again like any problem; after the last attempt `translation` is kept and the key reported.
+   */
+  | { kind: 'glossary'; translation: string }
   /** The answer as a whole was not a JSON object, so no key of it could be used. */
   | { kind: 'unreadable-answer'; detail: string }
 );

@@ -1,4 +1,5 @@
 import { generateText, type LanguageModel, type OutputInterface } from 'ai';
+import { glossaryMiss, glossarySection, type CompiledGlossary } from '../translate/glossary.js';
 import { checkAnswer } from './check-answer.js';
 import { TranslationRejectedError, toProviderError, type KeyProblem } from './errors.js';
 import {
@@ -30,6 +31,8 @@ export type TranslateBatchInput = {
   context?: Record<string, string>;
   /** Translations of similar texts from translation memory, shown as examples. */
   examples?: readonly MemoryExample[];
+  /** The project's glossary: the entries each request's strings use go into it, and answers are checked. */
+  glossary?: CompiledGlossary;
   /** Requests for one batch when answers are bad: the first and the retries (default 3). */
   maxAttempts?: number;
   /** Retries of one request on 429, 5xx and network failures, with backoff, by the SDK (default 3). */
@@ -44,6 +47,11 @@ export type TranslateBatchResult = {
   /** Summed over every attempt. */
   usage: TokenUsage;
   attempts: number;
+  /**
+   * Keys still without the glossary's rendering after the last attempt (DESIGN §13): their last
+   * translation is kept, in `translations`, and these say what the glossary wanted.
+   */
+  glossaryMisses: KeyProblem[];
 };
 
 const DEFAULT_MAX_ATTEMPTS = 3;
@@ -70,6 +78,7 @@ export async function translateBatch(input: TranslateBatchInput): Promise<Transl
   const translations = new Map<string, string>();
   const usage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
   let problems: KeyProblem[] = [];
+  let withheld = new Map<string, string>();
   let attempts = 0;
 
   while ((plainKeys.size > 0 || plurals.length > 0) && attempts < maxAttempts) {
@@ -86,23 +95,37 @@ export async function translateBatch(input: TranslateBatchInput): Promise<Transl
       examples: input.examples ?? [],
       // Every problem but an extra key belongs to a key or group that is asked again.
       earlierProblems: problems.filter((p) => p.kind !== 'unexpected-key'),
+      glossary: input.glossary && glossarySection(input.glossary, strings.values(), input.targetLocale),
     };
     const answer = await requestAnswer(input, request);
     usage.inputTokens += answer.usage.inputTokens;
     usage.outputTokens += answer.usage.outputTokens;
 
-    const checked = checkAnswer(strings, answer.text, input.targetLocale, plurals);
+    const glossary = input.glossary;
+    const misses =
+      glossary &&
+      ((source: string, text: string) => glossaryMiss(glossary, source, text, input.targetLocale));
+    const checked = checkAnswer(strings, answer.text, input.targetLocale, plurals, misses);
     for (const [key, value] of checked.accepted) translations.set(key, value);
     problems = checked.problems;
+    withheld = checked.withheld ?? new Map();
     plainKeys = new Set([...plainKeys].filter((key) => !checked.accepted.has(key)));
     plurals = plurals.filter((group) => !group.forms.every((form) => checked.accepted.has(form.key)));
     if (plainKeys.size > 0 || plurals.length > 0) input.onAttemptFailed?.({ attempt: attempts, problems });
   }
 
+  // A translation that only misses a glossary term is kept after the last attempt, and reported:
+  // an inflected or reworded term is often right, and a person decides.
+  for (const [key, value] of withheld) {
+    translations.set(key, value);
+    plainKeys.delete(key);
+  }
+  plurals = plurals.filter((group) => !group.forms.every((form) => translations.has(form.key)));
+  const glossaryMisses = problems.filter((p) => p.kind === 'glossary');
   const result = recordOf(translations);
   if (plainKeys.size > 0 || plurals.length > 0)
     throw new TranslationRejectedError(problems, attempts, result, usage);
-  return { translations: result, usage, attempts };
+  return { translations: result, usage, attempts, glossaryMisses };
 }
 
 async function requestAnswer(

@@ -34,6 +34,8 @@ export type TranslationRequest = {
   earlierProblems: readonly KeyProblem[];
   /** Earlier translations of similar texts, for consistent wording (none: no section). */
   examples?: readonly MemoryExample[];
+  /** The glossary entries these strings use, as a section of the message (translate/glossary.ts). */
+  glossary?: string;
 };
 
 /** The rules of the job; the project's own instructions follow them. */
@@ -85,6 +87,7 @@ export function buildUserMessage(request: TranslationRequest): UserModelMessage 
   }
   const plurals = describePlurals(request);
   if (plurals) sections.push(plurals);
+  if (request.glossary) sections.push(request.glossary);
   if (request.earlierProblems.length > 0) {
     const lines = request.earlierProblems.map((p) => `- ${JSON.stringify(p.key)}: ${p.message}`);
     sections.push(`An earlier answer was rejected for these keys; fix this:\n${lines.join('\n')}`);

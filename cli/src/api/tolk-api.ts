@@ -1,7 +1,10 @@
 import {
   deviceAuthorizationResponseSchema,
+  glossaryResponseSchema,
   keyRulesSchema,
   keyReadingResponseSchema,
+  replaceGlossaryResponseSchema,
+  type GlossaryEntryInput,
   localeDetailResponseSchema,
   localeListResponseSchema,
   localeResponseSchema,
@@ -85,6 +88,14 @@ export function tolkApi(client: ApiClient) {
       client.request('POST', `${locale(projectId, code)}/memory`, {
         body: { texts, near },
         schema: memoryLookupResponseSchema,
+      }),
+    getGlossary: (projectId: string) => client.get(`${project(projectId)}/glossary`, glossaryResponseSchema),
+    /** An import: every entry at once; with `merge`, entries of other terms stay. */
+    putGlossary: (projectId: string, entries: GlossaryEntryInput[], merge: boolean) =>
+      client.request('PUT', `${project(projectId)}/glossary`, {
+        body: { entries },
+        query: merge ? { merge: true } : undefined,
+        schema: replaceGlossaryResponseSchema,
       }),
 
     readProviderKey: (provider: string) =>

@@ -30,6 +30,7 @@ import {
 import type { Io } from '../io.js';
 import { parseLocaleList } from '../locales.js';
 import { contextNotes, planBatches } from '../translate/batches.js';
+import { compileGlossary, glossaryMiss, reportGlossaryMisses } from '../translate/glossary.js';
 import { mergeTranslations, valuesOf } from '../translate/merge.js';
 import { createProgress, type Progress } from '../translate/progress.js';
 import {
@@ -66,6 +67,8 @@ type LocaleOutcome = {
   fromMemory: number;
   failedKeys: string[];
   problems: string[];
+  /** Keys kept without the glossary's rendering of a term after every attempt, and why (DESIGN §13). */
+  glossaryMisses: { key: string; message: string }[];
   uploaded: boolean;
   /** Keys whose local value, never uploaded, a new translation replaced (it was for an older source). */
   replacedLocal: string[];
@@ -105,8 +108,9 @@ export async function translate(io: Io, options: TranslateOptions) {
   if (chosen.length === 0)
     throw usageError('No target locales in tolk.json: add them with `tolk init --targets ...`');
 
-  const [projectInfo, sourceFile] = await Promise.all([
+  const [projectInfo, glossaryEntries, sourceFile] = await Promise.all([
     api.getProject(projectId),
+    api.getGlossary(projectId),
     api.getSource(projectId).catch((error: unknown) => {
       if (error instanceof ApiError && error.code === 'NOT_FOUND') {
         throw new CliError(
@@ -141,6 +145,7 @@ export async function translate(io: Io, options: TranslateOptions) {
   const sourceValues = valuesOf(source);
   const useMemory = options.memory ?? true;
   let memorySavedChars = 0;
+  const glossary = compileGlossary(glossaryEntries.entries);
   const i18nextPlurals = projectInfo.settings.i18nextPlurals ?? true;
   const rules = projectKeyRules(projectInfo);
   const work: LocaleWork[] = [];
@@ -172,7 +177,16 @@ export async function translate(io: Io, options: TranslateOptions) {
     // --force asks the model again on purpose: memory would answer with what is stored.
     const memory =
       useMemory && !options.force && units.length > 0
-        ? await fillFromMemory(api, projectId, code, units, valueOf).catch(memoryUnavailable(out, code))
+        ? await fillFromMemory(
+            api,
+            projectId,
+            code,
+            units,
+            valueOf,
+            (text, translation) =>
+              // A stored translation made before a glossary term was set goes to the model instead.
+              glossaryMiss(glossary, text, translation, code) === undefined,
+          ).catch(memoryUnavailable(out, code))
         : undefined;
     if (memory) {
       units = memory.rest;
@@ -198,6 +212,7 @@ export async function translate(io: Io, options: TranslateOptions) {
         fromMemory: memory?.filled.size ?? 0,
         failedKeys: [],
         problems: [],
+        glossaryMisses: [],
         uploaded: false,
         replacedLocal: [],
         leftForPeople: [],
@@ -303,6 +318,7 @@ export async function translate(io: Io, options: TranslateOptions) {
         plurals: units.flatMap((unit) => (unit.plural ? [unit.plural] : [])),
         context: contextNotes(source, sources),
         examples,
+        glossary,
         maxAttempts: 3,
         signal: io.signal,
         onAttemptFailed: ({ attempt, problems }) =>
@@ -311,6 +327,9 @@ export async function translate(io: Io, options: TranslateOptions) {
       usage.inputTokens += result.usage.inputTokens;
       usage.outputTokens += result.usage.outputTokens;
       for (const [key, value] of Object.entries(result.translations)) item.translated.set(key, value);
+      item.outcome.glossaryMisses.push(
+        ...result.glossaryMisses.map(({ key, message }) => ({ key, message })),
+      );
       progress.batchDone(item.locale, keys.length, job.index + 1, item.batches.length);
     } catch (error) {
       if (io.signal.aborted) throw error;
@@ -319,7 +338,11 @@ export async function translate(io: Io, options: TranslateOptions) {
         usage.inputTokens += error.usage.inputTokens;
         usage.outputTokens += error.usage.outputTokens;
         for (const [key, value] of Object.entries(error.translations)) item.translated.set(key, value);
-        const bad = error.problems.filter((problem) => problem.kind !== 'unexpected-key');
+        const bad = error.problems.filter(
+          (problem) => !['unexpected-key', 'glossary'].includes(problem.kind),
+        );
+        for (const { key, message, kind } of error.problems)
+          if (kind === 'glossary') item.outcome.glossaryMisses.push({ key, message });
         item.outcome.problems.push(...bad.map((problem) => `${problem.key}: ${problem.message}`));
         reason = `rejected after ${error.attempts} attempts (${describeProblems(bad)})`;
       } else if (error instanceof ProviderError) {
@@ -385,6 +408,7 @@ export async function translate(io: Io, options: TranslateOptions) {
         `${left.slice(0, 20).join(', ')}${left.length > 20 ? ', ...' : ''}`,
     );
   }
+  reportGlossaryMisses(outcomes, out.note);
   for (const outcome of failedLocales) {
     const what = outcome.error
       ? `${outcome.error.code}: ${outcome.error.message}`

@@ -29,6 +29,8 @@ export async function fillFromMemory(
   locale: string,
   units: readonly TranslationUnit[],
   valueOf: (key: string) => string,
+  /** Whether a stored translation of a text may be used (the glossary's check). */
+  accept: (text: string, translation: string) => boolean = () => true,
 ): Promise<{ filled: Map<string, string>; rest: TranslationUnit[]; savedChars: number }> {
   const textOf = new Map<TranslationUnit, string>();
   for (const unit of units) {
@@ -43,7 +45,10 @@ export async function fillFromMemory(
       locale,
       texts.slice(start, start + MAX_MEMORY_TEXTS),
     );
-    for (const match of matches) if (match.exact) found.set(match.text, match.exact.translation);
+    for (const match of matches) {
+      if (match.exact && accept(match.text, match.exact.translation))
+        found.set(match.text, match.exact.translation);
+    }
   }
   const filled = new Map<string, string>();
   const rest: TranslationUnit[] = [];

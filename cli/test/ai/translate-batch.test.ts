@@ -410,7 +410,12 @@ describe.each(providers)('translateBatch with $provider', ({ provider, start }) 
   it('when there is nothing to translate, then no request is made', async () => {
     const result = await translate({});
 
-    expect(result).toEqual({ translations: {}, usage: { inputTokens: 0, outputTokens: 0 }, attempts: 0 });
+    expect(result).toEqual({
+      translations: {},
+      usage: { inputTokens: 0, outputTokens: 0 },
+      attempts: 0,
+      glossaryMisses: [],
+    });
     expect(standIn.requests).toHaveLength(0);
   });
 

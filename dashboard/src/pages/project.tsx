@@ -1,4 +1,4 @@
-/** One project: its tabs (locales, translations, history, settings, members, API tokens) under one heading. */
+/** One project: its tabs (locales, translations, history, glossary, settings, members, API tokens) under one heading. */
 import type { ComponentChildren } from 'preact';
 import { useMemo, useState } from 'preact/hooks';
 import { api, ApiError } from '../api.js';
@@ -16,6 +16,7 @@ import {
   useResource,
   type Resource,
 } from '../ui.js';
+import { GlossaryTab } from './project-glossary.js';
 import { HistoryTab, parseContent } from './project-history.js';
 import { MembersTab, SettingsTab } from './project-settings.js';
 import { TokensTab } from './project-tokens.js';
@@ -25,6 +26,7 @@ export const TABS = [
   { id: '', label: 'Locales' },
   { id: 'translations', label: 'Translations' },
   { id: 'history', label: 'Source history' },
+  { id: 'glossary', label: 'Glossary' },
   { id: 'settings', label: 'Settings' },
   { id: 'members', label: 'Members' },
   { id: 'tokens', label: 'API tokens' },
@@ -77,6 +79,7 @@ export function ProjectPage(props: { projectId: string; tab: TabId }) {
         {tab === '' ? <LocalesTab project={current} /> : null}
         {tab === 'translations' ? <TranslationsTab project={current} /> : null}
         {tab === 'history' ? <HistoryTab project={current} /> : null}
+        {tab === 'glossary' ? <GlossaryTab project={current} /> : null}
         {tab === 'settings' ? <SettingsTab project={current} onSaved={project.reload} /> : null}
         {tab === 'members' ? <MembersTab project={current} /> : null}
         {tab === 'tokens' ? <TokensTab project={current} /> : null}

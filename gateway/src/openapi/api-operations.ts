@@ -14,7 +14,13 @@ import {
   addMemberRequestSchema,
   apiTokenSchema,
   byokProviderSchema,
+  createGlossaryEntryRequestSchema,
   createProjectRequestSchema,
+  glossaryEntrySchema,
+  glossaryResponseSchema,
+  replaceGlossaryRequestSchema,
+  replaceGlossaryResponseSchema,
+  updateGlossaryEntryRequestSchema,
   createTokenRequestSchema,
   createTokenResponseSchema,
   deleteAccountRequestSchema,
@@ -71,6 +77,9 @@ export const REQUEST_SCHEMAS = {
   MemoryLookupRequest: memoryLookupBodySchema,
   CreateTokenRequest: createTokenRequestSchema,
   StoreProviderKeyRequest: storeKeyRequestSchema,
+  CreateGlossaryEntryRequest: createGlossaryEntryRequestSchema,
+  UpdateGlossaryEntryRequest: updateGlossaryEntryRequestSchema,
+  ReplaceGlossaryRequest: replaceGlossaryRequestSchema,
 } satisfies Record<string, z.ZodType>;
 
 /** Answers, by component name: the schemas the services' own tests hold their answers to. */
@@ -100,6 +109,9 @@ export const RESPONSE_SCHEMAS = {
   StoredProviderKey: storedKeyResponseSchema,
   ProviderKeyStatus: keyStatusSchema,
   ProviderKeyList: keyListResponseSchema,
+  GlossaryEntry: glossaryEntrySchema,
+  Glossary: glossaryResponseSchema,
+  GlossaryImportResult: replaceGlossaryResponseSchema,
 } satisfies Record<string, z.ZodType>;
 
 /**
@@ -217,6 +229,10 @@ export const PATH_PARAMETERS: Record<string, Omit<Parameter, 'name' | 'in' | 're
   projectId: { description: 'The project', schema: { type: 'string', minLength: 1 } },
   userId: {
     description: 'A member of the project',
+    schema: { type: 'string', minLength: 1 },
+  },
+  entryId: {
+    description: 'A glossary entry (its `entryId`)',
     schema: { type: 'string', minLength: 1 },
   },
   tokenId: {
@@ -477,6 +493,85 @@ export const OPERATIONS: ApiOperation[] = [
       404: 'No such project, or that user is not a member of it (NOT_FOUND)',
       409: 'The last owner cannot be demoted: make another member an owner first (CONFLICT)',
     },
+  },
+
+  {
+    method: 'get',
+    path: `${PROJECT}/glossary`,
+    operationId: 'getGlossary',
+    tag: 'Projects',
+    summary: "The project's glossary: every entry",
+    description:
+      'Terms with their rendering per target locale, or kept as is. The CLI puts the entries a batch ' +
+      'uses into the prompt and checks answers against them. Any member, and any API token of the project.',
+    success: { status: 200, description: 'Every entry, ordered by term ignoring case', schema: 'Glossary' },
+  },
+  {
+    method: 'post',
+    path: `${PROJECT}/glossary`,
+    operationId: 'addGlossaryEntry',
+    tag: 'Projects',
+    summary: 'Add a glossary entry',
+    description:
+      '`term` is trimmed, 1 to 200 characters; a term is one entry whatever its case (`caseSensitive` ' +
+      'says how it is found in source texts). `translations` maps target locale codes (BCP 47, any ' +
+      'case, stored canonical) to renderings of at most 1,000 characters; it must be empty when ' +
+      '`keepAsIs` is true. `note` at most 1,000 characters.',
+    requestBody: { schema: 'CreateGlossaryEntryRequest', required: true },
+    success: { status: 201, description: 'The new entry', schema: 'GlossaryEntry' },
+    errors: {
+      409: 'The glossary already has an entry for this term (ignoring case), or holds 10,000 entries (CONFLICT)',
+    },
+  },
+  {
+    method: 'put',
+    path: `${PROJECT}/glossary`,
+    operationId: 'importGlossary',
+    tag: 'Projects',
+    summary: 'Replace (or merge into) the whole glossary at once',
+    description:
+      'All or nothing: at most 10,000 entries, each as `addGlossaryEntry` takes it, no term twice ' +
+      '(ignoring case); any problem refuses the whole import and names the entries. Entries whose term ' +
+      'exists keep their `entryId`. Without `merge`, entries left out are deleted; with `merge=true` they ' +
+      'stay, and the glossary after the merge must still hold at most 10,000 entries.',
+    parameters: [
+      {
+        name: 'merge',
+        in: 'query',
+        required: false,
+        description: '`true`: keep the entries whose terms the import leaves out (default `false`)',
+        schema: { type: 'string', enum: ['true', 'false'] },
+      },
+    ],
+    requestBody: { schema: 'ReplaceGlossaryRequest', required: true },
+    success: {
+      status: 200,
+      description: 'The glossary after the import, with counts',
+      schema: 'GlossaryImportResult',
+    },
+  },
+  {
+    method: 'patch',
+    path: `${PROJECT}/glossary/{entryId}`,
+    operationId: 'updateGlossaryEntry',
+    tag: 'Projects',
+    summary: 'Change a glossary entry',
+    description: 'The fields given replace those of the entry; `translations` replaces the whole map.',
+    requestBody: { schema: 'UpdateGlossaryEntryRequest', required: true },
+    success: { status: 200, description: 'The entry as changed', schema: 'GlossaryEntry' },
+    errors: {
+      404: 'No such project, or no such entry in it (NOT_FOUND)',
+      409: 'Another entry has this term, ignoring case (CONFLICT)',
+    },
+  },
+  {
+    method: 'delete',
+    path: `${PROJECT}/glossary/{entryId}`,
+    operationId: 'deleteGlossaryEntry',
+    tag: 'Projects',
+    summary: 'Delete a glossary entry',
+    success: { status: 204, description: 'Deleted' },
+    errors: { 404: 'No such project, or no such entry in it (NOT_FOUND)' },
   },
 
   // ---- Source Files ----

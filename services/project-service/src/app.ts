@@ -1,9 +1,11 @@
 import type { ServiceDeps, ServiceParts } from '@tolk/service';
 import type { ProjectConfig } from './config.js';
+import { createGlossaryRepository } from './data-access/glossary-repository.js';
 import { createIdentityClient } from './data-access/identity-client.js';
 import { createMembersRepository } from './data-access/members-repository.js';
 import { createProjectsRepository } from './data-access/projects-repository.js';
 import { createAccountRemoval } from './domain/account-removal.js';
+import { createGlossary } from './domain/glossary.js';
 import { createMembers } from './domain/members.js';
 import { createProjectAccess } from './domain/project-access.js';
 import { createProjects } from './domain/projects.js';
@@ -43,8 +45,18 @@ export function createProjectService(deps: ServiceDeps<ProjectConfig>): ServiceP
     now,
     logger,
   });
+  const glossary = createGlossary({
+    db,
+    glossary: createGlossaryRepository(db),
+    projects: projectsRepository,
+    access,
+    now,
+    logger,
+  });
   return {
-    router: createProjectRouter({ projects, members, accountRemoval }),
+    router: createProjectRouter({ projects, members, accountRemoval, glossary }),
     consumer: projectConsumer(accountRemoval),
+    // A glossary import of 10,000 entries with renderings in a dozen locales is a few MiB.
+    bodyLimitBytes: 8 * 1024 * 1024,
   };
 }

@@ -198,6 +198,16 @@ export async function startProjectService(
       expect(response.status).toBe(201);
     },
 
+    /** An owner, a member and an outsider of one new project. */
+    async projectWithMember() {
+      const owner = await this.signUp();
+      const member = await this.signUp();
+      const outsider = await this.signUp();
+      const project = await this.createProject(owner.userId);
+      await this.addMember(owner.userId, project.projectId, member.email, 'member');
+      return { owner, member, outsider, project };
+    },
+
     /** The outbox rows about one project, oldest first. */
     async outboxRows(projectId: string) {
       const { rows } = await db.query<{ id: string; type: string; payload: EventEnvelope }>(

@@ -5,3 +5,4 @@ export * from './source.js';
 export * from './locales.js';
 export * from './tokens.js';
 export * from './byok.js';
+export * from './glossary.js';

@@ -9,7 +9,7 @@ import { AI_PROVIDERS } from '../providers.js';
 import { emailAddress, epochMillis, jsonObject, sourceLocaleCode, text } from './fields.js';
 
 /** C0 controls and DEL: never part of a name or a model; NUL is refused by the database itself. */
-function hasControlCharacter(value: string): boolean {
+export function hasControlCharacter(value: string): boolean {
   for (let i = 0; i < value.length; i++) {
     const code = value.charCodeAt(i);
     if (code < 0x20 || code === 0x7f) return true;

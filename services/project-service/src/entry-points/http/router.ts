@@ -3,8 +3,10 @@ import { noStore, parseInput, pathParam, requireUser, route } from '@tolk/http';
 import { authorizeProject } from '@tolk/projects';
 import type { MemberProject, Project } from '../../data-access/projects-repository.js';
 import type { AccountRemoval } from '../../domain/account-removal.js';
+import type { Glossary } from '../../domain/glossary.js';
 import type { Member, Members } from '../../domain/members.js';
 import type { Projects } from '../../domain/projects.js';
+import { addGlossaryRoutes } from './glossary-routes.js';
 import {
   addMemberRequestSchema,
   createProjectRequestSchema,
@@ -44,8 +46,9 @@ export function createProjectRouter(deps: {
   projects: Projects;
   members: Members;
   accountRemoval: Pick<AccountRemoval, 'soleOwnedProjects'>;
+  glossary: Glossary;
 }) {
-  const { projects, members, accountRemoval } = deps;
+  const { projects, members, accountRemoval, glossary } = deps;
   const router = Router();
 
   // Answers depend on who asks (role, membership): no shared or browser cache may keep one.
@@ -118,6 +121,8 @@ export function createProjectRouter(deps: {
       res.status(204).end();
     },
   });
+
+  addGlossaryRoutes(router, glossary);
 
   // ---- internal: the service frame lets only internal callers (the gateway) reach these ----
 
