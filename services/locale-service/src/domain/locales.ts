@@ -33,6 +33,16 @@ import {
 } from './locale-state.js';
 import type { SourceDocuments } from './source-documents.js';
 import { parseUpload } from './parse-upload.js';
+import { NAMED_KEYS, nameKeys } from './name-keys.js';
+import {
+  decodeProvenance,
+  encodeProvenance,
+  keepProvenanceOf,
+  provenanceOfUpload,
+  readProvenanceClaim,
+  type Provenance,
+  type ClaimedKeys,
+} from './provenance.js';
 
 /** The locale record (DESIGN §5). */
 export type Locale = {
@@ -49,7 +59,14 @@ export type Locale = {
 
 export type LocaleDetail = Locale & { missing: string[]; outdated: string[] };
 
-export type Translations = { locale: string; syncedVersion: number; content: string; updatedAt: number };
+export type Translations = {
+  locale: string;
+  syncedVersion: number;
+  content: string;
+  updatedAt: number;
+  /** Key of `content` → who wrote its translation, in the order of `content`. */
+  provenance: ReadonlyMap<string, Provenance>;
+};
 
 /** Keys checked between two turns of the event loop. */
 const CHECK_SLICE = 1_000;
@@ -65,15 +82,6 @@ async function inSlices<T>(count: number, check: (range: KeyRange) => T[]): Prom
     found.push(...check({ start, end: start + CHECK_SLICE }));
   }
   return found;
-}
-
-/** How many keys an error message names before it says how many more there are. */
-const NAMED_KEYS = 10;
-
-function nameKeys(keys: readonly string[]): string {
-  const named = keys.slice(0, NAMED_KEYS).map((key) => JSON.stringify(key));
-  const more = keys.length - named.length;
-  return more > 0 ? `${named.join(', ')} and ${more} more` : named.join(', ');
 }
 
 function localeNotFound(locale: string): NotFoundError {
@@ -180,6 +188,44 @@ export function createLocales(deps: {
   async function storedTranslations(projectId: string, locale: string, q: Queryable = db) {
     const content = await locales.content(projectId, locale, q);
     return content ? translationsOf(await decodeStoredEntries(content)) : NO_TRANSLATIONS;
+  }
+
+  /** The locale's translations, the provenance of their keys, and when they were stored. */
+  async function storedWithProvenance(projectId: string, locale: string, q: Queryable = db) {
+    const stored = await locales.translations(projectId, locale, q);
+    if (!stored) throw localeNotFound(locale);
+    const [translations, provenance] = await Promise.all([
+      stored.content ? decodeStoredEntries(stored.content).then(translationsOf) : NO_TRANSLATIONS,
+      decodeProvenance(stored.provenance),
+    ]);
+    return { translations, provenance, translatedAt: stored.translatedAt };
+  }
+
+  /**
+   * The provenance of an upload's keys (provenanceOfUpload) against what is stored in `q`:
+   * `known`, read before the row was locked, serves when no upload was stored since.
+   */
+  async function uploadProvenance(
+    projectId: string,
+    locale: string,
+    uploaded: ReadonlyMap<string, string>,
+    claimed: ClaimedKeys,
+    known: Awaited<ReturnType<typeof storedWithProvenance>>,
+    row: LocaleRow,
+    at: number,
+    q: Queryable,
+  ) {
+    const stored =
+      row.translatedAt === known.translatedAt ? known : await storedWithProvenance(projectId, locale, q);
+    return encodeProvenance(
+      provenanceOfUpload({
+        uploaded,
+        claimed,
+        before: stored.translations,
+        beforeProvenance: stored.provenance,
+        at,
+      }),
+    );
   }
 
   /** Per project, the refresh running or queued last: one at a time, each after the one before. */
@@ -443,6 +489,7 @@ export function createLocales(deps: {
     ): Promise<Locale> {
       authorizeProject(principal, projectId, 'write');
       const parsed = parseUpload(body, limits);
+      const claimed = readProvenanceClaim(parsed.metadata, parsed.keys);
       const project = await directory.require(projectId);
       await requireLocale(projectId, locale);
       let head = await documents.head(projectId);
@@ -464,6 +511,9 @@ export function createLocales(deps: {
         keys: [...translations.keys()],
         values: [...translations.values()],
       });
+      // Read before the lock, so that the lock is not held while they are decoded; read again
+      // under it only when an upload was stored in between.
+      const known = await storedWithProvenance(projectId, locale);
       const at = now();
       await baseline.change(projectId, async (tx) => {
         const row = await locales.lock(projectId, locale, tx);
@@ -483,7 +533,17 @@ export function createLocales(deps: {
           from,
           plurals ? made.keys : undefined,
         );
-        await locales.saveTranslations(projectId, locale, { content, from }, counts, at, tx);
+        const provenance = await uploadProvenance(
+          projectId,
+          locale,
+          translations,
+          claimed,
+          known,
+          row,
+          at,
+          tx,
+        );
+        await locales.saveTranslations(projectId, locale, { content, provenance, from }, counts, at, tx);
       });
       // A newer source may have arrived meanwhile: counts follow it before they are shown.
       const latest = await refresh(projectId);
@@ -498,21 +558,28 @@ export function createLocales(deps: {
     ): Promise<Translations> {
       const opened = await open(principal, projectId, 'read');
       const { row, i18nextPlurals, head } = await settledLocale(projectId, locale, opened.head);
-      const translations = await storedTranslations(projectId, locale);
+      const { translations, provenance } = await storedWithProvenance(projectId, locale);
       const source = translations.size > 0 ? await documents.version(projectId, head.version) : undefined;
       // The locale's own plural forms at each group's place; stored forms it does not use (left
       // by the setting switched off and on again) are not asked for, so not written.
+      const written: string[] = [];
       const document = source
-        ? rebuildTranslation(source, (key) => translations.get(key), {
-            locale: row.locale,
-            target: targetKeysOf(source, row.locale, i18nextPlurals),
-          })
+        ? rebuildTranslation(
+            source,
+            (key) => {
+              const value = translations.get(key);
+              if (value !== undefined) written.push(key);
+              return value;
+            },
+            { locale: row.locale, target: targetKeysOf(source, row.locale, i18nextPlurals) },
+          )
         : {};
       return {
         locale,
         syncedVersion: row.syncedVersion,
         content: JSON.stringify(document),
         updatedAt: row.translatedAt ?? row.createdAt,
+        provenance: keepProvenanceOf(provenance, written),
       };
     },
   };

@@ -81,6 +81,7 @@ export function createLocaleRouter(deps: { locales: Locales }) {
         syncedVersion: translations.syncedVersion,
         content: translations.content,
         updatedAt: translations.updatedAt,
+        provenance: Object.fromEntries(translations.provenance),
       };
       res.json(body);
     },
