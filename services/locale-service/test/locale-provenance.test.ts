@@ -41,7 +41,11 @@ async function translations(project: Project) {
   });
   expect(response.status).toBe(200);
   const body = translationsResponseSchema.parse(response.body);
-  return { content: JSON.parse(body.content) as Record<string, unknown>, provenance: body.provenance };
+  return {
+    content: JSON.parse(body.content) as Record<string, unknown>,
+    provenance: body.provenance,
+    translatedFrom: body.translatedFrom,
+  };
 }
 
 const GERMAN = {
@@ -60,8 +64,9 @@ describe('PUT /v1/projects/:projectId/locales/:locale/translations with @@proven
       '@@provenance': { ai: { model: MODEL, keys: ['title', 'nav.home'] }, memory: { keys: ['save'] } },
     });
     expect(response.status).toBe(200);
-    const { content, provenance } = await translations(project);
+    const { content, provenance, translatedFrom } = await translations(project);
     expect(content).toStrictEqual(GERMAN);
+    expect(translatedFrom).toBe(1);
     const at = provenance.title!.at;
     expect(at).toBeGreaterThanOrEqual(before - 1000);
     expect(at).toBeLessThanOrEqual(Date.now() + 1000);
@@ -139,7 +144,7 @@ describe('PUT /v1/projects/:projectId/locales/:locale/translations with @@proven
 
   it('when a locale has nothing uploaded, then its provenance is empty', async () => {
     const project = await readyProject();
-    expect(await translations(project)).toStrictEqual({ content: {}, provenance: {} });
+    expect(await translations(project)).toStrictEqual({ content: {}, provenance: {}, translatedFrom: 0 });
   });
 
   it('when the upload is stored, then @@provenance is not content and provenance is stored beside it', async () => {

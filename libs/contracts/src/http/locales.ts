@@ -129,6 +129,15 @@ export const keyProvenanceSchema = z.strictObject({
 export const translationsResponseSchema = z.strictObject({
   locale: targetLocale,
   syncedVersion: z.number().int().nonnegative(),
+  translatedFrom: z
+    .number()
+    .int()
+    .nonnegative()
+    .meta({
+      description:
+        'The source version the stored translations were uploaded for (0: none uploaded); an upload of ' +
+        'edits to them is made from this version',
+    }),
   content: z.string().meta({ description: "The translations as a JSON string, in the source's nesting" }),
   updatedAt: epochMillis(),
   provenance: z.record(z.string(), keyProvenanceSchema).meta({

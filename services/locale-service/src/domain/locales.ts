@@ -62,6 +62,8 @@ export type LocaleDetail = Locale & { missing: string[]; outdated: string[] };
 export type Translations = {
   locale: string;
   syncedVersion: number;
+  /** The source version the stored translations were uploaded for; 0: none. */
+  translatedFrom: number;
   content: string;
   updatedAt: number;
   /** Key of `content` → who wrote its translation, in the order of `content`. */
@@ -577,6 +579,7 @@ export function createLocales(deps: {
       return {
         locale,
         syncedVersion: row.syncedVersion,
+        translatedFrom: row.translatedFrom,
         content: JSON.stringify(document),
         updatedAt: row.translatedAt ?? row.createdAt,
         provenance: keepProvenanceOf(provenance, written),

@@ -79,6 +79,7 @@ export function createLocaleRouter(deps: { locales: Locales }) {
       const body: TranslationsResponse = {
         locale: translations.locale,
         syncedVersion: translations.syncedVersion,
+        translatedFrom: translations.translatedFrom,
         content: translations.content,
         updatedAt: translations.updatedAt,
         provenance: Object.fromEntries(translations.provenance),
