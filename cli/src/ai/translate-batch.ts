@@ -27,6 +27,11 @@ export type TranslateBatchInput = {
   plurals?: readonly PluralGroupRequest[];
   /** key → context annotation (an ARB `@key` description). */
   context?: Record<string, string>;
+  /**
+   * Answer key → a person's translation of the key's earlier source text: the reference the
+   * model keeps to (DESIGN §13). The answer is checked like any other.
+   */
+  references?: ReadonlyMap<string, string>;
   /** Requests for one batch when answers are bad: the first and the retries (default 3). */
   maxAttempts?: number;
   /** Retries of one request on 429, 5xx and network failures, with backoff, by the SDK (default 3). */
@@ -80,6 +85,7 @@ export async function translateBatch(input: TranslateBatchInput): Promise<Transl
       strings,
       plurals,
       context,
+      references: input.references,
       // Every problem but an extra key belongs to a key or group that is asked again.
       earlierProblems: problems.filter((p) => p.kind !== 'unexpected-key'),
     };

@@ -1,4 +1,10 @@
-import { targetKeys, type ParsedSource, type TargetKeys } from '@tolk/locale-file';
+import {
+  comparePluralFormPlaceholders,
+  sourceValuesOf,
+  targetKeys,
+  type ParsedSource,
+  type TargetKeys,
+} from '@tolk/locale-file';
 import type { AiProvider, LocaleResponse } from '@tolk/contracts';
 import {
   ProviderError,
@@ -40,7 +46,10 @@ export type TranslateOptions = {
   provider?: AiProvider;
   model?: string;
   baseUrl?: string;
+  /** Translate again every key not a person's (missing, outdated, the model's). */
   force: boolean;
+  /** With force: a person's translations too. */
+  overwriteHuman?: boolean;
   concurrency: number;
   json: boolean;
 };
@@ -57,6 +66,10 @@ type LocaleOutcome = {
   uploaded: boolean;
   /** Keys whose local value, never uploaded, a new translation replaced (it was for an older source). */
   replacedLocal: string[];
+  /** Keys a person translated that would have been asked of the model and were not (DESIGN §13). */
+  keptHuman: number;
+  /** Keys a person translated whose source changed: asked with that translation as the reference. */
+  humanReferences: number;
   status: LocaleResponse['status'] | null;
   error: { code: string; message: string } | null;
 };
@@ -68,6 +81,8 @@ type LocaleWork = {
   /** The target keys asked for. */
   keys: string[];
   batches: TranslationUnit[][];
+  /** Target key → a person's translation of its earlier source text, sent as the reference. */
+  references: Map<string, string>;
   remaining: number;
   translated: Map<string, string>;
   failed: Set<string>;
@@ -139,13 +154,29 @@ export async function translate(io: Io, options: TranslateOptions) {
           `${edited.length > 20 ? ', ...' : ''}`,
       );
     }
-    const wanted = options.force
-      ? undefined
-      : upToDate
-        ? new Set<string>()
-        : await keysToTranslate(api, projectId, code, sourceFile.version);
-    const units = translationUnits(source, target, wanted);
+    const plan = upToDate
+      ? nothingToPlan()
+      : await planLocale({
+          api,
+          projectId,
+          locale: code,
+          version: sourceFile.version,
+          source,
+          target,
+          parts,
+          syncState,
+          cwd: io.cwd,
+          force: options.force,
+          overwriteHuman: options.overwriteHuman ?? false,
+        });
+    const units = translationUnits(source, target, plan.wanted);
     const keys = units.flatMap((unit) => unit.keys);
+    // A plural group is asked whole: a person's form of a group asked again goes as the reference.
+    const kept = new Set(plan.keptHuman);
+    for (const key of keys) {
+      const human = plan.humanValues.get(key);
+      if (kept.delete(key) && human !== undefined) plan.references.set(key, human);
+    }
     const file =
       parts.length === 1 ? shown(parts[0]!.file.pathOf(code), io.cwd) : describeSource(parts, code, io.cwd);
     work.push({
@@ -153,6 +184,7 @@ export async function translate(io: Io, options: TranslateOptions) {
       target,
       keys,
       batches: planBatches(units, (key) => sourceValues.get(key) ?? ''),
+      references: plan.references,
       remaining: 0,
       translated: new Map(),
       failed: new Set(),
@@ -165,6 +197,8 @@ export async function translate(io: Io, options: TranslateOptions) {
         problems: [],
         uploaded: false,
         replacedLocal: [],
+        keptHuman: kept.size,
+        humanReferences: plan.references.size,
         status: null,
         error: null,
       },
@@ -223,6 +257,7 @@ export async function translate(io: Io, options: TranslateOptions) {
   const finish = async (item: LocaleWork) => {
     progress.state(item.locale, 'uploading');
     await uploadLocale({
+      model: provider && modelId ? `${provider}:${modelId}` : undefined,
       io,
       api,
       projectId,
@@ -256,6 +291,7 @@ export async function translate(io: Io, options: TranslateOptions) {
         strings,
         plurals: units.flatMap((unit) => (unit.plural ? [unit.plural] : [])),
         context: contextNotes(source, sources),
+        references: item.references,
         maxAttempts: 3,
         signal: io.signal,
         onAttemptFailed: ({ attempt, problems }) =>
@@ -324,6 +360,13 @@ export async function translate(io: Io, options: TranslateOptions) {
         '(it was made for an older source text)',
     );
   }
+  for (const outcome of outcomes) {
+    if (outcome.keptHuman === 0) continue;
+    out.note(
+      `${outcome.locale}: kept ${outcome.keptHuman} translation${outcome.keptHuman === 1 ? '' : 's'} by a person ` +
+        '(not sent to the model; `--overwrite-human` translates them again)',
+    );
+  }
   for (const outcome of failedLocales) {
     const what = outcome.error
       ? `${outcome.error.code}: ${outcome.error.message}`
@@ -369,9 +412,48 @@ async function localWork(
   return target.keys.filter((key) => isUnsyncedLocal(local.values.get(key), server.get(key), synced[key]));
 }
 
-/** The locale's missing and outdated keys. */
-async function keysToTranslate(api: TolkApi, projectId: string, locale: string, version: number) {
-  const detail = await api.getLocale(projectId, locale);
+type LocalePlan = {
+  /** The target keys to ask of the model. */
+  wanted: Set<string>;
+  /** Wanted key → a person's translation of its earlier source text: the reference to keep. */
+  references: Map<string, string>;
+  /** Keys that would have been asked and are a person's translation, not outdated: kept. */
+  keptHuman: string[];
+  /** Key → a person's translation, for every key that has one. */
+  humanValues: Map<string, string>;
+};
+
+function nothingToPlan(): LocalePlan {
+  return { wanted: new Set(), references: new Map(), keptHuman: [], humanValues: new Map() };
+}
+
+/**
+ * What to ask of the model for one locale (DESIGN §13): its missing and outdated keys (with
+ * --force every key), except a person's translations: those are asked only when their source
+ * changed (outdated), with the person's text as the reference, unless --overwrite-human. A
+ * person's translation is one the server says is `human`, or a local value never uploaded
+ * (tolk push or this run uploads it as `human`): with no record of the last sync, only where
+ * the server has no value, since a difference may as well be the server's newer value.
+ */
+async function planLocale(options: {
+  api: TolkApi;
+  projectId: string;
+  locale: string;
+  version: number;
+  source: ParsedSource;
+  target: TargetKeys;
+  parts: readonly SourcePart[];
+  syncState: SyncState;
+  cwd: string;
+  force: boolean;
+  overwriteHuman: boolean;
+}): Promise<LocalePlan> {
+  const { api, projectId, locale, version, source, target } = options;
+  const [detail, translations, local] = await Promise.all([
+    api.getLocale(projectId, locale),
+    api.getTranslations(projectId, locale),
+    readLocalValues(options.parts, locale, options.cwd),
+  ]);
   if (detail.sourceVersion < version) {
     throw new CliError(
       'NOT_READY',
@@ -379,10 +461,39 @@ async function keysToTranslate(api: TolkApi, projectId: string, locale: string, 
       ExitCode.failure,
     );
   }
-  return new Set([...detail.missing, ...detail.outdated]);
+  const server = valuesOf(parseLocaleDocument(JSON.parse(translations.content), locale, options.cwd));
+  const synced = options.syncState.locales[locale];
+  const humanValues = new Map<string, string>();
+  for (const key of target.keys) {
+    const mine = local?.values.get(key);
+    const theirs = server.get(key);
+    if (
+      isUnsyncedLocal(mine, theirs, synced?.[key]) &&
+      (synced !== undefined || theirs === undefined) &&
+      comparePluralFormPlaceholders(sourceValuesOf(source, target.byKey.get(key)!), mine) === undefined
+    ) {
+      humanValues.set(key, mine);
+    } else if (theirs !== undefined && translations.provenance[key]?.by === 'human') {
+      humanValues.set(key, theirs);
+    }
+  }
+  const outdated = new Set(detail.outdated);
+  const candidates = options.force ? target.keys : [...detail.missing, ...detail.outdated];
+  const plan: LocalePlan = { ...nothingToPlan(), humanValues };
+  for (const key of candidates) {
+    const human = options.overwriteHuman ? undefined : humanValues.get(key);
+    if (human === undefined) plan.wanted.add(key);
+    else if (outdated.has(key)) {
+      plan.wanted.add(key);
+      plan.references.set(key, human);
+    } else plan.keptHuman.push(key);
+  }
+  return plan;
 }
 
 async function uploadLocale(options: {
+  /** `<provider>:<model>` of the model that translated this run, if one did. */
+  model: string | undefined;
   io: Io;
   api: TolkApi;
   projectId: string;
@@ -441,7 +552,12 @@ async function uploadLocale(options: {
         cwd: io.cwd,
       });
     }
-    const answer = await api.putTranslations(projectId, item.locale, merged.document, version);
+    // The keys the model wrote are claimed as its; the rest is a person's or kept as it was.
+    const written = [...item.translated.keys()].filter((key) => values.has(key));
+    const claim =
+      options.model && written.length > 0 ? { ai: { model: options.model, keys: written } } : undefined;
+    const answer = await api.putTranslations(projectId, item.locale, merged.document, version, claim);
+    syncState.versions[item.locale] = version;
     syncState.locales[item.locale] = syncedHashes(
       values,
       (await readLocalValues(parts, item.locale, io.cwd))?.values,
