@@ -142,6 +142,25 @@ describe('PUT /v1/projects/:projectId/locales/:locale/translations with @@proven
     expect(provenance.save).toMatchObject({ by: 'ai', model: MODEL });
   });
 
+  it('when a claimed upload and an unclaimed one of the same values run at once, then the keys stay ai in either order', async () => {
+    // Whichever is stored second finds the first's values: the unclaimed one keeps the claim's
+    // provenance only if it is worked out against what is stored when its row is locked.
+    const project = await readyProject();
+    for (let round = 0; round < 5; round++) {
+      const text = { ...GERMAN, save: `Speichern ${round}` };
+      const [claimed, unclaimed] = await Promise.all([
+        upload(project, {
+          ...text,
+          '@@provenance': { ai: { model: MODEL, keys: ['title', 'save', 'cancel', 'nav.home'] } },
+        }),
+        upload(project, text),
+      ]);
+      expect([claimed.status, unclaimed.status]).toStrictEqual([200, 200]);
+      const { provenance } = await translations(project);
+      expect(provenance.save, `round ${round}`).toMatchObject({ by: 'ai', model: MODEL });
+    }
+  });
+
   it('when a locale has nothing uploaded, then its provenance is empty', async () => {
     const project = await readyProject();
     expect(await translations(project)).toStrictEqual({ content: {}, provenance: {}, translatedFrom: 0 });

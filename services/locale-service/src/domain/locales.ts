@@ -192,20 +192,21 @@ export function createLocales(deps: {
     return content ? translationsOf(await decodeStoredEntries(content)) : NO_TRANSLATIONS;
   }
 
-  /** The locale's translations, the provenance of their keys, and when they were stored. */
+  /** The locale's translations and the provenance of their keys, decoded, and as stored (`raw`). */
   async function storedWithProvenance(projectId: string, locale: string, q: Queryable = db) {
-    const stored = await locales.translations(projectId, locale, q);
-    if (!stored) throw localeNotFound(locale);
+    const raw = await locales.translations(projectId, locale, q);
+    if (!raw) throw localeNotFound(locale);
     const [translations, provenance] = await Promise.all([
-      stored.content ? decodeStoredEntries(stored.content).then(translationsOf) : NO_TRANSLATIONS,
-      decodeProvenance(stored.provenance),
+      raw.content ? decodeStoredEntries(raw.content).then(translationsOf) : NO_TRANSLATIONS,
+      decodeProvenance(raw.provenance),
     ]);
-    return { translations, provenance, translatedAt: stored.translatedAt };
+    return { translations, provenance, raw };
   }
 
   /**
    * The provenance of an upload's keys (provenanceOfUpload) against what is stored in `q`:
-   * `known`, read before the row was locked, serves when no upload was stored since.
+   * `known`, read before the row was locked, serves when the stored bytes are still the same
+   * (comparing them costs far less than decoding them again).
    */
   async function uploadProvenance(
     projectId: string,
@@ -213,12 +214,16 @@ export function createLocales(deps: {
     uploaded: ReadonlyMap<string, string>,
     claimed: ClaimedKeys,
     known: Awaited<ReturnType<typeof storedWithProvenance>>,
-    row: LocaleRow,
     at: number,
     q: Queryable,
   ) {
-    const stored =
-      row.translatedAt === known.translatedAt ? known : await storedWithProvenance(projectId, locale, q);
+    const current = await locales.translations(projectId, locale, q);
+    const same = (a: Buffer | undefined, b: Buffer | undefined) => (a && b ? a.equals(b) : a === b);
+    const unchanged =
+      current !== undefined &&
+      same(current.content, known.raw.content) &&
+      same(current.provenance, known.raw.provenance);
+    const stored = unchanged ? known : await storedWithProvenance(projectId, locale, q);
     return encodeProvenance(
       provenanceOfUpload({
         uploaded,
@@ -535,16 +540,7 @@ export function createLocales(deps: {
           from,
           plurals ? made.keys : undefined,
         );
-        const provenance = await uploadProvenance(
-          projectId,
-          locale,
-          translations,
-          claimed,
-          known,
-          row,
-          at,
-          tx,
-        );
+        const provenance = await uploadProvenance(projectId, locale, translations, claimed, known, at, tx);
         await locales.saveTranslations(projectId, locale, { content, provenance, from }, counts, at, tx);
       });
       // A newer source may have arrived meanwhile: counts follow it before they are shown.
