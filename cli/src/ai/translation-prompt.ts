@@ -56,8 +56,12 @@ export function buildSystemPrompt(request: TranslationRequest): string {
       'keep "#". Keep ICU quoting with apostrophes working.',
     'Keep leading and trailing whitespace and line breaks. Context notes describe where a string appears; use ' +
       'them to choose words, never translate them.',
-    "When a person's translation of an earlier source text is given for a key, it is the reference: keep its " +
-      'wording, terms and style, and change only what the new source text requires.',
+    ...(referencesOf(request).length > 0
+      ? [
+          "When a person's translation of an earlier source text is given for a key, it is the reference: keep " +
+            'its wording, terms and style, and change only what the new source text requires.',
+        ]
+      : []),
   ].join('\n');
   const instructions = request.instructions?.trim();
   if (!instructions) return rules;
