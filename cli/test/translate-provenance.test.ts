@@ -165,6 +165,64 @@ describe('provenance: a person’s translations are kept', () => {
     expect(read.pay).toMatchObject({ by: 'ai', model: MODEL });
   });
 
+  it('when a teammate pulls into a fresh checkout and edits a target file, then push uploads the edit as human', async () => {
+    expect((await translate()).code).toBe(0);
+    const teammate = await createCliHarness(system.base);
+    try {
+      await teammate.writeJson('tolk.json', await cli.readJson('tolk.json'));
+      await teammate.writeJson('locales/en.json', SOURCE);
+      const env = { env: { TOLK_TOKEN: token } };
+      expect((await teammate.tolk(['pull'], env)).code).toBe(0);
+      const de = await teammate.readJson('locales/de.json');
+      await teammate.writeJson('locales/de.json', { ...de, pay: 'Jetzt {amount} zahlen' });
+      const push = await teammate.tolk(['push', '--json'], env);
+      expect(push.code, push.stderr).toBe(0);
+      expect(push.json().humanEdits).toEqual([{ locale: 'de', keys: 1, sourceVersion: 1, uploaded: true }]);
+      const read = await provenance();
+      expect(read.pay).toEqual({ by: 'human', at: expect.any(Number) });
+      expect(read.bye).toMatchObject({ by: 'ai', model: MODEL });
+    } finally {
+      await teammate.remove();
+    }
+  });
+
+  it('when the server has translations of a newer source than the edited file, then push reports CONFLICT for the locale and stores nothing of it', async () => {
+    expect((await translate()).code).toBe(0);
+    // Elsewhere: a new source version, translated.
+    const newer = { ...SOURCE, extra: 'More' };
+    expect((await system.call('PUT', `/v1/projects/${projectId}/source`, token, newer)).status).toBe(200);
+    const translations = `/v1/projects/${projectId}/locales/de/translations?sourceVersion=2`;
+    const stored = { greeting: 'Hallo {name}', pay: 'Zahle {amount}', bye: 'Tschüss', extra: 'Mehr' };
+    expect((await system.call('PUT', translations, token, stored)).status).toBe(200);
+
+    const de = await cli.readJson('locales/de.json');
+    await cli.writeJson('locales/de.json', { ...de, bye: 'Servus' });
+    const push = await tolk('push', '--json');
+    expect(push.code).toBe(2);
+    expect(push.json().humanEdits).toEqual([
+      {
+        locale: 'de',
+        keys: 1,
+        sourceVersion: 1,
+        uploaded: false,
+        error: { code: 'CONFLICT', message: expect.stringContaining('source version 2') },
+      },
+    ]);
+    const read = await provenance();
+    expect(read.bye).toEqual({ by: 'human', at: expect.any(Number) });
+    const content = await system.call('GET', `/v1/projects/${projectId}/locales/de/translations`, token);
+    expect(JSON.parse(content.body.content as string).bye).toBe('Tschüss');
+
+    // As the message says: pull keeps the edit, and push uploads it then.
+    expect((await tolk('pull')).code).toBe(5);
+    expect((await cli.readJson('locales/de.json')).bye).toBe('Servus');
+    const again = await tolk('push', '--json');
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.json().humanEdits).toEqual([{ locale: 'de', keys: 1, sourceVersion: 2, uploaded: true }]);
+    const after = await system.call('GET', `/v1/projects/${projectId}/locales/de/translations`, token);
+    expect(JSON.parse(after.body.content as string).bye).toBe('Servus');
+  });
+
   it('when push --dry-run finds a hand edit, then it says so and uploads nothing', async () => {
     await translate();
     const de = await cli.readJson('locales/de.json');

@@ -124,6 +124,15 @@ async function pushTargetEdits(options: {
       // States written before the version was kept: the server's translations are what was synced.
       result.sourceVersion ||= translations.translatedFrom;
       results.push(result);
+      if (translations.translatedFrom > result.sourceVersion) {
+        // The server's would have to be uploaded as made from an older source: never.
+        throw new CliError(
+          'CONFLICT',
+          `The server has translations of source version ${translations.translatedFrom}, newer than ` +
+            `those your file was synced with (${result.sourceVersion}): \`tolk pull\` (it keeps your edits) and push again`,
+          ExitCode.usage,
+        );
+      }
       if (options.dryRun) continue;
       // Flattened keys name the same keys as the file's nesting does.
       const document = recordOf([...server, ...edited]);
