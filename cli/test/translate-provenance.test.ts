@@ -139,6 +139,34 @@ describe('provenance: a person’s translations are kept', () => {
     expect((await provenance()).bye).toMatchObject({ by: 'ai', model: MODEL });
   });
 
+  it('when a plural group has a form a person wrote, then --force asks the group with it as reference and keeps it', async () => {
+    await cli.writeJson('locales/en.json', {
+      ...SOURCE,
+      item_one: '{{count}} item',
+      item_other: '{{count}} items',
+    });
+    expect((await tolk('push')).code).toBe(0);
+    expect((await translate()).code).toBe(0);
+    const de = await cli.readJson('locales/de.json');
+    await cli.writeJson('locales/de.json', { ...de, item_one: '{{count}} Stück' });
+    expect((await tolk('push')).code).toBe(0);
+    openai.requests.length = 0;
+
+    const forced = await translate('--force', '--json');
+    expect(forced.code, forced.stderr).toBe(0);
+    const group = openai.requests.find((request) => request.strings && 'item_one' in request.strings)!;
+    expect(JSON.stringify(group.body)).toContain(
+      JSON.stringify(JSON.stringify({ item_one: '{{count}} Stück' })).slice(1, -1),
+    );
+    expect(forced.json().locales[0]).toMatchObject({ keptHuman: 1, humanReferences: 1 });
+    const after = await cli.readJson('locales/de.json');
+    expect(after.item_one).toBe('{{count}} Stück');
+    expect(after.item_other).toBe('[de:other] {{count}} items');
+    const read = await provenance();
+    expect(read.item_one).toEqual({ by: 'human', at: expect.any(Number) });
+    expect(read.item_other).toMatchObject({ by: 'ai', model: MODEL });
+  });
+
   it('when a key was never changed by hand, then it is not sent with a reference', async () => {
     await translate();
     await cli.writeJson('locales/en.json', { ...SOURCE, pay: 'Pay {amount} now' });

@@ -83,6 +83,8 @@ type LocaleWork = {
   batches: TranslationUnit[][];
   /** Target key → a person's translation of its earlier source text, sent as the reference. */
   references: Map<string, string>;
+  /** Keys asked only as part of their plural group: a person's, kept whatever the model answers. */
+  keepHuman: Set<string>;
   remaining: number;
   translated: Map<string, string>;
   failed: Set<string>;
@@ -171,12 +173,18 @@ export async function translate(io: Io, options: TranslateOptions) {
         });
     const units = translationUnits(source, target, plan.wanted);
     const keys = units.flatMap((unit) => unit.keys);
-    // A plural group is asked whole: a person's form of a group asked again goes as the reference.
-    const kept = new Set(plan.keptHuman);
-    for (const key of keys) {
-      const human = plan.humanValues.get(key);
-      if (kept.delete(key) && human !== undefined) plan.references.set(key, human);
+    // A plural group is asked whole: its forms a person translated go as the reference, and
+    // those whose source did not change (not wanted) keep the person's text whatever the answer.
+    const keepHuman = new Set<string>();
+    if (!options.overwriteHuman) {
+      for (const key of keys) {
+        const human = plan.humanValues.get(key);
+        if (human === undefined) continue;
+        if (!plan.references.has(key)) plan.references.set(key, human);
+        if (!plan.wanted.has(key)) keepHuman.add(key);
+      }
     }
+    const kept = new Set([...plan.keptHuman, ...keepHuman]);
     const file =
       parts.length === 1 ? shown(parts[0]!.file.pathOf(code), io.cwd) : describeSource(parts, code, io.cwd);
     work.push({
@@ -185,6 +193,7 @@ export async function translate(io: Io, options: TranslateOptions) {
       keys,
       batches: planBatches(units, (key) => sourceValues.get(key) ?? ''),
       references: plan.references,
+      keepHuman,
       remaining: 0,
       translated: new Map(),
       failed: new Set(),
@@ -299,7 +308,8 @@ export async function translate(io: Io, options: TranslateOptions) {
       });
       usage.inputTokens += result.usage.inputTokens;
       usage.outputTokens += result.usage.outputTokens;
-      for (const [key, value] of Object.entries(result.translations)) item.translated.set(key, value);
+      for (const [key, value] of Object.entries(result.translations))
+        if (!item.keepHuman.has(key)) item.translated.set(key, value);
       progress.batchDone(item.locale, keys.length, job.index + 1, item.batches.length);
     } catch (error) {
       if (io.signal.aborted) throw error;
@@ -307,7 +317,8 @@ export async function translate(io: Io, options: TranslateOptions) {
       if (error instanceof TranslationRejectedError) {
         usage.inputTokens += error.usage.inputTokens;
         usage.outputTokens += error.usage.outputTokens;
-        for (const [key, value] of Object.entries(error.translations)) item.translated.set(key, value);
+        for (const [key, value] of Object.entries(error.translations))
+          if (!item.keepHuman.has(key)) item.translated.set(key, value);
         const bad = error.problems.filter((problem) => problem.kind !== 'unexpected-key');
         item.outcome.problems.push(...bad.map((problem) => `${problem.key}: ${problem.message}`));
         reason = `rejected after ${error.attempts} attempts (${describeProblems(bad)})`;
@@ -324,7 +335,7 @@ export async function translate(io: Io, options: TranslateOptions) {
       } else {
         throw error;
       }
-      const failed = keys.filter((key) => !item.translated.has(key));
+      const failed = keys.filter((key) => !item.translated.has(key) && !item.keepHuman.has(key));
       for (const key of failed) item.failed.add(key);
       progress.batchFailed(item.locale, failed.length, reason);
       const good = keys.length - failed.length;
