@@ -57,10 +57,31 @@ describe('provenance: a person’s translations are kept', () => {
   /** The keys each request asked of the model, since the last reset. */
   const keysAsked = () => openai.stringsReceived().flatMap((strings) => Object.keys(strings));
 
-  async function provenance() {
+  async function downloaded() {
     const response = await system.call('GET', `/v1/projects/${projectId}/locales/de/translations`, token);
     expect(response.status).toBe(200);
-    return response.body.provenance as Record<string, { by: string; model?: string; at: number }>;
+    return response.body as {
+      content: string;
+      provenance: Record<string, { by: string; model?: string; at: number }>;
+    };
+  }
+  const provenance = async () => (await downloaded()).provenance;
+  const storedContent = async () => JSON.parse((await downloaded()).content) as Record<string, string>;
+
+  /** `tolk push --json` with one edit of de.json the push refuses: exit 2, the error named. */
+  async function expectEditRefused(code: string, message: string) {
+    const push = await tolk('push', '--json');
+    expect(push.code).toBe(2);
+    expect(push.json().humanEdits).toEqual([
+      {
+        locale: 'de',
+        keys: 1,
+        sourceVersion: 1,
+        uploaded: false,
+        error: { code, message: expect.stringContaining(message) },
+      },
+    ]);
+    return push;
   }
 
   /** Translates everything, then edits `bye` in de.json by hand and pushes it. */
@@ -225,21 +246,10 @@ describe('provenance: a person’s translations are kept', () => {
 
     const de = await cli.readJson('locales/de.json');
     await cli.writeJson('locales/de.json', { ...de, bye: 'Servus' });
-    const push = await tolk('push', '--json');
-    expect(push.code).toBe(2);
-    expect(push.json().humanEdits).toEqual([
-      {
-        locale: 'de',
-        keys: 1,
-        sourceVersion: 1,
-        uploaded: false,
-        error: { code: 'CONFLICT', message: expect.stringContaining('source version 2') },
-      },
-    ]);
+    await expectEditRefused('CONFLICT', 'source version 2');
     const read = await provenance();
     expect(read.bye).toEqual({ by: 'human', at: expect.any(Number) });
-    const content = await system.call('GET', `/v1/projects/${projectId}/locales/de/translations`, token);
-    expect(JSON.parse(content.body.content as string).bye).toBe('Tschüss');
+    expect((await storedContent()).bye).toBe('Tschüss');
 
     // As the message says: pull keeps the edit, and push uploads it then.
     expect((await tolk('pull')).code).toBe(5);
@@ -247,8 +257,7 @@ describe('provenance: a person’s translations are kept', () => {
     const again = await tolk('push', '--json');
     expect(again.code, again.stderr).toBe(0);
     expect(again.json().humanEdits).toEqual([{ locale: 'de', keys: 1, sourceVersion: 2, uploaded: true }]);
-    const after = await system.call('GET', `/v1/projects/${projectId}/locales/de/translations`, token);
-    expect(JSON.parse(after.body.content as string).bye).toBe('Servus');
+    expect((await storedContent()).bye).toBe('Servus');
   });
 
   it('when push --dry-run finds a hand edit, then it says so and uploads nothing', async () => {
@@ -265,17 +274,7 @@ describe('provenance: a person’s translations are kept', () => {
     await translate();
     const de = await cli.readJson('locales/de.json');
     await cli.writeJson('locales/de.json', { ...de, pay: 'Jetzt zahlen' });
-    const push = await tolk('push', '--json');
-    expect(push.code).toBe(2);
-    expect(push.json().humanEdits).toEqual([
-      {
-        locale: 'de',
-        keys: 1,
-        sourceVersion: 1,
-        uploaded: false,
-        error: { code: 'VALIDATION_ERROR', message: expect.stringContaining('Placeholders differ') },
-      },
-    ]);
+    const push = await expectEditRefused('VALIDATION_ERROR', 'Placeholders differ');
     expect(push.stderr).toContain('de: 1 edited translation not uploaded: VALIDATION_ERROR');
     expect((await provenance()).pay).toMatchObject({ by: 'ai' });
   });
