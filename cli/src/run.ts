@@ -145,7 +145,9 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
 
   program
     .command('push')
-    .description('Upload the source locale file and show what changed')
+    .description(
+      'Upload the source locale file and show what changed; your edits of target files go up as human translations',
+    )
     .option('--dry-run', 'show the diff the upload would make, store nothing')
     .option('--json', 'print the server answer as JSON')
     .addHelpText('after', examples('tolk push', 'tolk push --dry-run --json'))
@@ -182,7 +184,14 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
       '--base-url <url>',
       'an OpenAI-compatible endpoint (Ollama, vLLM, a proxy...) or the provider URL to use',
     )
-    .option('--force', 'translate every key of the locales, also those up to date')
+    .option(
+      '--force',
+      "translate again every key a model wrote, also those up to date (a person's translations are kept)",
+    )
+    .option(
+      '--overwrite-human',
+      "with --force, translate again a person's translations too (implies --force)",
+    )
     .option(
       '--no-memory',
       'ask the model for every key: no translations of identical texts from translation memory, no examples',
@@ -197,7 +206,10 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
         'tolk translate --base-url http://localhost:11434/v1 --model llama3.1   # a local model',
       ) +
         "\nThe key comes from the provider's variable (OPENAI_API_KEY, ANTHROPIC_API_KEY, GOOGLE_GENERATIVE_AI_API_KEY," +
-        '\nMISTRAL_API_KEY, DEEPSEEK_API_KEY, OPENROUTER_API_KEY), else from the key you stored in the dashboard.\n',
+        '\nMISTRAL_API_KEY, DEEPSEEK_API_KEY, OPENROUTER_API_KEY), else from the key you stored in the dashboard.\n' +
+        "\nA person's translations (edited in a target file and uploaded by `tolk push` or `translate`, or through" +
+        '\nthe API) are never sent to the model again unless their source text changed; then the model gets the' +
+        "\nperson's text as the reference to keep. --overwrite-human re-translates them like any other key.\n",
     )
     .action(
       async (options: {
@@ -207,12 +219,14 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
         baseUrl?: string;
         force?: boolean;
         memory: boolean;
+        overwriteHuman?: boolean;
         concurrency: number;
         json?: boolean;
       }) => {
         exitCode = await translate(io, {
           ...options,
-          force: options.force ?? false,
+          force: (options.force ?? false) || (options.overwriteHuman ?? false),
+          overwriteHuman: options.overwriteHuman ?? false,
           json: options.json ?? false,
         });
       },

@@ -316,15 +316,16 @@ describe('tolk.json file sets', () => {
     expect((await app.cli.readJson('locales/pl/errors.json')).notFound).toBe('Nic tu nie ma');
     expect((await app.tolk(['pull'])).code).toBe(0);
 
-    // A hand edit of a key whose source then changes: the new translation replaces it, and says so.
+    // A hand edit, never uploaded, of a key whose source changed (push would have uploaded it as
+    // a person's, DESIGN §13): the new translation replaces it, and says so.
+    await app.write('locales/en/errors.json', ERRORS.replace('You are offline', 'No connection'));
+    expect((await app.tolk(['push'])).code).toBe(0);
     const handEdited = (await app.cli.readText('locales/pl/errors.json')).replace(
       'Brak sieci',
       'Jesteś offline',
     );
     expect(handEdited).toContain('Jesteś offline');
     await app.write('locales/pl/errors.json', handEdited);
-    await app.write('locales/en/errors.json', ERRORS.replace('You are offline', 'No connection'));
-    expect((await app.tolk(['push'])).code).toBe(0);
     const translated = await app.translate();
     expect(translated.code, translated.stderr).toBe(0);
     expect(translated.stderr).toContain(

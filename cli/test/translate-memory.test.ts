@@ -68,6 +68,11 @@ describe('tolk translate with translation memory', () => {
       toolbar: { save: '[de] Save changes' },
       help: '[de] Help',
     });
+    // The upload says which keys memory filled.
+    const { projectId } = await cli.readJson('tolk.json');
+    const stored = await system.call('GET', `/v1/projects/${projectId}/locales/de/translations`, user.token);
+    expect(stored.body.provenance['toolbar.save']).toEqual({ by: 'memory', at: expect.any(Number) });
+    expect(stored.body.provenance['help']).toMatchObject({ by: 'ai', model: expect.stringContaining('m') });
     await cli.remove();
   });
 

@@ -33,6 +33,11 @@ export type TranslateBatchInput = {
   examples?: readonly MemoryExample[];
   /** The project's glossary: the entries each request's strings use go into it, and answers are checked. */
   glossary?: CompiledGlossary;
+  /**
+   * Answer key → a person's translation of the key's earlier source text: the reference the
+   * model keeps to (DESIGN §13). The answer is checked like any other.
+   */
+  references?: ReadonlyMap<string, string>;
   /** Requests for one batch when answers are bad: the first and the retries (default 3). */
   maxAttempts?: number;
   /** Retries of one request on 429, 5xx and network failures, with backoff, by the SDK (default 3). */
@@ -93,6 +98,7 @@ export async function translateBatch(input: TranslateBatchInput): Promise<Transl
       plurals,
       context,
       examples: input.examples ?? [],
+      references: input.references,
       // Every problem but an extra key belongs to a key or group that is asked again.
       earlierProblems: problems.filter((p) => p.kind !== 'unexpected-key'),
       glossary: input.glossary && glossarySection(input.glossary, strings.values(), input.targetLocale),

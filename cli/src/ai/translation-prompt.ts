@@ -30,6 +30,11 @@ export type TranslationRequest = {
   plurals: readonly PluralGroupRequest[];
   /** key → context annotation; only the keys of `strings` are sent. */
   context: ReadonlyMap<string, string>;
+  /**
+   * Answer key → a person's translation of an earlier source text of the key (DESIGN §13): the
+   * reference the new translation keeps to. Only the keys the answer holds are sent.
+   */
+  references?: ReadonlyMap<string, string>;
   /** What was wrong with an earlier answer for these keys, told to the model on a retry. */
   earlierProblems: readonly KeyProblem[];
   /** Earlier translations of similar texts, for consistent wording (none: no section). */
@@ -58,6 +63,12 @@ export function buildSystemPrompt(request: TranslationRequest): string {
       'keep "#". Keep ICU quoting with apostrophes working.',
     'Keep leading and trailing whitespace and line breaks. Context notes describe where a string appears; use ' +
       'them to choose words, never translate them.',
+    ...(referencesOf(request).length > 0
+      ? [
+          "When a person's translation of an earlier source text is given for a key, it is the reference: keep " +
+            'its wording, terms and style, and change only what the new source text requires.',
+        ]
+      : []),
   ].join('\n');
   const instructions = request.instructions?.trim();
   if (!instructions) return rules;
@@ -88,6 +99,13 @@ export function buildUserMessage(request: TranslationRequest): UserModelMessage 
   const plurals = describePlurals(request);
   if (plurals) sections.push(plurals);
   if (request.glossary) sections.push(request.glossary);
+  const references = referencesOf(request);
+  if (references.length > 0) {
+    sections.push(
+      "A person's translations of these keys, made for an earlier source text; keep to them and change only " +
+        `what the new source text requires (JSON, key → translation):\n${JSON.stringify(recordOf(references))}`,
+    );
+  }
   if (request.earlierProblems.length > 0) {
     const lines = request.earlierProblems.map((p) => `- ${JSON.stringify(p.key)}: ${p.message}`);
     sections.push(`An earlier answer was rejected for these keys; fix this:\n${lines.join('\n')}`);
@@ -134,6 +152,16 @@ function describePlurals(request: TranslationRequest): string | undefined {
     );
   }
   return lines.join('\n');
+}
+
+/** The references for the keys the answer holds, in the order of the answer. */
+function referencesOf(request: TranslationRequest): [string, string][] {
+  const { references } = request;
+  if (!references || references.size === 0) return [];
+  return answerKeys(request.strings.keys(), request.plurals).flatMap((key) => {
+    const reference = references.get(key);
+    return reference === undefined ? [] : [[key, reference] as [string, string]];
+  });
 }
 
 /** Whether an ICU message has a `plural` (cardinal) or `selectordinal` (ordinal) argument. */

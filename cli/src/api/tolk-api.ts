@@ -9,6 +9,7 @@ import {
   localeListResponseSchema,
   localeResponseSchema,
   memoryLookupResponseSchema,
+  PROVENANCE_MEMBER,
   projectListResponseSchema,
   projectResponseSchema,
   sessionResponseSchema,
@@ -16,6 +17,7 @@ import {
   translationsResponseSchema,
   uploadResponseSchema,
   userResponseSchema,
+  type ProvenanceClaim,
 } from '@tolk/contracts';
 import { z } from 'zod';
 import type { ApiClient } from './api-client.js';
@@ -77,9 +79,19 @@ export function tolkApi(client: ApiClient) {
       client.get(locale(projectId, code), localeDetailResponseSchema),
     getTranslations: (projectId: string, code: string) =>
       client.get(`${locale(projectId, code)}/translations`, translationsResponseSchema),
-    putTranslations: (projectId: string, code: string, content: unknown, sourceVersion: number) =>
+    /**
+     * `claim`: the keys the model wrote (and those reused from memory); every other key of the
+     * upload is a person's, unless its value is the one the server has (DESIGN §13).
+     */
+    putTranslations: (
+      projectId: string,
+      code: string,
+      content: Record<string, unknown>,
+      sourceVersion: number,
+      claim?: ProvenanceClaim,
+    ) =>
       client.request('PUT', `${locale(projectId, code)}/translations`, {
-        body: content,
+        body: claim ? { ...content, [PROVENANCE_MEMBER]: claim } : content,
         query: { sourceVersion },
         schema: localeResponseSchema,
       }),

@@ -76,6 +76,7 @@ export async function pull(io: Io, options: { locale: string[]; json: boolean; f
       else hashes[key] = synced[key];
     }
     state.locales[locale] = hashes;
+    state.versions[locale] = translations.translatedFrom;
 
     const keyCount = server.size;
     const file = paths.length === 1 ? shown(paths[0]!, io.cwd) : describeSource(parts, locale, io.cwd);

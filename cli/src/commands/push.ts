@@ -1,27 +1,68 @@
 import type { DiffResponse } from '@tolk/contracts';
-import { tolkApi } from '../api/tolk-api.js';
+import { tolkApi, type TolkApi } from '../api/tolk-api.js';
 import { projectContext } from '../context.js';
-import { ExitCode } from '../errors.js';
-import { describeSource, namespaceFiles, readSourceParts, serverDocument } from '../files/file-sets.js';
+import { CliError, ExitCode } from '../errors.js';
+import {
+  describeSource,
+  namespaceFiles,
+  readLocalValues,
+  readSourceParts,
+  serverDocument,
+  type SourcePart,
+} from '../files/file-sets.js';
 import { parseLocaleDocument } from '../files/locale-files.js';
+import { hashValue, isUnsyncedLocal, loadSyncState, saveSyncState } from '../files/sync-state.js';
 import type { Io } from '../io.js';
+import { recordOf } from '../ai/translation-prompt.js';
+import { valuesOf } from '../translate/merge.js';
 
 /** Up to this many changed keys are listed one by one; more are counted. */
 const LISTED_KEYS = 20;
 
+/** Local edits of one target locale, uploaded (or not) as a person's translations. */
+type HumanEdits = {
+  locale: string;
+  /** How many keys were edited. */
+  keys: number;
+  /** The source version they were uploaded as made from: the one the file was last synced to. */
+  sourceVersion: number;
+  uploaded: boolean;
+  error?: { code: string; message: string };
+};
+
 /**
- * Uploads the source locale's files as one source version (each read through its format and
- * checked locally first, by the server's rules; nothing is uploaded when one fails) and shows
- * the diff.
+ * Uploads the edits of the target files first (values that differ from what this working copy
+ * last synced and from the server's, DESIGN §13: a person's translations), each locale as made
+ * from the source version its file was synced to; then the source locale's files as one source
+ * version (each read through its format and checked locally first, by the server's rules;
+ * nothing is uploaded when one fails) and shows the diff. The edits go first so that they are
+ * checked against the source they were made for, not one this push makes.
  */
 export async function push(io: Io, options: { dryRun: boolean; json: boolean }) {
   const { out, project, client } = await projectContext(io, options);
   const { projectId, sourceLocale } = project.config;
+  const api = tolkApi(client);
   const parts = await readSourceParts(project, await namespaceFiles(project, io.cwd), io.cwd);
   const file = describeSource(parts, sourceLocale, io.cwd);
   const document = serverDocument(parts);
   parseLocaleDocument(document, parts.length === 1 ? parts[0]!.file.sourcePath : project.file, io.cwd);
-  const answer = await tolkApi(client).putSource(projectId, document, options.dryRun);
+  const { results: humanEdits, exitCode } = await pushTargetEdits({
+    io,
+    api,
+    projectId,
+    dir: project.dir,
+    targetLocales: project.config.targetLocales,
+    parts,
+    dryRun: options.dryRun,
+  });
+  for (const edits of humanEdits) {
+    const keys = `${edits.keys} edited translation${edits.keys === 1 ? '' : 's'}`;
+    if (edits.error)
+      out.note(`${edits.locale}: ${keys} not uploaded: ${edits.error.code}: ${edits.error.message}`);
+    else if (options.dryRun) out.line(`Dry run: ${edits.locale}: ${keys} would be uploaded as a person's`);
+    else out.line(`${edits.locale}: uploaded ${keys} as a person's (source version ${edits.sourceVersion})`);
+  }
+  const answer = await api.putSource(projectId, document, options.dryRun);
 
   const changed = answer.diff.added.length + answer.diff.modified.length + answer.diff.deleted.length;
   const prefix = options.dryRun ? 'Dry run, nothing stored: ' : '';
@@ -36,8 +77,78 @@ export async function push(io: Io, options: { dryRun: boolean; json: boolean }) 
   }
   if (answer.needsTranslation && !options.dryRun)
     out.line('Target locales are behind: run `tolk translate`.');
-  out.document({ file, dryRun: options.dryRun, ...answer });
-  return ExitCode.ok;
+  out.document({ file, dryRun: options.dryRun, ...answer, humanEdits });
+  return exitCode;
+}
+
+/**
+ * For each target locale this working copy synced (.tolk/state.json), the values of its files
+ * that differ from what was last synced and from the server's: uploaded over the server's
+ * translations, as made from the source version the file was synced to, with no provenance
+ * claim, so that the server records them as a person's and keeps every other key's provenance.
+ * Without a record of the last sync nothing is uploaded: a difference may be the server's newer
+ * value (pull names such keys).
+ */
+async function pushTargetEdits(options: {
+  io: Io;
+  api: TolkApi;
+  projectId: string;
+  dir: string;
+  targetLocales: readonly string[];
+  parts: readonly SourcePart[];
+  dryRun: boolean;
+}): Promise<{ results: HumanEdits[]; exitCode: ExitCode }> {
+  const { io, api, projectId, parts } = options;
+  const state = await loadSyncState(options.dir);
+  const results: HumanEdits[] = [];
+  let exitCode: ExitCode = ExitCode.ok;
+  for (const locale of options.targetLocales) {
+    const synced = state.locales[locale];
+    if (synced === undefined) continue;
+    const local = await readLocalValues(parts, locale, io.cwd);
+    if (!local) continue;
+    const result: HumanEdits = {
+      locale,
+      keys: 0,
+      sourceVersion: state.versions[locale] ?? 0,
+      uploaded: false,
+    };
+    try {
+      const translations = await api.getTranslations(projectId, locale);
+      const server = valuesOf(parseLocaleDocument(JSON.parse(translations.content), locale, io.cwd));
+      const edited = [...local.values].filter(([key, mine]) =>
+        isUnsyncedLocal(mine, server.get(key), synced[key]),
+      );
+      if (edited.length === 0) continue;
+      result.keys = edited.length;
+      // States written before the version was kept: the server's translations are what was synced.
+      result.sourceVersion ||= translations.translatedFrom;
+      results.push(result);
+      if (translations.translatedFrom > result.sourceVersion) {
+        // The server's would have to be uploaded as made from an older source: never.
+        throw new CliError(
+          'CONFLICT',
+          `The server has translations of source version ${translations.translatedFrom}, newer than ` +
+            `those your file was synced with (${result.sourceVersion}): \`tolk pull\` (it keeps your edits) and push again`,
+          ExitCode.usage,
+        );
+      }
+      if (options.dryRun) continue;
+      // Flattened keys name the same keys as the file's nesting does.
+      const document = recordOf([...server, ...edited]);
+      await api.putTranslations(projectId, locale, document, result.sourceVersion);
+      for (const [key, mine] of edited) synced[key] = hashValue(mine);
+      state.versions[locale] = result.sourceVersion;
+      result.uploaded = true;
+    } catch (error) {
+      if (!(error instanceof CliError)) throw error;
+      result.error = { code: error.code, message: error.message };
+      if (exitCode === ExitCode.ok) exitCode = error.exitCode;
+      if (!results.includes(result)) results.push(result);
+    }
+  }
+  if (results.some((result) => result.uploaded)) await saveSyncState(options.dir, state);
+  return { results, exitCode };
 }
 
 /** The keys when few, the counts when many. */

@@ -1,4 +1,10 @@
-import { targetKeys, type ParsedSource, type TargetKeys } from '@tolk/locale-file';
+import {
+  comparePluralFormPlaceholders,
+  sourceValuesOf,
+  targetKeys,
+  type ParsedSource,
+  type TargetKeys,
+} from '@tolk/locale-file';
 import type { AiProvider, LocaleResponse } from '@tolk/contracts';
 import {
   ProviderError,
@@ -49,9 +55,12 @@ export type TranslateOptions = {
   provider?: AiProvider;
   model?: string;
   baseUrl?: string;
+  /** Translate again every key not a person's (missing, outdated, the model's). */
   force: boolean;
   /** Translation memory: identical texts filled without the model, near matches as examples (default on). */
   memory?: boolean;
+  /** With force: a person's translations too. */
+  overwriteHuman?: boolean;
   concurrency: number;
   json: boolean;
 };
@@ -74,6 +83,10 @@ type LocaleOutcome = {
   replacedLocal: string[];
   /** Keys only people translate (key rules) still without a translation. */
   leftForPeople: string[];
+  /** Keys a person translated that would have been asked of the model and were not (DESIGN §13). */
+  keptHuman: number;
+  /** Keys a person translated whose source changed: asked with that translation as the reference. */
+  humanReferences: number;
   status: LocaleResponse['status'] | null;
   error: { code: string; message: string } | null;
 };
@@ -85,6 +98,10 @@ type LocaleWork = {
   /** The target keys asked for. */
   keys: string[];
   batches: TranslationUnit[][];
+  /** Target key → a person's translation of its earlier source text, sent as the reference. */
+  references: Map<string, string>;
+  /** Keys asked only as part of their plural group: a person's, kept whatever the model answers. */
+  keepHuman: Set<string>;
   remaining: number;
   translated: Map<string, string>;
   /** The keys of `translated` that came from translation memory. */
@@ -166,22 +183,36 @@ export async function translate(io: Io, options: TranslateOptions) {
           `${edited.length > 20 ? ', ...' : ''}`,
       );
     }
-    const wanted = options.force
-      ? undefined
-      : upToDate
-        ? new Set<string>()
-        : await keysToTranslate(api, projectId, code, sourceFile.version);
+    const plan = upToDate
+      ? nothingToPlan()
+      : await planLocale({
+          api,
+          projectId,
+          locale: code,
+          version: sourceFile.version,
+          source,
+          target,
+          parts,
+          syncState,
+          cwd: io.cwd,
+          force: options.force,
+          overwriteHuman: options.overwriteHuman ?? false,
+        });
     const valueOf = (key: string) => sourceValues.get(key) ?? '';
     // Keys only people translate, or never translated, go neither to the model nor to memory.
-    let units = unitsForModel(translationUnits(source, target, wanted), rules);
-    // --force asks the model again on purpose: memory would answer with what is stored.
+    let units = unitsForModel(translationUnits(source, target, plan.wanted), rules);
+    // --force asks the model again on purpose: memory would answer with what is stored. A key a
+    // person translated goes to the model with their translation as the reference instead.
+    const fillable = units.filter(
+      (unit) => !unit.keys.some((key) => plan.humanValues.has(key) || plan.references.has(key)),
+    );
     const memory =
-      useMemory && !options.force && units.length > 0
+      useMemory && !options.force && fillable.length > 0
         ? await fillFromMemory(
             api,
             projectId,
             code,
-            units,
+            fillable,
             valueOf,
             (text, translation) =>
               // A stored translation made before a glossary term was set goes to the model instead.
@@ -189,10 +220,22 @@ export async function translate(io: Io, options: TranslateOptions) {
           ).catch(memoryUnavailable(out, code))
         : undefined;
     if (memory) {
-      units = memory.rest;
+      units = units.filter((unit) => !unit.keys.every((key) => memory.filled.has(key)));
       memorySavedChars += memory.savedChars;
     }
     const keys = units.flatMap((unit) => unit.keys);
+    // A plural group is asked whole: its forms a person translated go as the reference, and
+    // those whose source did not change (not wanted) keep the person's text whatever the answer.
+    const keepHuman = new Set<string>();
+    if (!options.overwriteHuman) {
+      for (const key of keys) {
+        const human = plan.humanValues.get(key);
+        if (human === undefined) continue;
+        if (!plan.references.has(key)) plan.references.set(key, human);
+        if (!plan.wanted.has(key)) keepHuman.add(key);
+      }
+    }
+    const kept = new Set([...plan.keptHuman, ...keepHuman]);
     const file =
       parts.length === 1 ? shown(parts[0]!.file.pathOf(code), io.cwd) : describeSource(parts, code, io.cwd);
     work.push({
@@ -200,6 +243,8 @@ export async function translate(io: Io, options: TranslateOptions) {
       target,
       keys,
       batches: planBatches(units, valueOf),
+      references: plan.references,
+      keepHuman,
       remaining: 0,
       translated: new Map(memory?.filled),
       fromMemory: new Set(memory?.filled.keys()),
@@ -216,6 +261,8 @@ export async function translate(io: Io, options: TranslateOptions) {
         uploaded: false,
         replacedLocal: [],
         leftForPeople: [],
+        keptHuman: kept.size,
+        humanReferences: plan.references.size,
         status: null,
         error: null,
       },
@@ -274,6 +321,7 @@ export async function translate(io: Io, options: TranslateOptions) {
   const finish = async (item: LocaleWork) => {
     progress.state(item.locale, 'uploading');
     await uploadLocale({
+      model: provider && modelId ? `${provider}:${modelId}` : undefined,
       io,
       api,
       projectId,
@@ -319,6 +367,7 @@ export async function translate(io: Io, options: TranslateOptions) {
         context: contextNotes(source, sources),
         examples,
         glossary,
+        references: item.references,
         maxAttempts: 3,
         signal: io.signal,
         onAttemptFailed: ({ attempt, problems }) =>
@@ -326,7 +375,8 @@ export async function translate(io: Io, options: TranslateOptions) {
       });
       usage.inputTokens += result.usage.inputTokens;
       usage.outputTokens += result.usage.outputTokens;
-      for (const [key, value] of Object.entries(result.translations)) item.translated.set(key, value);
+      for (const [key, value] of Object.entries(result.translations))
+        if (!item.keepHuman.has(key)) item.translated.set(key, value);
       item.outcome.glossaryMisses.push(
         ...result.glossaryMisses.map(({ key, message }) => ({ key, message })),
       );
@@ -337,7 +387,8 @@ export async function translate(io: Io, options: TranslateOptions) {
       if (error instanceof TranslationRejectedError) {
         usage.inputTokens += error.usage.inputTokens;
         usage.outputTokens += error.usage.outputTokens;
-        for (const [key, value] of Object.entries(error.translations)) item.translated.set(key, value);
+        for (const [key, value] of Object.entries(error.translations))
+          if (!item.keepHuman.has(key)) item.translated.set(key, value);
         const bad = error.problems.filter(
           (problem) => !['unexpected-key', 'glossary'].includes(problem.kind),
         );
@@ -358,7 +409,7 @@ export async function translate(io: Io, options: TranslateOptions) {
       } else {
         throw error;
       }
-      const failed = keys.filter((key) => !item.translated.has(key));
+      const failed = keys.filter((key) => !item.translated.has(key) && !item.keepHuman.has(key));
       for (const key of failed) item.failed.add(key);
       progress.batchFailed(item.locale, failed.length, reason);
       const good = keys.length - failed.length;
@@ -409,6 +460,13 @@ export async function translate(io: Io, options: TranslateOptions) {
     );
   }
   reportGlossaryMisses(outcomes, out.note);
+  for (const outcome of outcomes) {
+    if (outcome.keptHuman === 0) continue;
+    out.note(
+      `${outcome.locale}: kept ${outcome.keptHuman} translation${outcome.keptHuman === 1 ? '' : 's'} by a person ` +
+        '(not sent to the model; `--overwrite-human` translates them again)',
+    );
+  }
   for (const outcome of failedLocales) {
     const what = outcome.error
       ? `${outcome.error.code}: ${outcome.error.message}`
@@ -454,9 +512,48 @@ async function localWork(
   return target.keys.filter((key) => isUnsyncedLocal(local.values.get(key), server.get(key), synced[key]));
 }
 
-/** The locale's missing and outdated keys. */
-async function keysToTranslate(api: TolkApi, projectId: string, locale: string, version: number) {
-  const detail = await api.getLocale(projectId, locale);
+type LocalePlan = {
+  /** The target keys to ask of the model. */
+  wanted: Set<string>;
+  /** Wanted key → a person's translation of its earlier source text: the reference to keep. */
+  references: Map<string, string>;
+  /** Keys that would have been asked and are a person's translation, not outdated: kept. */
+  keptHuman: string[];
+  /** Key → a person's translation, for every key that has one. */
+  humanValues: Map<string, string>;
+};
+
+function nothingToPlan(): LocalePlan {
+  return { wanted: new Set(), references: new Map(), keptHuman: [], humanValues: new Map() };
+}
+
+/**
+ * What to ask of the model for one locale (DESIGN §13): its missing and outdated keys (with
+ * --force every key), except a person's translations: those are asked only when their source
+ * changed (outdated), with the person's text as the reference, unless --overwrite-human. A
+ * person's translation is one the server says is `human`, or a local value never uploaded
+ * (tolk push or this run uploads it as `human`): with no record of the last sync, only where
+ * the server has no value, since a difference may as well be the server's newer value.
+ */
+async function planLocale(options: {
+  api: TolkApi;
+  projectId: string;
+  locale: string;
+  version: number;
+  source: ParsedSource;
+  target: TargetKeys;
+  parts: readonly SourcePart[];
+  syncState: SyncState;
+  cwd: string;
+  force: boolean;
+  overwriteHuman: boolean;
+}): Promise<LocalePlan> {
+  const { api, projectId, locale, version, source, target } = options;
+  const [detail, translations, local] = await Promise.all([
+    api.getLocale(projectId, locale),
+    api.getTranslations(projectId, locale),
+    readLocalValues(options.parts, locale, options.cwd),
+  ]);
   if (detail.sourceVersion < version) {
     throw new CliError(
       'NOT_READY',
@@ -464,10 +561,39 @@ async function keysToTranslate(api: TolkApi, projectId: string, locale: string, 
       ExitCode.failure,
     );
   }
-  return new Set([...detail.missing, ...detail.outdated]);
+  const server = valuesOf(parseLocaleDocument(JSON.parse(translations.content), locale, options.cwd));
+  const synced = options.syncState.locales[locale];
+  const humanValues = new Map<string, string>();
+  for (const key of target.keys) {
+    const mine = local?.values.get(key);
+    const theirs = server.get(key);
+    if (
+      isUnsyncedLocal(mine, theirs, synced?.[key]) &&
+      (synced !== undefined || theirs === undefined) &&
+      comparePluralFormPlaceholders(sourceValuesOf(source, target.byKey.get(key)!), mine) === undefined
+    ) {
+      humanValues.set(key, mine);
+    } else if (theirs !== undefined && translations.provenance[key]?.by === 'human') {
+      humanValues.set(key, theirs);
+    }
+  }
+  const outdated = new Set(detail.outdated);
+  const candidates = options.force ? target.keys : [...detail.missing, ...detail.outdated];
+  const plan: LocalePlan = { ...nothingToPlan(), humanValues };
+  for (const key of candidates) {
+    const human = options.overwriteHuman ? undefined : humanValues.get(key);
+    if (human === undefined) plan.wanted.add(key);
+    else if (outdated.has(key)) {
+      plan.wanted.add(key);
+      plan.references.set(key, human);
+    } else plan.keptHuman.push(key);
+  }
+  return plan;
 }
 
 async function uploadLocale(options: {
+  /** `<provider>:<model>` of the model that translated this run, if one did. */
+  model: string | undefined;
   io: Io;
   api: TolkApi;
   projectId: string;
@@ -529,7 +655,20 @@ async function uploadLocale(options: {
         cwd: io.cwd,
       });
     }
-    const answer = await api.putTranslations(projectId, item.locale, merged.document, version);
+    // The keys the model wrote are claimed as its, those from memory as memory's; the rest is a
+    // person's or kept as it was.
+    const written = [...item.translated.keys()].filter((key) => values.has(key));
+    const byModel = written.filter((key) => !item.fromMemory.has(key));
+    const byMemory = written.filter((key) => item.fromMemory.has(key));
+    const claim =
+      (options.model && byModel.length > 0) || byMemory.length > 0
+        ? {
+            ...(options.model && byModel.length > 0 ? { ai: { model: options.model, keys: byModel } } : {}),
+            ...(byMemory.length > 0 ? { memory: { keys: byMemory } } : {}),
+          }
+        : undefined;
+    const answer = await api.putTranslations(projectId, item.locale, merged.document, version, claim);
+    syncState.versions[item.locale] = version;
     syncState.locales[item.locale] = syncedHashes(
       values,
       (await readLocalValues(parts, item.locale, io.cwd))?.values,

@@ -16,6 +16,12 @@ export const STATE_FILE = join('.tolk', 'state.json');
 export type SyncState = {
   /** locale → key → hash of the value last synced. */
   locales: Record<string, Record<string, string>>;
+  /**
+   * locale → the source version the synced translations were made from (what the server answers
+   * as `translatedFrom`): local edits of the file are uploaded as made from it (`tolk push`).
+   * Absent in states written before it was kept.
+   */
+  versions: Record<string, number>;
 };
 
 export function hashValue(value: string): string {
@@ -27,12 +33,13 @@ export async function loadSyncState(dir: string): Promise<SyncState> {
   try {
     const parsed = JSON.parse(await readFile(join(dir, STATE_FILE), 'utf8')) as Partial<SyncState>;
     if (parsed && typeof parsed.locales === 'object' && parsed.locales !== null) {
-      return { locales: parsed.locales };
+      const versions = typeof parsed.versions === 'object' && parsed.versions !== null ? parsed.versions : {};
+      return { locales: parsed.locales, versions };
     }
   } catch {
     // No state yet.
   }
-  return { locales: {} };
+  return { locales: {}, versions: {} };
 }
 
 /**
@@ -53,10 +60,12 @@ export function syncedHashes(
 export async function saveSyncState(dir: string, state: SyncState): Promise<void> {
   const locales: SyncState['locales'] = {};
   for (const locale of Object.keys(state.locales).sort()) locales[locale] = state.locales[locale]!;
+  const versions: SyncState['versions'] = {};
+  for (const locale of Object.keys(state.versions).sort()) versions[locale] = state.versions[locale]!;
   const path = join(dir, STATE_FILE);
   await mkdir(join(dir, '.tolk'), { recursive: true });
   const temporary = `${path}.${process.pid}.tmp`;
-  await writeFile(temporary, JSON.stringify({ locales }, null, 2) + '\n');
+  await writeFile(temporary, JSON.stringify({ locales, versions }, null, 2) + '\n');
   await rename(temporary, path);
 }
 

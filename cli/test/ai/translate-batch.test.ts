@@ -132,6 +132,37 @@ describe.each(providers)('translateBatch with $provider', ({ provider, start }) 
     });
   });
 
+  it("when a person's translation is given as reference, then every request for its key carries it and the answer is still checked", async () => {
+    standIn.script(answers.dropPlaceholder('welcome'));
+    const reference = { welcome: 'Schön, dass du wieder da bist, {name}!' };
+    const result = await translate(
+      { welcome: 'Welcome back, {name}!', bye: 'Goodbye' },
+      { references: new Map([...Object.entries(reference), ['gone', 'Nicht gefragt']]) },
+    );
+
+    expect(result.translations).toEqual({ welcome: '[de] Welcome back, {name}!', bye: '[de] Goodbye' });
+    expect(standIn.stringsReceived()).toEqual([
+      { welcome: 'Welcome back, {name}!', bye: 'Goodbye' },
+      { welcome: 'Welcome back, {name}!' },
+    ]);
+    // Only the references of the keys asked, as one JSON object (escaped once more in the body).
+    const asJson = JSON.stringify(JSON.stringify(reference)).slice(1, -1);
+    for (const request of standIn.requests) {
+      const body = JSON.stringify(request.body);
+      expect(body).toContain("A person's translations of these keys");
+      expect(body).toContain(asJson);
+      expect(body).not.toContain('Nicht gefragt');
+      expect(body).toContain('it is the reference: keep its wording');
+    }
+  });
+
+  it('when no reference is given, then the prompt has no reference section', async () => {
+    await translate({ bye: 'Goodbye' }, { references: new Map([['other', 'Andere']]) });
+    const body = JSON.stringify(standIn.requests[0]!.body);
+    expect(body).not.toContain("A person's translations of these keys");
+    expect(body).not.toContain('it is the reference');
+  });
+
   it('when every answer drops the placeholder, then it rejects naming the key after maxAttempts requests, keeping the good keys', async () => {
     standIn.answerAlways(answers.dropPlaceholder('welcome'));
 

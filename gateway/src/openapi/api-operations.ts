@@ -724,7 +724,8 @@ export const OPERATIONS: ApiOperation[] = [
     success: {
       status: 200,
       description:
-        'The translations, in the source nesting, without annotations; `"@@locale"` set to this locale where the source has `@@locale` (ARB)',
+        'The translations, in the source nesting, without annotations; `"@@locale"` set to this locale where the source has `@@locale` (ARB). ' +
+        '`provenance` says who wrote each translation: `{"by": "ai", "model": "openai:gpt-4o-mini", "at": <epoch ms>}`, `{"by": "human", "at"}` or `{"by": "memory", "at"}`',
       schema: 'Translations',
     },
     errors: { 404: 'No such project, or not a target locale of it (NOT_FOUND)' },
@@ -742,7 +743,13 @@ export const OPERATIONS: ApiOperation[] = [
       'parse as one too, and each `plural`/`selectordinal` of the source must come back with every ' +
       'CLDR category of this locale (`other` always; `=0`/`=1` are extra; a language whose only ' +
       'category is `other`, such as ja, may use the argument directly). Any violation stores nothing ' +
-      'of the upload.',
+      'of the upload.\n\n' +
+      'Provenance: the top-level member `"@@provenance": {"ai": {"model": "openai:gpt-4o-mini", "keys": [...]}, ' +
+      '"memory": {"keys": [...]}}` (not stored as content; both parts optional) says which keys the model ' +
+      'wrote and which were reused from translation memory. Every other key is `human`, unless its value is ' +
+      'the one stored before: then it keeps the provenance it had. A claimed key that is not in the upload, ' +
+      'a key claimed twice, an unknown member or a model id that is empty or over 200 characters is ' +
+      'VALIDATION_ERROR.',
     parameters: [
       {
         name: 'sourceVersion',
@@ -758,7 +765,8 @@ export const OPERATIONS: ApiOperation[] = [
       400:
         'A rule of the locale file is broken, placeholders differ from the source, an ICU message does ' +
         'not parse or lacks plural categories of the locale (the message names the keys and the ' +
-        'categories), or sourceVersion does not exist (VALIDATION_ERROR); or INVALID_JSON',
+        'categories), `@@provenance` is malformed or claims keys not in the upload or twice, or ' +
+        'sourceVersion does not exist (VALIDATION_ERROR); or INVALID_JSON',
       404: 'No such project, or not a target locale of it (NOT_FOUND)',
       409: 'Translations made from a newer source version are already stored: pull and translate again (CONFLICT)',
       413: 'The body is over 10 MiB, or holds more than 200,000 keys (PAYLOAD_TOO_LARGE)',

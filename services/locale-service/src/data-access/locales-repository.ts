@@ -146,6 +146,33 @@ export function createLocalesRepository(db: Db) {
       return rows[0]?.content ?? undefined;
     },
 
+    /**
+     * The last translation upload and the provenance of its keys, each compressed (undefined when
+     * not stored), and when it was stored (null: nothing uploaded).
+     */
+    async translations(
+      projectId: string,
+      locale: string,
+      q: Queryable = db,
+    ): Promise<{ content?: Buffer; provenance?: Buffer; translatedAt: number | null } | undefined> {
+      const { rows } = await q.query<{
+        content: Buffer | null;
+        provenance: Buffer | null;
+        translated_at: Date | null;
+      }>(`SELECT content, provenance, translated_at FROM locales WHERE project_id = $1 AND locale = $2`, [
+        projectId,
+        locale,
+      ]);
+      const row = rows[0];
+      return (
+        row && {
+          content: row.content ?? undefined,
+          provenance: row.provenance ?? undefined,
+          translatedAt: row.translated_at?.getTime() ?? null,
+        }
+      );
+    },
+
     /** False when the project already has this locale. */
     async insert(projectId: string, locale: string, counts: LocaleCounts, at: number, tx: Queryable) {
       const { rowCount } = await tx.query(
@@ -167,21 +194,32 @@ export function createLocalesRepository(db: Db) {
       return (rowCount ?? 0) > 0;
     },
 
-    /** Replaces the locale's translations with an upload made from source version `from`. */
+    /**
+     * Replaces the locale's translations with an upload made from source version `from`, and the
+     * provenance of their keys with them.
+     */
     async saveTranslations(
       projectId: string,
       locale: string,
-      upload: { content: Buffer; from: number },
+      upload: { content: Buffer; provenance: Buffer; from: number },
       counts: LocaleCounts,
       at: number,
       tx: Queryable,
     ): Promise<void> {
       await tx.query(
-        `UPDATE locales SET content = $3, translated_from = $4, translated_at = $5, updated_at = $5,
-                counts_version = $6, key_count = $7, translated_count = $8, missing_count = $9,
-                outdated_count = $10, synced_version = $11
+        `UPDATE locales SET content = $3, provenance = $4, translated_from = $5, translated_at = $6,
+                updated_at = $6, counts_version = $7, key_count = $8, translated_count = $9,
+                missing_count = $10, outdated_count = $11, synced_version = $12
           WHERE project_id = $1 AND locale = $2`,
-        [projectId, locale, upload.content, upload.from, new Date(at), ...countsParams(counts)],
+        [
+          projectId,
+          locale,
+          upload.content,
+          upload.provenance,
+          upload.from,
+          new Date(at),
+          ...countsParams(counts),
+        ],
       );
     },
 

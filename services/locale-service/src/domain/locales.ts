@@ -44,6 +44,16 @@ import type { SourceDocuments } from './source-documents.js';
 import { memoryOfUpload, type Memory } from './memory.js';
 import { browsePage, type BrowsedKey, type BrowsedLocale, type KeyState } from './browse.js';
 import { parseUpload } from '@tolk/locale-file/upload';
+import { NAMED_KEYS, nameKeys } from './name-keys.js';
+import {
+  decodeProvenance,
+  encodeProvenance,
+  keepProvenanceOf,
+  provenanceOfUpload,
+  readProvenanceClaim,
+  type Provenance,
+  type ClaimedKeys,
+} from './provenance.js';
 
 /** The locale record (DESIGN §5). */
 export type Locale = {
@@ -70,7 +80,16 @@ export type KeyPage = {
   keys: BrowsedKey[];
 };
 
-export type Translations = { locale: string; syncedVersion: number; content: string; updatedAt: number };
+export type Translations = {
+  locale: string;
+  syncedVersion: number;
+  /** The source version the stored translations were uploaded for; 0: none. */
+  translatedFrom: number;
+  content: string;
+  updatedAt: number;
+  /** Key of `content` → who wrote its translation, in the order of `content`. */
+  provenance: ReadonlyMap<string, Provenance>;
+};
 
 /** Keys checked between two turns of the event loop. */
 const CHECK_SLICE = 1_000;
@@ -86,15 +105,6 @@ async function inSlices<T>(count: number, check: (range: KeyRange) => T[]): Prom
     found.push(...check({ start, end: start + CHECK_SLICE }));
   }
   return found;
-}
-
-/** How many keys an error message names before it says how many more there are. */
-const NAMED_KEYS = 10;
-
-function nameKeys(keys: readonly string[]): string {
-  const named = keys.slice(0, NAMED_KEYS).map((key) => JSON.stringify(key));
-  const more = keys.length - named.length;
-  return more > 0 ? `${named.join(', ')} and ${more} more` : named.join(', ');
 }
 
 function localeNotFound(locale: string): NotFoundError {
@@ -235,6 +245,49 @@ export function createLocales(deps: {
   async function storedTranslations(projectId: string, locale: string, q: Queryable = db) {
     const content = await locales.content(projectId, locale, q);
     return content ? translationsOf(await decodeStoredEntries(content)) : NO_TRANSLATIONS;
+  }
+
+  /** The locale's translations and the provenance of their keys, decoded, and as stored (`raw`). */
+  async function storedWithProvenance(projectId: string, locale: string, q: Queryable = db) {
+    const raw = await locales.translations(projectId, locale, q);
+    if (!raw) throw localeNotFound(locale);
+    const [translations, provenance] = await Promise.all([
+      raw.content ? decodeStoredEntries(raw.content).then(translationsOf) : NO_TRANSLATIONS,
+      decodeProvenance(raw.provenance),
+    ]);
+    return { translations, provenance, raw };
+  }
+
+  /**
+   * The provenance of an upload's keys (provenanceOfUpload) against what is stored in `q`:
+   * `known`, read before the row was locked, serves when the stored bytes are still the same
+   * (comparing them costs far less than decoding them again).
+   */
+  async function uploadProvenance(
+    projectId: string,
+    locale: string,
+    uploaded: ReadonlyMap<string, string>,
+    claimed: ClaimedKeys,
+    known: Awaited<ReturnType<typeof storedWithProvenance>>,
+    at: number,
+    q: Queryable,
+  ) {
+    const current = await locales.translations(projectId, locale, q);
+    const same = (a: Buffer | undefined, b: Buffer | undefined) => (a && b ? a.equals(b) : a === b);
+    const unchanged =
+      current !== undefined &&
+      same(current.content, known.raw.content) &&
+      same(current.provenance, known.raw.provenance);
+    const stored = unchanged ? known : await storedWithProvenance(projectId, locale, q);
+    return encodeProvenance(
+      provenanceOfUpload({
+        uploaded,
+        claimed,
+        before: stored.translations,
+        beforeProvenance: stored.provenance,
+        at,
+      }),
+    );
   }
 
   /** Per project, the refresh running or queued last: one at a time, each after the one before. */
@@ -506,6 +559,7 @@ export function createLocales(deps: {
     ): Promise<Locale> {
       authorizeProject(principal, projectId, 'write');
       const upload = parseUpload(body, limits);
+      const claimed = readProvenanceClaim(upload.metadata, upload.keys);
       const project = await directory.require(projectId);
       await requireLocale(projectId, locale);
       let head = await documents.head(projectId);
@@ -531,6 +585,9 @@ export function createLocales(deps: {
         keys: [...translations.keys()],
         values: [...translations.values()],
       });
+      // Read before the lock, so that the lock is not held while they are decoded; read again
+      // under it only when an upload was stored in between.
+      const known = await storedWithProvenance(projectId, locale);
       const at = now();
       await baseline.change(projectId, async (tx) => {
         const row = await locales.lock(projectId, locale, tx);
@@ -551,10 +608,15 @@ export function createLocales(deps: {
           plurals ? made.keys : undefined,
           keyRuleMatcher(keyRules),
         );
+        const provenance = await uploadProvenance(projectId, locale, translations, claimed, known, at, tx);
+        await locales.saveTranslations(projectId, locale, { content, provenance, from }, counts, at, tx);
         // The memory learns the translations new in this upload, by the texts they were made for.
-        const before = await storedTranslations(projectId, locale, tx);
-        await locales.saveTranslations(projectId, locale, { content, from }, counts, at, tx);
-        const learned = memoryOfUpload(made, targetKeysOf(made, locale, plurals), translations, before);
+        const learned = memoryOfUpload(
+          made,
+          targetKeysOf(made, locale, plurals),
+          translations,
+          known.translations,
+        );
         await memory.record(projectId, locale, learned, at, tx);
       });
       // A newer source may have arrived meanwhile: counts follow it before they are shown.
@@ -628,7 +690,7 @@ export function createLocales(deps: {
     ): Promise<Translations> {
       const opened = await open(principal, projectId, 'read');
       const { row, i18nextPlurals, keyRules, head } = await settledLocale(projectId, locale, opened.head);
-      const translations = await storedTranslations(projectId, locale);
+      const { translations, provenance } = await storedWithProvenance(projectId, locale);
       const rules = keyRuleMatcher(keyRules);
       const source =
         translations.size > 0 || !rules.empty ? await documents.version(projectId, head.version) : undefined;
@@ -636,12 +698,25 @@ export function createLocales(deps: {
       const valueOf = source ? ruledValueOf(source, target, rules, translations) : () => undefined;
       // The locale's own plural forms at each group's place; stored forms it does not use (left
       // by the setting switched off and on again) are not asked for, so not written.
-      const document = source ? rebuildTranslation(source, valueOf, { locale: row.locale, target }) : {};
+      const written: string[] = [];
+      const document = source
+        ? rebuildTranslation(
+            source,
+            (key) => {
+              const value = valueOf(key);
+              if (value !== undefined) written.push(key);
+              return value;
+            },
+            { locale: row.locale, target },
+          )
+        : {};
       return {
         locale,
         syncedVersion: row.syncedVersion,
+        translatedFrom: row.translatedFrom,
         content: JSON.stringify(document),
         updatedAt: row.translatedAt ?? row.createdAt,
+        provenance: keepProvenanceOf(provenance, written),
       };
     },
   };

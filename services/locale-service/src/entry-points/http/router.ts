@@ -78,8 +78,10 @@ export function createLocaleRouter(deps: { locales: Locales; memory: Pick<Memory
       const body: TranslationsResponse = {
         locale: translations.locale,
         syncedVersion: translations.syncedVersion,
+        translatedFrom: translations.translatedFrom,
         content: translations.content,
         updatedAt: translations.updatedAt,
+        provenance: Object.fromEntries(translations.provenance),
       };
       res.json(body);
     },
