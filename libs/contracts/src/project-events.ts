@@ -18,6 +18,8 @@ export const projectEventDataSchemas = {
     ownerId: z.string().min(1),
     /** Absent in events written before the setting existed: true, its default. */
     i18nextPlurals: z.boolean().optional(),
+    /** Absent in events written before the setting existed: true, its default. */
+    outdateOnContextChange: z.boolean().optional(),
   }),
   /** The project's state after the change (name, source locale, CLI settings). */
   ProjectUpdated: z.object({
@@ -31,6 +33,8 @@ export const projectEventDataSchemas = {
       instructions: z.string().nullable(),
       /** Absent in events written before the setting existed: true, its default. */
       i18nextPlurals: z.boolean().optional(),
+      /** Absent in events written before the setting existed: true, its default. */
+      outdateOnContextChange: z.boolean().optional(),
     }),
   }),
   /** Every service drops the project's data. */

@@ -9,6 +9,8 @@ export type ProjectFacts = {
   /** Canonical (`pt-BR`). */ sourceLocale: string;
   /** Whether keys are read as i18next plural groups (DESIGN §11); absent = true, the default. */
   i18nextPlurals?: boolean;
+  /** Whether a changed context annotation outdates its key (DESIGN §13); absent = true. */
+  outdateOnContextChange?: boolean;
   updatedAt: number;
 };
 
@@ -16,6 +18,7 @@ const projectSchema = z.object({
   projectId: z.string().min(1),
   sourceLocale: z.string().min(1),
   i18nextPlurals: z.boolean().optional(),
+  outdateOnContextChange: z.boolean().optional(),
   updatedAt: z.number().int(),
 });
 

@@ -23,16 +23,16 @@ export function projectEventEffect(
   const updatedAt = envelope.occurredAt;
   switch (envelope.type) {
     case 'ProjectCreated': {
-      const { projectId, sourceLocale, i18nextPlurals } = projectEventDataSchemas.ProjectCreated.parse(
-        envelope.data,
-      );
-      const facts = { projectId, sourceLocale, i18nextPlurals, updatedAt };
+      const { projectId, sourceLocale, i18nextPlurals, outdateOnContextChange } =
+        projectEventDataSchemas.ProjectCreated.parse(envelope.data);
+      const facts = { projectId, sourceLocale, i18nextPlurals, outdateOnContextChange, updatedAt };
       return { projectId, apply: (tx) => cases.projectChanged(facts, tx) };
     }
     case 'ProjectUpdated': {
       const data = projectEventDataSchemas.ProjectUpdated.parse(envelope.data);
       const { projectId, sourceLocale } = data;
-      const facts = { projectId, sourceLocale, i18nextPlurals: data.settings.i18nextPlurals, updatedAt };
+      const { i18nextPlurals, outdateOnContextChange } = data.settings;
+      const facts = { projectId, sourceLocale, i18nextPlurals, outdateOnContextChange, updatedAt };
       return { projectId, apply: (tx) => cases.projectChanged(facts, tx) };
     }
     case 'ProjectDeleted': {

@@ -58,6 +58,7 @@ describe('events of project changes', () => {
       sourceLocale: 'pt-BR',
       ownerId: owner.userId,
       i18nextPlurals: true,
+      outdateOnContextChange: true,
     });
     expect(envelope.occurredAt).toBe(project.createdAt);
   });
@@ -76,7 +77,13 @@ describe('events of project changes', () => {
       projectId: project.projectId,
       name: project.name,
       sourceLocale: 'en-GB',
-      settings: { provider: 'mistral', model: null, instructions: 'Keep it short.', i18nextPlurals: true },
+      settings: {
+        provider: 'mistral',
+        model: null,
+        instructions: 'Keep it short.',
+        i18nextPlurals: true,
+        outdateOnContextChange: true,
+      },
     });
     expect(envelope.occurredAt).toBe(response.body.updatedAt);
   });
@@ -86,7 +93,7 @@ describe('events of project changes', () => {
     const project = await service.createProject(owner.userId);
     const response = await service.call('PATCH', `/v1/projects/${project.projectId}`, {
       as: await service.as(owner.userId),
-      body: { settings: { i18nextPlurals: false } },
+      body: { settings: { i18nextPlurals: false, outdateOnContextChange: false } },
     });
     expect(response.status).toBe(200);
     expect(response.body.settings.i18nextPlurals).toBe(false);
@@ -94,7 +101,13 @@ describe('events of project changes', () => {
       projectId: project.projectId,
       name: project.name,
       sourceLocale: project.sourceLocale,
-      settings: { provider: null, model: null, instructions: null, i18nextPlurals: false },
+      settings: {
+        provider: null,
+        model: null,
+        instructions: null,
+        i18nextPlurals: false,
+        outdateOnContextChange: false,
+      },
     });
   });
 

@@ -124,6 +124,7 @@ describe('request bodies', () => {
       model: null,
       instructions: null,
       i18nextPlurals: true,
+      outdateOnContextChange: true,
     });
   });
 

@@ -109,6 +109,7 @@ describe('GET /internal/projects/:projectId', () => {
       name: 'Shop',
       sourceLocale: 'pt-BR',
       i18nextPlurals: true,
+      outdateOnContextChange: true,
       updatedAt: project.updatedAt,
     });
   });
@@ -128,6 +129,7 @@ describe('GET /internal/projects/:projectId', () => {
       name: project.name,
       sourceLocale: 'de',
       i18nextPlurals: false,
+      outdateOnContextChange: true,
       updatedAt: patched.body.updatedAt,
     });
   });

@@ -11,7 +11,13 @@ afterAll(async () => {
   await service?.close();
 });
 
-const NO_SETTINGS = { provider: null, model: null, instructions: null, i18nextPlurals: true };
+const NO_SETTINGS = {
+  provider: null,
+  model: null,
+  instructions: null,
+  i18nextPlurals: true,
+  outdateOnContextChange: true,
+};
 
 /** An owner, a member and an outsider of one new project. */
 async function projectWithMember() {
@@ -99,6 +105,7 @@ describe('POST /v1/projects', () => {
       model: 'claude',
       instructions: null,
       i18nextPlurals: true,
+      outdateOnContextChange: true,
     });
   });
 
@@ -394,6 +401,7 @@ describe('PATCH /v1/projects/:projectId', () => {
       model: 'gpt-4o',
       instructions: null,
       i18nextPlurals: true,
+      outdateOnContextChange: true,
     });
 
     const second = await patch(owner.userId, project.projectId, { settings: { instructions: 'Be brief.' } });
@@ -402,6 +410,7 @@ describe('PATCH /v1/projects/:projectId', () => {
       model: 'gpt-4o',
       instructions: 'Be brief.',
       i18nextPlurals: true,
+      outdateOnContextChange: true,
     });
 
     const third = await patch(owner.userId, project.projectId, {
@@ -412,6 +421,7 @@ describe('PATCH /v1/projects/:projectId', () => {
       model: null,
       instructions: null,
       i18nextPlurals: true,
+      outdateOnContextChange: true,
     });
 
     const fourth = await patch(owner.userId, project.projectId, {
@@ -453,6 +463,11 @@ describe('PATCH /v1/projects/:projectId', () => {
       'a plural-key setting that is not a boolean',
       { settings: { i18nextPlurals: 'no' } },
       /^body\.settings\.i18nextPlurals: must be true or false$/,
+    ],
+    [
+      'a context setting that is not a boolean',
+      { settings: { outdateOnContextChange: 1 } },
+      /^body\.settings\.outdateOnContextChange: must be true or false$/,
     ],
   ])(
     'when the body is %s, then 400 VALIDATION_ERROR naming the field and nothing changes',
@@ -519,6 +534,7 @@ describe('PATCH /v1/projects/:projectId', () => {
       model: 'one',
       instructions: 'two',
       i18nextPlurals: true,
+      outdateOnContextChange: true,
     });
   });
 });

@@ -9,6 +9,7 @@ import { createVersionCache, encodeDocument } from '@tolk/locale-file';
 import type { SourceVersion } from './domain/key-revisions.js';
 import type { SourceConfig } from './config.js';
 import { createBaselinesRepository } from './data-access/baselines-repository.js';
+import { createDeletedKeysRepository } from './data-access/deleted-keys-repository.js';
 import { createProjectsRepository } from './data-access/projects-repository.js';
 import { createVersionsRepository } from './data-access/versions-repository.js';
 import { createProjectSync, type ProjectSync } from './domain/project-sync.js';
@@ -60,6 +61,7 @@ export function createSourceService(deps: {
     projects,
     versions,
     baselines,
+    deletedKeys: createDeletedKeysRepository(db),
     directory,
     cache,
     limits: {

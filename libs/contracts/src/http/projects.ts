@@ -49,6 +49,8 @@ const settings = z.object(
     instructions: optionalText(10_000, hasNul).optional(),
     /** Whether keys `x_one`, `x_other` are read as i18next plural groups (DESIGN §11). */
     i18nextPlurals: z.boolean({ error: 'must be true or false' }).optional(),
+    /** Whether a changed context annotation outdates its key's translations (DESIGN §13). */
+    outdateOnContextChange: z.boolean({ error: 'must be true or false' }).optional(),
   },
   { error: 'must be a JSON object' },
 );
@@ -99,6 +101,10 @@ export const projectResponseSchema = z.strictObject({
         description:
           "Whether sibling keys item_one, item_other are read as an i18next plural group, translated into each target locale's own plural forms (default true)",
       }),
+      outdateOnContextChange: z.boolean().meta({
+        description:
+          'Whether a changed context annotation ("@key": {"description", "maxLength"}) outdates the translations of its key in every target locale (default true)',
+      }),
     })
     .meta({
       description:
@@ -138,6 +144,7 @@ export const internalProjectResponseSchema = z.strictObject({
   name: z.string(),
   sourceLocale: z.string(),
   i18nextPlurals: z.boolean(),
+  outdateOnContextChange: z.boolean(),
   updatedAt: z.number().int(),
 });
 

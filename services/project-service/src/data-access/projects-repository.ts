@@ -9,6 +9,8 @@ export type ProjectSettings = {
   model: string | null;
   instructions: string | null;
   i18nextPlurals: boolean;
+  /** Whether a changed context annotation outdates its key (DESIGN §13). */
+  outdateOnContextChange: boolean;
 };
 
 export type Project = {
@@ -34,12 +36,13 @@ type ProjectRow = {
   model: string | null;
   instructions: string | null;
   i18next_plurals: boolean;
+  outdate_on_context_change: boolean;
   created_at: Date;
   updated_at: Date;
 };
 
 const PROJECT_COLUMNS = `p.project_id, p.name, p.source_locale, p.provider, p.model, p.instructions,
-       p.i18next_plurals, p.created_at, p.updated_at`;
+       p.i18next_plurals, p.outdate_on_context_change, p.created_at, p.updated_at`;
 
 function toProject(row: ProjectRow): Project {
   return {
@@ -51,6 +54,7 @@ function toProject(row: ProjectRow): Project {
       model: row.model,
       instructions: row.instructions,
       i18nextPlurals: row.i18next_plurals,
+      outdateOnContextChange: row.outdate_on_context_change,
     },
     createdAt: row.created_at.getTime(),
     updatedAt: row.updated_at.getTime(),
@@ -67,8 +71,8 @@ export function createProjectsRepository(db: Db) {
       await q.query(
         `INSERT INTO projects
            (project_id, name, source_locale, provider, model, instructions, i18next_plurals,
-            created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+            created_at, updated_at, outdate_on_context_change)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
         [
           project.projectId,
           project.name,
@@ -79,6 +83,7 @@ export function createProjectsRepository(db: Db) {
           project.settings.i18nextPlurals,
           new Date(project.createdAt),
           new Date(project.updatedAt),
+          project.settings.outdateOnContextChange,
         ],
       );
     },
@@ -137,7 +142,7 @@ export function createProjectsRepository(db: Db) {
       await tx.query(
         `UPDATE projects
             SET name = $2, source_locale = $3, provider = $4, model = $5, instructions = $6,
-                i18next_plurals = $7, updated_at = $8
+                i18next_plurals = $7, updated_at = $8, outdate_on_context_change = $9
           WHERE project_id = $1`,
         [
           project.projectId,
@@ -148,6 +153,7 @@ export function createProjectsRepository(db: Db) {
           project.settings.instructions,
           project.settings.i18nextPlurals,
           new Date(project.updatedAt),
+          project.settings.outdateOnContextChange,
         ],
       );
     },

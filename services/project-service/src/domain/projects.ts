@@ -17,6 +17,7 @@ export const DEFAULT_SETTINGS: ProjectSettings = {
   model: null,
   instructions: null,
   i18nextPlurals: true,
+  outdateOnContextChange: true,
 };
 
 /** Validated and normalised by the request schemas (trimmed name, canonical locale). */
@@ -30,6 +31,7 @@ function mergeSettings(settings: ProjectSettings, patch: Partial<ProjectSettings
     model: patch.model !== undefined ? patch.model : settings.model,
     instructions: patch.instructions !== undefined ? patch.instructions : settings.instructions,
     i18nextPlurals: patch.i18nextPlurals ?? settings.i18nextPlurals,
+    outdateOnContextChange: patch.outdateOnContextChange ?? settings.outdateOnContextChange,
   };
 }
 
@@ -40,7 +42,8 @@ function sameProject(a: Project, b: Project): boolean {
     a.settings.provider === b.settings.provider &&
     a.settings.model === b.settings.model &&
     a.settings.instructions === b.settings.instructions &&
-    a.settings.i18nextPlurals === b.settings.i18nextPlurals
+    a.settings.i18nextPlurals === b.settings.i18nextPlurals &&
+    a.settings.outdateOnContextChange === b.settings.outdateOnContextChange
   );
 }
 
@@ -77,12 +80,9 @@ export function createProjects(deps: {
           tx,
         );
         const { projectId, name, sourceLocale } = project;
-        const { i18nextPlurals } = project.settings;
-        await enqueueEvent(
-          tx,
-          db.schema,
-          projectEvent('ProjectCreated', { projectId, name, sourceLocale, ownerId, i18nextPlurals }, at),
-        );
+        const { i18nextPlurals, outdateOnContextChange } = project.settings;
+        const data = { projectId, name, sourceLocale, ownerId, i18nextPlurals, outdateOnContextChange };
+        await enqueueEvent(tx, db.schema, projectEvent('ProjectCreated', data, at));
       });
       logger.info({ projectId: project.projectId, userId: ownerId }, 'project created');
       return { ...project, role: 'owner' };

@@ -27,6 +27,7 @@ function toProjectResponse(project: MemberProject | (Project & { role: null })):
       model: project.settings.model,
       instructions: project.settings.instructions,
       i18nextPlurals: project.settings.i18nextPlurals,
+      outdateOnContextChange: project.settings.outdateOnContextChange,
     },
     role: project.role,
     createdAt: project.createdAt,
@@ -131,6 +132,7 @@ export function createProjectRouter(deps: {
         name: project.name,
         sourceLocale: project.sourceLocale,
         i18nextPlurals: project.settings.i18nextPlurals,
+        outdateOnContextChange: project.settings.outdateOnContextChange,
         updatedAt: project.updatedAt,
       };
       res.json(answer);
