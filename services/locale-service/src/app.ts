@@ -9,9 +9,11 @@ import type { LocaleConfig } from './config.js';
 import { createBaselinesRepository } from './data-access/baselines-repository.js';
 import { createLocalesRepository } from './data-access/locales-repository.js';
 import { createProjectsRepository } from './data-access/projects-repository.js';
+import { createRetiredTranslationsRepository } from './data-access/retired-translations-repository.js';
 import { createSourceClient } from './data-access/source-client.js';
 import { createSourceHeadsRepository } from './data-access/source-heads-repository.js';
 import { PRODUCER, createBaselineKeeper } from './domain/baseline.js';
+import { createCarryOver } from './domain/carry-over.js';
 import { createLocaleSync, type LocaleSync } from './domain/locale-sync.js';
 import { createLocales } from './domain/locales.js';
 import { createSourceDocuments } from './domain/source-documents.js';
@@ -50,17 +52,20 @@ export function createLocaleService(deps: {
   const projects = createProjectsRepository(db);
   const heads = createSourceHeadsRepository(db);
   const locales = createLocalesRepository(db);
+  const client = createSourceClient({
+    baseUrl: config.SOURCE_SERVICE_URL,
+    timeoutMs: config.UPSTREAM_TIMEOUT_MS,
+    signInternalCaller,
+    logger,
+  });
   const documents = createSourceDocuments({
     db,
     heads,
-    client: createSourceClient({
-      baseUrl: config.SOURCE_SERVICE_URL,
-      timeoutMs: config.UPSTREAM_TIMEOUT_MS,
-      signInternalCaller,
-      logger,
-    }),
+    client,
     cacheMaxKeys: config.LOCALE_SOURCE_CACHE_MAX_KEYS,
   });
+  const retired = createRetiredTranslationsRepository(db);
+  const carry = createCarryOver({ locales, retired, client, logger });
   const directory = createProjectDirectory({
     store: projects,
     baseUrl: config.PROJECT_SERVICE_URL,
@@ -74,6 +79,8 @@ export function createLocaleService(deps: {
     projects,
     directory,
     documents,
+    carry,
+    retired,
     baseline: createBaselineKeeper({ db, baselines: createBaselinesRepository(), locales, now }),
     limits: {
       maxKeys: config.LOCALE_MAX_KEYS,
@@ -93,7 +100,7 @@ export function createLocaleService(deps: {
   });
   return {
     app,
-    sync: createLocaleSync({ projects, heads, locales, documents, now }),
+    sync: createLocaleSync({ projects, heads, locales, documents, carry, retired, now }),
     refresh: useCases.refresh,
   };
 }
