@@ -29,6 +29,8 @@ export type Project = {
     instructions: string | null;
     /** Whether keys `item_one`, `item_other` are read as i18next plural groups (DESIGN §11). */
     i18nextPlurals: boolean;
+    /** Whether a changed context annotation outdates its key in every target (DESIGN §13). */
+    outdateOnContextChange: boolean;
   };
   role: 'owner' | 'member' | null;
   createdAt: number;
@@ -70,6 +72,11 @@ export type SourceVersion = {
   modified: number;
   deleted: number;
   createdAt: number;
+  /** Renames (translations carried to the new key) and restores (DESIGN §13): how many, and the first ones. */
+  renamed: number;
+  restored: number;
+  renames: { from: string; to: string }[];
+  restores: { key: string; version: number }[];
 };
 
 export type ApiToken = {

@@ -17,6 +17,9 @@ export function SettingsTab(props: { project: Project; onSaved: () => void }) {
   const [model, setModel] = useState(project.settings.model ?? '');
   const [instructions, setInstructions] = useState(project.settings.instructions ?? '');
   const [i18nextPlurals, setI18nextPlurals] = useState(project.settings.i18nextPlurals);
+  const [outdateOnContextChange, setOutdateOnContextChange] = useState(
+    project.settings.outdateOnContextChange,
+  );
   const [saved, setSaved] = useState(false);
   const action = useAction();
   const isOwner = project.role === 'owner';
@@ -32,6 +35,7 @@ export function SettingsTab(props: { project: Project; onSaved: () => void }) {
           model: model || null,
           instructions: instructions || null,
           i18nextPlurals,
+          outdateOnContextChange,
         },
       });
       setSaved(true);
@@ -109,6 +113,23 @@ export function SettingsTab(props: { project: Project; onSaved: () => void }) {
           <p id="i18next-plurals-help" class="muted help">
             Each target language then gets its own forms: Polish {pluralCategories('pl').join(', ')}; Japanese{' '}
             {pluralCategories('ja').join(', ')}.
+          </p>
+          <label class="check">
+            <input
+              type="checkbox"
+              checked={outdateOnContextChange}
+              aria-describedby="context-change-help"
+              onChange={(e) => setOutdateOnContextChange(e.currentTarget.checked)}
+            />
+            A changed key description outdates its translations
+          </label>
+          <p id="context-change-help" class="muted help">
+            A new{' '}
+            <code>
+              "@key": {'{'}"description"{'}'}
+            </code>{' '}
+            or <code>maxLength</code> in the source then marks that key outdated in every target locale, so it
+            is translated again with the new context.
           </p>
         </fieldset>
         <ErrorNote error={action.error} />
