@@ -164,6 +164,33 @@ describe('SourceChanged with renames and restores (DESIGN §13)', () => {
   });
 });
 
+describe('more renames than an event holds', () => {
+  it('when 1,001 keys are renamed at once, then the event names only how many and every translation is carried from source-service', async () => {
+    const keys = Array.from({ length: 1_001 }, (_, i) => i);
+    const source = Object.fromEntries(keys.map((i) => [`old${i}`, `Text ${i}`]));
+    const de = Object.fromEntries(keys.map((i) => [`old${i}`, `Text ${i} (de)`]));
+    const project = await translated(source, de);
+    await service.putSource(
+      project.projectId,
+      project.owner,
+      Object.fromEntries(keys.map((i) => [`new${i}`, `Text ${i}`])),
+    );
+    const event = await service.sourceChanged(project.projectId, 2);
+    expect(event.data).toMatchObject({ renamed: 1_001, restored: 0, renames: [], restores: [] });
+    const locale = await service.waitForLocale(
+      project.projectId,
+      'de',
+      project.owner,
+      'at version 2',
+      (b) => b['sourceVersion'] === 2,
+    );
+    expect(locale).toMatchObject({ missingCount: 0, outdatedCount: 0, translatedCount: 1_001 });
+    const downloaded = await service.download(project.projectId, 'de', project.owner);
+    expect(downloaded['new1000']).toBe('Text 1000 (de)');
+    expect(Object.keys(downloaded)).toHaveLength(1_001);
+  });
+});
+
 describe('versions whose events arrive out of order', () => {
   it('when version 3 arrives before version 2, then the consumer leaves the gap to the refresh, which carries both renames in order; version 2 then changes nothing', async () => {
     const late = await startLocaleService({ consume: false });
