@@ -74,35 +74,35 @@ export function findCarryOver(
   const revisions = new Map<number, number>();
   if (diff.added.length === 0) return { carryOver: NO_CARRY_OVER, revisions };
   const addedAt = indexesOf(parsed.keys, diff.added);
-  const context = (annotations: ReadonlyMap<string, Readonly<Annotation>>, key: string) =>
-    compareContext ? contextOf(annotations, key) : '';
 
-  // Deleted keys by value, then context, in base's order.
-  const deletedByValue = new Map<string, { key: string; context: string; revision: number }[]>();
+  // Deleted keys by value and context, each list in base's order and taken from its front.
+  const signature = (value: string, annotations: ReadonlyMap<string, Readonly<Annotation>>, key: string) =>
+    compareContext ? `${value}\u0000${contextOf(annotations, key)}` : value;
+  const deleted = new Map<string, { queue: { key: string; revision: number }[]; next: number }>();
   const deletedAt = indexesOf(base.keys, diff.deleted);
   for (const key of diff.deleted) {
     const i = deletedAt.get(key)!;
-    const value = base.values[i]!;
-    const entry = { key, context: context(base.annotations, key), revision: base.revisions[i]! };
-    const list = deletedByValue.get(value);
-    if (list) list.push(entry);
-    else deletedByValue.set(value, [entry]);
+    const at = signature(base.values[i]!, base.annotations, key);
+    const entry = { key, revision: base.revisions[i]! };
+    const list = deleted.get(at);
+    if (list) list.queue.push(entry);
+    else deleted.set(at, { queue: [entry], next: 0 });
   }
 
   const renames: KeyRename[] = [];
   const unmatched: string[] = [];
   for (const key of diff.added) {
     const i = addedAt.get(key)!;
-    const candidates = deletedByValue.get(parsed.values[i]!);
-    const own = candidates && context(parsed.annotations, key);
-    const at = candidates ? candidates.findIndex((c) => c.context === own) : -1;
-    if (at < 0) {
+    const list =
+      deleted.size > 0 ? deleted.get(signature(parsed.values[i]!, parsed.annotations, key)) : undefined;
+    const from = list?.queue[list.next];
+    if (!list || !from) {
       unmatched.push(key);
       continue;
     }
-    const [from] = candidates!.splice(at, 1);
-    renames.push({ from: from!.key, to: key });
-    revisions.set(i, from!.revision);
+    list.next++;
+    renames.push({ from: from.key, to: key });
+    revisions.set(i, from.revision);
   }
 
   const restores: KeyRestore[] = [];
