@@ -72,7 +72,10 @@ export function findCarryOver(
   compareContext: boolean,
 ): { carryOver: CarryOver; revisions: Map<number, number> } {
   const revisions = new Map<number, number>();
-  if (diff.added.length === 0) return { carryOver: NO_CARRY_OVER, revisions };
+  // Nothing deleted now or before (a first upload, keys only added): nothing to carry over.
+  if (diff.added.length === 0 || (diff.deleted.length === 0 && lastDeleted.length === 0)) {
+    return { carryOver: NO_CARRY_OVER, revisions };
+  }
   const addedAt = indexesOf(parsed.keys, diff.added);
 
   // Deleted keys by value and context, each list in base's order and taken from its front.
