@@ -164,6 +164,24 @@ describe('SourceChanged with renames and restores (DESIGN §13)', () => {
   });
 });
 
+describe('translations made before a rename, uploaded after it', () => {
+  it('when an upload is made from the version before a rename, then the rename is carried into it', async () => {
+    const project = await translated({ a: 'A', x: 'X' }, { a: 'A-de', x: 'X-de' });
+    await service.putSource(project.projectId, project.owner, { b: 'A', x: 'X' });
+    await service.waitForSourceVersion(project.projectId, 'de', project.owner, 2);
+    const upload = await service.putTranslations(project.projectId, 'de', project.owner, 1, {
+      a: 'A-de, reworded',
+      x: 'X-de',
+    });
+    expect(upload.body).toMatchObject({ missingCount: 0, outdatedCount: 0, translatedCount: 2 });
+    expect(await service.download(project.projectId, 'de', project.owner)).toStrictEqual({
+      b: 'A-de, reworded',
+      x: 'X-de',
+    });
+    expect((await stored(service.db, project.projectId, 'de')).carried).toBe(2);
+  });
+});
+
 describe('more renames than an event holds', () => {
   it('when 1,001 keys are renamed at once, then the event names only how many and every translation is carried from source-service', async () => {
     const keys = Array.from({ length: 1_001 }, (_, i) => i);
