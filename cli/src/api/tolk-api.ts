@@ -17,11 +17,15 @@ import type { ApiClient } from './api-client.js';
 
 /**
  * A project as the CLI reads it: the contract's, with `settings.i18nextPlurals` (whether keys
- * such as `item_one` are read as i18next plural groups, DESIGN §11) accepted whether or not the
- * server sends it; absent means on.
+ * such as `item_one` are read as i18next plural groups, DESIGN §11) and
+ * `settings.outdateOnContextChange` (DESIGN §13, the server's business) accepted whether or not
+ * the server sends them; absent means on.
  */
 const projectSchema = projectResponseSchema.extend({
-  settings: projectResponseSchema.shape.settings.extend({ i18nextPlurals: z.boolean().optional() }),
+  settings: projectResponseSchema.shape.settings.extend({
+    i18nextPlurals: z.boolean().optional(),
+    outdateOnContextChange: z.boolean().optional(),
+  }),
 });
 
 /** The public routes the CLI uses, each answer checked against its contract schema. */
