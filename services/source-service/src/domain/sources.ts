@@ -74,20 +74,26 @@ const COMPARED = Object.freeze({ leafNames: true });
 const EMPTY_DIFF: SourceDiff = Object.freeze({ added: [], modified: [], deleted: [] });
 const EMPTY_VERSION: SourceVersion = Object.freeze({ ...EMPTY_SOURCE, revisions: [] });
 
-/** `diff` (baseline → source) with the added and modified keys those whose revision is later than baseline. */
+/**
+ * `diff` (baseline → source) with the added and modified keys those whose revision is later than
+ * baseline. `diff.added` is in source's key order (computeSourceDiff), so one walk over the keys
+ * tells them apart without a set. Against the empty source (baseline 0) every key is pending.
+ */
 function pendingOf(
   diff: SourceDiff,
   source: ParsedSource & { revisions: ArrayLike<number> },
   baseline: number,
 ): SourceDiff {
+  if (baseline === 0) return diff;
   const { keys, revisions } = source;
-  const added = diff.added.length > 0 ? new Set(diff.added) : undefined;
   const pending: SourceDiff = { added: [], modified: [], deleted: diff.deleted };
+  let nextAdded = 0;
   for (let i = 0; i < keys.length; i++) {
-    if (revisions[i]! <= baseline) continue;
     const key = keys[i]!;
-    if (added?.has(key)) pending.added.push(key);
-    else pending.modified.push(key);
+    const added = diff.added[nextAdded] === key;
+    if (added) nextAdded++;
+    if (revisions[i]! <= baseline) continue;
+    (added ? pending.added : pending.modified).push(key);
   }
   return pending;
 }
