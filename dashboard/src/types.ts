@@ -34,6 +34,8 @@ export type Project = {
     i18nextPlurals: boolean;
     /** Glob patterns over keys (DESIGN §13); absent from a server older than them. */
     keyRules?: KeyRules;
+    /** Whether a changed context annotation outdates its key in every target (DESIGN §13). */
+    outdateOnContextChange: boolean;
   };
   role: 'owner' | 'member' | null;
   createdAt: number;
@@ -75,6 +77,11 @@ export type SourceVersion = {
   modified: number;
   deleted: number;
   createdAt: number;
+  /** Renames (translations carried to the new key) and restores (DESIGN §13): how many, and the first ones. */
+  renamed: number;
+  restored: number;
+  renames: { from: string; to: string }[];
+  restores: { key: string; version: number }[];
 };
 
 export type ApiToken = {

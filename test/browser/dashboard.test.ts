@@ -299,7 +299,7 @@ describe.skipIf(!existsSync(CHROMIUM)).each(SYSTEMS)(
     });
 
     onTheServers(
-      'when a source is pushed through the API, then the locale goes behind and the history shows the key-level diff',
+      'when a source is pushed through the API, then the locale goes behind and the history shows the key-level diff and the renames',
       async () => {
         const account = await newAccount();
         const projectId = await newProject(account, 'Mobile app');
@@ -334,12 +334,13 @@ describe.skipIf(!existsSync(CHROMIUM)).each(SYSTEMS)(
         const row = () => page.locator('tr[data-locale="de"]');
         await reloadUntil(page, () => row().getByText('up to date'));
 
-        const v2 = { home: { title: 'Welcome back' }, cart: 'Cart', checkout: 'Checkout' };
+        // `cart` renamed to `basket` (same value): its translation is carried over (DESIGN §13).
+        const v2 = { home: { title: 'Welcome back' }, basket: 'Cart', checkout: 'Checkout' };
         const pushed = await api('PUT', `${base}/source`, account.accessToken, v2);
         expect(pushed.body.diff).toEqual({
-          added: ['checkout'],
+          added: ['basket', 'checkout'],
           modified: ['home.title'],
-          deleted: ['home.subtitle'],
+          deleted: ['home.subtitle', 'cart'],
         });
         await reloadUntil(page, () => row().getByText('behind'));
         await row().getByText('v1 / v2').waitFor();
@@ -360,17 +361,22 @@ describe.skipIf(!existsSync(CHROMIUM)).each(SYSTEMS)(
 
         await page.getByRole('link', { name: 'Source history' }).click();
         await page.getByRole('heading', { name: 'Version 2' }).waitFor();
+        expect(await page.locator('.carried .renames').innerText()).toMatch(
+          /^cart →\s+(renamed to\s+)?basket$/,
+        );
         const show = page.getByRole('button', { name: 'Show changes of version 2' });
         expect(await show.getAttribute('aria-expanded')).toBe('false');
         await show.focus();
         await page.keyboard.press('Enter');
         const changes = page.locator('#version-2-changes');
         await changes.locator('tr.modified').waitFor();
-        expect(await changes.locator('tr.added').innerText()).toMatch(/added\s+checkout\s+—\s+Checkout/);
+        expect(await changes.locator('tr.added', { hasText: 'Checkout' }).innerText()).toMatch(
+          /added\s+checkout\s+—\s+Checkout/,
+        );
         expect(await changes.locator('tr.modified').innerText()).toMatch(
           /modified\s+home\.title\s+Welcome\s+→ Welcome back/,
         );
-        expect(await changes.locator('tr.deleted').innerText()).toMatch(
+        expect(await changes.locator('tr.deleted', { hasText: 'home.subtitle' }).innerText()).toMatch(
           /deleted\s+home\.subtitle\s+Shop now\s+—/,
         );
         expect(
@@ -510,6 +516,9 @@ describe.skipIf(!existsSync(CHROMIUM)).each(SYSTEMS)(
       await page.getByLabel('AI provider').selectOption('anthropic');
       await page.getByLabel('Model').fill('claude-sonnet-4-5');
       await page.getByLabel('Instructions for the translator').fill('Informal tone; never translate "Tolk".');
+      const context = page.getByLabel('A changed key description outdates its translations');
+      expect(await context.isChecked()).toBe(true);
+      await context.uncheck();
       await page.getByRole('button', { name: 'Save settings' }).click();
       await page.getByRole('status').filter({ hasText: 'Settings saved.' }).waitFor();
       await heading(page, 'Docs website');
@@ -520,6 +529,7 @@ describe.skipIf(!existsSync(CHROMIUM)).each(SYSTEMS)(
           provider: 'anthropic',
           model: 'claude-sonnet-4-5',
           instructions: 'Informal tone; never translate "Tolk".',
+          outdateOnContextChange: false,
         },
       });
       await screenshot(page, 'settings');

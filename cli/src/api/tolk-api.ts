@@ -24,13 +24,15 @@ import type { ApiClient } from './api-client.js';
 
 /**
  * A project as the CLI reads it: the contract's, with `settings.i18nextPlurals` (whether keys
- * such as `item_one` are read as i18next plural groups, DESIGN §11) and `settings.keyRules`
- * (DESIGN §13) accepted whether or not the server sends them; absent means on, and no rules.
+ * such as `item_one` are read as i18next plural groups, DESIGN §11), `settings.keyRules` and
+ * `settings.outdateOnContextChange` (DESIGN §13) accepted whether or not the server sends them;
+ * absent means on, and no rules.
  */
 const projectSchema = projectResponseSchema.extend({
   settings: projectResponseSchema.shape.settings.extend({
     i18nextPlurals: z.boolean().optional(),
     keyRules: keyRulesSchema.optional(),
+    outdateOnContextChange: z.boolean().optional(),
   }),
 });
 

@@ -85,10 +85,53 @@ function VersionItem(props: { base: string; version: SourceVersion }) {
           <span class="visually-hidden"> of version {version.version}</span>
         </button>
       </div>
+      <CarriedKeys version={version} />
       <div id={panelId} hidden={!open}>
         {open ? <VersionChanges base={props.base} version={version.version} /> : null}
       </div>
     </li>
+  );
+}
+
+/**
+ * The renames and restores of a version (DESIGN §13): keys whose translations were carried over
+ * rather than translated again.
+ */
+function CarriedKeys(props: { version: SourceVersion }) {
+  const { renamed, restored, renames, restores } = props.version;
+  if (renamed === 0 && restored === 0) return null;
+  const more = (shown: number, total: number) =>
+    total > shown ? <li class="muted">and {total - shown} more</li> : null;
+  return (
+    <div class="carried">
+      {renamed > 0 ? (
+        <>
+          <h4>{renamed} renamed (translations kept)</h4>
+          <ul class="renames">
+            {renames.map((rename) => (
+              <li key={rename.to}>
+                <code>{rename.from}</code> <span aria-hidden="true">→</span>
+                <span class="visually-hidden"> renamed to </span> <code>{rename.to}</code>
+              </li>
+            ))}
+            {more(renames.length, renamed)}
+          </ul>
+        </>
+      ) : null}
+      {restored > 0 ? (
+        <>
+          <h4>{restored} restored (last translations back)</h4>
+          <ul class="restores">
+            {restores.map((restore) => (
+              <li key={restore.key}>
+                <code>{restore.key}</code> <span class="muted">as of version {restore.version}</span>
+              </li>
+            ))}
+            {more(restores.length, restored)}
+          </ul>
+        </>
+      ) : null}
+    </div>
   );
 }
 

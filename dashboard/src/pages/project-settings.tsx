@@ -19,6 +19,9 @@ export function SettingsTab(props: { project: Project; onSaved: () => void }) {
   const [instructions, setInstructions] = useState(project.settings.instructions ?? '');
   const [i18nextPlurals, setI18nextPlurals] = useState(project.settings.i18nextPlurals);
   const [keyRules, setKeyRules] = useState(keyRulesText(project.settings.keyRules));
+  const [outdateOnContextChange, setOutdateOnContextChange] = useState(
+    project.settings.outdateOnContextChange,
+  );
   const [saved, setSaved] = useState(false);
   const action = useAction();
   const isOwner = project.role === 'owner';
@@ -35,6 +38,7 @@ export function SettingsTab(props: { project: Project; onSaved: () => void }) {
           instructions: instructions || null,
           i18nextPlurals,
           keyRules: keyRulesOf(keyRules),
+          outdateOnContextChange,
         },
       });
       setSaved(true);
@@ -112,6 +116,23 @@ export function SettingsTab(props: { project: Project; onSaved: () => void }) {
           <p id="i18next-plurals-help" class="muted help">
             Each target language then gets its own forms: Polish {pluralCategories('pl').join(', ')}; Japanese{' '}
             {pluralCategories('ja').join(', ')}.
+          </p>
+          <label class="check">
+            <input
+              type="checkbox"
+              checked={outdateOnContextChange}
+              aria-describedby="context-change-help"
+              onChange={(e) => setOutdateOnContextChange(e.currentTarget.checked)}
+            />
+            A changed key description outdates its translations
+          </label>
+          <p id="context-change-help" class="muted help">
+            A new{' '}
+            <code>
+              "@key": {'{'}"description"{'}'}
+            </code>{' '}
+            or <code>maxLength</code> in the source then marks that key outdated in every target locale, so it
+            is translated again with the new context.
           </p>
         </fieldset>
         <KeyRulesFields value={keyRules} onChange={setKeyRules} disabled={!isOwner || action.busy} />

@@ -125,7 +125,9 @@ export const HAND_WRITTEN_SCHEMAS: Record<string, JsonSchema> = {
       'A locale file, not wrapped in another field: a JSON object of translation keys, flat or nested ' +
       '(nested objects and arrays flatten to dotted keys such as `home.title`, `steps.0`). Leaves are ' +
       'strings. ARB-style annotations: `"@name": {"description": "...", "maxLength": 40}` annotates the ' +
-      'sibling key `name` and is context for the translator, not a key; `"@@..."` keys are file ' +
+      'sibling key `name` and is context for the translator, not a key (a changed annotation outdates ' +
+      'its key in every target locale unless the project setting `outdateOnContextChange` is false); ' +
+      '`"@@..."` keys are file ' +
       'metadata. Numbers, booleans and null as leaves, empty key segments, an `@x` without a sibling ' +
       '`x`, and a flat key colliding with a nested path are VALIDATION_ERROR.',
     patternProperties: { '^@': { description: 'An annotation (object) or file metadata' } },
@@ -631,6 +633,12 @@ export const OPERATIONS: ApiOperation[] = [
     operationId: 'listSourceVersions',
     tag: 'Source Files',
     summary: 'Every source version, newest first, with counts of changed keys',
+    description:
+      'Each version also names its renames (a key deleted and another added with the same value and ' +
+      'context annotation: translations carried over to the new key) and restores (a key added again ' +
+      'with the value and context it had when it was deleted: its last translations come back). ' +
+      "Neither changes the version's diff; carried keys are not in `pendingDiff` once the translation " +
+      'baseline has their revision.',
     success: { status: 200, description: 'The versions', schema: 'SourceVersionList' },
   },
   {

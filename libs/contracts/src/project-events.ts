@@ -29,6 +29,8 @@ export const projectEventDataSchemas = {
     /** Absent in events written before the setting existed: true, its default. */
     i18nextPlurals: z.boolean().optional(),
     keyRules: keyRulesData.optional(),
+    /** Absent in events written before the setting existed: true, its default. */
+    outdateOnContextChange: z.boolean().optional(),
   }),
   /** The project's state after the change (name, source locale, CLI settings). */
   ProjectUpdated: z.object({
@@ -43,6 +45,8 @@ export const projectEventDataSchemas = {
       /** Absent in events written before the setting existed: true, its default. */
       i18nextPlurals: z.boolean().optional(),
       keyRules: keyRulesData.optional(),
+      /** Absent in events written before the setting existed: true, its default. */
+      outdateOnContextChange: z.boolean().optional(),
     }),
   }),
   /** Every service drops the project's data. */

@@ -3,6 +3,25 @@ import type { EventType } from './events.js';
 
 const version = z.number().int().nonnegative();
 const count = z.number().int().nonnegative();
+const key = z.string().min(1);
+
+/** A key renamed in a version (DESIGN §13): `from` deleted, `to` added with the same value and context. */
+export const keyRenameSchema = z.strictObject({ from: key, to: key });
+/**
+ * A key added again with the value and context it had when it was last deleted: `version` is the
+ * revision it gets back (the version in which it got that value), which its retired translations
+ * were made for.
+ */
+export const keyRestoreSchema = z.strictObject({ key, version: version.min(1) });
+export type KeyRename = z.infer<typeof keyRenameSchema>;
+export type KeyRestore = z.infer<typeof keyRestoreSchema>;
+
+/**
+ * At most this many renames and restores together travel in one SourceChanged: the outbox holds
+ * no megabytes. A version with more names them in `renamed`/`restored` and a consumer reads them
+ * from source-service's internal carry-over route.
+ */
+export const CARRY_OVER_EVENT_LIMIT = 1_000;
 
 /**
  * The `data` of the source events: `SourceChanged` (published by source-service) and
@@ -26,6 +45,17 @@ export const sourceEventDataSchemas = {
     added: count,
     modified: count,
     deleted: count,
+    /**
+     * The version's renames and restores (DESIGN §13), whose translations a consumer carries over.
+     * Absent in events written before they existed (none). `renamed`/`restored` are their numbers;
+     * the lists hold them all when their sum is at most CARRY_OVER_EVENT_LIMIT, else they are
+     * empty and the consumer reads them from source-service
+     * (`GET /internal/projects/{projectId}/source/carry-overs?after&through`).
+     */
+    renamed: count.optional(),
+    restored: count.optional(),
+    renames: z.array(keyRenameSchema).max(CARRY_OVER_EVENT_LIMIT).optional(),
+    restores: z.array(keyRestoreSchema).max(CARRY_OVER_EVENT_LIMIT).optional(),
   }),
   /**
    * The translation baseline of a project moved: the lowest `syncedVersion` among its target

@@ -226,7 +226,7 @@ export function sameAnnotations(
 }
 
 /** Structural equality of JSON values; object member order does not matter. */
-function jsonEqual(a: unknown, b: unknown): boolean {
+export function jsonEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
   if (Array.isArray(a)) {

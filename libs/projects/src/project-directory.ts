@@ -12,6 +12,8 @@ export type ProjectFacts = {
   i18nextPlurals?: boolean;
   /** Glob patterns over keys (DESIGN §13); absent = no rules. */
   keyRules?: KeyRules;
+  /** Whether a changed context annotation outdates its key (DESIGN §13); absent = true. */
+  outdateOnContextChange?: boolean;
   updatedAt: number;
 };
 
@@ -20,6 +22,7 @@ const projectSchema = z.object({
   sourceLocale: z.string().min(1),
   i18nextPlurals: z.boolean().optional(),
   keyRules: keyRulesData.optional(),
+  outdateOnContextChange: z.boolean().optional(),
   updatedAt: z.number().int(),
 });
 

@@ -23,16 +23,16 @@ export function projectEventEffect(
   const updatedAt = envelope.occurredAt;
   switch (envelope.type) {
     case 'ProjectCreated': {
-      const { projectId, sourceLocale, i18nextPlurals, keyRules } =
+      const { projectId, sourceLocale, i18nextPlurals, keyRules, outdateOnContextChange } =
         projectEventDataSchemas.ProjectCreated.parse(envelope.data);
-      const facts = { projectId, sourceLocale, i18nextPlurals, keyRules, updatedAt };
+      const facts = { projectId, sourceLocale, i18nextPlurals, keyRules, outdateOnContextChange, updatedAt };
       return { projectId, apply: (tx) => cases.projectChanged(facts, tx) };
     }
     case 'ProjectUpdated': {
       const data = projectEventDataSchemas.ProjectUpdated.parse(envelope.data);
       const { projectId, sourceLocale } = data;
-      const { i18nextPlurals, keyRules } = data.settings;
-      const facts = { projectId, sourceLocale, i18nextPlurals, keyRules, updatedAt };
+      const { i18nextPlurals, keyRules, outdateOnContextChange } = data.settings;
+      const facts = { projectId, sourceLocale, i18nextPlurals, keyRules, outdateOnContextChange, updatedAt };
       return { projectId, apply: (tx) => cases.projectChanged(facts, tx) };
     }
     case 'ProjectDeleted': {

@@ -4,9 +4,11 @@ import type { LocaleConfig } from './config.js';
 import { createBaselinesRepository } from './data-access/baselines-repository.js';
 import { createLocalesRepository } from './data-access/locales-repository.js';
 import { createProjectsRepository } from './data-access/projects-repository.js';
+import { createRetiredTranslationsRepository } from './data-access/retired-translations-repository.js';
 import { createSourceClient } from './data-access/source-client.js';
 import { createSourceHeadsRepository } from './data-access/source-heads-repository.js';
 import { createBaselineKeeper } from './domain/baseline.js';
+import { createCarryOver } from './domain/carry-over.js';
 import { createLocaleSync } from './domain/locale-sync.js';
 import { createLocales } from './domain/locales.js';
 import { createSourceDocuments } from './domain/source-documents.js';
@@ -25,16 +27,19 @@ export function createLocaleService(deps: ServiceDeps<LocaleConfig>): ServicePar
   const projects = createProjectsRepository(db);
   const heads = createSourceHeadsRepository(db);
   const locales = createLocalesRepository(db);
+  const client = createSourceClient({
+    ...deps,
+    baseUrl: config.SOURCE_SERVICE_URL,
+    timeoutMs: config.UPSTREAM_TIMEOUT_MS,
+  });
   const documents = createSourceDocuments({
     db,
     heads,
-    client: createSourceClient({
-      ...deps,
-      baseUrl: config.SOURCE_SERVICE_URL,
-      timeoutMs: config.UPSTREAM_TIMEOUT_MS,
-    }),
+    client,
     cacheMaxKeys: config.LOCALE_SOURCE_CACHE_MAX_KEYS,
   });
+  const retired = createRetiredTranslationsRepository(db);
+  const carry = createCarryOver({ locales, retired, client, logger });
   const directory = createProjectDirectory(deps, projects, config.UPSTREAM_TIMEOUT_MS);
   const memory = createMemory({ memory: createMemoryRepository(db), locales, directory, logger });
   const useCases = createLocales({
@@ -43,6 +48,8 @@ export function createLocaleService(deps: ServiceDeps<LocaleConfig>): ServicePar
     projects,
     directory,
     documents,
+    carry,
+    retired,
     baseline: createBaselineKeeper({ db, baselines: createBaselinesRepository(), locales, now }),
     memory,
     limits: {
@@ -53,7 +60,7 @@ export function createLocaleService(deps: ServiceDeps<LocaleConfig>): ServicePar
     now,
     logger,
   });
-  const sync = createLocaleSync({ projects, heads, locales, documents, now });
+  const sync = createLocaleSync({ projects, heads, locales, documents, carry, retired, now });
   return {
     router: createLocaleRouter({ locales: useCases, memory }),
     consumer: localeConsumer(sync, useCases.refresh, logger),

@@ -14,19 +14,7 @@ afterAll(async () => {
   await service?.close();
 });
 
-/** The SourceChanged source-service published for a project's version, as delivered. */
-async function sourceChanged(projectId: string, version: number): Promise<EventEnvelope> {
-  return vi.waitFor(async () => {
-    const found = service.source.delivered.find(
-      (event) =>
-        event.type === 'SourceChanged' &&
-        (event.data as { projectId: string; version: number }).projectId === projectId &&
-        (event.data as { version: number }).version === version,
-    );
-    expect(found, `SourceChanged ${version} of ${projectId}`).toBeDefined();
-    return found!;
-  }, settled);
-}
+const sourceChanged = (projectId: string, version: number) => service.sourceChanged(projectId, version);
 
 async function applied(eventId: string, times = 1): Promise<void> {
   await expect

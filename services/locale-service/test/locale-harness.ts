@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { expect, vi } from 'vitest';
+import type { EventEnvelope } from '@tolk/contracts';
 import { createLogger } from '@tolk/logger';
 import { consumedFlags, listen, settled } from '@tolk/testing';
 // Tests may compose services; production code never imports another service.
@@ -175,6 +176,25 @@ export async function startLocaleService(
         ).toBe(true);
         return response.body;
       }, settled);
+    },
+
+    /** The SourceChanged source-service published for a project's version, as delivered. */
+    async sourceChanged(projectId: string, version: number): Promise<EventEnvelope> {
+      return vi.waitFor(async () => {
+        const found = source.delivered.find(
+          (event) =>
+            event.type === 'SourceChanged' &&
+            (event.data as { projectId: string }).projectId === projectId &&
+            (event.data as { version: number }).version === version,
+        );
+        expect(found, `SourceChanged ${version} of ${projectId}`).toBeDefined();
+        return found!;
+      }, settled);
+    },
+
+    /** Starts consuming, when started with `consume: false`; events published before are not on the queue. */
+    async startConsuming() {
+      await service.consume(queue);
     },
 
     /** Puts a message with any body straight on this service's queue (RabbitMQ only). */

@@ -59,6 +59,7 @@ describe('events of project changes', () => {
       ownerId: owner.userId,
       i18nextPlurals: true,
       keyRules: { humanOnly: [], neverTranslate: [], exclude: [] },
+      outdateOnContextChange: true,
     });
     expect(envelope.occurredAt).toBe(project.createdAt);
   });
@@ -83,6 +84,7 @@ describe('events of project changes', () => {
         instructions: 'Keep it short.',
         i18nextPlurals: true,
         keyRules: { humanOnly: [], neverTranslate: [], exclude: [] },
+        outdateOnContextChange: true,
       },
     });
     expect(envelope.occurredAt).toBe(response.body.updatedAt);
@@ -93,7 +95,7 @@ describe('events of project changes', () => {
     const project = await service.createProject(owner.userId);
     const response = await service.call('PATCH', `/v1/projects/${project.projectId}`, {
       as: await service.as(owner.userId),
-      body: { settings: { i18nextPlurals: false } },
+      body: { settings: { i18nextPlurals: false, outdateOnContextChange: false } },
     });
     expect(response.status).toBe(200);
     expect(response.body.settings.i18nextPlurals).toBe(false);
@@ -107,6 +109,7 @@ describe('events of project changes', () => {
         instructions: null,
         i18nextPlurals: false,
         keyRules: { humanOnly: [], neverTranslate: [], exclude: [] },
+        outdateOnContextChange: false,
       },
     });
   });

@@ -126,6 +126,7 @@ describe('request bodies', () => {
       instructions: null,
       i18nextPlurals: true,
       keyRules: { humanOnly: [], neverTranslate: [], exclude: [] },
+      outdateOnContextChange: true,
     });
   });
 

@@ -110,6 +110,7 @@ describe('GET /internal/projects/:projectId', () => {
       sourceLocale: 'pt-BR',
       i18nextPlurals: true,
       keyRules: { humanOnly: [], neverTranslate: [], exclude: [] },
+      outdateOnContextChange: true,
       updatedAt: project.updatedAt,
     });
   });
@@ -130,6 +131,7 @@ describe('GET /internal/projects/:projectId', () => {
       sourceLocale: 'de',
       i18nextPlurals: false,
       keyRules: { humanOnly: [], neverTranslate: [], exclude: [] },
+      outdateOnContextChange: true,
       updatedAt: patched.body.updatedAt,
     });
   });

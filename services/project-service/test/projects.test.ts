@@ -17,6 +17,7 @@ const NO_SETTINGS = {
   instructions: null,
   i18nextPlurals: true,
   keyRules: { humanOnly: [], neverTranslate: [], exclude: [] },
+  outdateOnContextChange: true,
 };
 
 /** An owner, a member and an outsider of one new project. */
@@ -106,6 +107,7 @@ describe('POST /v1/projects', () => {
       instructions: null,
       i18nextPlurals: true,
       keyRules: { humanOnly: [], neverTranslate: [], exclude: [] },
+      outdateOnContextChange: true,
     });
   });
 
@@ -402,6 +404,7 @@ describe('PATCH /v1/projects/:projectId', () => {
       instructions: null,
       i18nextPlurals: true,
       keyRules: { humanOnly: [], neverTranslate: [], exclude: [] },
+      outdateOnContextChange: true,
     });
 
     const second = await patch(owner.userId, project.projectId, { settings: { instructions: 'Be brief.' } });
@@ -411,6 +414,7 @@ describe('PATCH /v1/projects/:projectId', () => {
       instructions: 'Be brief.',
       i18nextPlurals: true,
       keyRules: { humanOnly: [], neverTranslate: [], exclude: [] },
+      outdateOnContextChange: true,
     });
 
     const third = await patch(owner.userId, project.projectId, {
@@ -422,6 +426,7 @@ describe('PATCH /v1/projects/:projectId', () => {
       instructions: null,
       i18nextPlurals: true,
       keyRules: { humanOnly: [], neverTranslate: [], exclude: [] },
+      outdateOnContextChange: true,
     });
 
     const fourth = await patch(owner.userId, project.projectId, {
@@ -463,6 +468,11 @@ describe('PATCH /v1/projects/:projectId', () => {
       'a plural-key setting that is not a boolean',
       { settings: { i18nextPlurals: 'no' } },
       /^body\.settings\.i18nextPlurals: must be true or false$/,
+    ],
+    [
+      'a context setting that is not a boolean',
+      { settings: { outdateOnContextChange: 1 } },
+      /^body\.settings\.outdateOnContextChange: must be true or false$/,
     ],
   ])(
     'when the body is %s, then 400 VALIDATION_ERROR naming the field and nothing changes',
@@ -530,6 +540,7 @@ describe('PATCH /v1/projects/:projectId', () => {
       instructions: 'two',
       i18nextPlurals: true,
       keyRules: { humanOnly: [], neverTranslate: [], exclude: [] },
+      outdateOnContextChange: true,
     });
   });
 });

@@ -4,6 +4,7 @@ import type { ServiceDeps, ServiceParts } from '@tolk/service';
 import type { SourceVersion } from './domain/key-revisions.js';
 import type { SourceConfig } from './config.js';
 import { createBaselinesRepository } from './data-access/baselines-repository.js';
+import { createDeletedKeysRepository } from './data-access/deleted-keys-repository.js';
 import { createProjectsRepository } from './data-access/projects-repository.js';
 import { createVersionsRepository } from './data-access/versions-repository.js';
 import { createProjectSync } from './domain/project-sync.js';
@@ -26,6 +27,7 @@ export function createSourceService(deps: ServiceDeps<SourceConfig>): ServicePar
     projects,
     versions: createVersionsRepository(db),
     baselines,
+    deletedKeys: createDeletedKeysRepository(db),
     directory: createProjectDirectory(deps, projects, config.PROJECT_SERVICE_TIMEOUT_MS),
     cache,
     limits: {

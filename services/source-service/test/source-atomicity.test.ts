@@ -88,9 +88,28 @@ describe('PUT /v1/projects/:projectId/source: a version and its event commit tog
     expect(retried.body).toMatchObject({ version: 2, diff: { added: ['b'], modified: ['a'], deleted: [] } });
     expect(await storedVersions(projectId)).toStrictEqual({ versions: [1, 2], contents: [1, 2] });
     const events = await service.outboxRows(projectId);
+    const nothingCarried = { renamed: 0, restored: 0, renames: [], restores: [] };
     expect(events.map((row) => row.payload.data)).toStrictEqual([
-      { projectId, version: 1, previousVersion: 0, keyCount: 1, added: 1, modified: 0, deleted: 0 },
-      { projectId, version: 2, previousVersion: 1, keyCount: 2, added: 1, modified: 1, deleted: 0 },
+      {
+        projectId,
+        version: 1,
+        previousVersion: 0,
+        keyCount: 1,
+        added: 1,
+        modified: 0,
+        deleted: 0,
+        ...nothingCarried,
+      },
+      {
+        projectId,
+        version: 2,
+        previousVersion: 1,
+        keyCount: 2,
+        added: 1,
+        modified: 1,
+        deleted: 0,
+        ...nothingCarried,
+      },
     ]);
     const delivered = await vi.waitFor(async () => {
       const found = service.delivered.filter((event) => event.data['projectId'] === projectId);

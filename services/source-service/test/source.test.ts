@@ -75,9 +75,10 @@ describe('PUT /v1/projects/:projectId/source', () => {
     await put(projectId, owner, { a: 'A', b: 'B' });
     await put(projectId, owner, { a: 'A2', c: 'C', d: 'D' });
     const rows = await service.outboxRows(projectId);
+    const counts = { projectId, renamed: 0, restored: 0, renames: [], restores: [] };
     expect(rows.map((row) => row.payload.data)).toStrictEqual([
-      { projectId, version: 1, previousVersion: 0, keyCount: 2, added: 2, modified: 0, deleted: 0 },
-      { projectId, version: 2, previousVersion: 1, keyCount: 3, added: 2, modified: 1, deleted: 1 },
+      { ...counts, version: 1, previousVersion: 0, keyCount: 2, added: 2, modified: 0, deleted: 0 },
+      { ...counts, version: 2, previousVersion: 1, keyCount: 3, added: 2, modified: 1, deleted: 1 },
     ]);
     for (const row of rows) {
       expect(row.payload.producer).toBe('source-service');
@@ -280,9 +281,16 @@ describe('versions and diffs', () => {
     await put(projectId, owner, { a: 'A', b: 'B' });
     await put(projectId, owner, { a: 'A2', c: 'C' });
     const list = await service.call('GET', path(projectId, '/versions'), { as: owner });
+    const nothingCarried = {
+      createdAt: expect.any(Number),
+      renamed: 0,
+      restored: 0,
+      renames: [],
+      restores: [],
+    };
     expect(versionListResponseSchema.parse(list.body).versions).toStrictEqual([
-      { version: 2, keyCount: 2, added: 1, modified: 1, deleted: 1, createdAt: expect.any(Number) },
-      { version: 1, keyCount: 2, added: 2, modified: 0, deleted: 0, createdAt: expect.any(Number) },
+      { version: 2, keyCount: 2, added: 1, modified: 1, deleted: 1, ...nothingCarried },
+      { version: 1, keyCount: 2, added: 2, modified: 0, deleted: 0, ...nothingCarried },
     ]);
 
     const first = await service.call('GET', path(projectId, '/versions/1'), { as: owner });

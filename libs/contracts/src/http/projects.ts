@@ -52,6 +52,8 @@ const settings = z.object(
     i18nextPlurals: z.boolean({ error: 'must be true or false' }).optional(),
     /** Glob patterns over keys (DESIGN §13); each list given replaces that list. */
     keyRules: keyRulesInputSchema.optional(),
+    /** Whether a changed context annotation outdates its key's translations (DESIGN §13). */
+    outdateOnContextChange: z.boolean({ error: 'must be true or false' }).optional(),
   },
   { error: 'must be a JSON object' },
 );
@@ -122,6 +124,10 @@ export const projectResponseSchema = z.strictObject({
           "Whether sibling keys item_one, item_other are read as an i18next plural group, translated into each target locale's own plural forms (default true)",
       }),
       keyRules: keyRulesSchema,
+      outdateOnContextChange: z.boolean().meta({
+        description:
+          'Whether a changed context annotation ("@key": {"description", "maxLength"}) outdates the translations of its key in every target locale (default true)',
+      }),
     })
     .meta({
       description:
@@ -163,6 +169,7 @@ export const internalProjectResponseSchema = z.strictObject({
   sourceLocale: z.string(),
   i18nextPlurals: z.boolean(),
   keyRules: keyRulesSchema,
+  outdateOnContextChange: z.boolean(),
   updatedAt: z.number().int(),
 });
 

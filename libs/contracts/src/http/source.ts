@@ -4,6 +4,7 @@
  * in a path is read by source-service's own parser.
  */
 import { z } from 'zod';
+import { keyRenameSchema, keyRestoreSchema } from '../source-events.js';
 import { epochMillis, queryFlag, queryInteger } from './fields.js';
 
 /** The largest source version (Postgres `integer`): versions in paths and queries are at most this. */
@@ -49,6 +50,9 @@ export const sourceFileResponseSchema = z.strictObject({
   updatedAt: epochMillis(),
 });
 
+/** How many renames and restores of each version the version history names. */
+export const VERSION_CARRY_OVER_SHOWN = 100;
+
 export const versionListResponseSchema = z.strictObject({
   versions: z.array(
     z.strictObject({
@@ -58,6 +62,33 @@ export const versionListResponseSchema = z.strictObject({
       modified: z.number().int().nonnegative(),
       deleted: z.number().int().nonnegative(),
       createdAt: epochMillis(),
+      renamed: z.number().int().nonnegative().meta({
+        description:
+          'Keys of this version that are renames of deleted keys (their translations carried over)',
+      }),
+      restored: z.number().int().nonnegative().meta({
+        description: 'Keys added again with a value they had before (their last translations restored)',
+      }),
+      renames: z.array(keyRenameSchema).meta({
+        description: `The version's renames, old key to new key (the first ${VERSION_CARRY_OVER_SHOWN})`,
+      }),
+      restores: z.array(keyRestoreSchema).meta({
+        description: `The restored keys with the version whose value they got back (the first ${VERSION_CARRY_OVER_SHOWN})`,
+      }),
+    }),
+  ),
+});
+
+/** `GET /internal/projects/{projectId}/source/carry-overs?after=A&through=B`: versions A+1..B. */
+export const carryOverQuerySchema = z.strictObject({ after: sourceVersion, through: sourceVersion });
+
+/** Each version in the range that renamed or restored keys, oldest first, with all of them. */
+export const carryOverResponseSchema = z.strictObject({
+  versions: z.array(
+    z.strictObject({
+      version: z.number().int().positive(),
+      renames: z.array(keyRenameSchema),
+      restores: z.array(keyRestoreSchema),
     }),
   ),
 });
@@ -66,3 +97,4 @@ export type DiffResponse = z.infer<typeof diffSchema>;
 export type UploadResponse = z.infer<typeof uploadResponseSchema>;
 export type SourceFileResponse = z.infer<typeof sourceFileResponseSchema>;
 export type VersionListResponse = z.infer<typeof versionListResponseSchema>;
+export type CarryOverResponse = z.infer<typeof carryOverResponseSchema>;

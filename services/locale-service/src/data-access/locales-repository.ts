@@ -20,6 +20,10 @@ export type LocaleRow = LocaleCounts & {
   translatedFrom: number;
   /** When the last translation upload was stored; null when nothing was uploaded. */
   translatedAt: number | null;
+  /** Source version up to which renames and restores were applied to the translations (DESIGN §13). */
+  carriedVersion: number;
+  /** Whether translations are stored. */
+  hasContent: boolean;
   createdAt: number;
   updatedAt: number;
 };
@@ -34,12 +38,15 @@ type Row = {
   missing_count: number;
   outdated_count: number;
   synced_version: number;
+  carried_version: number;
+  has_content: boolean;
   created_at: Date;
   updated_at: Date;
 };
 
 const COLUMNS = `locale, translated_from, translated_at, counts_version, key_count, translated_count,
-  missing_count, outdated_count, synced_version, created_at, updated_at`;
+  missing_count, outdated_count, synced_version, carried_version, (content IS NOT NULL) AS has_content,
+  created_at, updated_at`;
 
 function toLocale(row: Row): LocaleRow {
   return {
@@ -52,6 +59,8 @@ function toLocale(row: Row): LocaleRow {
     missingCount: row.missing_count,
     outdatedCount: row.outdated_count,
     syncedVersion: row.synced_version,
+    carriedVersion: row.carried_version,
+    hasContent: row.has_content,
     createdAt: row.created_at.getTime(),
     updatedAt: row.updated_at.getTime(),
   };
@@ -196,12 +205,13 @@ export function createLocalesRepository(db: Db) {
 
     /**
      * Replaces the locale's translations with an upload made from source version `from`, and the
-     * provenance of their keys with them.
+     * provenance of their keys with them, with the renames and restores of the versions after it
+     * up to `carried` applied.
      */
     async saveTranslations(
       projectId: string,
       locale: string,
-      upload: { content: Buffer; provenance: Buffer; from: number },
+      upload: { content: Buffer; provenance: Buffer; from: number; carried: number },
       counts: LocaleCounts,
       at: number,
       tx: Queryable,
@@ -209,7 +219,7 @@ export function createLocalesRepository(db: Db) {
       await tx.query(
         `UPDATE locales SET content = $3, provenance = $4, translated_from = $5, translated_at = $6,
                 updated_at = $6, counts_version = $7, key_count = $8, translated_count = $9,
-                missing_count = $10, outdated_count = $11, synced_version = $12
+                missing_count = $10, outdated_count = $11, synced_version = $12, carried_version = $13
           WHERE project_id = $1 AND locale = $2`,
         [
           projectId,
@@ -219,7 +229,69 @@ export function createLocalesRepository(db: Db) {
           upload.from,
           new Date(at),
           ...countsParams(counts),
+          upload.carried,
         ],
+      );
+    },
+
+    /**
+     * The locales with translations whose renames and restores are applied up to a version
+     * before `version`, locked, with their translations; in the order of lockStale.
+     */
+    async lockUncarried(
+      projectId: string,
+      version: number,
+      tx: Queryable,
+    ): Promise<{ locale: string; carriedVersion: number; content: Buffer; provenance?: Buffer }[]> {
+      const { rows } = await tx.query<{
+        locale: string;
+        carried_version: number;
+        content: Buffer;
+        provenance: Buffer | null;
+      }>(
+        `SELECT locale, carried_version, content, provenance FROM locales
+          WHERE project_id = $1 AND carried_version < $2 AND content IS NOT NULL
+          ORDER BY locale FOR UPDATE`,
+        [projectId, version],
+      );
+      return rows.map((row) => ({
+        locale: row.locale,
+        carriedVersion: row.carried_version,
+        content: row.content,
+        provenance: row.provenance ?? undefined,
+      }));
+    },
+
+    /**
+     * Translations with renames and restores applied up to `carried`; `content` undefined:
+     * unchanged. Changed translations leave the counts stale (recomputed by the refresh).
+     */
+    async saveCarried(
+      projectId: string,
+      locale: string,
+      carried: number,
+      content: Buffer | undefined,
+      tx: Queryable,
+      provenance?: Buffer,
+    ): Promise<void> {
+      await tx.query(
+        `UPDATE locales SET carried_version = greatest(carried_version, $3), content = coalesce($4, content),
+                provenance = coalesce($5, provenance),
+                counts_version = CASE WHEN $4::bytea IS NULL THEN counts_version ELSE -1 END
+          WHERE project_id = $1 AND locale = $2`,
+        [projectId, locale, carried, content ?? null, provenance ?? null],
+      );
+    },
+
+    /**
+     * Version `version` carries nothing over: every locale whose translations were carried up to
+     * the version before it (or that has none) is carried up to it.
+     */
+    async carryNothing(projectId: string, version: number, tx: Queryable): Promise<void> {
+      await tx.query(
+        `UPDATE locales SET carried_version = $2
+          WHERE project_id = $1 AND carried_version < $2 AND (carried_version = $2 - 1 OR content IS NULL)`,
+        [projectId, version],
       );
     },
 

@@ -1,4 +1,4 @@
-import { SOURCE_VERSION_HEADER } from '@tolk/contracts';
+import { SOURCE_VERSION_HEADER, carryOverResponseSchema, type CarryOverResponse } from '@tolk/contracts';
 import { createInternalClient, type InternalClientOptions } from '@tolk/http';
 import { decodeSourceVersion, type ParsedSource } from '@tolk/locale-file';
 
@@ -28,6 +28,23 @@ export function createSourceClient(deps: InternalClientOptions) {
       const source = await decodeSourceVersion(answer.bytes).catch(() => undefined);
       if (!source) throw client.unexpected(path, 200);
       return { ...source, version: number };
+    },
+
+    /**
+     * The renames and restores of versions `after`+1..`through` (those with any), oldest first;
+     * undefined when the project is gone.
+     */
+    async fetchCarryOvers(
+      projectId: string,
+      after: number,
+      through: number,
+    ): Promise<CarryOverResponse['versions'] | undefined> {
+      const path =
+        `/internal/projects/${encodeURIComponent(projectId)}/source/carry-overs` +
+        `?after=${after}&through=${through}`;
+      const answer = await client.call(path);
+      if (answer.status === 404) return undefined;
+      return (await client.expect(carryOverResponseSchema, answer, path)).versions;
     },
   };
 }

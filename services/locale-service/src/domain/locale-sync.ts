@@ -3,6 +3,8 @@ import type { LocalesRepository } from '../data-access/locales-repository.js';
 import type { ProjectFacts } from '@tolk/projects';
 import type { ProjectsRepository } from '../data-access/projects-repository.js';
 import type { SourceHeadsRepository } from '../data-access/source-heads-repository.js';
+import type { RetiredTranslationsRepository } from '../data-access/retired-translations-repository.js';
+import type { CarryOver, SourceCarryOver } from './carry-over.js';
 import type { SourceDocuments } from './source-documents.js';
 
 /**
@@ -14,9 +16,11 @@ export function createLocaleSync(deps: {
   heads: SourceHeadsRepository;
   locales: LocalesRepository;
   documents: SourceDocuments;
+  carry: CarryOver;
+  retired: RetiredTranslationsRepository;
   now: () => number;
 }) {
-  const { projects, heads, locales, documents, now } = deps;
+  const { projects, heads, locales, documents, carry, retired, now } = deps;
 
   return {
     /**
@@ -34,20 +38,24 @@ export function createLocaleSync(deps: {
     /** ProjectDeleted: every row of the project goes; a tombstone keeps it from coming back. */
     async projectDeleted(projectId: string, tx: Queryable): Promise<void> {
       await projects.purge(projectId, now(), tx);
+      await retired.purge(projectId, undefined, tx);
       documents.evictProject(projectId);
     },
 
     /**
      * SourceChanged: the source head moves forward, never back (version guard), which alone
-     * makes every locale not synced with it `behind`. Returns whether it moved; the counts are
-     * refreshed after the transaction commits.
+     * makes every locale not synced with it `behind`; the version's renames and restores are
+     * carried over into the translations of the locales carried up to the version before it
+     * (DESIGN §13; guarded by their carried version). Returns whether the head moved; the counts
+     * are refreshed after the transaction commits.
      */
     async sourceChanged(
-      change: { projectId: string; version: number; keyCount: number; occurredAt: number },
+      change: SourceCarryOver & { projectId: string; keyCount: number; occurredAt: number },
       tx: Queryable,
     ): Promise<boolean> {
       const moved = await heads.advance(change.projectId, change, tx);
       if (moved) await locales.touchBehind(change.projectId, change.version, change.occurredAt, tx);
+      await carry.sourceChanged(change.projectId, change, tx);
       return moved;
     },
   };

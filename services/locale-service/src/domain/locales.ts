@@ -28,7 +28,12 @@ import {
 import type { LocaleRow, LocalesRepository } from '../data-access/locales-repository.js';
 import type { SourceVersion } from '../data-access/source-client.js';
 import type { SourceHead } from '../data-access/source-heads-repository.js';
+import type {
+  RetiredTranslation,
+  RetiredTranslationsRepository,
+} from '../data-access/retired-translations-repository.js';
 import type { BaselineKeeper } from './baseline.js';
+import type { CarryOver } from './carry-over.js';
 import {
   computeLocaleState,
   mayHaveHadPluralGroups,
@@ -218,13 +223,28 @@ export function createLocales(deps: {
   projects: Pick<ProjectsRepository, 'find' | 'lockKeySettings'>;
   directory: ProjectDirectory<LocaleProject>;
   documents: SourceDocuments;
+  carry: CarryOver;
+  retired: RetiredTranslationsRepository;
   baseline: BaselineKeeper;
   memory: Pick<Memory, 'record' | 'forgetLocale'>;
   limits: SourceLimits;
   now: () => number;
   logger: Logger;
 }) {
-  const { db, locales, projects, directory, documents, baseline, memory, limits, now, logger } = deps;
+  const {
+    db,
+    locales,
+    projects,
+    directory,
+    documents,
+    carry,
+    retired,
+    baseline,
+    memory,
+    limits,
+    now,
+    logger,
+  } = deps;
 
   function present(row: LocaleRow, head: number): Locale {
     // Counts refreshed by a concurrent request may be newer than the head this one read.
@@ -363,11 +383,53 @@ export function createLocales(deps: {
     );
   }
 
+  /**
+   * The stored translations an upload drops of keys that are no source keys any more (deleted
+   * from the source): kept as retired translations, each with the revision of its source key in
+   * the version it was made from, for a restore of the key (DESIGN §13).
+   */
+  async function leavingTranslations(
+    projectId: string,
+    row: LocaleRow,
+    current: SourceVersion,
+    target: TargetKeys | undefined,
+    upload: ReadonlyMap<string, string>,
+    tx: Queryable,
+  ): Promise<RetiredTranslation[]> {
+    if (!row.hasContent || row.translatedFrom === 0) return [];
+    const stored = await storedTranslations(projectId, row.locale, tx);
+    const keys: ReadonlySet<string> | ReadonlyMap<string, unknown> = target?.byKey ?? new Set(current.keys);
+    const leaving = [...stored.keys()].filter((key) => !keys.has(key) && !upload.has(key));
+    if (leaving.length === 0) return [];
+    const made = await documents.version(projectId, row.translatedFrom);
+    const wanted = new Set(leaving);
+    const retiring: RetiredTranslation[] = [];
+    for (let i = 0; i < made.keys.length; i++) {
+      const key = made.keys[i]!;
+      if (wanted.has(key)) {
+        retiring.push({ key, sourceRevision: made.revisions[i]!, translation: stored.get(key)! });
+      }
+    }
+    return retiring;
+  }
+
   /** Returns the head the counts were brought to: what they are shown against. */
   async function refreshNow(projectId: string): Promise<SourceHead> {
     const head = await documents.head(projectId);
-    const stale = (await locales.list(projectId)).filter((row) => row.countsVersion < head.version);
-    if (stale.length === 0) return head;
+    const rows = await locales.list(projectId);
+    const stale = rows.filter((row) => row.countsVersion < head.version);
+    // Translations the consumer could not carry over a version's renames and restores (an event
+    // missed or too large for them): carried now, with what source-service says of the versions.
+    const uncarried = rows.filter((row) => row.hasContent && row.carriedVersion < head.version);
+    const steps =
+      uncarried.length > 0
+        ? await carry.fetchSteps(
+            projectId,
+            Math.min(...uncarried.map((row) => row.carriedVersion)),
+            head.version,
+          )
+        : undefined;
+    if (stale.length === 0 && !steps) return head;
     // Fetched before the transaction: no lock is held while source-service answers. The source is
     // needed for every locale, translated or not: with plural groups each has keys of its own.
     // Without groups the source is what the translated locales need anyway, and kept in memory.
@@ -378,6 +440,7 @@ export function createLocales(deps: {
       }
     }
     await baseline.change(projectId, async (tx) => {
+      if (steps) await carry.catchUp(projectId, head.version, steps, tx);
       const rows = await locales.lockStale(projectId, head.version, tx);
       if (rows.length === 0) return;
       const settings = await keySettings(projectId, tx);
@@ -543,6 +606,7 @@ export function createLocales(deps: {
       await baseline.change(projectId, async (tx) => {
         if (!(await locales.delete(projectId, locale, tx))) throw localeNotFound(locale);
         await memory.forgetLocale(projectId, locale, tx);
+        await retired.purge(projectId, locale, tx);
       });
     },
 
@@ -581,6 +645,11 @@ export function createLocales(deps: {
 
       const translations = translationsOf(parsed);
       const current = head.version === from ? made : await documents.version(projectId, head.version);
+      // Made before renames and restores of later versions: they are carried into it (DESIGN §13);
+      // when source-service cannot say which, the next refresh does it.
+      const steps = await carry.fetchSteps(projectId, from, head.version);
+      if (steps && steps.length > 0) await carry.carryUpload(projectId, locale, translations, steps, db);
+      const carried = steps ? head.version : from;
       const content = await encodeStoredEntries({
         keys: [...translations.keys()],
         values: [...translations.values()],
@@ -600,6 +669,8 @@ export function createLocales(deps: {
               `an upload made from version ${from} would replace them. Pull, translate and upload again`,
           );
         }
+        const leaving = await leavingTranslations(projectId, row, current, target, translations, tx);
+        await retired.retire(projectId, locale, leaving, at, tx);
         const counts = computeLocaleState(
           current,
           target,
@@ -609,7 +680,14 @@ export function createLocales(deps: {
           keyRuleMatcher(keyRules),
         );
         const provenance = await uploadProvenance(projectId, locale, translations, claimed, known, at, tx);
-        await locales.saveTranslations(projectId, locale, { content, provenance, from }, counts, at, tx);
+        await locales.saveTranslations(
+          projectId,
+          locale,
+          { content, provenance, from, carried },
+          counts,
+          at,
+          tx,
+        );
         // The memory learns the translations new in this upload, by the texts they were made for.
         const learned = memoryOfUpload(
           made,

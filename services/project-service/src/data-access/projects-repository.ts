@@ -11,6 +11,8 @@ export type ProjectSettings = {
   instructions: string | null;
   i18nextPlurals: boolean;
   keyRules: KeyRules;
+  /** Whether a changed context annotation outdates its key (DESIGN §13). */
+  outdateOnContextChange: boolean;
 };
 
 export type Project = {
@@ -37,12 +39,13 @@ type ProjectRow = {
   instructions: string | null;
   i18next_plurals: boolean;
   key_rules: KeyRules;
+  outdate_on_context_change: boolean;
   created_at: Date;
   updated_at: Date;
 };
 
 const PROJECT_COLUMNS = `p.project_id, p.name, p.source_locale, p.provider, p.model, p.instructions,
-       p.i18next_plurals, p.key_rules, p.created_at, p.updated_at`;
+       p.i18next_plurals, p.key_rules, p.outdate_on_context_change, p.created_at, p.updated_at`;
 
 function toProject(row: ProjectRow): Project {
   return {
@@ -55,6 +58,7 @@ function toProject(row: ProjectRow): Project {
       instructions: row.instructions,
       i18nextPlurals: row.i18next_plurals,
       keyRules: row.key_rules,
+      outdateOnContextChange: row.outdate_on_context_change,
     },
     createdAt: row.created_at.getTime(),
     updatedAt: row.updated_at.getTime(),
@@ -67,7 +71,8 @@ function toMemberProject(row: ProjectRow & { role: Role }): MemberProject {
 
 /** What a project's row says of it, as both writes take it ($1 to $7). */
 function stateOf(project: Project): unknown[] {
-  const { provider, model, instructions, i18nextPlurals, keyRules } = project.settings;
+  const { provider, model, instructions, i18nextPlurals, keyRules, outdateOnContextChange } =
+    project.settings;
   return [
     project.projectId,
     project.name,
@@ -77,6 +82,7 @@ function stateOf(project: Project): unknown[] {
     instructions,
     i18nextPlurals,
     JSON.stringify(keyRules),
+    outdateOnContextChange,
   ];
 }
 
@@ -86,8 +92,8 @@ export function createProjectsRepository(db: Db) {
       await q.query(
         `INSERT INTO projects
            (project_id, name, source_locale, provider, model, instructions, i18next_plurals,
-            key_rules, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+            key_rules, outdate_on_context_change, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
         [...stateOf(project), new Date(project.createdAt), new Date(project.updatedAt)],
       );
     },
@@ -146,7 +152,7 @@ export function createProjectsRepository(db: Db) {
       await tx.query(
         `UPDATE projects
             SET name = $2, source_locale = $3, provider = $4, model = $5, instructions = $6,
-                i18next_plurals = $7, key_rules = $8, updated_at = $9
+                i18next_plurals = $7, key_rules = $8, outdate_on_context_change = $9, updated_at = $10
           WHERE project_id = $1`,
         [...stateOf(project), new Date(project.updatedAt)],
       );

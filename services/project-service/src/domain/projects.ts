@@ -19,6 +19,7 @@ export const DEFAULT_SETTINGS: ProjectSettings = {
   instructions: null,
   i18nextPlurals: true,
   keyRules: { humanOnly: [], neverTranslate: [], exclude: [] },
+  outdateOnContextChange: true,
 };
 
 /** Validated and normalised by the request schemas (trimmed name, canonical locale). */
@@ -49,6 +50,7 @@ function mergeSettings(settings: ProjectSettings, patch: SettingsPatch = {}): Pr
     instructions: patch.instructions !== undefined ? patch.instructions : settings.instructions,
     i18nextPlurals: patch.i18nextPlurals ?? settings.i18nextPlurals,
     keyRules: mergeKeyRules(settings.keyRules, patch.keyRules),
+    outdateOnContextChange: patch.outdateOnContextChange ?? settings.outdateOnContextChange,
   };
 }
 
@@ -60,7 +62,8 @@ function sameProject(a: Project, b: Project): boolean {
     a.settings.model === b.settings.model &&
     a.settings.instructions === b.settings.instructions &&
     a.settings.i18nextPlurals === b.settings.i18nextPlurals &&
-    sameKeyRules(a.settings.keyRules, b.settings.keyRules)
+    sameKeyRules(a.settings.keyRules, b.settings.keyRules) &&
+    a.settings.outdateOnContextChange === b.settings.outdateOnContextChange
   );
 }
 
@@ -97,16 +100,17 @@ export function createProjects(deps: {
           tx,
         );
         const { projectId, name, sourceLocale } = project;
-        const { i18nextPlurals, keyRules } = project.settings;
-        await enqueueEvent(
-          tx,
-          db.schema,
-          projectEvent(
-            'ProjectCreated',
-            { projectId, name, sourceLocale, ownerId, i18nextPlurals, keyRules },
-            at,
-          ),
-        );
+        const { i18nextPlurals, keyRules, outdateOnContextChange } = project.settings;
+        const data = {
+          projectId,
+          name,
+          sourceLocale,
+          ownerId,
+          i18nextPlurals,
+          keyRules,
+          outdateOnContextChange,
+        };
+        await enqueueEvent(tx, db.schema, projectEvent('ProjectCreated', data, at));
       });
       logger.info({ projectId: project.projectId, userId: ownerId }, 'project created');
       return { ...project, role: 'owner' };

@@ -10,6 +10,8 @@ export type SourceProject = {
   currentVersion: number;
   /** When the current version was created; null before the first upload. */
   sourceUpdatedAt: number | null;
+  /** Whether a changed context annotation gives its key a new revision (DESIGN §13). */
+  outdateOnContextChange: boolean;
 };
 
 type ProjectRow = {
@@ -17,6 +19,7 @@ type ProjectRow = {
   source_locale: string;
   current_version: number;
   source_updated_at: Date | null;
+  outdate_on_context_change: boolean;
 };
 
 /** The replica's columns of source-service: the source locale, and the head of the sources. */
@@ -24,6 +27,12 @@ export const SOURCE_PROJECT_COLUMNS: readonly ReplicaExtraColumn[] = [
   sourceLocaleColumn,
   { name: 'current_version', type: 'integer', nullable: false },
   { name: 'source_updated_at', type: 'timestamp with time zone', nullable: true },
+  {
+    name: 'outdate_on_context_change',
+    type: 'boolean',
+    nullable: false,
+    fromFacts: (facts) => facts.outdateOnContextChange ?? true,
+  },
 ];
 
 /**
@@ -38,6 +47,7 @@ export function createProjectsRepository(db: Db) {
       sourceLocale: row.source_locale,
       currentVersion: row.current_version,
       sourceUpdatedAt: row.source_updated_at?.getTime() ?? null,
+      outdateOnContextChange: row.outdate_on_context_change,
     }),
   });
 
@@ -60,6 +70,7 @@ export function createProjectsRepository(db: Db) {
       await tx.query(`DELETE FROM versions WHERE project_id = $1`, [projectId]);
       await tx.query(`DELETE FROM version_contents WHERE project_id = $1`, [projectId]);
       await tx.query(`DELETE FROM baselines WHERE project_id = $1`, [projectId]);
+      await tx.query(`DELETE FROM deleted_keys WHERE project_id = $1`, [projectId]);
     },
   };
 }

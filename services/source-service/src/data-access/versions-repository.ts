@@ -1,6 +1,11 @@
+import { VERSION_CARRY_OVER_SHOWN, type KeyRename, type KeyRestore } from '@tolk/contracts';
 import type { Db, Queryable } from '@tolk/db';
 
-/** One source version with the counts of its diff against the previous one. */
+/**
+ * One source version with the counts of its diff against the previous one, and what it carried
+ * over (DESIGN §13): how many renames and restores, and they themselves (when listed, the first
+ * VERSION_CARRY_OVER_SHOWN).
+ */
 export type VersionSummary = {
   version: number;
   keyCount: number;
@@ -8,6 +13,10 @@ export type VersionSummary = {
   modified: number;
   deleted: number;
   createdAt: number;
+  renamed: number;
+  restored: number;
+  renames: KeyRename[];
+  restores: KeyRestore[];
 };
 
 type VersionRow = {
@@ -17,9 +26,18 @@ type VersionRow = {
   modified_count: number;
   deleted_count: number;
   created_at: Date;
+  renamed_count: number;
+  restored_count: number;
+  renames: KeyRename[] | null;
+  restores: KeyRestore[] | null;
 };
 
-const COLUMNS = 'version, key_count, added_count, modified_count, deleted_count, created_at';
+// Renames and restores as listed: the first few of each version (jsonpath array slice).
+const SHOWN = `'$[0 to ${VERSION_CARRY_OVER_SHOWN - 1}]'`;
+const COLUMNS = `version, key_count, added_count, modified_count, deleted_count, created_at,
+  renamed_count, restored_count,
+  jsonb_path_query_array(renames, ${SHOWN}) AS renames,
+  jsonb_path_query_array(restores, ${SHOWN}) AS restores`;
 
 function toSummary(row: VersionRow): VersionSummary {
   return {
@@ -29,8 +47,15 @@ function toSummary(row: VersionRow): VersionSummary {
     modified: row.modified_count,
     deleted: row.deleted_count,
     createdAt: row.created_at.getTime(),
+    renamed: row.renamed_count,
+    restored: row.restored_count,
+    renames: row.renames ?? [],
+    restores: row.restores ?? [],
   };
 }
+
+/** A version's renames and restores, all of them. */
+export type VersionCarryOver = { version: number; renames: KeyRename[]; restores: KeyRestore[] };
 
 export type StoredVersion =
   { format: 2; document: Buffer; revisions: Buffer } | { format: 1; content: Buffer; hasRevisions: boolean };
@@ -46,8 +71,9 @@ export function createVersionsRepository(db: Db) {
     ): Promise<void> {
       await tx.query(
         `INSERT INTO versions
-           (project_id, version, key_count, added_count, modified_count, deleted_count, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+           (project_id, version, key_count, added_count, modified_count, deleted_count, created_at,
+            renamed_count, restored_count, renames, restores)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
         [
           projectId,
           summary.version,
@@ -56,6 +82,10 @@ export function createVersionsRepository(db: Db) {
           summary.modified,
           summary.deleted,
           new Date(summary.createdAt),
+          summary.renamed,
+          summary.restored,
+          summary.renamed > 0 ? JSON.stringify(summary.renames) : null,
+          summary.restored > 0 ? JSON.stringify(summary.restores) : null,
         ],
       );
       await tx.query(
@@ -80,6 +110,31 @@ export function createVersionsRepository(db: Db) {
         [projectId, version],
       );
       return rows[0] && toSummary(rows[0]);
+    },
+
+    /** The versions after `after` up to `through` that renamed or restored keys, oldest first. */
+    async carryOvers(
+      projectId: string,
+      after: number,
+      through: number,
+      q: Queryable = db,
+    ): Promise<VersionCarryOver[]> {
+      const { rows } = await q.query<{
+        version: number;
+        renames: KeyRename[] | null;
+        restores: KeyRestore[] | null;
+      }>(
+        `SELECT version, renames, restores FROM versions
+          WHERE project_id = $1 AND version > $2 AND version <= $3
+            AND (renamed_count > 0 OR restored_count > 0)
+          ORDER BY version`,
+        [projectId, after, through],
+      );
+      return rows.map((row) => ({
+        version: row.version,
+        renames: row.renames ?? [],
+        restores: row.restores ?? [],
+      }));
     },
 
     /**

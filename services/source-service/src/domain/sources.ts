@@ -7,6 +7,9 @@ import type { Logger } from '@tolk/logger';
 import type { BaselinesRepository } from '../data-access/baselines-repository.js';
 import type { ProjectsRepository, SourceProject } from '../data-access/projects-repository.js';
 import type { VersionSummary, VersionsRepository } from '../data-access/versions-repository.js';
+import type { DeletedKeysRepository } from '../data-access/deleted-keys-repository.js';
+import { CARRY_OVER_EVENT_LIMIT } from '@tolk/contracts';
+import { contextChanged, deletedKeysOf, findCarryOver, type CarryOver } from './carry-over.js';
 import { nextRevisions, type SourceVersion } from './key-revisions.js';
 import { parseUpload } from '@tolk/locale-file/upload';
 import { sourceChangedEvent } from './source-events.js';
@@ -71,6 +74,30 @@ const COMPARED = Object.freeze({ leafNames: true });
 const EMPTY_DIFF: SourceDiff = Object.freeze({ added: [], modified: [], deleted: [] });
 const EMPTY_VERSION: SourceVersion = Object.freeze({ ...EMPTY_SOURCE, revisions: [] });
 
+/**
+ * `diff` (baseline → source) with the added and modified keys those whose revision is later than
+ * baseline. `diff.added` is in source's key order (computeSourceDiff), so one walk over the keys
+ * tells them apart without a set. Against the empty source (baseline 0) every key is pending.
+ */
+function pendingOf(
+  diff: SourceDiff,
+  source: ParsedSource & { revisions: ArrayLike<number> },
+  baseline: number,
+): SourceDiff {
+  if (baseline === 0) return diff;
+  const { keys, revisions } = source;
+  const pending: SourceDiff = { added: [], modified: [], deleted: diff.deleted };
+  let nextAdded = 0;
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
+    const added = diff.added[nextAdded] === key;
+    if (added) nextAdded++;
+    if (revisions[i]! <= baseline) continue;
+    (added ? pending.added : pending.modified).push(key);
+  }
+  return pending;
+}
+
 function hasUntranslated(diff: SourceDiff): boolean {
   return diff.added.length > 0 || diff.modified.length > 0;
 }
@@ -109,13 +136,14 @@ export function createSources(deps: {
   projects: ProjectsRepository;
   versions: VersionsRepository;
   baselines: BaselinesRepository;
+  deletedKeys: DeletedKeysRepository;
   directory: ProjectDirectory<SourceProject>;
   cache: VersionCache<SourceVersion>;
   limits: SourceLimits;
   now: () => number;
   logger: Logger;
 }) {
-  const { db, projects, versions, baselines, directory, cache, limits, now, logger } = deps;
+  const { db, projects, versions, baselines, deletedKeys, directory, cache, limits, now, logger } = deps;
 
   /** The parsed content of a version; 0 is the empty source. Undefined when it does not exist. */
   async function load(
@@ -158,22 +186,26 @@ export function createSources(deps: {
   }
 
   /**
-   * What is not yet translated in `version`: the diff from the translation baseline to it.
+   * What is not yet translated in `version`: the diff from the translation baseline to it, its
+   * added and modified keys being those whose revision is later than the baseline. So a key
+   * carried over (renamed or restored, DESIGN §13) with a revision the baseline has reached is
+   * not pending, and a key whose context changed (a new revision, same value) is modified.
    * Empty when the baseline has reached the version. `known` is a diff already computed, reused
    * when it starts at the baseline.
    */
   async function pendingDiff(
     projectId: string,
     version: number,
-    source: ParsedSource,
+    source: ParsedSource & { revisions: ArrayLike<number> },
     q: Queryable = db,
     known?: { from: number; diff: SourceDiff },
   ): Promise<SourceDiff> {
     const baseline = await baselines.version(projectId, q);
     if (baseline >= version) return EMPTY_DIFF;
-    if (known && known.from === baseline) return known.diff;
-    const base = (await load(projectId, baseline, q)) ?? EMPTY_SOURCE;
-    return computeSourceDiff(base, source);
+    let diff: SourceDiff;
+    if (known && known.from === baseline) diff = known.diff;
+    else diff = computeSourceDiff((await load(projectId, baseline, q)) ?? EMPTY_SOURCE, source);
+    return pendingOf(diff, source, baseline);
   }
 
   async function sourceFile(
@@ -212,25 +244,54 @@ export function createSources(deps: {
    * being compressed on the thread pool while the upload was parsed here).
    */
   async function prepare(
+    project: SourceProject,
     base: SourceVersion,
     match: SourceMatch,
     parsed: ParsedSource,
     version: number,
     document: Promise<Buffer>,
     raw: Buffer | undefined,
+    q: Queryable = db,
   ) {
     const { diff } = match;
-    const revisions = nextRevisions(base.revisions, match.unchangedFrom, version);
+    const { revisions, carryOver } = await plan(project, base, match, parsed, version, q);
     const [storedDocument, storedRevisions] = await Promise.all([document, encodeRevisions(revisions)]);
     return {
       base,
       diff,
+      carryOver,
+      deleted: diff.deleted.length > 0 ? deletedKeysOf(base, diff.deleted) : [],
       stored: { document: storedDocument, revisions: storedRevisions },
       version: { ...parsed, revisions, raw } satisfies SourceVersion,
     };
   }
 
-  async function unchanged(projectId: string, version: number, source: ParsedSource, q?: Queryable) {
+  /**
+   * The revisions of version `version` (`parsed`, after `base`) and what it carries over
+   * (DESIGN §13): a renamed or restored key keeps its earlier revision; a key whose context
+   * annotation changed gets `version`, unless the project turned that off.
+   */
+  async function plan(
+    project: SourceProject,
+    base: SourceVersion,
+    match: SourceMatch,
+    parsed: ParsedSource,
+    version: number,
+    q: Queryable,
+  ): Promise<{ revisions: Int32Array; carryOver: CarryOver }> {
+    const { diff, unchangedFrom } = match;
+    const revisions = nextRevisions(base.revisions, unchangedFrom, version);
+    const compareContext = project.outdateOnContextChange;
+    if (compareContext) for (const i of contextChanged(base, parsed, unchangedFrom)) revisions[i] = version;
+    // A first version restores nothing: no key was ever deleted.
+    const lastDeleted =
+      diff.added.length > 0 && version > 1 ? await deletedKeys.find(project.projectId, diff.added, q) : [];
+    const found = findCarryOver(base, parsed, diff, lastDeleted, compareContext);
+    for (const [i, revision] of found.revisions) revisions[i] = revision;
+    return { revisions, carryOver: found.carryOver };
+  }
+
+  async function unchanged(projectId: string, version: number, source: SourceVersion, q?: Queryable) {
     const pending = await pendingDiff(projectId, version, source, q);
     return {
       version,
@@ -269,7 +330,11 @@ export function createSources(deps: {
       if (same) return unchanged(projectId, seen, previous);
       if (options.dryRun) {
         const { diff } = match;
-        const pending = await pendingDiff(projectId, seen + 1, parsed, db, { from: seen, diff });
+        const { revisions } = await plan(project, previous, match, parsed, seen + 1, db);
+        const pending = await pendingDiff(projectId, seen + 1, { ...parsed, revisions }, db, {
+          from: seen,
+          diff,
+        });
         return {
           version: seen + 1,
           diff,
@@ -282,7 +347,7 @@ export function createSources(deps: {
       // document as it came (being compressed since before it was parsed); serialised again
       // when there is none (a caller other than the HTTP route).
       const document = options.document ?? encodeDocument(JSON.stringify(body));
-      let prepared = await prepare(previous, match, parsed, seen + 1, document, options.raw);
+      let prepared = await prepare(project, previous, match, parsed, seen + 1, document, options.raw);
       let created = false;
       const result = await db.transaction(async (tx) => {
         const head = await projects.lock(projectId, tx);
@@ -294,15 +359,17 @@ export function createSources(deps: {
           const against = compare(base, head.currentVersion, parsed);
           if (against.unchanged) return unchanged(projectId, head.currentVersion, base, tx);
           prepared = await prepare(
+            head,
             base,
             against.match,
             parsed,
             head.currentVersion + 1,
             document,
             options.raw,
+            tx,
           );
         }
-        const { diff, stored } = prepared;
+        const { diff, stored, carryOver } = prepared;
         const summary: VersionSummary = {
           version: head.currentVersion + 1,
           keyCount: parsed.keys.length,
@@ -310,9 +377,16 @@ export function createSources(deps: {
           modified: diff.modified.length,
           deleted: diff.deleted.length,
           createdAt: now(),
+          renamed: carryOver.renames.length,
+          restored: carryOver.restores.length,
+          renames: carryOver.renames,
+          restores: carryOver.restores,
         };
         await versions.insert(projectId, summary, stored, tx);
+        await deletedKeys.remember(projectId, summary.version, prepared.deleted, tx);
         await projects.setCurrentVersion(projectId, summary.version, summary.createdAt, tx);
+        // The outbox holds no megabytes: a version with many carried keys names only how many.
+        const inEvent = summary.renamed + summary.restored <= CARRY_OVER_EVENT_LIMIT;
         await enqueueEvent(
           tx,
           db.schema,
@@ -325,11 +399,15 @@ export function createSources(deps: {
               added: summary.added,
               modified: summary.modified,
               deleted: summary.deleted,
+              renamed: summary.renamed,
+              restored: summary.restored,
+              renames: inEvent ? carryOver.renames : [],
+              restores: inEvent ? carryOver.restores : [],
             },
             summary.createdAt,
           ),
         );
-        const pending = await pendingDiff(projectId, summary.version, parsed, tx, {
+        const pending = await pendingDiff(projectId, summary.version, prepared.version, tx, {
           from: head.currentVersion,
           diff,
         });
@@ -403,6 +481,16 @@ export function createSources(deps: {
       ]);
       await versions.upgrade(projectId, version, { document, revisions });
       return { version, content: frameSourceVersion(document, revisions) };
+    },
+
+    /**
+     * For locale-service (internal): the renames and restores of versions `after`+1..`through`
+     * (those with any), oldest first; what a SourceChanged leaves out when they are many, or
+     * what a consumer missed. A deleted project is NotFoundError.
+     */
+    async carryOvers(projectId: string, after: number, through: number) {
+      if (await projects.isDeleted(projectId)) throw projectNotFound();
+      return versions.carryOvers(projectId, after, through);
     },
 
     /** `GET .../source/versions`: newest first. */

@@ -31,6 +31,7 @@ function toProjectResponse(project: MemberProject | (Project & { role: null })):
       instructions: project.settings.instructions,
       i18nextPlurals: project.settings.i18nextPlurals,
       keyRules: project.settings.keyRules,
+      outdateOnContextChange: project.settings.outdateOnContextChange,
     },
     role: project.role,
     createdAt: project.createdAt,
@@ -135,6 +136,7 @@ export function createProjectRouter(deps: {
         sourceLocale: project.sourceLocale,
         i18nextPlurals: project.settings.i18nextPlurals,
         keyRules: project.settings.keyRules,
+        outdateOnContextChange: project.settings.outdateOnContextChange,
         updatedAt: project.updatedAt,
       };
       res.json(answer);

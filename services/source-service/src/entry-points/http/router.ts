@@ -3,10 +3,12 @@ import { SOURCE_VERSION_HEADER } from '@tolk/contracts';
 import { noStore, pathParam, route, withQuery } from '@tolk/http';
 import type { SourceFile, Sources } from '../../domain/sources.js';
 import {
+  carryOverQuerySchema,
   parseIfMatch,
   parseVersion,
   sourceDiffQuerySchema,
   uploadSourceQuerySchema,
+  type CarryOverResponse,
   type DiffResponse,
   type SourceFileResponse,
   type UploadResponse,
@@ -96,6 +98,16 @@ export function createSourceRouter(deps: {
       res.setHeader(SOURCE_VERSION_HEADER, String(stored.version));
       res.type('application/octet-stream').send(stored.content);
     },
+  });
+
+  // The renames and restores of a range of versions, for locale-service's consumer (DESIGN §13).
+  route(router, '/internal/projects/:projectId/source/carry-overs', {
+    get: withQuery(carryOverQuerySchema, async (req, res, { after, through }) => {
+      const body: CarryOverResponse = {
+        versions: await sources.carryOvers(pathParam(req, 'projectId'), after, through),
+      };
+      res.json(body);
+    }),
   });
 
   return router;

@@ -37,12 +37,14 @@ export function parseIfMatch(value: string | undefined): ExpectedVersion | undef
 // ---- responses: in @tolk/contracts, so the gateway's OpenAPI document is generated from them ----
 
 export {
+  carryOverQuerySchema,
   diffSchema,
   sourceDiffQuerySchema,
   uploadSourceQuerySchema,
   sourceFileResponseSchema,
   uploadResponseSchema,
   versionListResponseSchema,
+  type CarryOverResponse,
   type DiffResponse,
   type SourceFileResponse,
   type UploadResponse,

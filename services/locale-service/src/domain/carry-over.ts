@@ -1,0 +1,198 @@
+import type { KeyRename, KeyRestore } from '@tolk/contracts';
+import type { Queryable } from '@tolk/db';
+import { decodeStoredEntries, encodeStoredEntries } from '@tolk/locale-file';
+import type { Logger } from '@tolk/logger';
+import type { LocalesRepository } from '../data-access/locales-repository.js';
+import type { RetiredTranslationsRepository } from '../data-access/retired-translations-repository.js';
+import type { SourceClient } from '../data-access/source-client.js';
+import { decodeProvenance, encodeProvenance } from './provenance.js';
+
+/** What one source version carries over from earlier ones (DESIGN §13). */
+export type CarryOverStep = {
+  version: number;
+  renames: readonly KeyRename[];
+  restores: readonly KeyRestore[];
+};
+
+/**
+ * Applies the renames and restores of `steps` (in version order) to a locale's per-key map —
+ * its translations, or anything else kept per key beside them (provenance) — in place:
+ * - a rename gives the new key the old key's value (the old key keeps its own: it is no source
+ *   key any more, and is retired with the next upload); an old key without a value leaves the
+ *   new key without one, whatever an earlier life of that key left behind;
+ * - a restore gives the key back what `retired(key, version)` kept of it, made for the source
+ *   value of revision `version`, unless the map still has a value for it (never replaced since
+ *   the key was deleted, so made for that very value, or older and then outdated by revision).
+ * Returns whether the map changed.
+ */
+export function carryOver<T>(
+  values: Map<string, T>,
+  steps: readonly CarryOverStep[],
+  retired: (key: string, version: number) => T | undefined,
+): boolean {
+  let changed = false;
+  for (const step of steps) {
+    for (const { from, to } of step.renames) {
+      const value = values.get(from);
+      if (value !== undefined) {
+        if (values.get(to) !== value) changed = true;
+        values.set(to, value);
+      } else if (values.delete(to)) {
+        changed = true;
+      }
+    }
+    for (const { key, version } of step.restores) {
+      if (values.has(key)) continue;
+      const value = retired(key, version);
+      if (value === undefined) continue;
+      values.set(key, value);
+      changed = true;
+    }
+  }
+  return changed;
+}
+
+/** The carry-over that a SourceChanged holds, when it holds all of it. */
+export type SourceCarryOver = {
+  version: number;
+  renamed?: number;
+  restored?: number;
+  renames?: readonly KeyRename[];
+  restores?: readonly KeyRestore[];
+};
+
+function completeStep(change: SourceCarryOver): CarryOverStep | undefined {
+  const renames = change.renames ?? [];
+  const restores = change.restores ?? [];
+  if (renames.length !== (change.renamed ?? 0) || restores.length !== (change.restored ?? 0))
+    return undefined;
+  return { version: change.version, renames, restores };
+}
+
+/**
+ * Keeps each locale's stored translations carried over the source's renames and restores, up to
+ * a version (`carried_version` of the locale; guarded, so a duplicate or late event changes
+ * nothing): from SourceChanged in the consumer's transaction, and for what an event could not
+ * carry (a gap, or more than an event holds) from source-service's internal API when counts are
+ * refreshed or translations uploaded.
+ */
+export function createCarryOver(deps: {
+  locales: LocalesRepository;
+  retired: RetiredTranslationsRepository;
+  client: SourceClient;
+  logger: Logger;
+}) {
+  const { locales, retired, client, logger } = deps;
+
+  /** The restores' retired translations for one locale, then the steps applied to its translations. */
+  async function applyTo(
+    projectId: string,
+    locale: string,
+    translations: Map<string, string>,
+    steps: readonly CarryOverStep[],
+    q: Queryable,
+  ): Promise<boolean> {
+    const restored = steps.flatMap((step) => step.restores.map((restore) => restore.key));
+    const kept = await retired.find(projectId, locale, restored, q);
+    const byKey = new Map(kept.map((row) => [row.key, row]));
+    return carryOver(translations, steps, (key, version) => {
+      const row = byKey.get(key);
+      return row?.sourceRevision === version ? row.translation : undefined;
+    });
+  }
+
+  /** Every locale with translations carried up to a version before `through`: carried up to it. */
+  async function carryLocales(
+    projectId: string,
+    through: number,
+    steps: readonly CarryOverStep[],
+    tx: Queryable,
+    onlyFrom?: number,
+  ): Promise<void> {
+    for (const row of await locales.lockUncarried(projectId, through, tx)) {
+      if (onlyFrom !== undefined && row.carriedVersion !== onlyFrom) continue;
+      const own = steps.filter((step) => step.version > row.carriedVersion && step.version <= through);
+      let content: Buffer | undefined;
+      let provenance: Buffer | undefined;
+      if (own.length > 0) {
+        const entries = await decodeStoredEntries(row.content);
+        const translations = new Map(entries.keys.map((key, i) => [key, entries.values[i]!]));
+        if (await applyTo(projectId, row.locale, translations, own, tx)) {
+          content = await encodeStoredEntries({
+            keys: [...translations.keys()],
+            values: [...translations.values()],
+          });
+          // Who wrote a translation goes with it to the renamed key; a restored one is not known.
+          const byKey = new Map(await decodeProvenance(row.provenance));
+          if (carryOver(byKey, own, () => undefined)) provenance = await encodeProvenance(byKey);
+        }
+      }
+      await locales.saveCarried(projectId, row.locale, through, content, tx, provenance);
+    }
+  }
+
+  return {
+    carryOver,
+
+    /**
+     * SourceChanged: the locales carried up to the version before it get its renames and
+     * restores, in the consumer's transaction. Locales further behind, or a version whose event
+     * could not hold them all, are left to `catchUp` (run by the refresh after the event).
+     */
+    async sourceChanged(projectId: string, change: SourceCarryOver, tx: Queryable): Promise<void> {
+      const step = completeStep(change);
+      if (!step) return;
+      if (step.renames.length === 0 && step.restores.length === 0) {
+        await locales.carryNothing(projectId, change.version, tx);
+        return;
+      }
+      await carryLocales(projectId, change.version, [step], tx, change.version - 1);
+      await locales.carryNothing(projectId, change.version, tx);
+    },
+
+    /**
+     * The renames and restores of the versions after `after` up to `through`, asked of
+     * source-service (before any lock is taken); undefined when it cannot answer now (the next
+     * refresh tries again).
+     */
+    async fetchSteps(
+      projectId: string,
+      after: number,
+      through: number,
+    ): Promise<CarryOverStep[] | undefined> {
+      if (after >= through) return [];
+      try {
+        return await client.fetchCarryOvers(projectId, after, through);
+      } catch (err) {
+        logger.warn(
+          { err, projectId, after, through },
+          'renames and restores not fetched; the next refresh will',
+        );
+        return undefined;
+      }
+    },
+
+    /** Every locale carried up to `through` with `steps` (fetchSteps from the lowest carried version). */
+    catchUp(
+      projectId: string,
+      through: number,
+      steps: readonly CarryOverStep[],
+      tx: Queryable,
+    ): Promise<void> {
+      return carryLocales(projectId, through, steps, tx);
+    },
+
+    /** An upload's translations (made from `from`) carried up to `through`. */
+    async carryUpload(
+      projectId: string,
+      locale: string,
+      translations: Map<string, string>,
+      steps: readonly CarryOverStep[],
+      q: Queryable,
+    ): Promise<void> {
+      await applyTo(projectId, locale, translations, steps, q);
+    },
+  };
+}
+
+export type CarryOver = ReturnType<typeof createCarryOver>;

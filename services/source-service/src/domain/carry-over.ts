@@ -1,0 +1,149 @@
+import { createHash } from 'node:crypto';
+import type { KeyRename, KeyRestore } from '@tolk/contracts';
+import { jsonEqual, type Annotation, type ParsedSource, type SourceDiff } from '@tolk/locale-file';
+import type { DeletedKey } from '../data-access/deleted-keys-repository.js';
+import type { SourceVersion } from './key-revisions.js';
+
+/** What a version carries over from earlier ones (DESIGN §13), in the order of its new keys. */
+export type CarryOver = { renames: KeyRename[]; restores: KeyRestore[] };
+
+export const NO_CARRY_OVER: CarryOver = Object.freeze({ renames: [], restores: [] }) as CarryOver;
+
+/** JSON with object members sorted: equal annotations give equal text, whatever their order. */
+function canonicalJson(value: unknown): string {
+  if (typeof value !== 'object' || value === null) return JSON.stringify(value);
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  const record = value as Record<string, unknown>;
+  const members = Object.keys(record)
+    .sort()
+    .map((name) => `${JSON.stringify(name)}:${canonicalJson(record[name])}`);
+  return `{${members.join(',')}}`;
+}
+
+function hash(text: string): string {
+  return createHash('sha256').update(text).digest('base64url');
+}
+
+/** A key's context as compared: its annotation in canonical JSON, '' for none. */
+function contextOf(annotations: ReadonlyMap<string, Readonly<Annotation>>, key: string): string {
+  const annotation = annotations.get(key);
+  return annotation === undefined ? '' : canonicalJson(annotation);
+}
+
+/** The index of each of `wanted` in `keys` (one pass; only when there is something to find). */
+function indexesOf(keys: readonly string[], wanted: readonly string[]): Map<string, number> {
+  const found = new Map<string, number>();
+  if (wanted.length === 0) return found;
+  const set = new Set(wanted);
+  for (let i = 0; i < keys.length; i++) if (set.has(keys[i]!)) found.set(keys[i]!, i);
+  return found;
+}
+
+/** What a key deleted in `base` is remembered as, for restoring it later. */
+export function deletedKeysOf(base: SourceVersion, deleted: readonly string[]): DeletedKey[] {
+  const at = indexesOf(base.keys, deleted);
+  return deleted.map((key) => {
+    const i = at.get(key)!;
+    return {
+      key,
+      valueHash: hash(base.values[i]!),
+      contextHash: hash(contextOf(base.annotations, key)),
+      revision: base.revisions[i]!,
+    };
+  });
+}
+
+/**
+ * Renames and restores of the keys `diff` adds to `base`, and the revision each of them keeps.
+ * - A rename: a key deleted and a key added with the same value and (when `compareContext`) the
+ *   same context annotation. When several deleted and added keys share a value and context, they
+ *   are paired in document order: the first deleted (in base's order) with the first added (in
+ *   the upload's order), and so on; the rest are plain deletions and additions.
+ * - A restore: an added key that is not a rename, whose last deletion (`lastDeleted`, from the
+ *   project's deleted_keys) had the same value and context: it gets back its revision then.
+ * A key carried over keeps the revision it had, so locale-service finds its carried translation
+ * as current as it was.
+ */
+export function findCarryOver(
+  base: SourceVersion,
+  parsed: ParsedSource,
+  diff: SourceDiff,
+  lastDeleted: readonly DeletedKey[],
+  compareContext: boolean,
+): { carryOver: CarryOver; revisions: Map<number, number> } {
+  const revisions = new Map<number, number>();
+  // Nothing deleted now or before (a first upload, keys only added): nothing to carry over.
+  if (diff.added.length === 0 || (diff.deleted.length === 0 && lastDeleted.length === 0)) {
+    return { carryOver: NO_CARRY_OVER, revisions };
+  }
+  const addedAt = indexesOf(parsed.keys, diff.added);
+
+  // Deleted keys by value and context, each list in base's order and taken from its front.
+  const signature = (value: string, annotations: ReadonlyMap<string, Readonly<Annotation>>, key: string) =>
+    compareContext ? `${value}\u0000${contextOf(annotations, key)}` : value;
+  const deleted = new Map<string, { queue: { key: string; revision: number }[]; next: number }>();
+  const deletedAt = indexesOf(base.keys, diff.deleted);
+  for (const key of diff.deleted) {
+    const i = deletedAt.get(key)!;
+    const at = signature(base.values[i]!, base.annotations, key);
+    const entry = { key, revision: base.revisions[i]! };
+    const list = deleted.get(at);
+    if (list) list.queue.push(entry);
+    else deleted.set(at, { queue: [entry], next: 0 });
+  }
+
+  const renames: KeyRename[] = [];
+  const unmatched: string[] = [];
+  for (const key of diff.added) {
+    const i = addedAt.get(key)!;
+    const list =
+      deleted.size > 0 ? deleted.get(signature(parsed.values[i]!, parsed.annotations, key)) : undefined;
+    const from = list?.queue[list.next];
+    if (!list || !from) {
+      unmatched.push(key);
+      continue;
+    }
+    list.next++;
+    renames.push({ from: from.key, to: key });
+    revisions.set(i, from.revision);
+  }
+
+  const restores: KeyRestore[] = [];
+  if (lastDeleted.length > 0 && unmatched.length > 0) {
+    const remembered = new Map(lastDeleted.map((d) => [d.key, d]));
+    for (const key of unmatched) {
+      const last = remembered.get(key);
+      if (!last) continue;
+      const i = addedAt.get(key)!;
+      if (last.valueHash !== hash(parsed.values[i]!)) continue;
+      if (compareContext && last.contextHash !== hash(contextOf(parsed.annotations, key))) continue;
+      restores.push({ key, version: last.revision });
+      revisions.set(i, last.revision);
+    }
+  }
+  const carryOver = renames.length + restores.length > 0 ? { renames, restores } : NO_CARRY_OVER;
+  return { carryOver, revisions };
+}
+
+/**
+ * Context is content (DESIGN §13): the indexes of the keys of `parsed` whose value is unchanged
+ * (`unchangedFrom[i] >= 0`) but whose context annotation differs from base's. Reads only the
+ * annotated keys of both versions.
+ */
+export function contextChanged(
+  base: ParsedSource,
+  parsed: ParsedSource,
+  unchangedFrom: Int32Array,
+): number[] {
+  const changed: string[] = [];
+  for (const [key, annotation] of parsed.annotations) {
+    const before = base.annotations.get(key);
+    if (before === undefined || !jsonEqual(before, annotation)) changed.push(key);
+  }
+  for (const key of base.annotations.keys()) if (!parsed.annotations.has(key)) changed.push(key);
+  if (changed.length === 0) return [];
+  const at = indexesOf(parsed.keys, changed);
+  const indexes: number[] = [];
+  for (const i of at.values()) if (unchangedFrom[i]! >= 0) indexes.push(i);
+  return indexes;
+}
