@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { EventEnvelope } from '@tolk/contracts';
 import { realServers, settled, tableColumns } from '@tolk/testing';
 import { expectError, startLocaleService, type LocaleService } from './locale-harness.js';
 import { replicaTables } from '@tolk/projects';
