@@ -512,9 +512,9 @@ describe.skipIf(!existsSync(CHROMIUM)).each(SYSTEMS)(
       const page = await signedInPage(account);
       await page.goto(`${system.base}/projects/${projectId}/settings`);
       await heading(page, 'Docs site');
-      await page.getByLabel('Name').fill('Docs website');
+      await page.getByLabel('Name', { exact: true }).fill('Docs website');
       await page.getByLabel('AI provider').selectOption('anthropic');
-      await page.getByLabel('Model').fill('claude-sonnet-4-5');
+      await page.getByLabel('Model', { exact: true }).fill('claude-sonnet-4-5');
       await page.getByLabel('Instructions for the translator').fill('Informal tone; never translate "Tolk".');
       const context = page.getByLabel('A changed key description outdates its translations');
       expect(await context.isChecked()).toBe(true);

@@ -200,6 +200,38 @@ describe('the OpenAPI document against the live system', () => {
       (await documented('post', '/v1/projects', { token: owner.token, body: { name: '' } })).status,
     ).toBe(400);
     expect((await documented('get', '/v1/projects', { token: owner.token })).status).toBe(200);
+
+    const glossary = '/v1/projects/{projectId}/glossary';
+    const glossaryEntry = '/v1/projects/{projectId}/glossary/{entryId}';
+    const term = await documented('post', glossary, {
+      token: owner.token,
+      params,
+      body: { term: 'cart', translations: { de: 'Warenkorb' } },
+    });
+    expect(term.status).toBe(201);
+    const entryParams = { projectId, entryId: term.body.entryId as string };
+    expect(
+      (await documented('post', glossary, { token: owner.token, params, body: { term: '' } })).status,
+    ).toBe(400);
+    expect((await documented('get', glossary, { token: owner.token, params })).status).toBe(200);
+    expect(
+      (
+        await documented('patch', glossaryEntry, {
+          token: owner.token,
+          params: entryParams,
+          body: { note: 'the basket' },
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (await documented('delete', glossaryEntry, { token: owner.token, params: entryParams })).status,
+    ).toBe(204);
+    const imported = await documented('put', glossary, {
+      token: owner.token,
+      params,
+      body: { entries: [{ term: 'Tolk', keepAsIs: true }] },
+    });
+    expect(imported.status).toBe(200);
     expect((await documented('get', '/v1/projects/{projectId}', { token: owner.token, params })).status).toBe(
       200,
     );

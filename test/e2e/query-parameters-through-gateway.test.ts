@@ -23,6 +23,7 @@ const VALUES: Record<string, { valid: string; wrong: string[] }> = {
   q: { valid: 'hello', wrong: ['x'.repeat(501)] },
   offset: { valid: '0', wrong: ['-1', '1.5', 'x'] },
   limit: { valid: '10', wrong: ['0', '201', 'all'] },
+  merge: { valid: 'true', wrong: ['yes', '1', 'TRUE'] },
 };
 
 describe('query parameters of every route, through the gateway', () => {
@@ -88,6 +89,7 @@ describe('query parameters of every route, through the gateway', () => {
     expect(withQuery.map(({ method, template }) => `${method} ${template}`).sort()).toEqual([
       'get /v1/projects/{projectId}/keys',
       'get /v1/projects/{projectId}/source/diff',
+      'put /v1/projects/{projectId}/glossary',
       'put /v1/projects/{projectId}/locales/{locale}/translations',
       'put /v1/projects/{projectId}/source',
     ]);

@@ -202,9 +202,12 @@ export async function translate(io: Io, options: TranslateOptions) {
     // Keys only people translate, or never translated, go neither to the model nor to memory.
     let units = unitsForModel(translationUnits(source, target, plan.wanted), rules);
     // --force asks the model again on purpose: memory would answer with what is stored. A key a
-    // person translated goes to the model with their translation as the reference instead.
+    // person translated goes to the model with their translation as the reference instead, and
+    // one with a context note too: memory matches texts, not what they are for.
     const fillable = units.filter(
-      (unit) => !unit.keys.some((key) => plan.humanValues.has(key) || plan.references.has(key)),
+      (unit) =>
+        !unit.keys.some((key) => plan.humanValues.has(key) || plan.references.has(key)) &&
+        Object.keys(contextNotes(source, unit.sources)).length === 0,
     );
     const memory =
       useMemory && !options.force && fillable.length > 0

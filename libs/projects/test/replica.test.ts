@@ -15,12 +15,20 @@ import {
 const LOCALE_COLUMNS: readonly ReplicaExtraColumn[] = [
   sourceLocaleColumn,
   { name: 'i18next_plurals', type: 'boolean', nullable: false, fromFacts: (f) => f.i18nextPlurals ?? true },
+  {
+    name: 'key_rules',
+    type: 'jsonb',
+    nullable: false,
+    fromFacts: (f) => JSON.stringify(f.keyRules ?? { humanOnly: [], neverTranslate: [], exclude: [] }),
+  },
 ];
 const REPLICAS = [
   {
     schema: 'replica_locale',
     extra: LOCALE_COLUMNS,
-    projectColumns: ', source_locale text NOT NULL, i18next_plurals boolean NOT NULL DEFAULT true',
+    projectColumns:
+      ', source_locale text NOT NULL, i18next_plurals boolean NOT NULL DEFAULT true,' +
+      ` key_rules jsonb NOT NULL DEFAULT '{"humanOnly": [], "neverTranslate": [], "exclude": []}'::jsonb`,
   },
   { schema: 'replica_plain', extra: [], projectColumns: '' },
 ];
@@ -63,7 +71,12 @@ describe('the project replica', () => {
   const localeReplica = () =>
     createProjectReplica(localeDb(), {
       extra: LOCALE_COLUMNS,
-      toProject: (row: { project_id: string; source_locale: string; i18next_plurals: boolean }) => row,
+      toProject: (row: {
+        project_id: string;
+        source_locale: string;
+        i18next_plurals: boolean;
+        key_rules: unknown;
+      }) => row,
     });
   const tokenReplica = () =>
     createProjectReplica(dbs[1]!, { toProject: (row: { project_id: string }) => row.project_id });

@@ -132,6 +132,7 @@ describe('settings.keyRules', () => {
         ownerId: userId,
         i18nextPlurals: true,
         keyRules: rules,
+        outdateOnContextChange: true,
       },
     ]);
   });
