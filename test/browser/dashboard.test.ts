@@ -431,6 +431,8 @@ describe.skipIf(!existsSync(CHROMIUM)).each(SYSTEMS)(
         const first = page.locator('table.translations tbody tr').first();
         await first.getByText('item000').waitFor();
         await first.getByText('Produkt 0').waitFor();
+        // Uploaded through the API without a claim: a person's.
+        await first.getByText('· person').waitFor();
         expect(await page.locator('table.translations thead th').allTextContents()).toEqual([
           'Key',
           'Source',
@@ -448,6 +450,10 @@ describe.skipIf(!existsSync(CHROMIUM)).each(SYSTEMS)(
 
         await page.getByLabel('Search').fill('product 119');
         await page.getByText('Keys 1–1 of 1').waitFor();
+        await page.getByLabel('Search').fill('');
+        await page.getByLabel('State').selectOption('');
+        await page.getByLabel('Written by').selectOption('human');
+        await page.getByText('Keys 1–50 of 60').waitFor();
         await screenshot(page, 'project-translations');
       },
     );

@@ -506,7 +506,11 @@ describe('the OpenAPI document against the live system', () => {
     const keys = '/v1/projects/{projectId}/keys';
     const page = await documented('get', keys, { token, params, query: { locale: 'pt-BR', limit: '10' } });
     expect(page.status).toBe(200);
-    expect(page.body.keys[0].locales['pt-BR']).toEqual({ value: 'Olá {name}', status: 'translated' });
+    expect(page.body.keys[0].locales['pt-BR']).toMatchObject({
+      value: 'Olá {name}',
+      status: 'translated',
+      provenance: { by: 'human' },
+    });
     expect((await documented('get', keys, { token, params, query: { status: 'done' } })).status).toBe(400);
 
     expect((await documented('delete', locale, { token, params: ptBr })).status).toBe(204);

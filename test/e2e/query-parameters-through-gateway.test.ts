@@ -24,6 +24,7 @@ const VALUES: Record<string, { valid: string; wrong: string[] }> = {
   offset: { valid: '0', wrong: ['-1', '1.5', 'x'] },
   limit: { valid: '10', wrong: ['0', '201', 'all'] },
   merge: { valid: 'true', wrong: ['yes', '1', 'TRUE'] },
+  by: { valid: 'ai', wrong: ['robot', 'AI', ''] },
 };
 
 describe('query parameters of every route, through the gateway', () => {

@@ -1,6 +1,6 @@
 /**
  * The translation browser (read-only): every key with its source text and each target locale's
- * value and state, filtered by locale, state and text, a page at a time (the server pages, so a
+ * value, state and provenance, filtered by locale, state, author and text, a page at a time (the server pages, so a
  * project of 50,000 keys loads one page, not all of them).
  */
 import { useEffect, useState } from 'preact/hooks';
@@ -9,6 +9,8 @@ import type { Project } from '../types.js';
 import { Loaded, useResource } from '../ui.js';
 
 type KeyState = 'missing' | 'outdated' | 'translated';
+type Author = 'ai' | 'human' | 'memory';
+type Provenance = { by: Author; model?: string; at: number };
 
 type KeyPage = {
   sourceVersion: number;
@@ -20,13 +22,21 @@ type KeyPage = {
     key: string;
     source: string | null;
     description: string | null;
-    locales: Record<string, { value: string | null; status: KeyState }>;
+    locales: Record<string, { value: string | null; status: KeyState; provenance: Provenance | null }>;
   }[];
 };
 
 const PAGE_SIZE = 50;
 /** How long typing may pause before the search is sent. */
 const SEARCH_DELAY_MS = 300;
+
+const AUTHOR_LABELS: Record<Author, string> = { ai: 'AI', human: 'person', memory: 'memory' };
+
+/** Who wrote a value, as a cell says it: `AI (openai:gpt-4o-mini)`, `person`, `memory`. */
+function authorOf(provenance: Provenance): string {
+  const label = AUTHOR_LABELS[provenance.by];
+  return provenance.model ? `${label} (${provenance.model})` : label;
+}
 
 const STATE_LABELS: Record<KeyState, string> = {
   missing: 'missing',
@@ -38,6 +48,7 @@ export function TranslationsTab(props: { project: Project }) {
   const base = `/v1/projects/${encodeURIComponent(props.project.projectId)}`;
   const [locale, setLocale] = useState('');
   const [status, setStatus] = useState<'' | KeyState>('');
+  const [by, setBy] = useState<'' | Author>('');
   const [typed, setTyped] = useState('');
   const [q, setQ] = useState('');
   const [offset, setOffset] = useState(0);
@@ -53,6 +64,7 @@ export function TranslationsTab(props: { project: Project }) {
   const query = new URLSearchParams();
   if (locale) query.set('locale', locale);
   if (status) query.set('status', status);
+  if (by) query.set('by', by);
   if (q) query.set('q', q);
   query.set('offset', String(offset));
   query.set('limit', String(PAGE_SIZE));
@@ -98,6 +110,21 @@ export function TranslationsTab(props: { project: Project }) {
             <option value="missing">missing</option>
             <option value="outdated">outdated</option>
             <option value="translated">translated</option>
+          </select>
+        </label>{' '}
+        <label>
+          Written by{' '}
+          <select
+            value={by}
+            onChange={(event) => {
+              setBy((event.target as HTMLSelectElement).value as '' | Author);
+              setOffset(0);
+            }}
+          >
+            <option value="">anyone</option>
+            <option value="human">a person</option>
+            <option value="ai">AI</option>
+            <option value="memory">memory</option>
           </select>
         </label>{' '}
         <label>
@@ -165,6 +192,9 @@ function KeyTable(props: { page: KeyPage; onPage: (offset: number) => void }) {
                       <td key={code}>
                         {cell.value !== null ? <div>{cell.value}</div> : null}
                         <span class={`state ${cell.status}`}>{STATE_LABELS[cell.status]}</span>
+                        {cell.provenance ? (
+                          <span class="muted author"> · {authorOf(cell.provenance)}</span>
+                        ) : null}
                       </td>
                     );
                   })}

@@ -808,7 +808,7 @@ export const OPERATIONS: ApiOperation[] = [
     description:
       "One page of the project's keys, in the source's order (a plural group's forms, each locale's own, " +
       'together at its place), each with its source text, its context description and, per target locale, ' +
-      'its value and state: `missing`, `outdated` or `translated`.',
+      'its value, its state (`missing`, `outdated` or `translated`) and who wrote it (provenance).',
     parameters: [
       {
         name: 'locale',
@@ -830,6 +830,13 @@ export const OPERATIONS: ApiOperation[] = [
         required: false,
         description: 'Only keys whose name, source text or a shown value contains this (case-insensitive)',
         schema: { type: 'string', maxLength: 500 },
+      },
+      {
+        name: 'by',
+        in: 'query',
+        required: false,
+        description: 'Only keys that a shown locale has a value of this provenance for',
+        schema: { type: 'string', enum: ['ai', 'human', 'memory'] },
       },
       {
         name: 'offset',

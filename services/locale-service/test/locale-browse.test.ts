@@ -20,7 +20,7 @@ type Page = {
     key: string;
     source: string | null;
     description: string | null;
-    locales: Record<string, { value: string | null; status: string }>;
+    locales: Record<string, { value: string | null; status: string; provenance: { by: string } | null }>;
   }[];
 };
 
@@ -70,8 +70,12 @@ describe('GET /v1/projects/:projectId/keys', () => {
       source: 'Your cart',
       description: 'Heading of the cart page',
       locales: {
-        de: { value: 'Ihr Warenkorb', status: 'translated' },
-        pl: { value: null, status: 'missing' },
+        de: {
+          value: 'Ihr Warenkorb',
+          status: 'translated',
+          provenance: { by: 'human', at: expect.any(Number) },
+        },
+        pl: { value: null, status: 'missing', provenance: null },
       },
     });
     // Polish's own form: the group's other form is its source text; German has no such key.
@@ -79,7 +83,7 @@ describe('GET /v1/projects/:projectId/keys', () => {
       key: 'items_few',
       source: '{{count}} items',
       description: null,
-      locales: { pl: { value: null, status: 'missing' } },
+      locales: { pl: { value: null, status: 'missing', provenance: null } },
     });
   });
 
@@ -93,6 +97,9 @@ describe('GET /v1/projects/:projectId/keys', () => {
     expect(missing.total).toBe(5);
     expect((await browse(project, '?status=missing&locale=de')).total).toBe(0);
     expect((await browse(project, '?status=translated&locale=de,pl')).total).toBe(3);
+
+    expect((await browse(project, '?by=human')).total).toBe(3);
+    expect((await browse(project, '?by=ai')).total).toBe(0);
 
     const search = await browse(project, '?q=WARENKORB');
     expect(search.keys.map((k) => k.key)).toEqual(['title']);
@@ -115,7 +122,9 @@ describe('GET /v1/projects/:projectId/keys', () => {
       expect.objectContaining({
         key: 'title',
         source: 'Your basket',
-        locales: expect.objectContaining({ de: { value: 'Ihr Warenkorb', status: 'outdated' } }),
+        locales: expect.objectContaining({
+          de: expect.objectContaining({ value: 'Ihr Warenkorb', status: 'outdated' }),
+        }),
       }),
     ]);
   });
@@ -139,6 +148,7 @@ describe('GET /v1/projects/:projectId/keys', () => {
     ['?limit=0', 'limit: must be a whole number from 1 to 200'],
     ['?limit=201', 'limit: must be a whole number from 1 to 200'],
     ['?offset=-1', 'offset: must be a whole number from 0'],
+    ['?by=robot', 'by: must be ai, human or memory'],
     ['?page=2', 'page'],
   ])('when the query is %s, then 400 VALIDATION_ERROR saying %s', async (query, message) => {
     const project = await cartProject();

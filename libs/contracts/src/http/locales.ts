@@ -238,8 +238,9 @@ export const MAX_BROWSE_LIMIT = 200;
 /**
  * `GET /v1/projects/{projectId}/keys`: one page of the project's keys with their source text and
  * each target locale's value and state. `locale`: a comma-separated list of target locales (all,
- * when absent); `status`: only keys in that state in at least one of them; `q`: only keys whose
- * name, source text or a shown value contains it (case-insensitive).
+ * when absent); `status`: only keys in that state in at least one of them; `by`: only keys one
+ * of them has a value of that provenance for; `q`: only keys whose name, source text or a shown
+ * value contains it (case-insensitive).
  */
 export const browseKeysQuerySchema = z.strictObject({
   locale: z
@@ -250,6 +251,7 @@ export const browseKeysQuerySchema = z.strictObject({
     .enum(['missing', 'outdated', 'translated'], { error: 'must be missing, outdated or translated' })
     .optional(),
   q: z.string({ error: 'must be a string' }).max(500, { error: 'must be at most 500 characters' }).optional(),
+  by: z.enum(['ai', 'human', 'memory'], { error: 'must be ai, human or memory' }).optional(),
   offset: queryInteger(0, 10_000_000, 'a whole number from 0').optional(),
   limit: queryInteger(1, MAX_BROWSE_LIMIT, `a whole number from 1 to ${MAX_BROWSE_LIMIT}`).optional(),
 });
@@ -276,6 +278,10 @@ export const browseKeysResponseSchema = z.strictObject({
           z.strictObject({
             value: z.string().nullable(),
             status: keyStateSchema,
+            provenance: keyProvenanceSchema.nullable().meta({
+              description:
+                'Who wrote the value; null when none or not known (stored before provenance was kept)',
+            }),
           }),
         )
         .meta({

@@ -6,6 +6,8 @@ import {
   type TargetKeys,
 } from '@tolk/locale-file';
 
+import type { Provenance, ProvenanceMap } from './provenance.js';
+
 export type KeyState = 'missing' | 'outdated' | 'translated';
 
 /** One target locale as the translation browser shows it. */
@@ -17,6 +19,8 @@ export type BrowsedLocale = {
   valueOf: (key: string) => string | undefined;
   /** Whether the project's key rules leave the key out of targets. */
   excluded: (key: string) => boolean;
+  /** Who wrote each stored value. */
+  provenance: ProvenanceMap;
   missing: ReadonlySet<string>;
   outdated: ReadonlySet<string>;
 };
@@ -25,7 +29,7 @@ export type BrowsedKey = {
   key: string;
   source: string | null;
   description: string | null;
-  locales: Record<string, { value: string | null; status: KeyState }>;
+  locales: Record<string, { value: string | null; status: KeyState; provenance: Provenance | null }>;
 };
 
 type Row = { key: string; order: number; category: number; entry: TargetKey | undefined };
@@ -78,6 +82,11 @@ function hasKey(locale: BrowsedLocale, key: string): boolean {
   return (!locale.target || locale.target.byKey.has(key)) && !locale.excluded(key);
 }
 
+/** A stored value's provenance; none for a value the rules give (a never-translated key's source text). */
+function provenanceOf(locale: BrowsedLocale, key: string): Provenance | undefined {
+  return locale.provenance.get(key);
+}
+
 function stateOf(locale: BrowsedLocale, key: string): KeyState {
   if (locale.missing.has(key)) return 'missing';
   if (locale.outdated.has(key)) return 'outdated';
@@ -93,6 +102,7 @@ export function browsePage(input: {
   source: FlatEntries & { readonly annotations: ReadonlyMap<string, Readonly<Annotation>> };
   locales: readonly BrowsedLocale[];
   status?: KeyState;
+  by?: Provenance['by'];
   q?: string;
   offset: number;
   limit: number;
@@ -105,6 +115,7 @@ export function browsePage(input: {
   for (const row of rowsOf(source, locales)) {
     const has = locales.filter((locale) => hasKey(locale, row.key));
     if (status && !has.some((locale) => stateOf(locale, row.key) === status)) continue;
+    if (input.by && !has.some((locale) => provenanceOf(locale, row.key)?.by === input.by)) continue;
     const text = sourceTextOf(source, index, row);
     if (needle) {
       const found =
@@ -123,7 +134,11 @@ export function browsePage(input: {
       locales: Object.fromEntries(
         has.map((locale) => [
           locale.locale,
-          { value: locale.valueOf(row.key) ?? null, status: stateOf(locale, row.key) },
+          {
+            value: locale.valueOf(row.key) ?? null,
+            status: stateOf(locale, row.key),
+            provenance: provenanceOf(locale, row.key) ?? null,
+          },
         ]),
       ),
     });

@@ -709,7 +709,14 @@ export function createLocales(deps: {
     async browse(
       principal: Principal | undefined,
       projectId: string,
-      query: { codes?: readonly string[]; status?: KeyState; q?: string; offset: number; limit: number },
+      query: {
+        codes?: readonly string[];
+        status?: KeyState;
+        by?: 'ai' | 'human' | 'memory';
+        q?: string;
+        offset: number;
+        limit: number;
+      },
     ): Promise<KeyPage> {
       const opened = await open(principal, projectId, 'read');
       const rows = await locales.list(projectId);
@@ -730,7 +737,7 @@ export function createLocales(deps: {
       for (const code of codes) {
         const { row, i18nextPlurals, keyRules } = await settledLocale(projectId, code, opened.head);
         const target = targetKeysOf(source, code, i18nextPlurals);
-        const translations = await storedTranslations(projectId, code);
+        const { translations, provenance } = await storedWithProvenance(projectId, code);
         const rules = keyRuleMatcher(keyRules);
         const state = computeLocaleState(
           source,
@@ -745,6 +752,7 @@ export function createLocales(deps: {
           target,
           valueOf: ruledValueOf(source, target, rules, translations),
           excluded: rules.empty ? () => false : (key) => rules.ruleOf(key) === 'exclude',
+          provenance,
           missing: new Set(state.missing),
           outdated: new Set(state.outdated),
         });
@@ -753,6 +761,7 @@ export function createLocales(deps: {
         source,
         locales: shown,
         status: query.status,
+        by: query.by,
         q: query.q,
         offset: query.offset,
         limit: query.limit,

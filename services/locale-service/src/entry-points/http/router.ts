@@ -108,6 +108,7 @@ export function createLocaleRouter(deps: { locales: Locales; memory: Pick<Memory
       const page: BrowseKeysResponse = await locales.browse(req.principal, pathParam(req, 'projectId'), {
         codes: codes && codes.length > 0 ? [...new Set(codes)] : undefined,
         status: query.status,
+        by: query.by,
         q: query.q,
         offset: query.offset ?? 0,
         limit: query.limit ?? DEFAULT_BROWSE_LIMIT,
