@@ -139,7 +139,7 @@ describe('tolk glossary and translate with a glossary', () => {
       const replaced = await tolk('glossary', 'import', 'g.csv', '--replace');
       expect(replaced.code, replaced.stderr).toBe(0);
       expect(replaced.stdout).toBe(
-        'Imported g.csv: 0 new, 0 changed, 1 unchanged, 1 deleted; the glossary has 1 entries.\n',
+        'Imported g.csv: 0 new, 0 changed, 1 unchanged, 1 deleted; the glossary has 1 entry.\n',
       );
       expect((await glossary()).map((e) => e.term)).toEqual(['Cart']);
     });

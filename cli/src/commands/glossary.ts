@@ -58,7 +58,7 @@ export async function glossaryImport(io: Io, options: { file: string; replace: b
   const { created, updated, unchanged, deleted } = result;
   out.line(
     `Imported ${name}: ${created} new, ${updated} changed, ${unchanged} unchanged` +
-      `${options.replace ? `, ${deleted} deleted` : ''}; the glossary has ${result.entries.length} entries.`,
+      `${options.replace ? `, ${deleted} deleted` : ''}; the glossary has ${result.entries.length} entr${result.entries.length === 1 ? 'y' : 'ies'}.`,
   );
   out.document({ file: name, created, updated, unchanged, deleted, entries: result.entries.length });
   return ExitCode.ok;
