@@ -36,7 +36,7 @@ const config = loadConfig(
 
 const KEYS = 50_000;
 const LOOKUP_TEXTS = 2_000;
-const BATCH_TEXTS = 40;
+const BATCH_TEXTS = 10;
 const NEAR_TEXTS = MAX_MEMORY_NEAR_TEXTS;
 // Languages with English's plural categories, so that a prefixed source is a valid translation.
 const LOCALES = ['de', 'nl', 'sv', 'da', 'nb'];

@@ -3,8 +3,9 @@ import type { MemoryExample } from '../ai/translation-prompt.js';
 import type { TolkApi } from '../api/tolk-api.js';
 import type { TranslationUnit } from './units.js';
 
-/** Near matches asked per text, and examples shown per batch at the most. */
+/** Near matches asked per text, texts of a batch asked for (its longest), and examples shown per batch. */
 const NEAR_PER_TEXT = 3;
+const NEAR_TEXTS_PER_BATCH = 10;
 const EXAMPLES_PER_BATCH = 10;
 
 /** Characters a token stands for, roughly, in the estimate of what memory saved. */
@@ -77,10 +78,10 @@ export async function memoryExamples(
   units: readonly TranslationUnit[],
   valueOf: (key: string) => string,
 ): Promise<MemoryExample[]> {
-  const texts = [...new Set(units.flatMap((unit) => lookupText(unit, valueOf) ?? []))].slice(
-    0,
-    MAX_MEMORY_TEXTS,
-  );
+  // The longest texts, where wording varies most: each is a similarity search on the server.
+  const texts = [...new Set(units.flatMap((unit) => lookupText(unit, valueOf) ?? []))]
+    .sort((a, b) => b.length - a.length)
+    .slice(0, NEAR_TEXTS_PER_BATCH);
   if (texts.length === 0) return [];
   const { matches } = await api.lookUpMemory(projectId, locale, texts, NEAR_PER_TEXT);
   const near = matches.flatMap((match) => match.near).sort((a, b) => b.similarity - a.similarity);

@@ -34,7 +34,7 @@ export function textHash(text: string): Buffer {
 }
 
 /** How long a near-match search may take before it is given up (its answer: none found). */
-const NEAR_TIMEOUT_MS = 3000;
+const NEAR_TIMEOUT_MS = 500;
 /** Postgres' SQLSTATE of a statement cancelled by statement_timeout. */
 const QUERY_CANCELED = '57014';
 
