@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { localeResponseSchema, translationsResponseSchema } from '../src/entry-points/http/schemas.js';
+import { localeResponseSchema, translationsResponseSchema } from '@tolk/contracts';
 import { expectError, startLocaleService, type LocaleService } from './locale-harness.js';
 
 let service: LocaleService;

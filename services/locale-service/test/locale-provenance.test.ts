@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { translationsResponseSchema } from '../src/entry-points/http/schemas.js';
+import { translationsResponseSchema } from '@tolk/contracts';
 import {
   carryProvenance,
   decodeProvenance,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { localeDetailResponseSchema, localeListResponseSchema } from '../src/entry-points/http/schemas.js';
+import { localeDetailResponseSchema, localeListResponseSchema } from '@tolk/contracts';
 import { startLocaleService, type LocaleService } from './locale-harness.js';
 
 let service: LocaleService;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INTERNAL_CALLER_HEADER } from '@tolk/contracts';
 import { createInternalCallerSigner } from '@tolk/http';
-import { internalProjectResponseSchema, membershipResponseSchema } from '../src/entry-points/http/schemas.js';
+import { internalProjectResponseSchema, membershipResponseSchema } from '@tolk/contracts';
 import { expectError, startProjectService, type ProjectService } from './project-harness.js';
 
 let service: ProjectService;

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventEnvelopeSchema, internalProjectResponseSchema, projectEventDataSchemas } from '@tolk/contracts';
-import { projectResponseSchema } from '../src/entry-points/http/schemas.js';
+import { projectResponseSchema } from '@tolk/contracts';
 import { expectError, startProjectService, type ProjectService } from './project-harness.js';
 
 let service: ProjectService;

@@ -1,10 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { settled } from '@tolk/testing';
-import {
-  memberListResponseSchema,
-  memberResponseSchema,
-  projectResponseSchema,
-} from '../src/entry-points/http/schemas.js';
+import { memberListResponseSchema, memberResponseSchema, projectResponseSchema } from '@tolk/contracts';
 import { expectError, startProjectService, uniqueEmail, type ProjectService } from './project-harness.js';
 
 let service: ProjectService;

@@ -22,7 +22,7 @@ import {
 // Tests may compose services; production code never imports another service.
 import { identityService } from '@tolk/identity-service';
 import { openService } from '@tolk/service';
-import type { ProjectResponse } from '../src/entry-points/http/schemas.js';
+import type { ProjectResponse } from '@tolk/contracts';
 import { projectService } from '../src/index.js';
 
 export const INTERNAL_SECRET = 'test-internal-secret-that-is-long-enough';

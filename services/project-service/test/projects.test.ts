@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AI_PROVIDERS } from '@tolk/contracts';
-import { projectListResponseSchema, projectResponseSchema } from '../src/entry-points/http/schemas.js';
+import { projectListResponseSchema, projectResponseSchema } from '@tolk/contracts';
 import { expectError, startProjectService, type ProjectService } from './project-harness.js';
 
 let service: ProjectService;

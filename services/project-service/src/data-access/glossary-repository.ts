@@ -61,6 +61,20 @@ function toRecordsetRow(entry: GlossaryEntryRecord) {
   };
 }
 
+/** The project's entry whose `column` (unique per project) is `value`. */
+async function findOne(
+  q: Queryable,
+  column: 'entry_id' | 'term_key',
+  projectId: string,
+  value: string,
+): Promise<GlossaryEntryRecord | undefined> {
+  const { rows } = await q.query<EntryRow>(
+    `SELECT ${ENTRY_COLUMNS} FROM glossary_entries WHERE project_id = $1 AND ${column} = $2`,
+    [projectId, value],
+  );
+  return rows[0] && toEntry(rows[0]);
+}
+
 export function createGlossaryRepository(db: Db) {
   return {
     /** Every entry of the project, ordered by term ignoring case. */
@@ -85,11 +99,7 @@ export function createGlossaryRepository(db: Db) {
       entryId: string,
       q: Queryable = db,
     ): Promise<GlossaryEntryRecord | undefined> {
-      const { rows } = await q.query<EntryRow>(
-        `SELECT ${ENTRY_COLUMNS} FROM glossary_entries WHERE project_id = $1 AND entry_id = $2`,
-        [projectId, entryId],
-      );
-      return rows[0] && toEntry(rows[0]);
+      return findOne(q, 'entry_id', projectId, entryId);
     },
 
     async findByTermKey(
@@ -97,11 +107,7 @@ export function createGlossaryRepository(db: Db) {
       termKey: string,
       q: Queryable = db,
     ): Promise<GlossaryEntryRecord | undefined> {
-      const { rows } = await q.query<EntryRow>(
-        `SELECT ${ENTRY_COLUMNS} FROM glossary_entries WHERE project_id = $1 AND term_key = $2`,
-        [projectId, termKey],
-      );
-      return rows[0] && toEntry(rows[0]);
+      return findOne(q, 'term_key', projectId, termKey);
     },
 
     /**

@@ -6,7 +6,6 @@ import {
   addLocaleBodySchema,
   browseKeysQuerySchema,
   memoryLookupBodySchema,
-  parseLocaleParam,
   uploadTranslationsQuerySchema,
   type BrowseKeysResponse,
   type LocaleDetailResponse,
@@ -14,7 +13,8 @@ import {
   type LocaleResponse,
   type MemoryLookupResponse,
   type TranslationsResponse,
-} from './schemas.js';
+} from '@tolk/contracts';
+import { parseLocaleParam } from './schemas.js';
 
 /** Keys a page of the translation browser holds when the query does not say. */
 const DEFAULT_BROWSE_LIMIT = 50;

@@ -1,4 +1,4 @@
-import type { Request, Router } from 'express';
+import type { Router } from 'express';
 import {
   createGlossaryEntryRequestSchema,
   replaceGlossaryQuerySchema,
@@ -6,44 +6,32 @@ import {
   type GlossaryEntry,
   type ReplaceGlossaryResponse,
 } from '@tolk/contracts';
-import { parseInput, route, withQuery } from '@tolk/http';
+import { parseInput, pathParam, route, withQuery } from '@tolk/http';
 import type { GlossaryEntryRecord } from '../../data-access/glossary-repository.js';
 import type { Glossary } from '../../domain/glossary.js';
 import { parseGlossaryImport } from './glossary-import.js';
 
+/** An entry as the API gives it: without its project (in the path) and its uniqueness key. */
 function toEntryResponse(entry: GlossaryEntryRecord): GlossaryEntry {
-  return {
-    entryId: entry.entryId,
-    term: entry.term,
-    caseSensitive: entry.caseSensitive,
-    keepAsIs: entry.keepAsIs,
-    note: entry.note,
-    translations: entry.translations,
-    createdAt: entry.createdAt,
-    updatedAt: entry.updatedAt,
-  };
-}
-
-function param(req: Request, name: 'projectId' | 'entryId'): string {
-  const value = req.params[name];
-  return typeof value === 'string' ? value : '';
+  const { projectId: _project, termKey: _termKey, ...response } = entry;
+  return response;
 }
 
 /** `/v1/projects/{projectId}/glossary`: a project's glossary (see domain/glossary.ts for who may). */
 export function addGlossaryRoutes(router: Router, glossary: Glossary): void {
   route(router, '/v1/projects/:projectId/glossary', {
     get: async (req, res) => {
-      const entries = await glossary.list(req.principal, param(req, 'projectId'));
+      const entries = await glossary.list(req.principal, pathParam(req, 'projectId'));
       res.json({ entries: entries.map(toEntryResponse) });
     },
     post: async (req, res) => {
       const input = parseInput(createGlossaryEntryRequestSchema, req.body);
-      const entry = await glossary.create(req.principal, param(req, 'projectId'), input);
+      const entry = await glossary.create(req.principal, pathParam(req, 'projectId'), input);
       res.status(201).json(toEntryResponse(entry));
     },
     put: withQuery(replaceGlossaryQuerySchema, async (req, res, { merge }) => {
       const entries = parseGlossaryImport(req.body);
-      const result = await glossary.replace(req.principal, param(req, 'projectId'), entries, { merge });
+      const result = await glossary.replace(req.principal, pathParam(req, 'projectId'), entries, { merge });
       const answer: ReplaceGlossaryResponse = { ...result, entries: result.entries.map(toEntryResponse) };
       res.json(answer);
     }),
@@ -54,14 +42,14 @@ export function addGlossaryRoutes(router: Router, glossary: Glossary): void {
       const changes = parseInput(updateGlossaryEntryRequestSchema, req.body);
       const entry = await glossary.update(
         req.principal,
-        param(req, 'projectId'),
-        param(req, 'entryId'),
+        pathParam(req, 'projectId'),
+        pathParam(req, 'entryId'),
         changes,
       );
       res.json(toEntryResponse(entry));
     },
     delete: async (req, res) => {
-      await glossary.delete(req.principal, param(req, 'projectId'), param(req, 'entryId'));
+      await glossary.delete(req.principal, pathParam(req, 'projectId'), pathParam(req, 'entryId'));
       res.status(204).end();
     },
   });

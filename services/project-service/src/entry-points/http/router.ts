@@ -18,7 +18,7 @@ import {
   type ProjectResponse,
   type SoleOwnedProjectsResponse,
   type UserProjectsResponse,
-} from './schemas.js';
+} from '@tolk/contracts';
 
 function toProjectResponse(project: MemberProject | (Project & { role: null })): ProjectResponse {
   return {
