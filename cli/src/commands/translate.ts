@@ -358,7 +358,11 @@ export async function translate(io: Io, options: TranslateOptions) {
             item.locale,
             units,
             (key) => sourceValues.get(key) ?? '',
-          ).catch(() => [])
+          ).catch((error: unknown) => {
+            // Examples are hints: an API that cannot answer costs the batch none; a bug still shows.
+            if (error instanceof CliError) return [];
+            throw error;
+          })
         : [];
       const result = await translateBatch({
         model: model!,
