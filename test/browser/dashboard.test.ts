@@ -251,8 +251,13 @@ describe.skipIf(!existsSync(CHROMIUM)).each(SYSTEMS)(
       await page.reload();
       await heading(page, 'Projects');
       const stored = await storedRefreshToken(page);
+      // The page leaves at once; the server's revocation is awaited before the token is tried.
+      const loggedOut = page.waitForResponse(
+        (response) => new URL(response.url()).pathname === '/v1/auth/logout',
+      );
       await page.getByRole('button', { name: 'Sign out' }).click();
       await page.waitForURL(/\/signin/);
+      expect((await loggedOut).status()).toBe(204);
       expect(await storedRefreshToken(page)).toBeNull();
       expect((await api('POST', '/v1/auth/refresh', undefined, { refreshToken: stored })).status).toBe(401);
       await page.reload();
