@@ -104,6 +104,9 @@ export type GeneratedSource = {
   keyCount: number;
   value(index: number): string;
   setValue(index: number, value: string): void;
+  /** Gives leaf `index` another name in its place, its annotation following it. */
+  rename(index: number, name: string): void;
+  name(index: number): string;
   /** The file as it would be uploaded: pretty-printed when realistic, one line when compact. */
   toBuffer(): Buffer;
 };
@@ -213,6 +216,17 @@ export function generateSource(options: { keys: number; seed: number; style: Sou
       const leaf = leaves[index]!;
       leaf.container[leaf.name] = value;
     },
+    name: (index) => leaves[index]!.name,
+    rename(index, name) {
+      const leaf = leaves[index]!;
+      const entries = Object.entries(leaf.container).map(([member, value]): [string, unknown] => {
+        if (member === leaf.name) return [name, value];
+        return member === `@${leaf.name}` ? [`@${name}`, value] : [member, value];
+      });
+      for (const member of Object.keys(leaf.container)) delete leaf.container[member];
+      Object.assign(leaf.container, Object.fromEntries(entries));
+      leaf.name = name;
+    },
     toBuffer: () => Buffer.from(JSON.stringify(root, null, compact ? undefined : 2), 'utf8'),
   };
 }
@@ -229,4 +243,26 @@ export function editValues(source: GeneratedSource, offset: number, step: number
     edited++;
   }
   return edited;
+}
+
+/**
+ * Moves every `step`-th key starting at `offset` to a new name (1 % of the keys with step 100),
+ * as a refactoring would: `cart.pay` becoming `cart.payV7`. With `reworded`, each moved key also
+ * gets a new text, so nothing can be told a rename: an upload of the same size and churn. Returns
+ * how many.
+ */
+export function renameKeys(
+  source: GeneratedSource,
+  offset: number,
+  step: number,
+  revision: number,
+  reworded: boolean,
+): number {
+  let renamed = 0;
+  for (let i = offset % step; i < source.keyCount; i += step) {
+    source.rename(i, `${source.name(i).replace(/V\d+$/, '')}V${revision}`);
+    if (reworded) source.setValue(i, `${source.value(i).replace(/ \(rev \d+\)$/, '')} (rev ${revision})`);
+    renamed++;
+  }
+  return renamed;
 }

@@ -53,6 +53,12 @@ export type Report = {
     firstUpload: { status: number; ms: number };
     changedUpload: { status: number; ms: number };
   };
+  /** (6) 1 % of the keys moved to new names: texts kept (renames) against texts reworded. */
+  renames: {
+    moved: number;
+    replaced: Spread;
+    renamed: Spread & { ratioToReplaced: number; ratioToChanged: number; target: number; pass: boolean };
+  };
 };
 
 const MIB = 1024 * 1024;
@@ -132,6 +138,17 @@ export function formatReport(report: Report): string {
         : ''),
     `    first upload: ${largest.firstUpload.status} in ${largest.firstUpload.ms} ms; ` +
       `1 % changed: ${largest.changedUpload.status} in ${largest.changedUpload.ms} ms`,
+    '',
+    `(6) ${thousands(report.renames.moved)} keys moved to new names in each upload of a ${thousands(source.keys)}-key source (1 %), gateway`,
+    row('    texts reworded too: deleted and added', report.renames.replaced),
+    row(
+      '    texts kept: renames detected and carried over',
+      report.renames.renamed,
+      `${report.renames.renamed.ratioToReplaced.toFixed(2)}× above`,
+      `≤ ${report.renames.renamed.target}×`,
+      verdict(report.renames.renamed.pass),
+    ),
+    row('', undefined, `${report.renames.renamed.ratioToChanged.toFixed(2)}× (2)`, '(info)'),
     '',
     ...memoryLines(report),
   ];

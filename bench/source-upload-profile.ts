@@ -11,6 +11,8 @@
  *   (process.cpuUsage: also zlib on the thread pool and V8's helper threads);
  * - garbage collections by kind, their count and total pause, and the bytes allocated (from
  *   v8.GCProfiler: heap used before each collection minus after the one before).
+ * `--edit renames` moves 1 % of the keys to new names instead (each a rename, DESIGN §13), and
+ * `--edit replacements` moves them with their texts reworded (deleted and added, nothing carried).
  * Add `--cpu-prof` to node's flags to see where the time goes.
  */
 import { fork } from 'node:child_process';
@@ -30,7 +32,7 @@ import { createLogger } from '@tolk/logger';
 import { openService } from '@tolk/service';
 import { sourceService } from '@tolk/source-service';
 import { sourceBenchConfig } from './config.js';
-import { editValues, generateSource } from './source-documents.js';
+import { editValues, generateSource, renameKeys } from './source-documents.js';
 
 const KEYS = 50_000;
 const SECRET = 'source-upload-profile-secret-long-enough';
@@ -39,9 +41,13 @@ const { values: flags } = parseArgs({
     uploads: { type: 'string', default: '30' },
     warmup: { type: 'string', default: '5' },
     'floor-process': { type: 'boolean', default: false },
+    edit: { type: 'string', default: 'values' },
   },
 });
 const uploads = Number(flags.uploads);
+const EDITS = ['values', 'renames', 'replacements'] as const;
+const edit = EDITS.find((e) => e === flags.edit);
+if (!edit) throw new Error(`--edit is one of ${EDITS.join(', ')}, not ${flags.edit}`);
 const warmup = Number(flags.warmup);
 
 /** Nanoseconds this thread (the event loop) has run, from the scheduler's own accounting. */
@@ -131,7 +137,8 @@ function createBodies(): { first: Buffer; changed: Buffer[] } {
   const source = generateSource({ keys: KEYS, seed: 1, style: 'realistic' });
   const first = source.toBuffer();
   const changed = Array.from({ length: warmup + uploads }, (_, i) => {
-    editValues(source, i, 100, i + 2);
+    if (edit === 'values') editValues(source, i, 100, i + 2);
+    else renameKeys(source, i, 100, i + 2, edit === 'replacements');
     return source.toBuffer();
   });
   return { first, changed };
@@ -239,7 +246,7 @@ async function profileUploads(): Promise<void> {
       );
     };
     console.log(
-      `${uploads} changed uploads of ${KEYS} keys (${warmup} warm-up), per upload: thread CPU the mean ` +
+      `${uploads} changed uploads (1 % ${edit}) of ${KEYS} keys (${warmup} warm-up), per upload: thread CPU the mean ` +
         '(the scheduler counts it in ticks), the rest medians',
     );
     report('floor', floor);

@@ -8,6 +8,9 @@
  *      `behind` at the new version (GET .../locales through the gateway, back to back):
  *      target p99 ≤ 50 ms
  *   5. a 200,000-key source within the default limits (10 MiB, 200,000 keys)
+ *   6. PUT of the 50,000-key source with 1 % of its keys renamed (same texts: renames detected,
+ *      DESIGN §13) against the same upload with those keys' texts reworded too (as many keys
+ *      deleted and added, nothing to carry over): target ≤ 1.2× — what detecting renames costs
  * (2) and (3) are also sent straight to source-service, interleaved with those through the
  * gateway, so the gateway's share can be told from the service's.
  * `BENCH_SOURCE_MODE=embedded` runs the same against `npm start`'s embedded mode (one process,
@@ -22,7 +25,7 @@ import { PRINCIPAL_HEADER } from '@tolk/contracts';
 import { createPrincipalSigner } from '@tolk/http';
 import { parseSourceDocument } from '@tolk/locale-file';
 import { sourceBenchConfig } from './config.js';
-import { editValues, generateSource, type GeneratedSource } from './source-documents.js';
+import { editValues, generateSource, renameKeys, type GeneratedSource } from './source-documents.js';
 import { readMemory, sampleMemory } from './embedded-process.js';
 import { formatReport, type Report } from './source-report.js';
 import {
@@ -43,7 +46,7 @@ const SMALL_KEYS = 200;
 // translation of its ICU plurals (DESIGN §11: French would also need `many`).
 const TARGET_LOCALES = ['de', 'nl'];
 const EVENT_TIMEOUT_MS = 15_000;
-const TARGETS = { changedVsParse: 3, identicalVsChanged: 0.5, propagationP99Ms: 50 };
+const TARGETS = { changedVsParse: 3, identicalVsChanged: 0.5, propagationP99Ms: 50, renamedVsReplaced: 1.2 };
 const MEMORY_SAMPLE_EVERY_MS = 200;
 
 const config = sourceBenchConfig();
@@ -115,6 +118,12 @@ function createApi(client: HttpClient, headers: Record<string, string>) {
       const answer = await client.call('PUT', target, { headers, body });
       expectStatus(answer, 200, `PUT ${target}`);
       return answer.body as LocaleBody;
+    },
+
+    async versions(projectId: string): Promise<{ version: number; renamed: number }[]> {
+      const answer = await client.call('GET', `/v1/projects/${projectId}/source/versions`, { headers });
+      expectStatus(answer, 200, `GET /v1/projects/${projectId}/source/versions`);
+      return (answer.body as { versions: { version: number; renamed: number }[] }).versions;
     },
 
     async locales(projectId: string): Promise<Answer & { locales: LocaleBody[] }> {
@@ -287,6 +296,51 @@ async function measureLargest(api: Api) {
   return { bytes: body.length, realisticBytes, compact, first, changed };
 }
 
+/**
+ * (6) Renames against replacements, through the gateway, interleaved: each round moves a
+ * different 1 % of the keys to new names, once with their texts reworded (nothing carried over)
+ * and once with their texts kept (every one a rename). The version history then has to name
+ * each rename, or the run fails.
+ */
+async function measureRenames(api: Api, source: GeneratedSource) {
+  const projectId = await api.createProject('Bench renames');
+  let version = (await api.upload(projectId, source.toBuffer())).body.version;
+  await waitUntilBehind(api, projectId, version, 5);
+  const replaced: number[] = [];
+  const renamed: number[] = [];
+  const renameVersions: number[] = [];
+  let round = 0;
+  for (let i = 0; i < warmup + repetitions; i++) {
+    for (const reworded of [true, false]) {
+      const moved = renameKeys(source, round++, 100, version + 1, reworded);
+      const answer = await api.upload(projectId, source.toBuffer());
+      const { diff } = answer.body;
+      if (
+        answer.body.version !== version + 1 ||
+        diff.added.length !== moved ||
+        diff.deleted.length !== moved
+      ) {
+        throw new Error(
+          `upload with ${moved} keys moved: expected version ${version + 1} with ${moved} added and deleted, ` +
+            `got version ${answer.body.version} (${diff.added.length} added, ${diff.deleted.length} deleted)`,
+        );
+      }
+      version = answer.body.version;
+      if (!reworded) renameVersions.push(version);
+      if (i >= warmup) (reworded ? replaced : renamed).push(answer.ms);
+      await waitUntilBehind(api, projectId, version, 5);
+    }
+  }
+  const history = await api.versions(projectId);
+  for (const wanted of renameVersions) {
+    const entry = history.find((v) => v.version === wanted);
+    if (entry?.renamed !== source.keyCount / 100) {
+      throw new Error(`version ${wanted} names ${entry?.renamed} renames, expected ${source.keyCount / 100}`);
+    }
+  }
+  return { replaced, renamed, moved: source.keyCount / 100 };
+}
+
 // ---- the run ----
 
 let system: TolkSystem | undefined;
@@ -375,6 +429,13 @@ try {
   const propagation = await measurePropagation(gateway);
   say('(5) the 200,000-key source ...');
   const largest = await measureLargest(gateway);
+  say(
+    `(6) PUT of a 50,000-key source with 1 % of its keys renamed, against reworded, ${warmup} warm-up + ${repetitions} each ...`,
+  );
+  const renames = await measureRenames(
+    gateway,
+    generateSource({ keys: LARGE_KEYS, seed: 6, style: 'realistic' }),
+  );
   const rss = memorySampler?.stop() ?? [];
   const highWater = embedded ? readMemory(embedded.pid) : undefined;
   const memory =
@@ -393,6 +454,8 @@ try {
   const changedMs = median(uploads.viaGateway.changed);
   const identicalMs = median(uploads.viaGateway.identical);
   const p99 = percentile(propagation.seen, 99);
+  const renamedMs = median(renames.renamed);
+  const replacedMs = median(renames.replaced);
   const report: Report = {
     machine: {
       cpus: os.cpus().length,
@@ -445,6 +508,17 @@ try {
       realisticBytes: largest.realisticBytes,
       firstUpload: { status: largest.first.status, ms: round(largest.first.ms, 0) },
       changedUpload: { status: largest.changed.status, ms: round(largest.changed.ms, 0) },
+    },
+    renames: {
+      moved: renames.moved,
+      replaced: summary(renames.replaced),
+      renamed: {
+        ...summary(renames.renamed),
+        ratioToReplaced: round(renamedMs / replacedMs),
+        ratioToChanged: round(renamedMs / changedMs),
+        target: TARGETS.renamedVsReplaced,
+        pass: renamedMs / replacedMs <= TARGETS.renamedVsReplaced,
+      },
     },
   };
   if (json) process.stdout.write(`${JSON.stringify(report)}\n`);
