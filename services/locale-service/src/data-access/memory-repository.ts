@@ -126,6 +126,8 @@ export function createMemoryRepository(db: Db) {
         await db.transaction(async (tx) => {
           // Near matches are hints for the prompt: a search that takes long is given up, not waited for.
           await tx.query(`SET LOCAL statement_timeout = ${NEAR_TIMEOUT_MS}`);
+          // Nearest first by trigram distance (1 − similarity) through the GiST index: the index
+          // stops at the few asked for instead of ranking every text above the threshold.
           const { rows } = await tx.query<Row & { i: number; similarity: number }>(
             `SELECT q.i::int AS i, m.project_id, m.source_text, m.translation, m.key, m.updated_at, m.similarity
            FROM unnest($3::text[]) WITH ORDINALITY AS q(text, i)
@@ -134,7 +136,7 @@ export function createMemoryRepository(db: Db) {
                FROM memory c
               WHERE c.locale = $2 AND c.project_id = ANY($1::text[])
                 AND c.source_text OPERATOR(public.%) q.text AND c.source_text <> q.text
-              ORDER BY similarity DESC, c.updated_at DESC
+              ORDER BY c.source_text OPERATOR(public.<->) q.text
               LIMIT $4
            ) m
           ORDER BY q.i, m.similarity DESC, m.updated_at DESC`,
