@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { translationsResponseSchema } from '@tolk/contracts';
 import { decodeStoredEntries } from '@tolk/locale-file';
 import { settled } from '@tolk/testing';
 import { carryOver } from '../src/domain/carry-over.js';
@@ -251,5 +252,77 @@ describe('versions whose events arrive out of order', () => {
     } finally {
       await late.close();
     }
+  });
+});
+
+describe('who wrote a carried translation (DESIGN §13)', () => {
+  const MODEL = 'openai:gpt-4o-mini';
+
+  async function writers(projectId: string, as: Record<string, string>) {
+    const response = await service.call('GET', `/v1/projects/${projectId}/locales/de/translations`, { as });
+    expect(response.status).toBe(200);
+    const body = translationsResponseSchema.parse(response.body);
+    return Object.fromEntries(Object.entries(body.provenance).map(([key, p]) => [key, p.by]));
+  }
+
+  it('when a key the model wrote is deleted and added back, then its translation comes back as the model’s, not a person’s', async () => {
+    const project = await translated(
+      { a: 'A', b: 'B' },
+      {
+        a: 'A-de',
+        b: 'B-de',
+        '@@provenance': { ai: { model: MODEL, keys: ['b'] } },
+      },
+    );
+    await service.putSource(project.projectId, project.owner, { a: 'A' });
+    await service.waitForSourceVersion(project.projectId, 'de', project.owner, 2);
+    // Translations for version 2 replace the stored ones: b is retired with its writer.
+    expect(
+      (await service.putTranslations(project.projectId, 'de', project.owner, 2, { a: 'A-de' })).status,
+    ).toBe(200);
+
+    await service.putSource(project.projectId, project.owner, { a: 'A', b: 'B' });
+    await service.waitForLocale(
+      project.projectId,
+      'de',
+      project.owner,
+      'b restored',
+      (b) => b['missingCount'] === 0 && b['sourceVersion'] === 3,
+    );
+    expect(await writers(project.projectId, project.owner)).toStrictEqual({ a: 'human', b: 'ai' });
+  });
+
+  it('when an upload made before a rename and a restore claims the model wrote a key, then the claim goes with it to the new name, and the restored key keeps its writer', async () => {
+    const project = await translated(
+      { a: 'A', b: 'B', x: 'X' },
+      {
+        a: 'A-de',
+        b: 'B-de',
+        x: 'X-de',
+        '@@provenance': { ai: { model: MODEL, keys: ['b'] } },
+      },
+    );
+    await service.putSource(project.projectId, project.owner, { a: 'A', x: 'X' });
+    await service.waitForSourceVersion(project.projectId, 'de', project.owner, 2);
+    expect(
+      (await service.putTranslations(project.projectId, 'de', project.owner, 2, { a: 'A-de', x: 'X-de' }))
+        .status,
+    ).toBe(200);
+    // Version 3 renames a to c and restores b.
+    await service.putSource(project.projectId, project.owner, { c: 'A', b: 'B', x: 'X' });
+    await service.waitForSourceVersion(project.projectId, 'de', project.owner, 3);
+
+    const upload = await service.putTranslations(project.projectId, 'de', project.owner, 2, {
+      a: 'A-de, by the model',
+      x: 'X-de',
+      '@@provenance': { ai: { model: MODEL, keys: ['a'] } },
+    });
+    expect(upload.body).toMatchObject({ missingCount: 0, outdatedCount: 0, translatedCount: 3 });
+    expect(await service.download(project.projectId, 'de', project.owner)).toStrictEqual({
+      c: 'A-de, by the model',
+      b: 'B-de',
+      x: 'X-de',
+    });
+    expect(await writers(project.projectId, project.owner)).toMatchObject({ c: 'ai', b: 'ai', x: 'human' });
   });
 });

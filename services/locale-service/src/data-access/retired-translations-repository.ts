@@ -1,7 +1,16 @@
+import type { KeyProvenance } from '@tolk/contracts';
 import type { Db, Queryable } from '@tolk/db';
 
-/** A translation of a deleted source key, and the revision of the source key it was made for. */
-export type RetiredTranslation = { key: string; sourceRevision: number; translation: string };
+/**
+ * A translation of a deleted source key, the revision of the source key it was made for, and who
+ * wrote it when known.
+ */
+export type RetiredTranslation = {
+  key: string;
+  sourceRevision: number;
+  translation: string;
+  provenance?: KeyProvenance;
+};
 
 /** At most this many retired translations are kept per locale; the oldest retirements go first. */
 export const RETIRED_PER_LOCALE = 20_000;
@@ -16,8 +25,13 @@ export function createRetiredTranslationsRepository(db: Db) {
       q: Queryable = db,
     ): Promise<RetiredTranslation[]> {
       if (keys.length === 0) return [];
-      const { rows } = await q.query<{ key: string; source_revision: number; translation: string }>(
-        `SELECT key, source_revision, translation FROM retired_translations
+      const { rows } = await q.query<{
+        key: string;
+        source_revision: number;
+        translation: string;
+        provenance: KeyProvenance | null;
+      }>(
+        `SELECT key, source_revision, translation, provenance FROM retired_translations
           WHERE project_id = $1 AND locale = $2 AND key = ANY($3::text[])`,
         [projectId, locale, keys],
       );
@@ -25,6 +39,7 @@ export function createRetiredTranslationsRepository(db: Db) {
         key: row.key,
         sourceRevision: row.source_revision,
         translation: row.translation,
+        ...(row.provenance && { provenance: row.provenance }),
       }));
     },
 
@@ -38,18 +53,20 @@ export function createRetiredTranslationsRepository(db: Db) {
     ): Promise<void> {
       if (retired.length === 0) return;
       await tx.query(
-        `INSERT INTO retired_translations (project_id, locale, key, source_revision, translation, retired_at)
-         SELECT $1, $2, k, r, t, $6
-           FROM unnest($3::text[], $4::integer[], $5::text[]) AS d(k, r, t)
+        `INSERT INTO retired_translations
+           (project_id, locale, key, source_revision, translation, provenance, retired_at)
+         SELECT $1, $2, k, r, t, p, $7
+           FROM unnest($3::text[], $4::integer[], $5::text[], $6::jsonb[]) AS d(k, r, t, p)
          ON CONFLICT (project_id, locale, key) DO UPDATE
            SET source_revision = EXCLUDED.source_revision, translation = EXCLUDED.translation,
-               retired_at = EXCLUDED.retired_at`,
+               provenance = EXCLUDED.provenance, retired_at = EXCLUDED.retired_at`,
         [
           projectId,
           locale,
           retired.map((r) => r.key),
           retired.map((r) => r.sourceRevision),
           retired.map((r) => r.translation),
+          retired.map((r) => (r.provenance ? JSON.stringify(r.provenance) : null)),
           new Date(at),
         ],
       );

@@ -3,9 +3,28 @@ import type { Queryable } from '@tolk/db';
 import { decodeStoredEntries, encodeStoredEntries } from '@tolk/locale-file';
 import type { Logger } from '@tolk/logger';
 import type { LocalesRepository } from '../data-access/locales-repository.js';
-import type { RetiredTranslationsRepository } from '../data-access/retired-translations-repository.js';
+import type {
+  RetiredTranslation,
+  RetiredTranslationsRepository,
+} from '../data-access/retired-translations-repository.js';
 import type { SourceClient } from '../data-access/source-client.js';
-import { decodeProvenance, encodeProvenance } from './provenance.js';
+import {
+  decodeProvenance,
+  encodeProvenance,
+  type ClaimedKeys,
+  type Provenance,
+  type ProvenanceMap,
+} from './provenance.js';
+
+type Claim = Omit<Provenance, 'at'>;
+/** A stored translation with who wrote it, when known. */
+type Written = { translation: string; provenance: Provenance | undefined };
+
+function provenanceOfWritten(written: ReadonlyMap<string, Written>): Map<string, Provenance> {
+  const map = new Map<string, Provenance>();
+  for (const [key, entry] of written) if (entry.provenance) map.set(key, entry.provenance);
+  return map;
+}
 
 /** What one source version carries over from earlier ones (DESIGN §13). */
 export type CarryOverStep = {
@@ -84,20 +103,24 @@ export function createCarryOver(deps: {
 }) {
   const { locales, retired, client, logger } = deps;
 
-  /** The restores' retired translations for one locale, then the steps applied to its translations. */
-  async function applyTo(
+  /**
+   * `values` (translations, or translations with who wrote them) carried over `steps`; a
+   * restored key's value made of its retired translation by `fromRetired`. Whether any changed.
+   */
+  async function applyTo<T>(
     projectId: string,
     locale: string,
-    translations: Map<string, string>,
+    values: Map<string, T>,
     steps: readonly CarryOverStep[],
     q: Queryable,
+    fromRetired: (row: RetiredTranslation) => T,
   ): Promise<boolean> {
     const restored = steps.flatMap((step) => step.restores.map((restore) => restore.key));
     const kept = await retired.find(projectId, locale, restored, q);
     const byKey = new Map(kept.map((row) => [row.key, row]));
-    return carryOver(translations, steps, (key, version) => {
+    return carryOver(values, steps, (key, version) => {
       const row = byKey.get(key);
-      return row?.sourceRevision === version ? row.translation : undefined;
+      return row?.sourceRevision === version ? fromRetired(row) : undefined;
     });
   }
 
@@ -116,15 +139,24 @@ export function createCarryOver(deps: {
       let provenance: Buffer | undefined;
       if (own.length > 0) {
         const entries = await decodeStoredEntries(row.content);
-        const translations = new Map(entries.keys.map((key, i) => [key, entries.values[i]!]));
-        if (await applyTo(projectId, row.locale, translations, own, tx)) {
+        const writers = await decodeProvenance(row.provenance);
+        // Who wrote a translation goes with it: to the renamed key, and back to a restored one.
+        const written = new Map(
+          entries.keys.map((key, i): [string, Written] => [
+            key,
+            { translation: entries.values[i]!, provenance: writers.get(key) },
+          ]),
+        );
+        const changed = await applyTo(projectId, row.locale, written, own, tx, (retiredRow) => ({
+          translation: retiredRow.translation,
+          provenance: retiredRow.provenance,
+        }));
+        if (changed) {
           content = await encodeStoredEntries({
-            keys: [...translations.keys()],
-            values: [...translations.values()],
+            keys: [...written.keys()],
+            values: [...written.values()].map((entry) => entry.translation),
           });
-          // Who wrote a translation goes with it to the renamed key; a restored one is not known.
-          const byKey = new Map(await decodeProvenance(row.provenance));
-          if (carryOver(byKey, own, () => undefined)) provenance = await encodeProvenance(byKey);
+          provenance = await encodeProvenance(provenanceOfWritten(written));
         }
       }
       await locales.saveCarried(projectId, row.locale, through, content, tx, provenance);
@@ -182,15 +214,39 @@ export function createCarryOver(deps: {
       return carryLocales(projectId, through, steps, tx);
     },
 
-    /** An upload's translations (made from `from`) carried up to `through`. */
+    /**
+     * An upload's translations (made from `from`) carried up to `through`, in place, and what its
+     * keys' writers become: a claim goes with its translation to the renamed key; a restored key
+     * gets the writer of its retired translation.
+     */
     async carryUpload(
       projectId: string,
       locale: string,
       translations: Map<string, string>,
+      claimed: ClaimedKeys,
       steps: readonly CarryOverStep[],
       q: Queryable,
-    ): Promise<void> {
-      await applyTo(projectId, locale, translations, steps, q);
+    ): Promise<{ claimed: ClaimedKeys; restored: ProvenanceMap }> {
+      type Uploaded = { translation: string; claim?: Claim; restored?: Provenance };
+      const uploaded = new Map(
+        [...translations].map(([key, translation]): [string, Uploaded] => [
+          key,
+          { translation, claim: claimed.get(key) },
+        ]),
+      );
+      await applyTo(projectId, locale, uploaded, steps, q, (row) => ({
+        translation: row.translation,
+        restored: row.provenance,
+      }));
+      translations.clear();
+      const carriedClaims = new Map<string, Claim>();
+      const restored = new Map<string, Provenance>();
+      for (const [key, entry] of uploaded) {
+        translations.set(key, entry.translation);
+        if (entry.claim) carriedClaims.set(key, entry.claim);
+        if (entry.restored) restored.set(key, entry.restored);
+      }
+      return { claimed: carriedClaims, restored };
     },
   };
 }

@@ -55,9 +55,11 @@ import {
   encodeProvenance,
   keepProvenanceOf,
   provenanceOfUpload,
+  NO_PROVENANCE,
   readProvenanceClaim,
   type Provenance,
   type ClaimedKeys,
+  type ProvenanceMap,
 } from './provenance.js';
 
 /** The locale record (DESIGN §5). */
@@ -287,7 +289,7 @@ export function createLocales(deps: {
     projectId: string,
     locale: string,
     uploaded: ReadonlyMap<string, string>,
-    claimed: ClaimedKeys,
+    writers: { claimed: ClaimedKeys; restored: ProvenanceMap },
     known: Awaited<ReturnType<typeof storedWithProvenance>>,
     at: number,
     q: Queryable,
@@ -302,7 +304,7 @@ export function createLocales(deps: {
     return encodeProvenance(
       provenanceOfUpload({
         uploaded,
-        claimed,
+        ...writers,
         before: stored.translations,
         beforeProvenance: stored.provenance,
         at,
@@ -402,13 +404,22 @@ export function createLocales(deps: {
     const leaving = [...stored.keys()].filter((key) => !keys.has(key) && !upload.has(key));
     if (leaving.length === 0) return [];
     const made = await documents.version(projectId, row.translatedFrom);
+    // Who wrote them goes with them: a restored key gets its writer back.
+    const provenance = await decodeProvenance(
+      (await locales.translations(projectId, row.locale, tx))?.provenance,
+    );
     const wanted = new Set(leaving);
     const retiring: RetiredTranslation[] = [];
     for (let i = 0; i < made.keys.length; i++) {
       const key = made.keys[i]!;
-      if (wanted.has(key)) {
-        retiring.push({ key, sourceRevision: made.revisions[i]!, translation: stored.get(key)! });
-      }
+      if (!wanted.has(key)) continue;
+      const writer = provenance.get(key);
+      retiring.push({
+        key,
+        sourceRevision: made.revisions[i]!,
+        translation: stored.get(key)!,
+        ...(writer && { provenance: writer }),
+      });
     }
     return retiring;
   }
@@ -648,7 +659,10 @@ export function createLocales(deps: {
       // Made before renames and restores of later versions: they are carried into it (DESIGN §13);
       // when source-service cannot say which, the next refresh does it.
       const steps = await carry.fetchSteps(projectId, from, head.version);
-      if (steps && steps.length > 0) await carry.carryUpload(projectId, locale, translations, steps, db);
+      const writers =
+        steps && steps.length > 0
+          ? await carry.carryUpload(projectId, locale, translations, claimed, steps, db)
+          : { claimed, restored: NO_PROVENANCE };
       const carried = steps ? head.version : from;
       const content = await encodeStoredEntries({
         keys: [...translations.keys()],
@@ -679,7 +693,7 @@ export function createLocales(deps: {
           plurals ? made.keys : undefined,
           keyRuleMatcher(keyRules),
         );
-        const provenance = await uploadProvenance(projectId, locale, translations, claimed, known, at, tx);
+        const provenance = await uploadProvenance(projectId, locale, translations, writers, known, at, tx);
         await locales.saveTranslations(
           projectId,
           locale,

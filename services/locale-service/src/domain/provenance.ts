@@ -104,24 +104,31 @@ export function readProvenanceClaim(
 
 /**
  * The provenance of a locale's translations after an upload stored at `at` (DESIGN §13): a
- * claimed key gets its claim; a key whose value is the one stored before keeps the provenance
- * it had (a re-upload of an unchanged value changes nothing); every other key is `human`. Keys
- * not in the upload have none: the upload replaces the locale's translations whole.
+ * claimed key gets its claim; a key restored into the upload (`restored`) the writer of its
+ * retired translation; a key whose value is the one stored before keeps the provenance it had (a
+ * re-upload of an unchanged value changes nothing); every other key is `human`. Keys not in the
+ * upload have none: the upload replaces the locale's translations whole.
  */
 export function provenanceOfUpload(input: {
   uploaded: ReadonlyMap<string, string>;
   claimed: ClaimedKeys;
+  restored?: ProvenanceMap;
   before: ReadonlyMap<string, string>;
   beforeProvenance: ProvenanceMap;
   at: number;
 }): Map<string, Provenance> {
-  const { uploaded, claimed, before, beforeProvenance, at } = input;
+  const { uploaded, claimed, restored = NO_PROVENANCE, before, beforeProvenance, at } = input;
   const human: Provenance = { by: 'human', at };
   const next = new Map<string, Provenance>();
   for (const [key, value] of uploaded) {
     const claim = claimed.get(key);
     if (claim) {
       next.set(key, { ...claim, at });
+      continue;
+    }
+    const back = restored.get(key);
+    if (back) {
+      next.set(key, back);
       continue;
     }
     if (before.get(key) === value) {
