@@ -39,6 +39,7 @@ export function createLocaleService(deps: ServiceDeps<LocaleConfig>): ServicePar
     cacheMaxKeys: config.LOCALE_SOURCE_CACHE_MAX_KEYS,
   });
   const retired = createRetiredTranslationsRepository(db);
+  const baselines = createBaselinesRepository();
   const carry = createCarryOver({ locales, retired, client, logger });
   const directory = createProjectDirectory(deps, projects, config.UPSTREAM_TIMEOUT_MS);
   const memory = createMemory({ memory: createMemoryRepository(db), locales, directory, logger });
@@ -50,7 +51,7 @@ export function createLocaleService(deps: ServiceDeps<LocaleConfig>): ServicePar
     documents,
     carry,
     retired,
-    baseline: createBaselineKeeper({ db, baselines: createBaselinesRepository(), locales, now }),
+    baseline: createBaselineKeeper({ db, baselines, locales, now }),
     memory,
     limits: {
       maxKeys: config.LOCALE_MAX_KEYS,
@@ -60,7 +61,7 @@ export function createLocaleService(deps: ServiceDeps<LocaleConfig>): ServicePar
     now,
     logger,
   });
-  const sync = createLocaleSync({ projects, heads, locales, documents, carry, retired, now });
+  const sync = createLocaleSync({ projects, heads, locales, documents, carry, retired, baselines, now });
   return {
     router: createLocaleRouter({ locales: useCases, memory }),
     consumer: localeConsumer(sync, useCases.refresh, logger),

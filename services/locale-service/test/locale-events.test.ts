@@ -362,3 +362,50 @@ describe('the project replica', () => {
     }
   });
 });
+
+describe('SourceChanged beside a change of the same project', () => {
+  it('when an upload or a refresh holds the project’s baseline, then the consumer waits for it before locking any locale row', async () => {
+    const project = await service.projectWithLocales(['ar', 'de']);
+    await service.putSource(project.projectId, project.owner, { a: 'A' });
+    await service.waitForSourceVersion(project.projectId, 'de', project.owner, 1);
+
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let holder!: (pid: number) => void;
+    const holding = new Promise<number>((resolve) => (holder = resolve));
+    // What an upload or a refresh does first: the baseline's lock; then, later, locale rows.
+    const lockedLocales = service.db.transaction(async (tx) => {
+      await tx.query(`SELECT 1 FROM baselines WHERE project_id = $1 FOR UPDATE`, [project.projectId]);
+      const { rows } = await tx.query<{ pid: number }>(`SELECT pg_backend_pid() AS pid`);
+      holder(rows[0]!.pid);
+      await released;
+      const locked = await tx.query<{ locale: string }>(
+        `SELECT locale FROM locales WHERE project_id = $1 ORDER BY locale FOR UPDATE NOWAIT`,
+        [project.projectId],
+      );
+      return locked.rows.map((row) => row.locale);
+    });
+    const pid = await holding;
+
+    await service.putSource(project.projectId, project.owner, { a: 'A', b: 'B' });
+    // The consumer's transaction waits on the baseline, holding no locale row.
+    await expect
+      .poll(async () => {
+        const { rows } = await service.db.query<{ waiting: number }>(
+          `SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))`,
+          [pid],
+        );
+        return rows[0]!.waiting;
+      }, settled)
+      .toBe(1);
+    // It is the consumer that waits: the source head has not moved yet.
+    const head = await service.db.query<{ version: number }>(
+      `SELECT version FROM source_heads WHERE project_id = $1`,
+      [project.projectId],
+    );
+    expect(head.rows[0]!.version).toBe(1);
+    release();
+    expect(await lockedLocales).toStrictEqual(['ar', 'de']);
+    await service.waitForSourceVersion(project.projectId, 'de', project.owner, 2);
+  });
+});

@@ -1,4 +1,5 @@
 import type { Queryable } from '@tolk/db';
+import type { BaselinesRepository } from '../data-access/baselines-repository.js';
 import type { LocalesRepository } from '../data-access/locales-repository.js';
 import type { ProjectFacts } from '@tolk/projects';
 import type { ProjectsRepository } from '../data-access/projects-repository.js';
@@ -18,9 +19,10 @@ export function createLocaleSync(deps: {
   documents: SourceDocuments;
   carry: CarryOver;
   retired: RetiredTranslationsRepository;
+  baselines: BaselinesRepository;
   now: () => number;
 }) {
-  const { projects, heads, locales, documents, carry, retired, now } = deps;
+  const { projects, heads, locales, documents, carry, retired, baselines, now } = deps;
 
   return {
     /**
@@ -31,6 +33,7 @@ export function createLocaleSync(deps: {
     async projectChanged(facts: ProjectFacts, tx: Queryable): Promise<void> {
       const { changed } = await projects.remember(facts, tx);
       if (changed.includes('i18next_plurals') || changed.includes('key_rules')) {
+        await baselines.lock(facts.projectId, tx);
         await locales.markStale(facts.projectId, tx);
       }
     },
@@ -53,6 +56,9 @@ export function createLocaleSync(deps: {
       change: SourceCarryOver & { projectId: string; keyCount: number; occurredAt: number },
       tx: Queryable,
     ): Promise<boolean> {
+      // The baseline's lock first, as every change to a project's locales takes it: the rows below
+      // are then never locked in another order by a refresh or an upload running beside it.
+      await baselines.lock(change.projectId, tx);
       const moved = await heads.advance(change.projectId, change, tx);
       if (moved) await locales.touchBehind(change.projectId, change.version, change.occurredAt, tx);
       await carry.sourceChanged(change.projectId, change, tx);
