@@ -175,6 +175,24 @@ describe('context is content (DESIGN §13)', () => {
     expect(await revisions(projectId)).toStrictEqual({ a: 3, b: 1 });
   });
 
+  it('when a group’s description changes, then every key in the group gets a new revision and keys beside it keep theirs', async () => {
+    const { projectId, owner } = await service.createProject();
+    const source = (note: string) => ({
+      checkout: { pay: 'Pay', total: { label: 'Total' }, '@total': { description: 'Sum' } },
+      '@checkout': { description: note },
+      checkoutBanner: 'Sale',
+      cart: { pay: 'Pay' },
+    });
+    await put(projectId, owner, source('The payment page'));
+    await put(projectId, owner, source('The payment page of the app'));
+    expect(await revisions(projectId)).toStrictEqual({
+      'checkout.pay': 2,
+      'checkout.total.label': 2,
+      checkoutBanner: 1,
+      'cart.pay': 1,
+    });
+  });
+
   it('when the project turns outdateOnContextChange off, then a changed description keeps the revision and a rename ignores context', async () => {
     const { projectId, owner, ownerId } = await service.createProject();
     await service.patchProject(ownerId, projectId, { settings: { outdateOnContextChange: false } });

@@ -127,8 +127,9 @@ export function findCarryOver(
 
 /**
  * Context is content (DESIGN §13): the indexes of the keys of `parsed` whose value is unchanged
- * (`unchangedFrom[i] >= 0`) but whose context annotation differs from base's. Reads only the
- * annotated keys of both versions.
+ * (`unchangedFrom[i] >= 0`) but whose context differs from base's: their own annotation, or that
+ * of a group holding them (`"@checkout": {...}` is part of every `checkout.*` key's note to the
+ * translator). Reads only the annotated keys of both versions unless a group's annotation changed.
  */
 export function contextChanged(
   base: ParsedSource,
@@ -143,7 +144,21 @@ export function contextChanged(
   for (const key of base.annotations.keys()) if (!parsed.annotations.has(key)) changed.push(key);
   if (changed.length === 0) return [];
   const at = indexesOf(parsed.keys, changed);
-  const indexes: number[] = [];
-  for (const i of at.values()) if (unchangedFrom[i]! >= 0) indexes.push(i);
-  return indexes;
+  const indexes = new Set<number>();
+  for (const i of at.values()) if (unchangedFrom[i]! >= 0) indexes.add(i);
+  // What is not a key is a group: every key under it changed context too.
+  const groups = new Set(changed.filter((path) => !at.has(path)));
+  if (groups.size > 0) {
+    for (let i = 0; i < parsed.keys.length; i++) {
+      if (unchangedFrom[i]! < 0 || indexes.has(i)) continue;
+      const key = parsed.keys[i]!;
+      for (let dot = key.indexOf('.'); dot > 0; dot = key.indexOf('.', dot + 1)) {
+        if (groups.has(key.slice(0, dot))) {
+          indexes.add(i);
+          break;
+        }
+      }
+    }
+  }
+  return [...indexes];
 }
