@@ -97,11 +97,17 @@ export function createMemoryRepository(db: Db) {
       texts: readonly string[],
     ): Promise<(MemoryEntry | undefined)[]> {
       const hashes = texts.map(textHash);
+      // One primary-key probe a text (a join made the planner scan the locale's whole memory of
+      // the project and sort it: 53 against 13 ms for 2,000 texts on 14,731 remembered).
       const { rows } = await db.query<Row & { i: number }>(
-        `SELECT DISTINCT ON (q.i) q.i::int AS i, m.project_id, m.source_text, m.translation, m.key, m.updated_at
+        `SELECT q.i::int AS i, m.project_id, m.source_text, m.translation, m.key, m.updated_at
            FROM unnest($3::bytea[]) WITH ORDINALITY AS q(hash, i)
-           JOIN memory m ON m.locale = $2 AND m.source_hash = q.hash AND m.project_id = ANY($1::text[])
-          ORDER BY q.i, (m.project_id = $4) DESC, m.updated_at DESC, m.project_id`,
+           CROSS JOIN LATERAL (
+             SELECT c.* FROM memory c
+              WHERE c.project_id = ANY($1::text[]) AND c.locale = $2 AND c.source_hash = q.hash
+              ORDER BY (c.project_id = $4) DESC, c.updated_at DESC, c.project_id
+              LIMIT 1
+           ) m`,
         [projectIds, locale, hashes, preferred],
       );
       const found: (MemoryEntry | undefined)[] = texts.map(() => undefined);

@@ -70,14 +70,13 @@ export function createMemory(deps: {
     ): Promise<MemoryLookupResponse> {
       authorizeProject(principal, projectId, 'read');
       await directory.require(projectId);
-      if (!(await locales.find(projectId, locale))) {
-        throw new NotFoundError(`Locale ${locale} is not a target locale of this project`);
-      }
-      const projectIds = new Set([projectId]);
-      if (principal?.kind === 'user') {
-        for (const id of await directory.readableBy(principal.userId)) projectIds.add(id);
-      }
-      const ids = [...projectIds];
+      // The user's projects asked of project-service while the locale is looked up.
+      const [found, readable] = await Promise.all([
+        locales.find(projectId, locale),
+        principal?.kind === 'user' ? directory.readableBy(principal.userId) : [],
+      ]);
+      if (!found) throw new NotFoundError(`Locale ${locale} is not a target locale of this project`);
+      const ids = [...new Set([projectId, ...readable])];
       const { texts } = body;
       const near = body.near ?? 0;
       const exact = await memory.exact(ids, projectId, locale, texts);
