@@ -192,7 +192,7 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
         'tolk check',
         'tolk check --locale de --json',
         'tolk check --format github               # in a GitHub Actions step: annotations on the files',
-        'tolk check --format gitlab > tolk.json.codequality   # GitLab: artifacts:reports:codequality',
+        'tolk check --format gitlab > gl-code-quality-report.json   # GitLab: artifacts:reports:codequality',
       ) +
         '\nExit codes: 0 nothing found, 1 problems found, 2 usage or a bad file, 3 auth, 4 network or server.\n',
     )

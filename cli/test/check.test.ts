@@ -368,6 +368,50 @@ describe('tolk check', () => {
     expect((await tolk('check', '--json')).json()).toMatchObject({ ok: true, findings: [] });
   });
 
+  it('when the files are YAML (Rails) and Java properties, then each finding points at its line', async () => {
+    const cli = await createCliHarness(system.base);
+    harnesses.push(cli);
+    const tolk = (...args: string[]) => cli.tolk(args, { env: { TOLK_TOKEN: token } });
+    const init = await tolk('init', '--name', 'Formats', '--targets', 'de', '--yes', '--json');
+    expect(init.code, init.stderr).toBe(0);
+    await cli.writeJson('tolk.json', {
+      ...(await cli.readJson('tolk.json')),
+      files: [
+        { path: 'config/locales/{locale}.yml', format: 'yaml', rails: true, namespace: 'rails' },
+        { path: 'i18n/messages_{locale}.properties', format: 'properties', namespace: 'messages' },
+      ],
+    });
+    const write = async (path: string, text: string) => {
+      await mkdir(join(cli.cwd, path, '..'), { recursive: true });
+      await writeFile(join(cli.cwd, path), text);
+    };
+    await write(
+      'config/locales/en.yml',
+      'en:\n  greeting: "Hello %{name}"\n  nav:\n    home: Home page\n    cart: "Your cart: %{count} items"\n',
+    );
+    await write('i18n/messages_en.properties', 'app.title=Welcome {0}\napp.bye=Goodbye and see you later\n');
+    expect((await tolk('push')).code).toBe(0);
+    await write(
+      'config/locales/de.yml',
+      'de:\n  greeting: "Hallo %{nme}"\n  nav:\n    home: Startseite\n    cart: "Dein Warenkorb"\n',
+    );
+    await write(
+      'i18n/messages_de.properties',
+      '# German\napp.title=Willkommen\napp.bye=Goodbye and see you later\n',
+    );
+
+    const result = await tolk('check', '--json');
+    expect(result.code, result.stderr).toBe(1);
+    expect(
+      result.json().findings.map(({ file, line, key, kind }: Expected) => ({ file, line, key, kind })),
+    ).toEqual([
+      { file: 'config/locales/de.yml', line: 2, key: 'rails.greeting', kind: 'placeholder' },
+      { file: 'config/locales/de.yml', line: 5, key: 'rails.nav.cart', kind: 'placeholder' },
+      { file: 'i18n/messages_de.properties', line: 2, key: 'messages.app.title', kind: 'placeholder' },
+      { file: 'i18n/messages_de.properties', line: 3, key: 'messages.app.bye', kind: 'untranslated' },
+    ]);
+  });
+
   describe('exit codes', () => {
     it('when the usage is wrong, then exit 2 with what was wrong', async () => {
       const { cli, tolk } = await project('de');
