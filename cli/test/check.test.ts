@@ -339,13 +339,37 @@ describe('tolk check', () => {
   });
 
   it('when every target value is right, then check says so and exits 0', async () => {
-    const { cli, tolk } = await project('de');
+    const { cli, tolk, projectId } = await project('de');
+    // Copies of the source that are no problem: a glossary term kept as is, a key never
+    // translated, one word, a number; an excluded key needs no translation at all.
+    const call = (method: string, path: string, body: unknown) =>
+      system.call(method, `/v1/projects/${projectId}${path}`, token, body);
+    expect(
+      (
+        await call('PUT', '/glossary', {
+          entries: [{ term: 'Visual Studio Code', caseSensitive: true, keepAsIs: true, translations: {} }],
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await call('PATCH', '', {
+          settings: {
+            keyRules: { humanOnly: [], neverTranslate: ['common.motto'], exclude: ['common.debug.*'] },
+          },
+        })
+      ).status,
+    ).toBe(200);
     await cli.writeJson('locales/en/common.json', {
       greeting: 'Hello {{name}}',
       items_one: 'One item',
       items_other: '{{count}} items',
       save: '<b>Save</b> now',
       ok: 'OK',
+      editor: 'Visual Studio Code',
+      motto: 'Just do it',
+      year: '{{year}} 2026',
+      debug: { banner: 'Debug build' },
     });
     expect((await tolk('push')).code).toBe(0);
     await cli.writeJson('locales/de/common.json', {
@@ -354,6 +378,9 @@ describe('tolk check', () => {
       items_other: '{{count}} Artikel',
       save: '<b>Speichern</b> jetzt',
       ok: 'OK',
+      editor: 'Visual Studio Code',
+      motto: 'Just do it',
+      year: '{{year}} 2026',
     });
     await cli.writeJson('l10n/app_de.arb', {
       '@@locale': 'de',
