@@ -3,6 +3,8 @@ export const ExitCode = {
   ok: 0,
   /** `tolk status --check`: some target locale is behind. */
   behind: 1,
+  /** `tolk check`: something is wrong in the target files (the findings say what). */
+  problems: 1,
   /** Wrong usage, a bad file or a request the server refused as invalid. */
   usage: 2,
   /** Not logged in, an expired session, a token without the right. */

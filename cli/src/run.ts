@@ -1,5 +1,7 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { AI_PROVIDERS } from '@tolk/contracts';
+import { CHECK_FORMATS, type CheckFormat } from './check/report.js';
+import { check } from './commands/check.js';
 import { glossaryExport, glossaryImport } from './commands/glossary.js';
 import { init } from './commands/init.js';
 import { login, logout, whoami } from './commands/login.js';
@@ -7,7 +9,7 @@ import { pull } from './commands/pull.js';
 import { push } from './commands/push.js';
 import { status } from './commands/status.js';
 import { translate } from './commands/translate.js';
-import { CliError, ExitCode, InterruptedError } from './errors.js';
+import { CliError, ExitCode, InterruptedError, usageError } from './errors.js';
 import type { Io } from './io.js';
 import { createOutput } from './output.js';
 import { CLI_VERSION } from './version.js';
@@ -56,10 +58,11 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
         'tolk push',
         'tolk translate',
         'tolk status --check',
+        'tolk check --format github',
         'TOLK_TOKEN=tolk_... tolk pull',
       ) +
         '\nEnvironment: TOLK_TOKEN, TOLK_API_URL, OPENAI_API_KEY, ANTHROPIC_API_KEY, ... (see the README).' +
-        '\nExit codes: 0 ok, 1 behind (status --check), 2 usage or validation, 3 auth, 4 network or server.\n',
+        '\nExit codes: 0 ok, 1 behind (status --check) or problems found (check), 2 usage or validation, 3 auth, 4 network or server.\n',
     );
 
   program
@@ -166,6 +169,37 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
     )
     .action(async (options: { check?: boolean; json?: boolean }) => {
       exitCode = await status(io, { check: options.check ?? false, json: options.json ?? false });
+    });
+
+  program
+    .command('check')
+    .description(
+      'Check the local target files against the source and the server, without a model: missing, outdated, placeholders, ICU, plurals, markup, glossary, maxLength, untranslated',
+    )
+    .option('-l, --locale <locale>', 'only this locale (repeatable)', collect, [])
+    .addOption(
+      new Option(
+        '--format <format>',
+        'human, json, github (workflow annotations) or gitlab (Code Quality report)',
+      )
+        .choices(CHECK_FORMATS)
+        .default('human'),
+    )
+    .option('--json', 'print the findings as JSON (the same as --format json)')
+    .addHelpText(
+      'after',
+      examples(
+        'tolk check',
+        'tolk check --locale de --json',
+        'tolk check --format github               # in a GitHub Actions step: annotations on the files',
+        'tolk check --format gitlab > gl-code-quality-report.json   # GitLab: artifacts:reports:codequality',
+      ) +
+        '\nExit codes: 0 nothing found, 1 problems found, 2 usage or a bad file, 3 auth, 4 network or server.\n',
+    )
+    .action(async (options: { locale: string[]; format: CheckFormat; json?: boolean }) => {
+      if (options.json && options.format !== 'human' && options.format !== 'json')
+        throw usageError(`--json and --format ${options.format} ask for two outputs; give one`);
+      exitCode = await check(io, { locale: options.locale, format: options.json ? 'json' : options.format });
     });
 
   program
@@ -287,8 +321,18 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
     await program.parseAsync([...argv], { from: 'user' });
     return exitCode;
   } catch (error) {
-    return reportError(error, io, argv.includes('--json'));
+    return reportError(error, io, wantsJson(argv));
   }
+}
+
+/** `--json`, or `tolk check --format json`: a failure is then also a JSON document on stdout. */
+function wantsJson(argv: readonly string[]): boolean {
+  const format = argv.indexOf('--format');
+  return (
+    argv.includes('--json') ||
+    argv.includes('--format=json') ||
+    (format !== -1 && argv[format + 1] === 'json')
+  );
 }
 
 function reportError(error: unknown, io: Io, json: boolean): number {

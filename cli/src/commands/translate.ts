@@ -15,9 +15,10 @@ import {
   type KeyProblem,
 } from '../ai/index.js';
 import { caughtUpLocales } from '../api/caught-up-locales.js';
+import { projectAndSource } from '../api/project-and-source.js';
 import { tolkApi, type TolkApi } from '../api/tolk-api.js';
 import { projectContext } from '../context.js';
-import { ApiError, CliError, ExitCode, usageError } from '../errors.js';
+import { CliError, ExitCode, usageError } from '../errors.js';
 import {
   describeSource,
   layoutParts,
@@ -125,20 +126,11 @@ export async function translate(io: Io, options: TranslateOptions) {
   if (chosen.length === 0)
     throw usageError('No target locales in tolk.json: add them with `tolk init --targets ...`');
 
-  const [projectInfo, glossaryEntries, sourceFile] = await Promise.all([
-    api.getProject(projectId),
-    api.getGlossary(projectId),
-    api.getSource(projectId).catch((error: unknown) => {
-      if (error instanceof ApiError && error.code === 'NOT_FOUND') {
-        throw new CliError(
-          'NO_SOURCE',
-          'Nothing to translate yet: upload the source with `tolk push`',
-          ExitCode.usage,
-        );
-      }
-      throw error;
-    }),
-  ]);
+  const {
+    project: projectInfo,
+    glossary: glossaryEntries,
+    source: sourceFile,
+  } = await projectAndSource(api, projectId, 'Nothing to translate yet');
   const { locales } = await caughtUpLocales(api, projectId, sourceFile.version, io.signal);
   const serverSourceDocument = JSON.parse(sourceFile.content) as Record<string, unknown>;
   const source = parseLocaleDocument(serverSourceDocument, project.file, io.cwd);

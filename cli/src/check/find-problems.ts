@@ -1,0 +1,276 @@
+/**
+ * What `tolk check` finds wrong in one target locale's local values (DESIGN §14), by the rules
+ * `translate` holds a model's answer to (ai/check-answer.ts) and the server holds an upload to:
+ * the same placeholder, ICU and plural-category checks of @tolk/locale-file, and the glossary
+ * check of translate/glossary.ts. Nothing here calls a model or the network; the caller brings
+ * what the server knows (its source, the locale's outdated keys, its values).
+ */
+import { TYPE, parse, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
+import type { KeyRuleMatcher } from '@tolk/contracts';
+import {
+  comparePluralFormPlaceholders,
+  findIcuProblems,
+  pluralCategories,
+  sourceTextOf,
+  sourceValuesOf,
+  unusedPluralForms,
+  type ParsedSource,
+  type TargetKey,
+  type TargetKeys,
+} from '@tolk/locale-file';
+import { isUnsyncedLocal } from '../files/sync-state.js';
+import { entriesUsedIn, glossaryMiss, type CompiledGlossary } from '../translate/glossary.js';
+import { markupProblem } from './markup.js';
+
+/** The kinds of finding, stable ids of the `--json`, GitHub and GitLab outputs. */
+export const FINDING_KINDS = [
+  'missing',
+  'outdated',
+  'placeholder',
+  'icu',
+  'plural',
+  'markup',
+  'glossary',
+  'max-length',
+  'untranslated',
+] as const;
+export type FindingKind = (typeof FINDING_KINDS)[number];
+
+export type Severity = 'error' | 'warning';
+
+/**
+ * Errors break the app or lose text (a missing key, a broken placeholder or message, a label that
+ * does not fit); warnings are translations a person should look at again (made for an older source
+ * text, a glossary term not used, the source copied). Both fail the check.
+ */
+export const SEVERITY: Record<FindingKind, Severity> = {
+  missing: 'error',
+  outdated: 'warning',
+  placeholder: 'error',
+  icu: 'error',
+  plural: 'error',
+  markup: 'error',
+  glossary: 'warning',
+  'max-length': 'error',
+  untranslated: 'warning',
+};
+
+/** A finding before it is placed in a file. */
+export type KeyFinding = { key: string; kind: FindingKind; message: string };
+
+export type LocaleInput = {
+  locale: string;
+  sourceLocale: string;
+  /** The local source files together, as the server document. */
+  source: ParsedSource;
+  /** The locale's keys of the local source (DESIGN §11: each plural group as the locale's forms). */
+  target: TargetKeys;
+  /** The local target files' values, by key of the server document; undefined when there are none. */
+  local: ReadonlyMap<string, string> | undefined;
+  /** The server's source text of each key. */
+  serverSource: ReadonlyMap<string, string>;
+  /** What the server knows of the locale; undefined when it has no such target locale. */
+  server: { values: ReadonlyMap<string, string>; outdated: ReadonlySet<string> } | undefined;
+  /** Hashes of the values last synced (.tolk/state.json). */
+  synced: Readonly<Record<string, string>> | undefined;
+  rules: KeyRuleMatcher;
+  glossary: CompiledGlossary;
+};
+
+export function findProblems(input: LocaleInput): KeyFinding[] {
+  const { locale, source, target, rules } = input;
+  const local = input.local ?? new Map<string, string>();
+  const findings: KeyFinding[] = [];
+  const present: { entry: TargetKey; value: string; sourceText: string }[] = [];
+
+  for (const entry of target.entries) {
+    const rule = rules.ruleOf(entry.key);
+    if (rule === 'exclude') continue;
+    const value = local.get(entry.key);
+    const sourceText = sourceTextOf(source, entry);
+    if (value === undefined || (value === '' && sourceText !== '')) {
+      findings.push({ key: entry.key, kind: 'missing', message: missingMessage(entry, locale, rule) });
+      continue;
+    }
+    // A key never translated carries the source text, written by `pull`: nothing to check in it.
+    if (rule === 'neverTranslate') continue;
+    const outdated = outdatedMessage(input, entry, value);
+    if (outdated) findings.push({ key: entry.key, kind: 'outdated', message: outdated });
+    present.push({ entry, value, sourceText });
+  }
+
+  for (const { key, categories } of unusedPluralForms(target, [...local.keys()])) {
+    if (rules.ruleOf(key) === 'exclude') continue;
+    findings.push({
+      key,
+      kind: 'plural',
+      message: `a plural form ${locale} does not use (${locale}: ${categories.join(', ')}); remove it`,
+    });
+  }
+
+  // ICU first, as on the server: a value that does not parse loses its placeholders too.
+  const icuSource = {
+    keys: present.map((item) => item.entry.key),
+    values: present.map((item) => item.sourceText),
+  };
+  const values = new Map(present.map((item) => [item.entry.key, item.value]));
+  const broken = new Set<string>();
+  for (const problem of findIcuProblems(icuSource, values, locale)) {
+    broken.add(problem.key);
+    findings.push({
+      key: problem.key,
+      kind: problem.kind === 'icu-syntax' ? 'icu' : 'plural',
+      message: problem.message,
+    });
+  }
+
+  const sameLanguage = language(input.sourceLocale) === language(locale);
+  for (const { entry, value, sourceText } of present) {
+    const { key } = entry;
+    if (!broken.has(key)) findings.push(...placeholderFindings(key, sourceValuesOf(source, entry), value));
+    const copied =
+      value === sourceText && !sameLanguage && !isTriviallyIdentical(sourceText, input.glossary, locale);
+    if (copied) {
+      findings.push({
+        key,
+        kind: 'untranslated',
+        message: `the same text as the source (${input.sourceLocale}): not translated`,
+      });
+    } else {
+      const miss = glossaryMiss(input.glossary, sourceText, value, locale);
+      if (miss) findings.push({ key, kind: 'glossary', message: miss });
+    }
+    const limit = maxLengthOf(source, entry);
+    if (limit !== undefined) {
+      const length = messageLength(value, locale);
+      if (length > limit)
+        findings.push({
+          key,
+          kind: 'max-length',
+          message: `${length} characters, more than its maxLength of ${limit}`,
+        });
+    }
+  }
+  return findings;
+}
+
+function missingMessage(entry: TargetKey, locale: string, rule: string | undefined): string {
+  const who = rule === 'humanOnly' ? ' (only people translate it: humanOnly key rule)' : '';
+  if (!entry.group || !entry.category) return `no translation${who}`;
+  const categories = pluralCategories(locale, entry.group.type).join(', ');
+  return `no ${entry.category} form (${locale}${entry.group.type === 'ordinal' ? ' ordinals' : ''}: ${categories})${who}`;
+}
+
+/**
+ * A translation is outdated when its source text changed since it was made: the local source
+ * differs from the server's (changed since the last `tolk push`), or the server says so and the
+ * local value is the server's (a local value never uploaded is taken as made for the new text,
+ * as `translate` takes it).
+ */
+function outdatedMessage(input: LocaleInput, entry: TargetKey, value: string): string | undefined {
+  const { source, serverSource, server, synced } = input;
+  const sourceKeys = entry.sources.map((index) => source.keys[index]!);
+  const changed = sourceKeys.filter((key, at) => {
+    const before = serverSource.get(key);
+    return before !== undefined && before !== source.values[entry.sources[at]!];
+  });
+  if (changed.length > 0)
+    return 'its source text changed since the last `tolk push`; push and translate it again';
+  if (!server?.outdated.has(entry.key)) return undefined;
+  if (isUnsyncedLocal(value, server.values.get(entry.key), synced?.[entry.key])) return undefined;
+  return 'translated from an older source text (the server has it outdated); run `tolk translate`';
+}
+
+function isTag(token: string): boolean {
+  return token.startsWith('<');
+}
+
+/** Placeholder differences as `placeholder`, tags (missing, added or out of order) as `markup`. */
+function placeholderFindings(key: string, sources: string[], value: string): KeyFinding[] {
+  const findings: KeyFinding[] = [];
+  const difference = comparePluralFormPlaceholders(sources, value);
+  const missing = difference?.missing ?? [];
+  const unexpected = difference?.unexpected ?? [];
+  const plain = describe(
+    missing.filter((token) => !isTag(token)),
+    unexpected.filter((token) => !isTag(token)),
+  );
+  if (plain)
+    findings.push({ key, kind: 'placeholder', message: `placeholders differ from the source: ${plain}` });
+  const tags = describe(missing.filter(isTag), unexpected.filter(isTag));
+  if (tags) {
+    findings.push({ key, kind: 'markup', message: `tags differ from the source: ${tags}` });
+  } else {
+    // The same tags may still open and close out of order; a source that does so itself is its own business.
+    const problem = markupProblem(value);
+    if (problem && !sources.some((text) => markupProblem(text) !== undefined))
+      findings.push({ key, kind: 'markup', message: `unbalanced markup: ${problem}` });
+  }
+  return findings;
+}
+
+function describe(missing: string[], unexpected: string[]): string | undefined {
+  const parts: string[] = [];
+  if (missing.length > 0) parts.push(`lost ${missing.join(' ')}`);
+  if (unexpected.length > 0) parts.push(`added ${unexpected.join(' ')}`);
+  return parts.length > 0 ? parts.join('; ') : undefined;
+}
+
+function language(locale: string): string {
+  return locale.split('-')[0]!.toLowerCase();
+}
+
+/** Placeholders, printf conversions and tags: what is not words of a text. */
+const NOT_WORDS =
+  /\{\{[^{}]*\}\}|\{[^{}]*\}|%(?:\d+\$)?[-+ #0]*\d*(?:\.\d+)?(?:hh|h|ll|l|q|z|t|j)?[a-zA-Z@]|<[^<>]*>/g;
+const WORD = /\p{L}+/gu;
+
+/**
+ * A copy of the source that is no sign of a missing translation: a text with at most one word
+ * once placeholders and tags are left out (numbers, `{count}`, `OK`, `Tolk`, `iPhone`: names
+ * and loanwords are often the same in every language), or a glossary term kept as is.
+ */
+export function isTriviallyIdentical(text: string, glossary: CompiledGlossary, locale: string): boolean {
+  const words = text.replace(NOT_WORDS, ' ').match(WORD) ?? [];
+  if (words.length <= 1) return true;
+  const keptTerms = entriesUsedIn(glossary, [text]).filter((entry) => entry.keepAsIs);
+  const bare = text.trim().toLocaleLowerCase(locale);
+  return keptTerms.some((entry) => entry.term.toLocaleLowerCase(locale) === bare);
+}
+
+/** The smallest `maxLength` annotated on the entry's source keys (or their plural group). */
+function maxLengthOf(source: ParsedSource, entry: TargetKey): number | undefined {
+  const keys = entry.sources.map((index) => source.keys[index]!);
+  if (entry.group) keys.push(entry.group.base);
+  const limits = keys
+    .map((key) => source.annotations.get(key)?.['maxLength'])
+    .filter((limit): limit is number => typeof limit === 'number' && Number.isInteger(limit) && limit > 0);
+  return limits.length > 0 ? Math.min(...limits) : undefined;
+}
+
+/**
+ * A value's length as shown, in characters a reader counts (grapheme clusters): for an ICU
+ * message the longest of its plural and select branches, with each argument counted as written
+ * (`{name}`: its value is not known here); other text as written.
+ */
+export function messageLength(value: string, locale: string): number {
+  const segmenter = new Intl.Segmenter(locale, { granularity: 'grapheme' });
+  const count = (text: string) => [...segmenter.segment(text)].length;
+  if (!value.includes('{') || value.includes('{{')) return count(value);
+  let elements: MessageFormatElement[];
+  try {
+    elements = parse(value, { ignoreTag: true });
+  } catch {
+    return count(value);
+  }
+  const lengthOf = (items: readonly MessageFormatElement[]): number =>
+    items.reduce((sum, element) => {
+      if (element.type === TYPE.literal) return sum + count(element.value);
+      if (element.type === TYPE.pound) return sum + 1;
+      if (element.type === TYPE.plural || element.type === TYPE.select)
+        return sum + Math.max(...Object.values(element.options).map((option) => lengthOf(option.value)));
+      if (element.type === TYPE.tag) return sum + lengthOf(element.children);
+      return sum + ('value' in element ? count(`{${String(element.value)}}`) : 0);
+    }, 0);
+  return lengthOf(elements);
+}

@@ -1,0 +1,192 @@
+import { targetKeys, type TargetKeys } from '@tolk/locale-file';
+import { projectAndSource } from '../api/project-and-source.js';
+import { tolkApi } from '../api/tolk-api.js';
+import { caughtUpLocales } from '../api/caught-up-locales.js';
+import { findProblems, SEVERITY, type KeyFinding } from '../check/find-problems.js';
+import { report, summaryLine, type CheckFormat, type Finding } from '../check/report.js';
+import { valueLines, type ValueLines } from '../check/value-lines.js';
+import { projectContext } from '../context.js';
+import { ExitCode, usageError } from '../errors.js';
+import {
+  keyPrefix,
+  namespaceFiles,
+  readBytes,
+  readSourceParts,
+  readThroughFormat,
+  serverDocument,
+  type SourcePart,
+} from '../files/file-sets.js';
+import { parseLocaleDocument, shown } from '../files/locale-files.js';
+import { loadSyncState } from '../files/sync-state.js';
+import type { Io } from '../io.js';
+import { parseLocaleList } from '../locales.js';
+import { compileGlossary } from '../translate/glossary.js';
+import { projectKeyRules } from '../translate/key-rules.js';
+import { valuesOf } from '../translate/merge.js';
+
+export type CheckOptions = { locale: string[]; format: CheckFormat };
+
+/** One target file of a namespace as `check` reads it. */
+type TargetFile = { part: SourcePart; path: string; exists: boolean; lines: ValueLines | undefined };
+
+/**
+ * Checks the local target files against the local source files and the server, without calling
+ * a model (DESIGN §14): missing and outdated keys, placeholders, ICU syntax and plural categories,
+ * markup, glossary terms, `maxLength` annotations and copies of the source. Each finding names
+ * its file and the line of its key's value. Exit 1 when there is any finding, 0 when none (2 to 4
+ * for errors, as everywhere).
+ */
+export async function check(io: Io, options: CheckOptions) {
+  const { out, project, client } = await projectContext(io, { json: options.format === 'json' });
+  const { projectId, sourceLocale, targetLocales } = project.config;
+  const chosen = options.locale.length > 0 ? parseLocaleList(options.locale, '--locale') : targetLocales;
+  if (chosen.includes(sourceLocale)) throw usageError(`--locale: ${sourceLocale} is the source locale`);
+  if (chosen.length === 0)
+    throw usageError('No target locales in tolk.json: add them with `tolk init --targets ...`');
+
+  // The local files first: a project whose files cannot be read is exit 2 before any request.
+  const parts = await readSourceParts(project, await namespaceFiles(project, io.cwd), io.cwd);
+  const source = parseLocaleDocument(serverDocument(parts), project.file, io.cwd);
+
+  const api = tolkApi(client);
+  const {
+    project: projectInfo,
+    glossary: glossaryEntries,
+    source: sourceFile,
+  } = await projectAndSource(api, projectId, 'Nothing to check against yet');
+  const serverSource = valuesOf(parseLocaleDocument(JSON.parse(sourceFile.content), project.file, io.cwd));
+  const { locales } = await caughtUpLocales(api, projectId, sourceFile.version, io.signal);
+  const onServer = new Set(locales.map((locale) => locale.locale));
+  const unknown = chosen.filter((code) => !onServer.has(code));
+  if (options.locale.length > 0 && unknown.length > 0) {
+    throw usageError(
+      `${unknown.join(', ')}: not a target locale of the project; add it with \`tolk init --targets ...\``,
+    );
+  }
+  for (const code of unknown)
+    out.note(`warning: ${code} is in tolk.json but not a target locale on the server; checked without it`);
+
+  const rules = projectKeyRules(projectInfo);
+  const glossary = compileGlossary(glossaryEntries.entries);
+  const i18nextPlurals = projectInfo.settings.i18nextPlurals ?? true;
+  const syncState = await loadSyncState(project.dir);
+  // Which namespace file each source key lives in.
+  const partOfSourceKey = new Map<string, SourcePart>();
+  for (const part of parts) {
+    const prefix = keyPrefix(part.file);
+    for (const key of part.parsed.keys) partOfSourceKey.set(prefix + key, part);
+  }
+
+  const findings: Finding[] = [];
+  for (const locale of chosen) {
+    const files = new Map<SourcePart, TargetFile>();
+    const local = new Map<string, string>();
+    const partOfLocalKey = new Map<string, SourcePart>();
+    for (const part of parts) {
+      const path = part.file.pathOf(locale);
+      const bytes = await readBytes(path, io.cwd);
+      files.set(part, { part, path, exists: bytes !== undefined, lines: undefined });
+      if (bytes === undefined) continue;
+      const { parsed } = readThroughFormat(part.file, bytes, locale, path, io.cwd);
+      const prefix = keyPrefix(part.file);
+      parsed.keys.forEach((key, index) => {
+        local.set(prefix + key, parsed.values[index]!);
+        partOfLocalKey.set(prefix + key, part);
+      });
+      const format = part.file.set.legacy ? 'json' : part.file.set.format.name;
+      files.get(part)!.lines = valueLines(bytes.toString('utf8'), format, {
+        locale,
+        rails: part.file.set.options.rails === true,
+      });
+    }
+
+    const [detail, translations] = onServer.has(locale)
+      ? await Promise.all([api.getLocale(projectId, locale), api.getTranslations(projectId, locale)])
+      : [undefined, undefined];
+    const target = targetKeys(source, locale, { i18nextPlurals });
+    const keyFindings = findProblems({
+      locale,
+      sourceLocale,
+      source,
+      target,
+      local,
+      serverSource,
+      server:
+        detail && translations
+          ? {
+              values: valuesOf(parseLocaleDocument(JSON.parse(translations.content), locale, io.cwd)),
+              outdated: new Set(detail.outdated),
+            }
+          : undefined,
+      synced: syncState.locales[locale],
+      rules,
+      glossary,
+    });
+
+    const place = placer(source.keys, target, files, partOfSourceKey, partOfLocalKey);
+    const missingFiles = new Set<TargetFile>();
+    for (const finding of keyFindings) {
+      const { file, line } = place(finding);
+      // A file that is not there is one finding, not one per key.
+      if (!file.exists && finding.kind === 'missing') {
+        missingFiles.add(file);
+        continue;
+      }
+      findings.push({
+        file: shown(file.path, io.cwd),
+        line,
+        locale,
+        key: finding.key,
+        kind: finding.kind,
+        severity: SEVERITY[finding.kind],
+        message: finding.message,
+      });
+    }
+    for (const file of missingFiles) {
+      findings.push({
+        file: shown(file.path, io.cwd),
+        line: 1,
+        locale,
+        key: null,
+        kind: 'missing',
+        severity: SEVERITY.missing,
+        message: `no ${locale} file: none of the keys of ${shown(file.part.file.sourcePath, io.cwd)} are translated`,
+      });
+    }
+  }
+
+  const summary = { sourceVersion: sourceFile.version, locales: chosen, findings };
+  io.stdout.write(report(options.format, summary));
+  // The other formats are read by tools; people still see the outcome on stderr.
+  if (options.format === 'github' || options.format === 'gitlab') out.note(summaryLine(summary));
+  return findings.length > 0 ? ExitCode.problems : ExitCode.ok;
+}
+
+/**
+ * Where a finding about a key goes: the target file of the key's namespace, at the line of the
+ * key's value; a key the file lacks at the line of another form of its plural group, else 1.
+ */
+function placer(
+  sourceKeys: readonly string[],
+  target: TargetKeys,
+  files: ReadonlyMap<SourcePart, TargetFile>,
+  partOfSourceKey: ReadonlyMap<string, SourcePart>,
+  partOfLocalKey: ReadonlyMap<string, SourcePart>,
+) {
+  return (finding: KeyFinding): { file: TargetFile; line: number } => {
+    const entry = target.byKey.get(finding.key);
+    const part =
+      partOfLocalKey.get(finding.key) ??
+      (entry ? partOfSourceKey.get(sourceKeys[entry.sources[0]!]!) : undefined) ??
+      [...files.keys()][0]!;
+    const file = files.get(part)!;
+    const prefix = keyPrefix(part.file);
+    const lines = file.lines;
+    if (!lines) return { file, line: 1 };
+    const local = (key: string) => key.slice(prefix.length);
+    if (lines.has(local(finding.key))) return { file, line: lines.lineOf(local(finding.key)) };
+    const siblings = entry?.group ? (target.formsOf.get(entry.group) ?? []) : [];
+    const sibling = siblings.find((other) => lines.has(local(other.key)));
+    return { file, line: sibling ? lines.lineOf(local(sibling.key)) : 1 };
+  };
+}
