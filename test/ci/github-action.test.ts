@@ -5,13 +5,12 @@
  * speaking GitHub's pulls API. `check` runs a stand-in CLI: it only shows that the script calls
  * `tolk check --format github` and passes its exit code on (`tolk check` is tested in cli/).
  */
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { PROVIDERS } from '../../cli/src/ai/create-model.js';
-import { runScript } from './support/ci-world.js';
+import { runScript, useFakeCli } from './support/ci-world.js';
 import { translateScenarios } from './support/translate-scenarios.js';
 
 type Action = {
@@ -109,41 +108,23 @@ translateScenarios({
 });
 
 describe('mode: check on github', () => {
-  let dir: string;
-  let fakeCli: string;
-
-  beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'tolk-ci-check-'));
-    fakeCli = join(dir, 'fake-tolk.mjs');
-    // A stand-in for the CLI: records how it was called, prints what it is told, exits as told.
-    await writeFile(
-      fakeCli,
-      `import { writeFileSync } from 'node:fs';
-writeFileSync(process.env.FAKE_RECORD, JSON.stringify({ args: process.argv.slice(2), cwd: process.cwd(), token: process.env.TOLK_TOKEN }));
-process.stdout.write(process.env.FAKE_OUTPUT);
-process.exit(Number(process.env.FAKE_EXIT));
-`,
-    );
-  });
-  afterAll(async () => {
-    await rm(dir, { recursive: true, force: true });
-  });
+  const fake = useFakeCli();
 
   for (const exit of [1, 0]) {
     it(`when tolk check exits ${exit}, then the step runs it with --format github and exits ${exit}`, async () => {
-      const record = join(dir, `record-${exit}.json`);
+      const record = join(fake.dir, `record-${exit}.json`);
       const annotation = '::error file=locales/de.json,line=3::cart.title: missing translation\n';
-      const result = await runScript(dir, {
+      const result = await runScript(fake.dir, {
         GITHUB_ACTIONS: 'true',
         FAKE_RECORD: record,
         FAKE_OUTPUT: exit ? annotation : '',
         FAKE_EXIT: String(exit),
-        ...actionEnv({ token: 'tolk_check_token', 'cli-version': fakeCli, 'working-directory': '.' }, 'ghs'),
+        ...actionEnv({ token: 'tolk_check_token', 'cli-version': fake.cli, 'working-directory': '.' }, 'ghs'),
       });
       expect(result.code).toBe(exit);
       expect(JSON.parse(await readFile(record, 'utf8'))).toEqual({
         args: ['check', '--format', 'github'],
-        cwd: dir,
+        cwd: fake.dir,
         token: 'tolk_check_token',
       });
       // The annotations reach the log as the CLI wrote them, where GitHub reads them.
@@ -153,8 +134,8 @@ process.exit(Number(process.env.FAKE_EXIT));
 
   it('when the mode is neither check nor translate, then the exit is 2 and says which are known', async () => {
     const result = await runScript(
-      dir,
-      actionEnv({ mode: 'sync', token: 't', 'cli-version': fakeCli }, 'ghs'),
+      fake.dir,
+      actionEnv({ mode: 'sync', token: 't', 'cli-version': fake.cli }, 'ghs'),
     );
     expect(result.code).toBe(2);
     expect(result.stderr).toBe('error: mode must be check or translate, got sync\n');

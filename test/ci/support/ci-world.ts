@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
+import { afterAll, beforeAll } from 'vitest';
 import { startSystem, type System } from '../../e2e/system.js';
 import { createCliHarness, type CliHarness } from '../../../cli/test/support/cli-harness.js';
 import { startOpenAIStandIn, type ProviderStandIn } from '../../../cli/test/support/provider-stand-ins.js';
@@ -47,6 +48,37 @@ export const sourceCli = {
   TOLK_CLI_VERSION: join(root, 'cli', 'src', 'cli-main.ts'),
   NODE_OPTIONS: `--conditions=tolk-source --import=${pathToFileURL(join(root, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href}`,
 };
+
+/**
+ * A stand-in for the CLI, for `mode: check` only (the real `tolk check` is tested in cli/): it
+ * records how it was called in FAKE_RECORD, prints FAKE_OUTPUT and exits with FAKE_EXIT.
+ */
+async function writeFakeCli(dir: string): Promise<string> {
+  const file = join(dir, 'fake-tolk.mjs');
+  await writeFile(
+    file,
+    `import { writeFileSync } from 'node:fs';
+const call = { args: process.argv.slice(2), cwd: process.cwd(), token: process.env.TOLK_TOKEN };
+writeFileSync(process.env.FAKE_RECORD, JSON.stringify(call));
+process.stdout.write(process.env.FAKE_OUTPUT);
+process.exit(Number(process.env.FAKE_EXIT));
+`,
+  );
+  return file;
+}
+
+/** A temporary directory with the CLI stand-in in it, for the tests of a describe block. */
+export function useFakeCli() {
+  const fake = { dir: '', cli: '' };
+  beforeAll(async () => {
+    fake.dir = await mkdtemp(join(tmpdir(), 'tolk-ci-check-'));
+    fake.cli = await writeFakeCli(fake.dir);
+  });
+  afterAll(async () => {
+    await rm(fake.dir, { recursive: true, force: true });
+  });
+  return fake;
+}
 
 export type ForgeRequest = {
   method: string;
