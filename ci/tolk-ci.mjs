@@ -380,6 +380,18 @@ function summarize(text) {
   if (file) appendFileSync(file, text + '\n');
 }
 
+/**
+ * Whether the translation branch on the remote is already this commit's content on the same base
+ * commit: then pushing again would only rewrite it (and notify everyone watching the request).
+ */
+async function sameAsPushed(remote, branch, baseCommit, workdir) {
+  const listed = await git(['ls-remote', remote, `refs/heads/${branch}`], workdir);
+  if (!listed) return false;
+  await git(['fetch', '--quiet', '--no-tags', remote, `refs/heads/${branch}`], workdir);
+  const [tree, parent] = (await git(['rev-parse', 'FETCH_HEAD^{tree}', 'FETCH_HEAD^'], workdir)).split('\n');
+  return tree === (await git(['rev-parse', 'HEAD^{tree}'], workdir)) && parent === baseCommit;
+}
+
 async function translate(platform, workdir) {
   const branch = setting('TOLK_BRANCH', 'tolk/translations');
   const trigger = triggeringBranch(platform);
@@ -479,8 +491,13 @@ async function translate(platform, workdir) {
     workdir,
   );
   const remote = await forge.pushRemote();
-  await git(['push', '--quiet', '--force', remote, `HEAD:refs/heads/${branch}`], workdir);
-  say(`Pushed ${files.length} changed file${files.length === 1 ? '' : 's'} to ${branch}.`);
+  const unchanged = await sameAsPushed(remote, branch, baseCommit, workdir);
+  if (unchanged) {
+    say(`${branch} already holds these translations on ${base}: not pushed again.`);
+  } else {
+    await git(['push', '--quiet', '--force', remote, `HEAD:refs/heads/${branch}`], workdir);
+    say(`Pushed ${files.length} changed file${files.length === 1 ? '' : 's'} to ${branch}.`);
+  }
 
   const body = describe({
     summary,
@@ -491,6 +508,16 @@ async function translate(platform, workdir) {
     translateCode: translated.code,
   });
   const existing = await forge.find(branch, base);
+  if (unchanged && existing) {
+    // Its description still tells what the run that made these translations did and cost.
+    say(`The ${forge.noun} ${existing.url ?? `#${existing.number}`} stays as it is.`);
+    setOutputs({
+      changed: 'false',
+      'pull-request-number': existing.number,
+      'pull-request-url': existing.url ?? '',
+    });
+    return translated.code;
+  }
   const request = existing
     ? await forge.update(existing, { base, body })
     : await forge.open({ branch, base, body });

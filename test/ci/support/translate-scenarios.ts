@@ -26,7 +26,9 @@ export type Platform = {
 const BRANCH = 'tolk/translations';
 
 export function translateScenarios(platform: Platform) {
-  describe(`mode: translate on ${platform.kind}`, () => {
+  // Each run starts the CLI three times from its TypeScript sources: on a busy machine a run takes
+  // up to half a minute, two in the test that changes the source.
+  describe(`mode: translate on ${platform.kind}`, { timeout: 120_000 }, () => {
     let world: CiWorld;
 
     beforeAll(async () => {
@@ -117,6 +119,20 @@ export function translateScenarios(platform: Platform) {
       ]);
       expect(world.forge.opened).toHaveLength(1);
       expect(world.forge.opened[0]!.body).toContain('| de | 1 | 0 | 0 |');
+    });
+
+    it('when it runs again with nothing new, then the branch is not rewritten and the request stays as it is', async () => {
+      const head = await world.branchHead(BRANCH);
+      const description = world.forge.opened[0]!.body;
+      const result = await run('main');
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).toContain(
+        `${BRANCH} already holds these translations on main: not pushed again.`,
+      );
+      expect(result.modelRequests).toEqual([]);
+      expect(result.forgeRequests.map((r) => `${r.method} ${r.path}`)).toEqual([`GET ${platform.list}`]);
+      expect(await world.branchHead(BRANCH)).toBe(head);
+      expect(world.forge.opened[0]!.body).toBe(description);
     });
 
     it('when it runs for the translation branch itself, then it does nothing and says so', async () => {
