@@ -4,6 +4,7 @@
  * nothing, and a run with nothing to translate opens nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { answers, type ScriptedAnswer } from '../../../cli/test/support/provider-stand-ins.js';
 import { BOT_EMAIL, git, runScript, startCiWorld, type CiWorld, type ForgeRequest } from './ci-world.js';
 
 export type Platform = {
@@ -177,10 +178,40 @@ export function translateScenarios(platform: Platform) {
       expect(result.forgeRequests).toEqual([]);
     });
 
-    it('when the platform refuses to open the request, then the exit is 3 with its message and no token is shown', async () => {
+    it('when the model fails some keys, then the request carries the rest with a warning and the job fails with exit 4', async () => {
       await world.changeSource((source) => {
         source.home.bye = 'Goodbye';
       }, 'Goodbye');
+      // The model answers German as asked, and French with something that is not a translation.
+      const translated = answers.translated() as Extract<ScriptedAnswer, { translate: unknown }>;
+      world.openai.answerAlways({
+        translate: (asked, target, plurals) =>
+          target === 'fr' ? 'not the JSON asked for' : translated.translate(asked, target, plurals),
+      });
+      try {
+        const result = await run('main');
+        expect(result.code).toBe(4);
+        expect(result.forgeRequests.map((r) => `${r.method} ${r.path}`)).toEqual([
+          `GET ${platform.list}`,
+          `${platform.update} ${platform.list}/1`,
+        ]);
+        const body = world.forge.opened[0]!.body;
+        expect(body).toContain('| de | 1 | 0 | 0 |');
+        expect(body).toContain('| fr | 0 | 0 | 1 |');
+        expect(JSON.parse(await world.fileOn(BRANCH, 'locales/de.json')).home.bye).toBe('[de] Goodbye');
+        expect(JSON.parse(await world.fileOn(BRANCH, 'locales/fr.json')).home.bye).toBeUndefined();
+        expect(body).toContain(
+          "⚠️ `tolk translate` exited with 4: some keys were not translated (see the job's log).",
+        );
+      } finally {
+        world.openai.answerAlways(undefined);
+      }
+    });
+
+    it('when the platform refuses to open the request, then the exit is 3 with its message and no token is shown', async () => {
+      await world.changeSource((source) => {
+        source.home.hello = 'Hello';
+      }, 'Hello');
       world.forge.refuse('POST', 403, 'Resource not accessible by integration');
       const result = await run('main', 'main', { branch: 'tolk/other' });
       expect(result.code).toBe(3);
