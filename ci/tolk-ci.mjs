@@ -162,7 +162,8 @@ async function check(platform, workdir) {
   // GitLab shows the code-quality report of the job (artifacts: reports: codequality).
   const report = resolve(setting('CI_PROJECT_DIR', process.cwd()), 'gl-code-quality-report.json');
   const result = await tolk(['check', '--format', 'gitlab'], { capture: true });
-  writeFileSync(report, result.stdout);
+  // An empty file is not a report GitLab can read (a CLI without `check` prints nothing on stdout).
+  writeFileSync(report, result.stdout.trim() ? result.stdout : '[]\n');
   say(`tolk check: exit ${result.code}; code-quality report written to ${report}`);
   return result.code;
 }
