@@ -1,0 +1,143 @@
+/**
+ * The GitHub Action (action.yml → ci/tolk-ci.mjs): the environment each run gets is the one
+ * action.yml's step builds from its inputs, so the wiring is tested with the script. `translate`
+ * runs the real CLI against the real system, git against a bare remote and a local server
+ * speaking GitHub's pulls API. `check` runs a stand-in CLI: it only shows that the script calls
+ * `tolk check --format github` and passes its exit code on (`tolk check` is tested in cli/).
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { PROVIDERS } from '../../cli/src/ai/create-model.js';
+import { runScript, useFakeCli } from './support/ci-world.js';
+import { translateScenarios } from './support/translate-scenarios.js';
+
+type Action = {
+  inputs: Record<string, { default?: string; required?: boolean }>;
+  outputs: Record<string, { value: string }>;
+  runs: { using: string; steps: Array<{ id?: string; run: string; env: Record<string, string> }> };
+};
+
+const actionText = await readFile(new URL('../../action.yml', import.meta.url), 'utf8');
+const action = parse(actionText) as Action;
+const scriptText = await readFile(new URL('../../ci/tolk-ci.mjs', import.meta.url), 'utf8');
+
+/** The step's environment for these inputs, as the runner expands `${{ inputs.x }}`. */
+function actionEnv(inputs: Record<string, string>, githubToken: string): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(action.runs.steps[0]!.env)) {
+    env[name] = String(value).replace(/\$\{\{\s*inputs\.([\w-]+)\s*\}\}/g, (_, input: string) => {
+      const given = inputs[input] ?? action.inputs[input]?.default ?? '';
+      return given.replace(/\$\{\{\s*github\.token\s*\}\}/, githubToken);
+    });
+  }
+  return env;
+}
+
+describe('action.yml', () => {
+  const used = (text: string) => [...text.matchAll(/inputs\.([\w-]+)/g)].map((match) => match[1]!);
+
+  it('when its steps are read, then every input they use is declared and every declared input is used', () => {
+    const inSteps = new Set(used(JSON.stringify(action.runs.steps)));
+    expect([...inSteps].sort()).toEqual(Object.keys(action.inputs).sort());
+  });
+
+  it('when its step runs, then it is a composite step running the script with variables the script reads', () => {
+    expect(action.runs.using).toBe('composite');
+    expect(action.runs.steps).toHaveLength(1);
+    expect(action.runs.steps[0]!.run).toBe('node "$GITHUB_ACTION_PATH/ci/tolk-ci.mjs"');
+    const read = new Set([...scriptText.matchAll(/(?:setting|required)\('([A-Z0-9_]+)'/g)].map((m) => m[1]));
+    // The CLI reads TOLK_API_URL and TOLK_TOKEN itself; the script passes its environment on.
+    const unread = Object.keys(action.runs.steps[0]!.env).filter(
+      (name) => !read.has(name) && !['TOLK_API_URL', 'TOLK_TOKEN'].includes(name),
+    );
+    expect(unread).toEqual([]);
+  });
+
+  it('when the script names the variable of each provider key, then it is the one the CLI reads', () => {
+    // The script runs without the CLI's sources beside it, so it keeps its own copy of the table.
+    const table = /const PROVIDER_KEY_VARIABLES = \{([^}]*)\}/.exec(scriptText)![1]!;
+    const named = Object.fromEntries([...table.matchAll(/(\w+): '(\w+)'/g)].map((m) => [m[1], m[2]]));
+    expect(named).toEqual(Object.fromEntries(PROVIDERS.map((p) => [p.name, p.envVar])));
+  });
+
+  it('when its outputs are read, then each is one the script writes', () => {
+    for (const [name, output] of Object.entries(action.outputs)) {
+      expect(output.value).toBe(`\${{ steps.tolk.outputs.${name} }}`);
+      expect(scriptText).toMatch(new RegExp(`'?${name}'?: `));
+    }
+  });
+});
+
+translateScenarios({
+  kind: 'github',
+  list: '/repos/acme/app/pulls',
+  update: 'PATCH',
+  env(world, checkout, { ref, inputs = {} }) {
+    return {
+      GITHUB_ACTIONS: 'true',
+      GITHUB_REPOSITORY: 'acme/app',
+      GITHUB_REF: `refs/heads/${ref}`,
+      GITHUB_API_URL: world.forge.url,
+      GITHUB_OUTPUT: join(checkout, '..', `${checkout.split('/').pop()}.output`),
+      NODE_OPTIONS: world.tolkEnv.NODE_OPTIONS,
+      ...actionEnv(
+        {
+          mode: 'translate',
+          'api-url': world.tolkEnv.TOLK_API_URL,
+          token: world.tolkEnv.TOLK_TOKEN,
+          provider: world.tolkEnv.TOLK_PROVIDER,
+          'provider-key': world.tolkEnv.TOLK_PROVIDER_KEY,
+          model: world.tolkEnv.TOLK_MODEL,
+          'provider-url': world.tolkEnv.TOLK_PROVIDER_URL,
+          'cli-version': world.tolkEnv.TOLK_CLI_VERSION,
+          ...inputs,
+        },
+        world.forgeToken,
+      ),
+    };
+  },
+  opened: (request) => ({
+    head: request.body.head,
+    base: request.body.base,
+    title: request.body.title,
+    body: request.body.body,
+  }),
+  findQuery: (branch) => ({ head: `acme:${branch}`, state: 'open' }),
+});
+
+describe('mode: check on github', () => {
+  const fake = useFakeCli();
+
+  for (const exit of [1, 0]) {
+    it(`when tolk check exits ${exit}, then the step runs it with --format github and exits ${exit}`, async () => {
+      const record = join(fake.dir, `record-${exit}.json`);
+      const annotation = '::error file=locales/de.json,line=3::cart.title: missing translation\n';
+      const result = await runScript(fake.dir, {
+        GITHUB_ACTIONS: 'true',
+        FAKE_RECORD: record,
+        FAKE_OUTPUT: exit ? annotation : '',
+        FAKE_EXIT: String(exit),
+        ...actionEnv({ token: 'tolk_check_token', 'cli-version': fake.cli, 'working-directory': '.' }, 'ghs'),
+      });
+      expect(result.code).toBe(exit);
+      expect(JSON.parse(await readFile(record, 'utf8'))).toEqual({
+        args: ['check', '--format', 'github'],
+        cwd: fake.dir,
+        token: 'tolk_check_token',
+      });
+      // The annotations reach the log as the CLI wrote them, where GitHub reads them.
+      expect(result.stdout).toBe(`$ tolk check --format github\n${exit ? annotation : ''}`);
+    });
+  }
+
+  it('when the mode is neither check nor translate, then the exit is 2 and says which are known', async () => {
+    const result = await runScript(
+      fake.dir,
+      actionEnv({ mode: 'sync', token: 't', 'cli-version': fake.cli }, 'ghs'),
+    );
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe('error: mode must be check or translate, got sync\n');
+  });
+});
