@@ -2,8 +2,8 @@
  * The GitHub Action (action.yml → ci/tolk-ci.mjs): the environment each run gets is the one
  * action.yml's step builds from its inputs, so the wiring is tested with the script. `translate`
  * runs the real CLI against the real system, git against a bare remote and a local server
- * speaking GitHub's pulls API. `check` runs a stand-in CLI: it only shows that the script calls
- * `tolk check --format github` and passes its exit code on (`tolk check` is tested in cli/).
+ * speaking GitHub's pulls API; `check` runs the real `tolk check` on the translated files (with
+ * the translate scenarios), and a stand-in CLI shows the exit code passed on as it is.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -105,6 +105,25 @@ translateScenarios({
     body: request.body.body,
   }),
   findQuery: (branch) => ({ head: `acme:${branch}`, state: 'open' }),
+  checkEnv: (world) => ({
+    GITHUB_ACTIONS: 'true',
+    NODE_OPTIONS: world.tolkEnv.NODE_OPTIONS,
+    ...actionEnv(
+      {
+        mode: 'check',
+        'api-url': world.tolkEnv.TOLK_API_URL,
+        token: world.tolkEnv.TOLK_TOKEN,
+        'cli-version': world.tolkEnv.TOLK_CLI_VERSION,
+      },
+      world.forgeToken,
+    ),
+  }),
+  // The workflow commands GitHub turns into annotations.
+  reported: async (result) =>
+    [...result.stdout.matchAll(/^::error file=([^,]+),line=(\d+)/gm)].map((match) => ({
+      path: match[1]!,
+      line: Number(match[2]),
+    })),
 });
 
 describe('mode: check on github', () => {

@@ -4,8 +4,8 @@
  * merges them. `translate` runs the real CLI against the real system, git against a bare remote
  * reached through the HTTPS URL the script builds with TOLK_GITLAB_TOKEN (rewritten to the bare
  * repository by git's own url.insteadOf), and a local server speaking GitLab's merge requests API.
- * `check` runs a stand-in CLI: it only shows that the script calls `tolk check --format gitlab`,
- * writes its output as the code-quality report and passes its exit code on.
+ * `check` runs the real `tolk check` on the translated files (with the translate scenarios); a
+ * stand-in CLI shows the output written as the code-quality report and the exit code passed on.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -117,6 +117,21 @@ translateScenarios({
     body: request.body.description,
   }),
   findQuery: (branch) => ({ source_branch: branch, target_branch: 'main', state: 'opened' }),
+  checkEnv: (world, checkout) =>
+    jobEnv('tolk:check', {
+      CI_PROJECT_DIR: checkout,
+      ...world.tolkEnv,
+    }),
+  // The code-quality report GitLab shows in the merge request.
+  reported: async (_result, checkout) => {
+    const report = JSON.parse(await readFile(join(checkout, 'gl-code-quality-report.json'), 'utf8')) as {
+      severity: string;
+      location: { path: string; lines: { begin: number } };
+    }[];
+    return report
+      .filter((entry) => entry.severity !== 'info' && entry.severity !== 'minor')
+      .map((entry) => ({ path: entry.location.path, line: entry.location.lines.begin }));
+  },
 });
 
 describe('mode: check on gitlab', () => {

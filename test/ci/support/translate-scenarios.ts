@@ -3,9 +3,19 @@
  * request, a source change updates the same one, a run on its own branch or its own commit does
  * nothing, and a run with nothing to translate opens nothing.
  */
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answers, type ScriptedAnswer } from '../../../cli/test/support/provider-stand-ins.js';
-import { BOT_EMAIL, git, runScript, startCiWorld, type CiWorld, type ForgeRequest } from './ci-world.js';
+import {
+  BOT_EMAIL,
+  git,
+  runScript,
+  startCiWorld,
+  type CiWorld,
+  type ForgeRequest,
+  type ScriptResult,
+} from './ci-world.js';
 
 export type Platform = {
   kind: 'github' | 'gitlab';
@@ -22,6 +32,10 @@ export type Platform = {
   opened(request: ForgeRequest): { head: string; base: string; title: string; body: string };
   /** The query that looks for the open request of `branch`. */
   findQuery(branch: string): Record<string, string>;
+  /** The environment of `mode: check` for a checkout, with the real CLI. */
+  checkEnv(world: CiWorld, checkout: string): Record<string, string>;
+  /** Where a check run said the problems are, read from what the platform reads. */
+  reported(result: ScriptResult, checkout: string): Promise<{ path: string; line: number }[]>;
 };
 
 const BRANCH = 'tolk/translations';
@@ -167,6 +181,24 @@ export function translateScenarios(platform: Platform) {
       expect(result.modelRequests).toEqual([]);
       expect(result.forgeRequests).toEqual([]);
       expect(await world.branchHead(BRANCH)).toBe(head);
+    });
+
+    it('when the merged translations are checked with the real CLI, then the check passes; a lost placeholder fails it at its file and line', async () => {
+      const clean = await world.checkout('main');
+      const passed = await runScript(clean, platform.checkEnv(world, clean));
+      expect(passed.code, `${passed.stdout}${passed.stderr}`).toBe(0);
+      expect(await platform.reported(passed, clean)).toEqual([]);
+
+      const broken = await world.checkout('main');
+      const file = join(broken, 'locales', 'de.json');
+      const german = JSON.parse(await readFile(file, 'utf8')) as { cart: { pay: string } };
+      german.cart.pay = 'Bezahlen';
+      const text = `${JSON.stringify(german, null, 2)}\n`;
+      await writeFile(file, text);
+      const failed = await runScript(broken, platform.checkEnv(world, broken));
+      expect(failed.code, failed.stderr).toBe(1);
+      const line = text.split('\n').findIndex((l) => l.includes('"pay"')) + 1;
+      expect(await platform.reported(failed, broken)).toEqual([{ path: 'locales/de.json', line }]);
     });
 
     it('when the provider key is given without the provider, then it stops with exit 2 before any step', async () => {
