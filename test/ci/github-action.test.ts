@@ -35,6 +35,40 @@ function actionEnv(inputs: Record<string, string>, githubToken: string): Record<
   return env;
 }
 
+/** The workflows a document shows: its YAML blocks that use this action, parsed. */
+async function workflowsIn(document: string) {
+  const text = await readFile(new URL(`../../${document}`, import.meta.url), 'utf8');
+  return [...text.matchAll(/```yaml\n([\s\S]*?)```/g)]
+    .map((match) => match[1]!)
+    .filter((block) => block.includes('uses: OWNER/tolk@'))
+    .map(
+      (block) =>
+        parse(block) as {
+          jobs: Record<string, { steps: { uses: string; with?: Record<string, string> }[] }>;
+        },
+    );
+}
+
+describe('the workflow the READMEs give', () => {
+  it('when it is copied, then each step of this action gives declared inputs, the required ones included, and both READMEs show the same', async () => {
+    const [workflow, ...others] = await workflowsIn('README.md');
+    expect(others).toEqual([]);
+    expect(await workflowsIn('ci/README.md')).toEqual([workflow]);
+    const required = Object.entries(action.inputs)
+      .filter(([, input]) => input.required)
+      .map(([name]) => name);
+    const steps = Object.values(workflow!.jobs).flatMap((job) =>
+      job.steps.filter((step) => step.uses.startsWith('OWNER/tolk@')),
+    );
+    expect(steps.map((step) => step.with?.['mode'])).toEqual(['check', 'translate']);
+    for (const step of steps) {
+      const given = Object.keys(step.with ?? {});
+      expect(given.filter((name) => !(name in action.inputs))).toEqual([]);
+      expect(required.filter((name) => !given.includes(name))).toEqual([]);
+    }
+  });
+});
+
 describe('action.yml', () => {
   const used = (text: string) => [...text.matchAll(/inputs\.([\w-]+)/g)].map((match) => match[1]!);
 
