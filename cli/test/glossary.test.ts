@@ -281,9 +281,9 @@ describe('tolk glossary and translate with a glossary', () => {
       );
 
     it('when a term occurs in one batch only, then only that batch is told it, and an unused term never', async () => {
-      // 45 keys: two batches (at most 40 keys each); "Tolk" only in the first, "Tolkien" (not the term) in the second.
+      // 205 keys: two batches (at most 200 keys each); "Tolk" only in the first, "Tolkien" (not the term) in the second.
       const source: Record<string, string> = { welcome: 'Welcome to Tolk' };
-      for (let i = 1; i <= 43; i++) source[`text${String(i).padStart(2, '0')}`] = `Text ${i}`;
+      for (let i = 1; i <= 203; i++) source[`text${String(i).padStart(3, '0')}`] = `Text ${i}`;
       source['zbooks'] = 'Books by Tolkien';
       await cli.writeJson('locales/en.json', source);
       expect((await tolk('push')).code).toBe(0);
@@ -322,7 +322,7 @@ describe('tolk glossary and translate with a glossary', () => {
       const retry = promptOf(openai.requests[1]!);
       expect(retry).toContain('- "cart" → "Warenkorb"');
       expect(retry).toContain(
-        'An earlier answer was rejected for these keys; fix this:\n- "cart": does not follow the glossary: "cart" must be "Warenkorb"',
+        'An earlier answer was rejected for these ids; fix this:\n- 1: does not follow the glossary: "cart" must be "Warenkorb"',
       );
       const translations = await system.call(
         'GET',

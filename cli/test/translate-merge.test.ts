@@ -152,10 +152,10 @@ describe('planBatches', () => {
   const value = (key: string) => (key.startsWith('long') ? 'x'.repeat(5000) : 'short');
   const unit = (key: string) => ({ sources: [key], keys: [key] });
 
-  it('when there are many keys, then batches hold at most 40 keys in source order', () => {
-    const keys = Array.from({ length: 95 }, (_, i) => `k${i}`);
+  it('when there are many keys, then batches hold at most 200 keys in source order', () => {
+    const keys = Array.from({ length: 450 }, (_, i) => `k${i}`);
     const batches = planBatches(keys.map(unit), value);
-    expect(batches.map((batch) => batch.length)).toEqual([40, 40, 15]);
+    expect(batches.map((batch) => batch.length)).toEqual([200, 200, 50]);
     expect(batches.flat().map((u) => u.keys[0])).toEqual(keys);
   });
 

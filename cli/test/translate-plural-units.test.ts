@@ -185,6 +185,9 @@ describe('the prompt for a group with a zero form', () => {
     expect(content).toContain(
       "Plural categories of pl, each with a number that takes it: one (1), few (2), many (5), other (1.5). A group's zero form is for the number 0.",
     );
-    expect(content).toContain('{"item":["item_zero","item_one","item_few","item_many","item_other"]}');
+    expect(content).toContain('{"1":["zero","one","few","many","other"]}');
+    expect(content).toContain(
+      '{"":{"1 item":{"zero":"No items","one":"One item","other":"{{count}} items"}}}',
+    );
   });
 });

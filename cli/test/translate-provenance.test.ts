@@ -156,8 +156,8 @@ describe('provenance: a person’s translations are kept', () => {
     expect(openai.stringsReceived()).toEqual([{ bye: 'Goodbye for now' }]);
     expect(result.json().locales[0]).toMatchObject({ humanReferences: 1, keptHuman: 0 });
     const message = JSON.stringify(openai.requests[0]!.body);
-    expect(message).toContain("A person's translations of these keys");
-    expect(message).toContain(JSON.stringify(JSON.stringify({ bye: 'Tschüss (von Hand)' })).slice(1, -1));
+    expect(message).toContain("A person's translations of these texts");
+    expect(message).toContain(JSON.stringify(JSON.stringify({ 1: 'Tschüss (von Hand)' })).slice(1, -1));
     expect((await provenance()).bye).toMatchObject({ by: 'ai', model: MODEL });
   });
 
@@ -177,8 +177,9 @@ describe('provenance: a person’s translations are kept', () => {
     const forced = await translate('--force', '--json');
     expect(forced.code, forced.stderr).toBe(0);
     const group = openai.requests.find((request) => request.strings && 'item_one' in request.strings)!;
+    // The group's reference, by its id: the form a person wrote under its category.
     expect(JSON.stringify(group.body)).toContain(
-      JSON.stringify(JSON.stringify({ item_one: '{{count}} Stück' })).slice(1, -1),
+      JSON.stringify(JSON.stringify({ one: '{{count}} Stück' })).slice(1, -1),
     );
     expect(forced.json().locales[0]).toMatchObject({ keptHuman: 1, humanReferences: 1 });
     const after = await cli.readJson('locales/de.json');
@@ -196,7 +197,7 @@ describe('provenance: a person’s translations are kept', () => {
     openai.requests.length = 0;
     expect((await translate()).code).toBe(0);
     expect(openai.stringsReceived()).toEqual([{ pay: 'Pay {amount} now' }]);
-    expect(JSON.stringify(openai.requests[0]!.body)).not.toContain("A person's translations of these keys");
+    expect(JSON.stringify(openai.requests[0]!.body)).not.toContain("A person's translations of these texts");
   });
 
   it('when a target file is already translated and there is no sync record, then its values the server lacks are kept as human', async () => {

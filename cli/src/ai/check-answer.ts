@@ -5,7 +5,7 @@ import {
   PLURAL_CATEGORIES,
 } from '@tolk/locale-file';
 import type { KeyProblem } from './errors.js';
-import { answerKeys, type PluralGroupRequest } from './translation-prompt.js';
+import { answerKeys, stripCodeFence, type PluralGroupRequest } from './translation-prompt.js';
 
 export type CheckedAnswer = {
   /** Keys whose translation passed every check; a plural group's forms only all together. */
@@ -206,11 +206,6 @@ function parseAnswer(text: string): ParsedAnswer {
     return { ok: false, detail: `the answer was ${describe(parsed)}, not a JSON object` };
   }
   return { ok: true, values: new Map(Object.entries(parsed)) };
-}
-
-function stripCodeFence(text: string): string {
-  const fenced = /^```[\w-]*\s*\n([\s\S]*?)\n?```$/.exec(text);
-  return fenced ? fenced[1]!.trim() : text;
 }
 
 function describe(value: unknown): string {

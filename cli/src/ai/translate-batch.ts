@@ -3,10 +3,10 @@ import { glossaryMiss, glossarySection, type CompiledGlossary } from '../transla
 import { checkAnswer } from './check-answer.js';
 import { TranslationRejectedError, toProviderError, type KeyProblem } from './errors.js';
 import {
-  buildAnswerSchema,
+  answerItems,
   buildSystemPrompt,
   buildUserMessage,
-  answerKeys,
+  decodeAnswer,
   recordOf,
   type MemoryExample,
   type PluralGroupRequest,
@@ -111,7 +111,8 @@ export async function translateBatch(input: TranslateBatchInput): Promise<Transl
     const misses =
       glossary &&
       ((source: string, text: string) => glossaryMiss(glossary, source, text, input.targetLocale));
-    const checked = checkAnswer(strings, answer.text, input.targetLocale, plurals, misses);
+    const answerText = decodeAnswer(answer.text, answerItems(strings.keys(), plurals));
+    const checked = checkAnswer(strings, answerText, input.targetLocale, plurals, misses);
     for (const [key, value] of checked.accepted) translations.set(key, value);
     problems = checked.problems;
     withheld = checked.withheld ?? new Map();
@@ -138,17 +139,12 @@ async function requestAnswer(
   input: TranslateBatchInput,
   request: TranslationRequest,
 ): Promise<{ text: string; usage: TokenUsage }> {
-  const names = answerKeys(request.strings.keys(), request.plurals);
   try {
     const result = await generateText({
       model: input.model,
       system: buildSystemPrompt(request),
       messages: [buildUserMessage(request)],
-      output: jsonAnswer(names),
-      // The Google provider rebuilds the schema's properties by assignment, which loses a
-      // `__proto__` property while `required` still names it; plain JSON mode avoids that.
-      // Other providers ignore options keyed by another provider's name.
-      ...(names.includes('__proto__') && { providerOptions: { google: { structuredOutputs: false } } }),
+      output: jsonAnswer(input.model),
       maxRetries: input.maxRetries ?? DEFAULT_MAX_RETRIES,
       ...(input.signal && { abortSignal: input.signal }),
     });
@@ -163,19 +159,22 @@ async function requestAnswer(
 }
 
 /**
- * Asks for a JSON object with exactly `keys` (structured output where the provider has it, JSON
- * mode otherwise) but hands back the raw text: checkAnswer parses it, because Output.object's
- * parser rejects `__proto__` keys and would fail the whole answer for one bad key.
+ * Asks for a JSON object (JSON mode) but hands back the raw text: decodeAnswer maps its ids back
+ * to keys and checkAnswer parses it, because Output.object's parser rejects `__proto__` keys and
+ * would fail the whole answer for one bad key. No schema of the answer's ids: a strict one costs
+ * as many prompt tokens as the texts themselves, and checkAnswer already asks again for exactly
+ * the ids missing. OpenAI-compatible servers get the smallest schema instead of JSON mode, which
+ * LM Studio rejects.
  */
-function jsonAnswer(keys: string[]): OutputInterface<string, string, never> {
-  const schema = buildAnswerSchema(keys);
+function jsonAnswer(model: LanguageModel): OutputInterface<string, string, never> {
+  const compatible = typeof model === 'object' && model.provider.startsWith('openai-compatible');
   return {
     name: 'object',
     responseFormat: Promise.resolve({
       type: 'json',
-      schema,
+      ...(compatible && { schema: { type: 'object' } }),
       name: 'translations',
-      description: 'The translation of each requested key',
+      description: 'The translation of each requested id',
     }),
     parseCompleteOutput: async ({ text }) => text,
     parsePartialOutput: async ({ text }) => ({ partial: text }),

@@ -1,6 +1,6 @@
 import { TYPE, parse, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
 import { pluralExamples, type PluralCategory, type PluralType } from '@tolk/locale-file';
-import type { JSONSchema7, UserModelMessage } from 'ai';
+import type { UserModelMessage } from 'ai';
 import type { KeyProblem } from './errors.js';
 
 /**
@@ -48,12 +48,12 @@ export function buildSystemPrompt(request: TranslationRequest): string {
   const { sourceLocale, targetLocale } = request;
   const rules = [
     `You translate the user-interface strings of a software product from ${sourceLocale} to ${targetLocale}.`,
-    'You receive a JSON object that maps string keys to source texts. Answer with a JSON object that has ' +
-      'exactly the same keys, each mapped to the translation of its text as a string. Never translate, add, ' +
-      'drop or rename a key.' +
+    'You receive a JSON object of the texts to translate, grouped by the path of their keys; each text is ' +
+      'named by a number (its id) and the rest of its key. Answer with one flat JSON object that maps each id ' +
+      'to the translation of its text as a string: no other ids, no names, no paths.' +
       (request.plurals.length > 0
-        ? ` Plural groups are the one exception: answer each with exactly the keys the message lists for it ` +
-          `(the forms ${targetLocale} needs) in place of the source's forms.`
+        ? ' A plural group is an object of its forms by plural category; answer it with an object of exactly ' +
+          `the categories the message lists for its id (those ${targetLocale} needs), each mapped to its translation.`
         : ''),
     'Keep every placeholder exactly as written and do not translate its name: ICU arguments such as {name}, ' +
       '{count, number} or {d, date, short}, {{name}}, printf conversions such as %s, %d or %1$s, and markup ' +
@@ -61,11 +61,11 @@ export function buildSystemPrompt(request: TranslationRequest): string {
     'In ICU plural, selectordinal and select messages keep the argument name and the keyword, translate only ' +
       `the text inside the branches, use the plural categories of ${targetLocale} (always keep "other") and ` +
       'keep "#". Keep ICU quoting with apostrophes working.',
-    'Keep leading and trailing whitespace and line breaks. Context notes describe where a string appears; use ' +
-      'them to choose words, never translate them.',
+    'Keep leading and trailing whitespace and line breaks. Key names and context notes describe where a text ' +
+      'appears; use them to choose words, never translate them.',
     ...(referencesOf(request).length > 0
       ? [
-          "When a person's translation of an earlier source text is given for a key, it is the reference: keep " +
+          "When a person's translation of an earlier source text is given for an id, it is the reference: keep " +
             'its wording, terms and style, and change only what the new source text requires.',
         ]
       : []),
@@ -76,19 +76,101 @@ export function buildSystemPrompt(request: TranslationRequest): string {
 }
 
 /**
+ * What one answer holds, each under a short id ("1", "2", ... in the order of the strings sent):
+ * a plain key, or a plural group answered as an object of its target categories. The model writes
+ * the id, not the key, so that an answer costs the translations and little more; the CLI maps
+ * ids back to keys before checking the answer (decodeAnswer).
+ */
+export type AnswerItem = { id: string; key: string } | { id: string; group: PluralGroupRequest };
+
+export function answerItems(keys: Iterable<string>, plurals: readonly PluralGroupRequest[]): AnswerItem[] {
+  const groupOf = new Map(plurals.flatMap((group) => group.sources.map((key) => [key, group] as const)));
+  const items: AnswerItem[] = [];
+  for (const key of keys) {
+    const group = groupOf.get(key);
+    const id = String(items.length + 1);
+    if (!group) items.push({ id, key });
+    else if (group.sources[0] === key) items.push({ id, group });
+  }
+  return items;
+}
+
+/** A source form's or target form's category: its key after the group's stem. */
+function categoryOf(group: PluralGroupRequest, key: string): string {
+  return key.slice(group.stem.length + 1);
+}
+
+/**
+ * The answer keyed by keys again, as JSON text for checkAnswer: each plain id as its key, each
+ * group's categories as its form keys (`cart.item` + `few` → `cart.item_few`). An id that was not
+ * asked for stays as it is (checkAnswer reports it); a group answered with anything but an object
+ * gives no forms (each is reported missing). Text that is no JSON object is handed on unchanged.
+ */
+export function decodeAnswer(text: string, items: readonly AnswerItem[]): string {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(stripCodeFence(text.trim()));
+  } catch {
+    return text;
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return text;
+  const byId = new Map(items.map((item) => [item.id, item]));
+  const entries: [string, unknown][] = [];
+  for (const [id, value] of Object.entries(parsed)) {
+    const item = byId.get(id);
+    if (!item) entries.push([id, value]);
+    else if ('key' in item) entries.push([item.key, value]);
+    else if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+      for (const [category, form] of Object.entries(value))
+        entries.push([`${item.group.stem}_${category}`, form]);
+    }
+  }
+  return JSON.stringify(recordOf(entries));
+}
+
+export function stripCodeFence(text: string): string {
+  const fenced = /^```[\w-]*\s*\n([\s\S]*?)\n?```$/.exec(text);
+  return fenced ? fenced[1]!.trim() : text;
+}
+
+/**
+ * `key` split at its last dot: the path it is grouped under and the rest of its name; a key
+ * without a path (none, or only a leading dot) is grouped under "".
+ */
+function splitKey(key: string): [string, string] {
+  const dot = key.lastIndexOf('.');
+  return dot <= 0 ? ['', key] : [key.slice(0, dot), key.slice(dot + 1)];
+}
+
+/**
  * One user message of one text: locales, context notes and the problems of an earlier answer,
- * then, as its last line, exactly the JSON object of key → text to translate (JSON.stringify
- * escapes line breaks, so the object is always one line), so that what was asked is
- * unambiguous and plain to read in a recording. One text rather than several parts, because some
- * providers (DeepSeek) join parts without a separator.
+ * then, as its last line, exactly the JSON object of the texts to translate, grouped by key path
+ * and named `<id> <rest of the key>` (JSON.stringify escapes line breaks, so the object is always
+ * one line), so that what was asked is unambiguous and plain to read in a recording. The key
+ * path is said once per group rather than once per key: keys share their paths, and a key is
+ * often longer than its text. One text rather than several parts, because some providers
+ * (DeepSeek) join parts without a separator.
  */
 export function buildUserMessage(request: TranslationRequest): UserModelMessage {
+  const items = answerItems(request.strings.keys(), request.plurals);
+  const itemOf = new Map(items.map((item) => [item.id, item]));
+  const idOf = new Map<string, string>();
+  for (const item of items) {
+    if ('key' in item) idOf.set(item.key, item.id);
+    else
+      for (const key of [...item.group.sources, ...item.group.forms.map((form) => form.key)])
+        idOf.set(key, item.id);
+  }
   const sections: string[] = [
     `Source locale: ${request.sourceLocale}\nTarget locale: ${request.targetLocale}`,
   ];
-  const notes = entriesOf(request.context, request.strings);
-  if (notes.length > 0) {
-    sections.push(`Context notes for some keys (JSON, key → note):\n${JSON.stringify(recordOf(notes))}`);
+  const notes = new Map<string, string>();
+  for (const [key, note] of entriesOf(request.context, request.strings)) {
+    const id = idOf.get(key)!;
+    if (!notes.has(id)) notes.set(id, note);
+  }
+  if (notes.size > 0) {
+    sections.push(`Context notes for some ids (JSON, id → note):\n${JSON.stringify(recordOf(notes))}`);
   }
   if (request.examples && request.examples.length > 0) {
     const pairs = request.examples.map((example) => [example.source, example.translation]);
@@ -96,21 +178,54 @@ export function buildUserMessage(request: TranslationRequest): UserModelMessage 
       `Earlier translations of similar texts, to keep wording consistent (JSON, [source, translation]):\n${JSON.stringify(pairs)}`,
     );
   }
-  const plurals = describePlurals(request);
+  const plurals = describePlurals(request, items);
   if (plurals) sections.push(plurals);
   if (request.glossary) sections.push(request.glossary);
   const references = referencesOf(request);
   if (references.length > 0) {
+    const byId = new Map<string, unknown>();
+    for (const [key, reference] of references) {
+      const item = itemOf.get(idOf.get(key)!)!;
+      if ('key' in item) byId.set(item.id, reference);
+      else {
+        const forms = (byId.get(item.id) as Record<string, string> | undefined) ?? recordOf<string>([]);
+        forms[categoryOf(item.group, key)] = reference;
+        byId.set(item.id, forms);
+      }
+    }
     sections.push(
-      "A person's translations of these keys, made for an earlier source text; keep to them and change only " +
-        `what the new source text requires (JSON, key → translation):\n${JSON.stringify(recordOf(references))}`,
+      "A person's translations of these texts, made for an earlier source text; keep to them and change only " +
+        `what the new source text requires (JSON, id → translation):\n${JSON.stringify(recordOf(byId))}`,
     );
   }
   if (request.earlierProblems.length > 0) {
-    const lines = request.earlierProblems.map((p) => `- ${JSON.stringify(p.key)}: ${p.message}`);
-    sections.push(`An earlier answer was rejected for these keys; fix this:\n${lines.join('\n')}`);
+    const label = (key: string) => {
+      const item = itemOf.get(idOf.get(key) ?? '');
+      if (!item) return JSON.stringify(key);
+      return 'key' in item ? item.id : `${item.id} (${categoryOf(item.group, key)})`;
+    };
+    const lines = request.earlierProblems.map((p) => `- ${label(p.key)}: ${p.message}`);
+    sections.push(`An earlier answer was rejected for these ids; fix this:\n${lines.join('\n')}`);
   }
-  sections.push(`Translate this JSON object:\n${JSON.stringify(recordOf([...request.strings]))}`);
+  const groups = new Map<string, Record<string, unknown>>();
+  for (const item of items) {
+    const [path, rest] = splitKey('key' in item ? item.key : item.group.stem);
+    const group = groups.get(path) ?? recordOf<unknown>([]);
+    groups.set(path, group);
+    const value =
+      'key' in item
+        ? request.strings.get(item.key)!
+        : recordOf(item.group.sources.map((key) => [categoryOf(item.group, key), request.strings.get(key)!]));
+    Object.defineProperty(group, `${item.id} ${rest}`, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
+  sections.push(
+    `Translate these texts (JSON, key path → "<id> <rest of the key>" → text):\n${JSON.stringify(recordOf(groups))}`,
+  );
   return { role: 'user', content: sections.join('\n\n') };
 }
 
@@ -119,7 +234,7 @@ export function buildUserMessage(request: TranslationRequest): UserModelMessage 
  * model is told them by name, with an example), when the strings hold an i18next plural group or
  * an ICU `plural` / `selectordinal`; then each group with the keys its answer must have.
  */
-function describePlurals(request: TranslationRequest): string | undefined {
+function describePlurals(request: TranslationRequest, items: readonly AnswerItem[]): string | undefined {
   const types = new Set<PluralType>(request.plurals.map((group) => group.type));
   for (const text of request.strings.values()) for (const type of icuPluralTypes(text)) types.add(type);
   if (types.size === 0) return undefined;
@@ -143,12 +258,13 @@ function describePlurals(request: TranslationRequest): string | undefined {
     lines.push(`Ordinal categories of ${locale} (selectordinal, _ordinal_ keys): ${examples('ordinal')}.`);
   if (request.plurals.length > 0) {
     const groups = recordOf(
-      request.plurals.map((group) => [group.stem, group.forms.map((form) => form.key)]),
+      items.flatMap((item) =>
+        'group' in item ? [[item.id, item.group.forms.map((form) => form.category)] as const] : [],
+      ),
     );
     lines.push(
-      `Plural groups: the keys to translate hold each group's ${request.sourceLocale} forms; answer each group ` +
-        `with exactly these keys, one per category of ${locale}, and none of its other forms ` +
-        `(JSON, group → keys to answer):\n${JSON.stringify(groups)}`,
+      `Plural groups: each is sent with its ${request.sourceLocale} forms; answer each with an object of exactly ` +
+        `these categories of ${locale}, and none of its other forms (JSON, id → categories to answer):\n${JSON.stringify(groups)}`,
     );
   }
   return lines.join('\n');
@@ -199,17 +315,6 @@ export function answerKeys(keys: Iterable<string>, plurals: readonly PluralGroup
     else if (group.sources[0] === key) answered.push(...group.forms.map((form) => form.key));
   }
   return answered;
-}
-
-/** An object with exactly the requested keys, each a string (strict structured output). */
-export function buildAnswerSchema(keys: Iterable<string>): JSONSchema7 {
-  const names = [...keys];
-  return {
-    type: 'object',
-    properties: recordOf(names.map((key) => [key, { type: 'string' }] as const)),
-    required: names,
-    additionalProperties: false,
-  };
 }
 
 /**

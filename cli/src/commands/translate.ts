@@ -48,7 +48,7 @@ import {
 } from '../translate/key-rules.js';
 import type { KeyRuleMatcher } from '@tolk/contracts';
 import { resolveProviderKey } from '../translate/provider-key.js';
-import { translationUnits, type TranslationUnit } from '../translate/units.js';
+import { shareIdenticalTexts, translationUnits, type TranslationUnit } from '../translate/units.js';
 import { CHARS_PER_TOKEN, fillFromMemory, memoryExamples } from '../translate/memory.js';
 
 export type TranslateOptions = {
@@ -196,18 +196,20 @@ export async function translate(io: Io, options: TranslateOptions) {
     // --force asks the model again on purpose: memory would answer with what is stored. A key a
     // person translated goes to the model with their translation as the reference instead, and
     // one with a context note too: memory matches texts, not what they are for.
-    const fillable = units.filter(
-      (unit) =>
-        !unit.keys.some((key) => plan.humanValues.has(key) || plan.references.has(key)) &&
-        Object.keys(contextNotes(source, unit.sources)).length === 0,
+    const fillable = new Set(
+      units.filter(
+        (unit) =>
+          !unit.keys.some((key) => plan.humanValues.has(key) || plan.references.has(key)) &&
+          Object.keys(contextNotes(source, unit.sources)).length === 0,
+      ),
     );
     const memory =
-      useMemory && !options.force && fillable.length > 0
+      useMemory && !options.force && fillable.size > 0
         ? await fillFromMemory(
             api,
             projectId,
             code,
-            fillable,
+            [...fillable],
             valueOf,
             (text, translation) =>
               // A stored translation made before a glossary term was set goes to the model instead.
@@ -231,6 +233,8 @@ export async function translate(io: Io, options: TranslateOptions) {
       }
     }
     const kept = new Set([...plan.keptHuman, ...keepHuman]);
+    // Identical texts are asked once, on the same terms as memory fills them (not with --no-memory).
+    if (useMemory) units = shareIdenticalTexts(units, valueOf, (unit) => fillable.has(unit));
     const file =
       parts.length === 1 ? shown(parts[0]!.file.pathOf(code), io.cwd) : describeSource(parts, code, io.cwd);
     work.push({
@@ -339,7 +343,13 @@ export async function translate(io: Io, options: TranslateOptions) {
   const translateJob = async (job: Job) => {
     const { item, units } = job;
     const sources = units.flatMap((unit) => unit.sources);
-    const keys = units.flatMap((unit) => unit.keys);
+    const keys = units.flatMap((unit) => [...unit.keys, ...(unit.copies ?? [])]);
+    const takeCopies = () => {
+      for (const unit of units) {
+        const value = item.translated.get(unit.keys[0]!);
+        if (value !== undefined) for (const copy of unit.copies ?? []) item.translated.set(copy, value);
+      }
+    };
     const strings = Object.fromEntries(sources.map((key) => [key, sourceValues.get(key)!]));
     try {
       if (fatal) throw fatal;
@@ -376,6 +386,7 @@ export async function translate(io: Io, options: TranslateOptions) {
       usage.outputTokens += result.usage.outputTokens;
       for (const [key, value] of Object.entries(result.translations))
         if (!item.keepHuman.has(key)) item.translated.set(key, value);
+      takeCopies();
       item.outcome.glossaryMisses.push(
         ...result.glossaryMisses.map(({ key, message }) => ({ key, message })),
       );
@@ -388,6 +399,7 @@ export async function translate(io: Io, options: TranslateOptions) {
         usage.outputTokens += error.usage.outputTokens;
         for (const [key, value] of Object.entries(error.translations))
           if (!item.keepHuman.has(key)) item.translated.set(key, value);
+        takeCopies();
         const bad = error.problems.filter(
           (problem) => !['unexpected-key', 'glossary'].includes(problem.kind),
         );

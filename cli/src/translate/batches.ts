@@ -3,8 +3,13 @@ import type { TranslationUnit } from './units.js';
 
 export type BatchLimits = { maxKeys: number; maxChars: number };
 
-/** About 40 strings or 6,000 characters of source text a request: answers stay short and cheap to retry. */
-export const DEFAULT_BATCH_LIMITS: Readonly<BatchLimits> = Object.freeze({ maxKeys: 40, maxChars: 6000 });
+/**
+ * About 12,000 characters of source keys and text a request (some 3,000 tokens), at most 200 keys:
+ * what a request costs beyond its texts (the rules, the locale's plural categories, the glossary)
+ * is paid once a batch, so batches are cut by size; 200 keys keep an answer a list of ids a model
+ * writes whole, and a retry asks only for the keys that failed.
+ */
+export const DEFAULT_BATCH_LIMITS: Readonly<BatchLimits> = Object.freeze({ maxKeys: 200, maxChars: 12_000 });
 
 /**
  * `units` (in file order) cut into batches of at most `maxKeys` keys answered and `maxChars`

@@ -10,6 +10,8 @@ export type TranslationUnit = {
   sources: string[];
   keys: string[];
   plural?: PluralGroupRequest;
+  /** Keys with the same source text that take this unit's answer, not asked themselves. */
+  copies?: string[];
 };
 
 /**
@@ -47,4 +49,36 @@ export function translationUnits(
     });
   }
   return units;
+}
+
+/**
+ * `units` with each plain key whose source text an earlier shareable unit has too folded into
+ * that unit's `copies`: the model is asked each text once and its answer goes to every key of
+ * it. Only units `shareable` says may be (those translation memory may fill: no context note,
+ * no person's translation), since memory gives identical texts the same translation anyway.
+ */
+export function shareIdenticalTexts(
+  units: readonly TranslationUnit[],
+  valueOf: (key: string) => string,
+  shareable: (unit: TranslationUnit) => boolean,
+): TranslationUnit[] {
+  const first = new Map<string, TranslationUnit>();
+  const kept: TranslationUnit[] = [];
+  for (const unit of units) {
+    const plain = !unit.plural && unit.keys.length === 1 && unit.sources[0] === unit.keys[0];
+    if (!plain || !shareable(unit)) {
+      kept.push(unit);
+      continue;
+    }
+    const text = valueOf(unit.sources[0]!);
+    const earlier = first.get(text);
+    if (earlier) {
+      earlier.copies!.push(unit.keys[0]!);
+      continue;
+    }
+    const copy = { ...unit, copies: [] };
+    first.set(text, copy);
+    kept.push(copy);
+  }
+  return kept;
 }

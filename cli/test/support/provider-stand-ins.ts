@@ -336,8 +336,8 @@ async function startStandIn(protocol: Protocol): Promise<ProviderStandIn> {
     const path = (req.url ?? '/').split('?')[0]!;
     const method = req.method ?? 'GET';
     const texts = protocol.userTexts(body);
-    const strings = stringsOf(texts.join('\n').split('\n').at(-1));
-    const plurals = pluralsOf(texts.join('\n'));
+    const asked = askedOf(texts.join('\n'));
+    const { strings, plurals } = asked;
     const recorded: RecordedRequest = {
       method,
       path,
@@ -371,7 +371,9 @@ async function startStandIn(protocol: Protocol): Promise<ProviderStandIn> {
     }
     const target = /Target locale: (\S+)/.exec(texts.join('\n'))?.[1] ?? 'xx';
     const content =
-      'content' in answer ? answer.content : JSON.stringify(answer.translate(strings ?? {}, target, plurals));
+      'content' in answer
+        ? answer.content
+        : JSON.stringify(asked.byId(answer.translate(strings ?? {}, target, plurals)));
     const usage = { inputTokens: Math.ceil(raw.length / 4), outputTokens: Math.ceil(content.length / 4) };
     recorded.reply = { status: 200, content, usage };
     respond(200, protocol.success(body, content, usage));
@@ -415,25 +417,70 @@ function tryParse(text: string): unknown {
   }
 }
 
-/** A JSON object of strings, or undefined. JSON.parse keeps a `__proto__` key as an own property. */
-function stringsOf(text: string | undefined): Record<string, string> | undefined {
-  const parsed = text === undefined ? undefined : tryParse(text);
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return undefined;
-  return Object.values(parsed).every((v) => typeof v === 'string')
-    ? (parsed as Record<string, string>)
-    : undefined;
-}
-
 /**
- * The plural groups a prompt asks for, as a model reads them: the JSON line (group → keys to
- * answer) after the line that starts with "Plural groups".
+ * What a prompt asks for, read as a model reads it: the last line's texts (key path → "<id> <rest
+ * of the key>" → text, or a plural group's object of category → text) as key → text, each plural
+ * group's form keys to answer (the JSON line after the line that starts with "Plural groups": id
+ * → categories), and `byId`, which turns an answer by keys into the model's answer by ids. A key
+ * or form that was not asked for stays as it is. JSON.parse keeps a `__proto__` key as an own
+ * property.
  */
-function pluralsOf(text: string): Record<string, string[]> {
+function askedOf(text: string): {
+  strings: Record<string, string> | undefined;
+  plurals: Record<string, string[]>;
+  byId: (answer: unknown) => unknown;
+} {
   const lines = text.split('\n');
+  const parsed = tryParse(lines.at(-1) ?? '');
+  const plain = new Map<string, string>();
+  const stems = new Map<string, string>();
+  const strings = Object.create(null) as Record<string, string>;
+  const isRecord = (value: unknown): value is Record<string, unknown> =>
+    typeof value === 'object' && value !== null && !Array.isArray(value);
+  if (!isRecord(parsed) || !Object.values(parsed).every(isRecord))
+    return { strings: undefined, plurals: {}, byId: (answer) => answer };
+  for (const [path, group] of Object.entries(parsed)) {
+    for (const [name, value] of Object.entries(group as Record<string, unknown>)) {
+      const space = name.indexOf(' ');
+      const id = name.slice(0, space);
+      const rest = name.slice(space + 1);
+      const key = path === '' ? rest : `${path}.${rest}`;
+      if (typeof value === 'string') {
+        strings[key] = value;
+        plain.set(key, id);
+      } else if (isRecord(value)) {
+        stems.set(id, key);
+        for (const [category, form] of Object.entries(value)) strings[`${key}_${category}`] = String(form);
+      }
+    }
+  }
   const at = lines.findIndex((line) => line.startsWith('Plural groups'));
-  const parsed = at === -1 ? undefined : tryParse(lines[at + 1] ?? '');
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return {};
-  return parsed as Record<string, string[]>;
+  const groups = at === -1 ? undefined : tryParse(lines[at + 1] ?? '');
+  const plurals: Record<string, string[]> = {};
+  if (isRecord(groups)) {
+    for (const [id, categories] of Object.entries(groups)) {
+      const stem = stems.get(id);
+      if (stem !== undefined && Array.isArray(categories))
+        plurals[stem] = categories.map((category) => `${stem}_${String(category)}`);
+    }
+  }
+  const byId = (answer: unknown) => {
+    if (!isRecord(answer)) return answer;
+    const encoded = Object.create(null) as Record<string, unknown>;
+    const put = (name: string, value: unknown) =>
+      Object.defineProperty(encoded, name, { value, enumerable: true, writable: true, configurable: true });
+    for (const [key, value] of Object.entries(answer)) {
+      const stem = [...stems].find(([, s]) => isFormOf(s, key));
+      if (plain.has(key)) put(plain.get(key)!, value);
+      else if (stem) {
+        const forms = (encoded[stem[0]] as Record<string, unknown> | undefined) ?? {};
+        forms[key.slice(stem[1].length + 1)] = value;
+        put(stem[0], forms);
+      } else put(key, value);
+    }
+    return encoded;
+  };
+  return { strings, plurals, byId };
 }
 
 function lastUserMessage(messages: unknown): { content?: unknown } | undefined {
