@@ -96,6 +96,27 @@ describe('tolk translate with translation memory', () => {
     await Promise.all([first.remove(), second.remove(), theirs.remove()]);
   });
 
+  it('when one short text is like several translated before, then the prompt shows only the most similar: examples stay shorter than the text they help with', async () => {
+    const earlier = {
+      a: 'Delete this file permanently',
+      b: 'Delete this folder permanently',
+      c: 'Delete this album permanently',
+    };
+    const cli = await project(user.token, earlier);
+    expect((await translate(cli, user.token)).code).toBe(0);
+    openai.requests.length = 0;
+
+    await cli.writeJson('locales/en.json', { ...earlier, d: 'Delete this file permanently now' });
+    expect((await cli.tolk(['push'], { env: { TOLK_TOKEN: user.token } })).code).toBe(0);
+    expect((await translate(cli, user.token)).code).toBe(0);
+    expect(openai.stringsReceived()).toEqual([{ d: 'Delete this file permanently now' }]);
+    const prompt = JSON.stringify(openai.requests[0]!.body);
+    expect(prompt).toContain('Delete this file permanently');
+    expect(prompt).not.toContain('Delete this folder permanently');
+    expect(prompt).not.toContain('Delete this album permanently');
+    await cli.remove();
+  });
+
   it('when a text is like one translated before, then the prompt shows that translation as an example; --no-memory asks for everything', async () => {
     const cli = await project(user.token, { one: 'Delete this file permanently' });
     expect((await translate(cli, user.token)).code).toBe(0);

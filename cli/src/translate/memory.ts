@@ -69,7 +69,10 @@ export async function fillFromMemory(
 
 /**
  * Translations of texts like the batch's (translation memory's near matches), the most similar
- * first, each once, at most EXAMPLES_PER_BATCH: examples for the prompt.
+ * first, each once, at most EXAMPLES_PER_BATCH: the most similar always, the others while all
+ * together are at most half as long as the batch's texts. Examples help the model, but a batch
+ * of a few edited keys should not pay for more example than text (`npm run bench:translate`,
+ * its second run).
  */
 export async function memoryExamples(
   api: Pick<TolkApi, 'lookUpMemory'>,
@@ -85,12 +88,15 @@ export async function memoryExamples(
   if (texts.length === 0) return [];
   const { matches } = await api.lookUpMemory(projectId, locale, texts, NEAR_PER_TEXT);
   const near = matches.flatMap((match) => match.near).sort((a, b) => b.similarity - a.similarity);
+  let budget =
+    units.reduce((sum, unit) => sum + unit.sources.reduce((n, key) => n + valueOf(key).length, 0), 0) / 2;
   const examples = new Map<string, MemoryExample>();
   for (const entry of near) {
     if (examples.size >= EXAMPLES_PER_BATCH) break;
-    if (!examples.has(entry.source)) {
-      examples.set(entry.source, { source: entry.source, translation: entry.translation });
-    }
+    const length = entry.source.length + entry.translation.length;
+    if (examples.has(entry.source) || (examples.size > 0 && length > budget)) continue;
+    examples.set(entry.source, { source: entry.source, translation: entry.translation });
+    budget -= length;
   }
   return [...examples.values()];
 }
