@@ -399,15 +399,15 @@ export function createLocales(deps: {
     tx: Queryable,
   ): Promise<RetiredTranslation[]> {
     if (!row.hasContent || row.translatedFrom === 0) return [];
-    const stored = await storedTranslations(projectId, row.locale, tx);
+    // One read of the row: the translations now, who wrote them only when some leave.
+    const raw = await locales.translations(projectId, row.locale, tx);
+    const stored = raw?.content ? translationsOf(await decodeStoredEntries(raw.content)) : NO_TRANSLATIONS;
     const keys: ReadonlySet<string> | ReadonlyMap<string, unknown> = target?.byKey ?? new Set(current.keys);
     const leaving = [...stored.keys()].filter((key) => !keys.has(key) && !upload.has(key));
     if (leaving.length === 0) return [];
     const made = await documents.version(projectId, row.translatedFrom);
     // Who wrote them goes with them: a restored key gets its writer back.
-    const provenance = await decodeProvenance(
-      (await locales.translations(projectId, row.locale, tx))?.provenance,
-    );
+    const provenance = await decodeProvenance(raw?.provenance);
     const wanted = new Set(leaving);
     const retiring: RetiredTranslation[] = [];
     for (let i = 0; i < made.keys.length; i++) {
