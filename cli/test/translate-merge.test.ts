@@ -1,7 +1,7 @@
 import { parseSourceDocument, targetKeys } from '@tolk/locale-file';
 import { describe, expect, it } from 'vitest';
 import { describeDiff } from '../src/commands/push.js';
-import { contextNotes, planBatches } from '../src/translate/batches.js';
+import { contextNotes, planBatches, shareBatches } from '../src/translate/batches.js';
 import { hashValue } from '../src/files/sync-state.js';
 import { mergeTranslations } from '../src/translate/merge.js';
 
@@ -169,6 +169,32 @@ describe('planBatches', () => {
       ['long2', 'b'],
     ]);
     expect(planBatches([unit('long1')], value, { maxKeys: 40, maxChars: 10 })).toEqual([[unit('long1')]]);
+  });
+});
+
+describe('shareBatches', () => {
+  const value = (key: string) => (key.startsWith('long') ? 'x'.repeat(2995) : 'short');
+  const unit = (key: string) => ({ sources: [key], keys: [key] });
+  const one = (...keys: string[]) => [keys.map(unit)];
+
+  it('when locales have the same one batch, then they are asked together as far as the limits allow, and every other locale alone', () => {
+    const work = [one('a', 'b'), one('a', 'b'), one('a', 'c'), [[unit('a')], [unit('b')]], one('a', 'b')];
+    expect(shareBatches(work, value)).toEqual([[0, 1, 4], [2], [3]]);
+    // Four locales of a 3,000-character batch fill 12,000 characters: a fifth starts a group.
+    const long = Array.from({ length: 5 }, () => one('long1'));
+    expect(shareBatches(long, value)).toEqual([[0, 1, 2, 3], [4]]);
+    // 150 keys into two locales is 300 keys to answer: more than one batch's 200.
+    const many = Array.from({ length: 150 }, (_, i) => `k${i}`);
+    expect(shareBatches([one(...many), one(...many)], value)).toEqual([[0], [1]]);
+  });
+
+  it('when a plural group takes other forms in a locale, then it still shares the batch: the source texts are the same', () => {
+    const group = (forms: string[]) => [
+      [{ sources: ['n_one', 'n_other'], keys: forms.map((form) => `n_${form}`) }],
+    ];
+    expect(shareBatches([group(['one', 'other']), group(['one', 'few', 'many', 'other'])], value)).toEqual([
+      [0, 1],
+    ]);
   });
 });
 

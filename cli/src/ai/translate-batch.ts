@@ -8,8 +8,10 @@ import {
   buildUserMessage,
   decodeAnswer,
   recordOf,
+  splitByLocale,
   type MemoryExample,
   type PluralGroupRequest,
+  type Requests,
   type TranslationRequest,
 } from './translation-prompt.js';
 
@@ -74,70 +76,170 @@ const DEFAULT_MAX_RETRIES = 3;
  * signal's reason when aborted.
  */
 export async function translateBatch(input: TranslateBatchInput): Promise<TranslateBatchResult> {
-  const maxAttempts = Math.max(1, input.maxAttempts ?? DEFAULT_MAX_ATTEMPTS);
-  const context = new Map(Object.entries(input.context ?? {}));
+  return continueBatch(input, startBatch(input));
+}
+
+/** Where one locale's batch stands between attempts. */
+type BatchState = {
+  all: [string, string][];
+  context: Map<string, string>;
+  /** Plain keys and plural groups still to be answered well. */
+  plainKeys: Set<string>;
+  plurals: readonly PluralGroupRequest[];
+  translations: Map<string, string>;
+  usage: TokenUsage;
+  /** What was wrong with the last answer, and the translations only the glossary refused. */
+  problems: KeyProblem[];
+  withheld: Map<string, string>;
+  attempts: number;
+};
+
+function startBatch(input: TranslateBatchInput): BatchState {
   const all = Object.entries(input.strings);
-  let plurals = input.plurals ?? [];
+  const plurals = input.plurals ?? [];
   const groupForms = new Set(plurals.flatMap((group) => group.sources));
-  let plainKeys = new Set(all.map(([key]) => key).filter((key) => !groupForms.has(key)));
-  const translations = new Map<string, string>();
-  const usage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
-  let problems: KeyProblem[] = [];
-  let withheld = new Map<string, string>();
-  let attempts = 0;
+  return {
+    all,
+    context: new Map(Object.entries(input.context ?? {})),
+    plainKeys: new Set(all.map(([key]) => key).filter((key) => !groupForms.has(key))),
+    plurals,
+    translations: new Map(),
+    usage: { inputTokens: 0, outputTokens: 0 },
+    problems: [],
+    withheld: new Map(),
+    attempts: 0,
+  };
+}
 
-  while ((plainKeys.size > 0 || plurals.length > 0) && attempts < maxAttempts) {
-    attempts++;
-    const shown = new Set([...plainKeys, ...plurals.flatMap((group) => group.sources)]);
-    const strings = new Map(all.filter(([key]) => shown.has(key)));
-    const request: TranslationRequest = {
-      sourceLocale: input.sourceLocale,
-      targetLocale: input.targetLocale,
-      instructions: input.instructions,
-      strings,
-      plurals,
-      context,
-      examples: input.examples ?? [],
-      references: input.references,
-      // Every problem but an extra key belongs to a key or group that is asked again.
-      earlierProblems: problems.filter((p) => p.kind !== 'unexpected-key'),
-      glossary: input.glossary && glossarySection(input.glossary, strings.values(), input.targetLocale),
-    };
+const unanswered = (state: BatchState) => state.plainKeys.size > 0 || state.plurals.length > 0;
+
+/** The next request of a batch: the keys and groups still unanswered, with what was wrong before. */
+function nextRequest(input: TranslateBatchInput, state: BatchState): TranslationRequest {
+  const shown = new Set([...state.plainKeys, ...state.plurals.flatMap((group) => group.sources)]);
+  const strings = new Map(state.all.filter(([key]) => shown.has(key)));
+  return {
+    sourceLocale: input.sourceLocale,
+    targetLocale: input.targetLocale,
+    instructions: input.instructions,
+    strings,
+    plurals: state.plurals,
+    context: state.context,
+    examples: input.examples ?? [],
+    references: input.references,
+    // Every problem but an extra key belongs to a key or group that is asked again.
+    earlierProblems: state.problems.filter((p) => p.kind !== 'unexpected-key'),
+    glossary: input.glossary && glossarySection(input.glossary, strings.values(), input.targetLocale),
+  };
+}
+
+/** An answer (its text for this locale) checked, and what it leaves to ask again. */
+function takeAnswer(
+  input: TranslateBatchInput,
+  state: BatchState,
+  request: TranslationRequest,
+  text: string,
+) {
+  const glossary = input.glossary;
+  const misses =
+    glossary &&
+    ((source: string, translated: string) => glossaryMiss(glossary, source, translated, input.targetLocale));
+  const answerText = decodeAnswer(text, answerItems(request.strings.keys(), request.plurals));
+  const checked = checkAnswer(request.strings, answerText, input.targetLocale, request.plurals, misses);
+  for (const [key, value] of checked.accepted) state.translations.set(key, value);
+  state.problems = checked.problems;
+  state.withheld = checked.withheld ?? new Map();
+  state.plainKeys = new Set([...state.plainKeys].filter((key) => !checked.accepted.has(key)));
+  state.plurals = state.plurals.filter(
+    (group) => !group.forms.every((form) => checked.accepted.has(form.key)),
+  );
+  if (unanswered(state)) input.onAttemptFailed?.({ attempt: state.attempts, problems: state.problems });
+}
+
+/** Asks again for what is still unanswered, up to the batch's attempts, then settles it. */
+async function continueBatch(input: TranslateBatchInput, state: BatchState): Promise<TranslateBatchResult> {
+  const maxAttempts = Math.max(1, input.maxAttempts ?? DEFAULT_MAX_ATTEMPTS);
+  while (unanswered(state) && state.attempts < maxAttempts) {
+    state.attempts++;
+    const request = nextRequest(input, state);
     const answer = await requestAnswer(input, request);
-    usage.inputTokens += answer.usage.inputTokens;
-    usage.outputTokens += answer.usage.outputTokens;
-
-    const glossary = input.glossary;
-    const misses =
-      glossary &&
-      ((source: string, text: string) => glossaryMiss(glossary, source, text, input.targetLocale));
-    const answerText = decodeAnswer(answer.text, answerItems(strings.keys(), plurals));
-    const checked = checkAnswer(strings, answerText, input.targetLocale, plurals, misses);
-    for (const [key, value] of checked.accepted) translations.set(key, value);
-    problems = checked.problems;
-    withheld = checked.withheld ?? new Map();
-    plainKeys = new Set([...plainKeys].filter((key) => !checked.accepted.has(key)));
-    plurals = plurals.filter((group) => !group.forms.every((form) => checked.accepted.has(form.key)));
-    if (plainKeys.size > 0 || plurals.length > 0) input.onAttemptFailed?.({ attempt: attempts, problems });
+    state.usage.inputTokens += answer.usage.inputTokens;
+    state.usage.outputTokens += answer.usage.outputTokens;
+    takeAnswer(input, state, request, answer.text);
   }
 
   // A translation that only misses a glossary term is kept after the last attempt, and reported:
   // an inflected or reworded term is often right, and a person decides.
-  for (const [key, value] of withheld) {
-    translations.set(key, value);
-    plainKeys.delete(key);
+  for (const [key, value] of state.withheld) {
+    state.translations.set(key, value);
+    state.plainKeys.delete(key);
   }
-  plurals = plurals.filter((group) => !group.forms.every((form) => translations.has(form.key)));
-  const glossaryMisses = problems.filter((p) => p.kind === 'glossary');
-  const result = recordOf(translations);
-  if (plainKeys.size > 0 || plurals.length > 0)
-    throw new TranslationRejectedError(problems, attempts, result, usage);
-  return { translations: result, usage, attempts, glossaryMisses };
+  state.plurals = state.plurals.filter(
+    (group) => !group.forms.every((form) => state.translations.has(form.key)),
+  );
+  const glossaryMisses = state.problems.filter((p) => p.kind === 'glossary');
+  const result = recordOf(state.translations);
+  if (unanswered(state))
+    throw new TranslationRejectedError(state.problems, state.attempts, result, state.usage);
+  return { translations: result, usage: state.usage, attempts: state.attempts, glossaryMisses };
+}
+
+/** One target locale of a multi-locale batch: what is the locale's own in a TranslateBatchInput. */
+export type LocaleBatch = Pick<
+  TranslateBatchInput,
+  'targetLocale' | 'plurals' | 'examples' | 'references'
+> & {
+  onAttemptFailed?: TranslateBatchInput['onAttemptFailed'];
+};
+
+export type TranslateLocalesInput = Omit<TranslateBatchInput, keyof LocaleBatch> & {
+  /** The locales, each with its plural groups (the same source forms), examples and references. */
+  targets: readonly LocaleBatch[];
+};
+
+/**
+ * The same strings into several locales with one request: the texts, notes and rules are sent
+ * once and the answer holds one object per locale, each checked as translateBatch checks one.
+ * What a locale's answer leaves unanswered is asked again for that locale alone, as
+ * translateBatch would (up to `maxAttempts` requests in all for each key).
+ *
+ * Resolves with the shared request's usage and, per locale, its result or what translateBatch
+ * would have thrown for it (TranslationRejectedError, ProviderError); a result's or error's usage
+ * is the locale's own requests after the shared one. Rejects with ProviderError when the shared
+ * request fails, and with the signal's reason when aborted.
+ */
+export async function translateBatchForLocales(
+  input: TranslateLocalesInput,
+): Promise<{ usage: TokenUsage; outcomes: Map<string, TranslateBatchResult | Error> }> {
+  const inputs = input.targets.map((target): TranslateBatchInput => ({ ...input, ...target }));
+  const states = inputs.map((one) => {
+    const state = startBatch(one);
+    state.attempts = 1;
+    return state;
+  });
+  const requests = inputs.map((one, i) => nextRequest(one, states[i]!));
+  const answer = await requestAnswer(input, requests);
+  const texts = splitByLocale(
+    answer.text,
+    inputs.map((one) => one.targetLocale),
+  );
+  const outcomes = await Promise.all(
+    inputs.map(async (one, i) => {
+      const state = states[i]!;
+      takeAnswer(one, state, requests[i]!, texts.get(one.targetLocale)!);
+      try {
+        return await continueBatch(one, state);
+      } catch (error) {
+        if (input.signal?.aborted || !(error instanceof Error)) throw error;
+        return error;
+      }
+    }),
+  );
+  return { usage: answer.usage, outcomes: new Map(inputs.map((one, i) => [one.targetLocale, outcomes[i]!])) };
 }
 
 async function requestAnswer(
-  input: TranslateBatchInput,
-  request: TranslationRequest,
+  input: Pick<TranslateBatchInput, 'model' | 'maxRetries' | 'signal'>,
+  request: Requests,
 ): Promise<{ text: string; usage: TokenUsage }> {
   try {
     const result = await generateText({

@@ -43,27 +43,50 @@ export type TranslationRequest = {
   glossary?: string;
 };
 
+/**
+ * The locales one request translates into: one request, or several with the same texts (a
+ * multi-locale request: the texts are sent once and the answer holds one object per locale).
+ */
+export type Requests = TranslationRequest | readonly TranslationRequest[];
+
+function listOf(requests: Requests): readonly TranslationRequest[] {
+  return Array.isArray(requests) ? requests : [requests as TranslationRequest];
+}
+
+/** `a`, `a and b`, `a, b and c`. */
+function spoken(items: readonly string[]): string {
+  return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)!}`;
+}
+
 /** The rules of the job; the project's own instructions follow them. */
-export function buildSystemPrompt(request: TranslationRequest): string {
-  const { sourceLocale, targetLocale } = request;
+export function buildSystemPrompt(requests: Requests): string {
+  const all = listOf(requests);
+  const request = all[0]!;
+  const multi = all.length > 1;
+  const targets = all.map((r) => r.targetLocale);
+  const target = multi ? 'the target locale' : request.targetLocale;
+  const item = multi
+    ? 'Answer with one JSON object that maps each target locale (its code, as listed) to a flat JSON object ' +
+      "mapping each id to the text's translation into that locale as a string: no other ids, no names, no paths."
+    : 'Answer with one flat JSON object that maps each id to the translation of its text as a string: no other ' +
+      'ids, no names, no paths.';
   const rules = [
-    `You translate the user-interface strings of a software product from ${sourceLocale} to ${targetLocale}.`,
+    `You translate the user-interface strings of a software product from ${request.sourceLocale} to ${spoken(targets)}.`,
     'You receive a JSON object of the texts to translate, grouped by the path of their keys; each text is ' +
-      'named by a number (its id) and the rest of its key. Answer with one flat JSON object that maps each id ' +
-      'to the translation of its text as a string: no other ids, no names, no paths.' +
-      (request.plurals.length > 0
+      `named by a number (its id) and the rest of its key. ${item}` +
+      (all.some((r) => r.plurals.length > 0)
         ? ' A plural group is an object of its forms by plural category; answer it with an object of exactly ' +
-          `the categories the message lists for its id (those ${targetLocale} needs), each mapped to its translation.`
+          `the categories the message lists for its id (those ${target} needs), each mapped to its translation.`
         : ''),
     'Keep every placeholder exactly as written and do not translate its name: ICU arguments such as {name}, ' +
       '{count, number} or {d, date, short}, {{name}}, printf conversions such as %s, %d or %1$s, and markup ' +
       'tags such as <b>...</b>, <0>...</0> or <br/>.',
     'In ICU plural, selectordinal and select messages keep the argument name and the keyword, translate only ' +
-      `the text inside the branches, use the plural categories of ${targetLocale} (always keep "other") and ` +
+      `the text inside the branches, use the plural categories of ${target} (always keep "other") and ` +
       'keep "#". Keep ICU quoting with apostrophes working.',
     'Keep leading and trailing whitespace and line breaks. Key names and context notes describe where a text ' +
       'appears; use them to choose words, never translate them.',
-    ...(referencesOf(request).length > 0
+    ...(all.some((r) => referencesOf(r).length > 0)
       ? [
           "When a person's translation of an earlier source text is given for an id, it is the reference: keep " +
             'its wording, terms and style, and change only what the new source text requires.',
@@ -128,6 +151,31 @@ export function decodeAnswer(text: string, items: readonly AnswerItem[]): string
   return JSON.stringify(recordOf(entries));
 }
 
+/**
+ * A multi-locale answer split by target locale: each locale's object as JSON text, for
+ * decodeAnswer. A locale the answer lacks, or holds as anything but an object, gets `{}` (each of
+ * its ids is then reported missing); text that is no JSON object goes to every locale unchanged,
+ * for checkAnswer to report.
+ */
+export function splitByLocale(text: string, locales: readonly string[]): Map<string, string> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(stripCodeFence(text.trim()));
+  } catch {
+    return new Map(locales.map((locale) => [locale, text]));
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    return new Map(locales.map((locale) => [locale, text]));
+  const byLocale = parsed as Record<string, unknown>;
+  return new Map(
+    locales.map((locale) => {
+      const value = Object.hasOwn(byLocale, locale) ? byLocale[locale] : undefined;
+      const object = typeof value === 'object' && value !== null && !Array.isArray(value);
+      return [locale, object ? JSON.stringify(value) : '{}'];
+    }),
+  );
+}
+
 export function stripCodeFence(text: string): string {
   const fenced = /^```[\w-]*\s*\n([\s\S]*?)\n?```$/.exec(text);
   return fenced ? fenced[1]!.trim() : text;
@@ -149,20 +197,19 @@ function splitKey(key: string): [string, string] {
  * one line), so that what was asked is unambiguous and plain to read in a recording. The key
  * path is said once per group rather than once per key: keys share their paths, and a key is
  * often longer than its text. One text rather than several parts, because some providers
- * (DeepSeek) join parts without a separator.
+ * (DeepSeek) join parts without a separator. With several requests (a multi-locale request, the
+ * same texts into each of their locales), the texts and notes are sent once and each locale's own
+ * parts follow under `For <locale>:`.
  */
-export function buildUserMessage(request: TranslationRequest): UserModelMessage {
+export function buildUserMessage(requests: Requests): UserModelMessage {
+  const all = listOf(requests);
+  const request = all[0]!;
   const items = answerItems(request.strings.keys(), request.plurals);
-  const itemOf = new Map(items.map((item) => [item.id, item]));
-  const idOf = new Map<string, string>();
-  for (const item of items) {
-    if ('key' in item) idOf.set(item.key, item.id);
-    else
-      for (const key of [...item.group.sources, ...item.group.forms.map((form) => form.key)])
-        idOf.set(key, item.id);
-  }
+  const idOf = idsOf(items);
   const sections: string[] = [
-    `Source locale: ${request.sourceLocale}\nTarget locale: ${request.targetLocale}`,
+    all.length > 1
+      ? `Source locale: ${request.sourceLocale}\nTarget locales: ${all.map((r) => r.targetLocale).join(', ')}`
+      : `Source locale: ${request.sourceLocale}\nTarget locale: ${request.targetLocale}`,
   ];
   const notes = new Map<string, string>();
   for (const [key, note] of entriesOf(request.context, request.strings)) {
@@ -172,6 +219,57 @@ export function buildUserMessage(request: TranslationRequest): UserModelMessage 
   if (notes.size > 0) {
     sections.push(`Context notes for some ids (JSON, id → note):\n${JSON.stringify(recordOf(notes))}`);
   }
+  if (all.length === 1) sections.push(...localeSections(request, items));
+  else {
+    // Each locale's own parts under its code; a locale with none is not named.
+    for (const target of all) {
+      const own = localeSections(target, answerItems(target.strings.keys(), target.plurals));
+      if (own.length > 0) sections.push(`For ${target.targetLocale}:\n${own.join('\n\n')}`);
+    }
+  }
+  const groups = new Map<string, Record<string, unknown>>();
+  for (const item of items) {
+    const [path, rest] = splitKey('key' in item ? item.key : item.group.stem);
+    const group = groups.get(path) ?? recordOf<unknown>([]);
+    groups.set(path, group);
+    const value =
+      'key' in item
+        ? request.strings.get(item.key)!
+        : recordOf(item.group.sources.map((key) => [categoryOf(item.group, key), request.strings.get(key)!]));
+    Object.defineProperty(group, `${item.id} ${rest}`, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
+  sections.push(
+    `Translate these texts (JSON, key path → "<id> <rest of the key>" → text):\n${JSON.stringify(recordOf(groups))}`,
+  );
+  return { role: 'user', content: sections.join('\n\n') };
+}
+
+/** Each key's id: a plain key's own, and a plural group's for each of its source and target forms. */
+function idsOf(items: readonly AnswerItem[]): Map<string, string> {
+  const idOf = new Map<string, string>();
+  for (const item of items) {
+    if ('key' in item) idOf.set(item.key, item.id);
+    else
+      for (const key of [...item.group.sources, ...item.group.forms.map((form) => form.key)])
+        idOf.set(key, item.id);
+  }
+  return idOf;
+}
+
+/**
+ * The parts of a message that belong to one target locale: memory's examples, its plural
+ * categories and groups, the glossary's renderings, a person's references and what was wrong
+ * with an earlier answer.
+ */
+function localeSections(request: TranslationRequest, items: readonly AnswerItem[]): string[] {
+  const itemOf = new Map(items.map((item) => [item.id, item]));
+  const idOf = idsOf(items);
+  const sections: string[] = [];
   if (request.examples && request.examples.length > 0) {
     const pairs = request.examples.map((example) => [example.source, example.translation]);
     sections.push(
@@ -207,26 +305,7 @@ export function buildUserMessage(request: TranslationRequest): UserModelMessage 
     const lines = request.earlierProblems.map((p) => `- ${label(p.key)}: ${p.message}`);
     sections.push(`An earlier answer was rejected for these ids; fix this:\n${lines.join('\n')}`);
   }
-  const groups = new Map<string, Record<string, unknown>>();
-  for (const item of items) {
-    const [path, rest] = splitKey('key' in item ? item.key : item.group.stem);
-    const group = groups.get(path) ?? recordOf<unknown>([]);
-    groups.set(path, group);
-    const value =
-      'key' in item
-        ? request.strings.get(item.key)!
-        : recordOf(item.group.sources.map((key) => [categoryOf(item.group, key), request.strings.get(key)!]));
-    Object.defineProperty(group, `${item.id} ${rest}`, {
-      value,
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
-  }
-  sections.push(
-    `Translate these texts (JSON, key path → "<id> <rest of the key>" → text):\n${JSON.stringify(recordOf(groups))}`,
-  );
-  return { role: 'user', content: sections.join('\n\n') };
+  return sections;
 }
 
 /**

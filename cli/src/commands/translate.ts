@@ -12,7 +12,10 @@ import {
   createModel,
   providerInfo,
   translateBatch,
+  translateBatchForLocales,
   type KeyProblem,
+  type MemoryExample,
+  type TranslateBatchResult,
 } from '../ai/index.js';
 import { caughtUpLocales } from '../api/caught-up-locales.js';
 import { projectAndSource } from '../api/project-and-source.js';
@@ -36,7 +39,7 @@ import {
 } from '../files/sync-state.js';
 import type { Io } from '../io.js';
 import { parseLocaleList } from '../locales.js';
-import { contextNotes, planBatches } from '../translate/batches.js';
+import { contextNotes, planBatches, shareBatches } from '../translate/batches.js';
 import { compileGlossary, glossaryMiss, reportGlossaryMisses } from '../translate/glossary.js';
 import { mergeTranslations, valuesOf } from '../translate/merge.js';
 import { createProgress, type Progress } from '../translate/progress.js';
@@ -313,8 +316,19 @@ export async function translate(io: Io, options: TranslateOptions) {
   const usage = { inputTokens: 0, outputTokens: 0 };
   let fatal: CliError | undefined;
 
-  type Job = { item: LocaleWork; units: TranslationUnit[]; index: number };
-  const jobs: Job[] = work.flatMap((item) => item.batches.map((units, index) => ({ item, units, index })));
+  // One job a request: a locale's batch, or one batch shared by locales with the same texts.
+  type Part = { item: LocaleWork; units: TranslationUnit[] };
+  type Job = { parts: Part[]; index: number };
+  const valueOf = (key: string) => sourceValues.get(key) ?? '';
+  const jobs: Job[] = shareBatches(
+    work.map((item) => item.batches),
+    valueOf,
+  ).flatMap((indexes) => {
+    const items = indexes.map((index) => work[index]!);
+    if (items.length > 1)
+      return [{ parts: items.map((item) => ({ item, units: item.batches[0]! })), index: 0 }];
+    return items[0]!.batches.map((units, index) => ({ parts: [{ item: items[0]!, units }], index }));
+  });
   for (const item of work) item.remaining = item.batches.length;
 
   const finish = async (item: LocaleWork) => {
@@ -340,9 +354,70 @@ export async function translate(io: Io, options: TranslateOptions) {
   // at once, which brings them up to date with the current source version.
   for (const item of work) if (item.batches.length === 0) await finish(item);
 
+  const examplesOf = ({ item, units }: Part) =>
+    useMemory
+      ? memoryExamples(api, projectId, item.locale, units, valueOf).catch((error: unknown) => {
+          // Examples are hints: an API that cannot answer costs the batch none; a bug still shows.
+          if (error instanceof CliError) return [];
+          throw error;
+        })
+      : Promise.resolve([]);
+
   const translateJob = async (job: Job) => {
-    const { item, units } = job;
-    const sources = units.flatMap((unit) => unit.sources);
+    const sources = job.parts[0]!.units.flatMap((unit) => unit.sources);
+    const common = {
+      model: model!,
+      sourceLocale,
+      instructions: projectInfo.settings.instructions,
+      strings: Object.fromEntries(sources.map((key) => [key, sourceValues.get(key)!])),
+      context: contextNotes(source, sources),
+      glossary,
+      maxAttempts: 3,
+      signal: io.signal,
+    };
+    const target = ({ item, units }: Part, examples: MemoryExample[]) => ({
+      targetLocale: item.locale,
+      plurals: units.flatMap((unit) => (unit.plural ? [unit.plural] : [])),
+      examples,
+      references: item.references,
+      onAttemptFailed: ({ attempt, problems }: { attempt: number; problems: KeyProblem[] }) =>
+        progress.retrying(item.locale, `attempt ${attempt} rejected for ${describeProblems(problems)}`),
+    });
+    let outcomes: unknown[];
+    try {
+      if (fatal) throw fatal;
+      const examples = await Promise.all(job.parts.map(examplesOf));
+      if (job.parts.length === 1) {
+        outcomes = [
+          await translateBatch({ ...common, ...target(job.parts[0]!, examples[0]!) }).catch(
+            (error: unknown) => {
+              if (io.signal.aborted) throw error;
+              return error;
+            },
+          ),
+        ];
+      } else {
+        const shared = await translateBatchForLocales({
+          ...common,
+          targets: job.parts.map((part, i) => target(part, examples[i]!)),
+        });
+        usage.inputTokens += shared.usage.inputTokens;
+        usage.outputTokens += shared.usage.outputTokens;
+        outcomes = job.parts.map((part) => shared.outcomes.get(part.item.locale));
+      }
+    } catch (error) {
+      if (io.signal.aborted) throw error;
+      outcomes = job.parts.map(() => error);
+    }
+    for (const [i, part] of job.parts.entries()) {
+      settle(part, job.index, outcomes[i]);
+      part.item.remaining--;
+      if (part.item.remaining === 0) await finish(part.item);
+    }
+  };
+
+  /** A part's keys and their copies translated, or failed with the reason said. */
+  const settle = ({ item, units }: Part, index: number, outcome: unknown) => {
     const keys = units.flatMap((unit) => [...unit.keys, ...(unit.copies ?? [])]);
     const takeCopies = () => {
       for (const unit of units) {
@@ -350,38 +425,8 @@ export async function translate(io: Io, options: TranslateOptions) {
         if (value !== undefined) for (const copy of unit.copies ?? []) item.translated.set(copy, value);
       }
     };
-    const strings = Object.fromEntries(sources.map((key) => [key, sourceValues.get(key)!]));
-    try {
-      if (fatal) throw fatal;
-      const examples = useMemory
-        ? await memoryExamples(
-            api,
-            projectId,
-            item.locale,
-            units,
-            (key) => sourceValues.get(key) ?? '',
-          ).catch((error: unknown) => {
-            // Examples are hints: an API that cannot answer costs the batch none; a bug still shows.
-            if (error instanceof CliError) return [];
-            throw error;
-          })
-        : [];
-      const result = await translateBatch({
-        model: model!,
-        sourceLocale,
-        targetLocale: item.locale,
-        instructions: projectInfo.settings.instructions,
-        strings,
-        plurals: units.flatMap((unit) => (unit.plural ? [unit.plural] : [])),
-        context: contextNotes(source, sources),
-        examples,
-        glossary,
-        references: item.references,
-        maxAttempts: 3,
-        signal: io.signal,
-        onAttemptFailed: ({ attempt, problems }) =>
-          progress.retrying(item.locale, `attempt ${attempt} rejected for ${describeProblems(problems)}`),
-      });
+    if (!(outcome instanceof Error)) {
+      const result = outcome as TranslateBatchResult;
       usage.inputTokens += result.usage.inputTokens;
       usage.outputTokens += result.usage.outputTokens;
       for (const [key, value] of Object.entries(result.translations))
@@ -390,44 +435,40 @@ export async function translate(io: Io, options: TranslateOptions) {
       item.outcome.glossaryMisses.push(
         ...result.glossaryMisses.map(({ key, message }) => ({ key, message })),
       );
-      progress.batchDone(item.locale, keys.length, job.index + 1, item.batches.length);
-    } catch (error) {
-      if (io.signal.aborted) throw error;
-      let reason: string;
-      if (error instanceof TranslationRejectedError) {
-        usage.inputTokens += error.usage.inputTokens;
-        usage.outputTokens += error.usage.outputTokens;
-        for (const [key, value] of Object.entries(error.translations))
-          if (!item.keepHuman.has(key)) item.translated.set(key, value);
-        takeCopies();
-        const bad = error.problems.filter(
-          (problem) => !['unexpected-key', 'glossary'].includes(problem.kind),
-        );
-        for (const { key, message, kind } of error.problems)
-          if (kind === 'glossary') item.outcome.glossaryMisses.push({ key, message });
-        item.outcome.problems.push(...bad.map((problem) => `${problem.key}: ${problem.message}`));
-        reason = `rejected after ${error.attempts} attempts (${describeProblems(bad)})`;
-      } else if (error instanceof ProviderError) {
-        // The provider itself failed after its own retries: the next batch would fail the same way.
-        fatal ??= new CliError(
-          `PROVIDER_${error.code.toUpperCase()}`,
-          error.message,
-          error.code === 'unauthorized' ? ExitCode.auth : ExitCode.failure,
-        );
-        reason = error.message;
-      } else if (error instanceof CliError) {
-        reason = error.message;
-      } else {
-        throw error;
-      }
-      const failed = keys.filter((key) => !item.translated.has(key) && !item.keepHuman.has(key));
-      for (const key of failed) item.failed.add(key);
-      progress.batchFailed(item.locale, failed.length, reason);
-      const good = keys.length - failed.length;
-      if (good > 0) progress.batchDone(item.locale, good, job.index + 1, item.batches.length);
+      progress.batchDone(item.locale, keys.length, index + 1, item.batches.length);
+      return;
     }
-    item.remaining--;
-    if (item.remaining === 0) await finish(item);
+    const error = outcome;
+    let reason: string;
+    if (error instanceof TranslationRejectedError) {
+      usage.inputTokens += error.usage.inputTokens;
+      usage.outputTokens += error.usage.outputTokens;
+      for (const [key, value] of Object.entries(error.translations))
+        if (!item.keepHuman.has(key)) item.translated.set(key, value);
+      takeCopies();
+      const bad = error.problems.filter((problem) => !['unexpected-key', 'glossary'].includes(problem.kind));
+      for (const { key, message, kind } of error.problems)
+        if (kind === 'glossary') item.outcome.glossaryMisses.push({ key, message });
+      item.outcome.problems.push(...bad.map((problem) => `${problem.key}: ${problem.message}`));
+      reason = `rejected after ${error.attempts} attempts (${describeProblems(bad)})`;
+    } else if (error instanceof ProviderError) {
+      // The provider itself failed after its own retries: the next batch would fail the same way.
+      fatal ??= new CliError(
+        `PROVIDER_${error.code.toUpperCase()}`,
+        error.message,
+        error.code === 'unauthorized' ? ExitCode.auth : ExitCode.failure,
+      );
+      reason = error.message;
+    } else if (error instanceof CliError) {
+      reason = error.message;
+    } else {
+      throw error;
+    }
+    const failed = keys.filter((key) => !item.translated.has(key) && !item.keepHuman.has(key));
+    for (const key of failed) item.failed.add(key);
+    progress.batchFailed(item.locale, failed.length, reason);
+    const good = keys.length - failed.length;
+    if (good > 0) progress.batchDone(item.locale, good, index + 1, item.batches.length);
   };
 
   let next = 0;

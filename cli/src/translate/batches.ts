@@ -26,7 +26,7 @@ export function planBatches(
   let keys = 0;
   let chars = 0;
   for (const unit of units) {
-    const size = unit.sources.reduce((sum, key) => sum + key.length + valueOf(key).length, 0);
+    const size = unitSize(unit, valueOf);
     if (current.length > 0 && (keys + unit.keys.length > limits.maxKeys || chars + size > limits.maxChars)) {
       batches.push(current);
       current = [];
@@ -39,6 +39,52 @@ export function planBatches(
   }
   if (current.length > 0) batches.push(current);
   return batches;
+}
+
+/** What a unit weighs in a batch: its source keys' names and texts, in characters. */
+function unitSize(unit: TranslationUnit, valueOf: (key: string) => string): number {
+  return unit.sources.reduce((sum, key) => sum + key.length + valueOf(key).length, 0);
+}
+
+/**
+ * The locales whose whole work is one same batch (the same source texts: typically the few keys a
+ * changed source leaves in every locale), in groups asked with one request each (a multi-locale
+ * request: the texts, their notes and the rules are sent once, not once a locale), each group as
+ * large as one batch's limits allow for the texts' size times its locales and its answer's keys.
+ * Every other locale's batches are asked one locale at a time. Returns the groups of `work`'s
+ * indexes, in order; a group of one is a locale asked alone.
+ */
+export function shareBatches(
+  work: readonly (readonly TranslationUnit[][])[],
+  valueOf: (key: string) => string,
+  limits: BatchLimits = DEFAULT_BATCH_LIMITS,
+): number[][] {
+  const groups: number[][] = [];
+  const open = new Map<string, { indexes: number[]; keys: number }>();
+  for (const [index, batches] of work.entries()) {
+    const [units] = batches;
+    if (batches.length !== 1 || !units) {
+      groups.push([index]);
+      continue;
+    }
+    const signature = units.map((unit) => unit.sources.join('\u0000')).join('\u0001');
+    const chars = units.reduce((sum, unit) => sum + unitSize(unit, valueOf), 0);
+    const keys = units.reduce((sum, unit) => sum + unit.keys.length, 0);
+    const group = open.get(signature);
+    if (
+      group &&
+      (group.indexes.length + 1) * chars <= limits.maxChars &&
+      group.keys + keys <= limits.maxKeys
+    ) {
+      group.indexes.push(index);
+      group.keys += keys;
+      continue;
+    }
+    const next = { indexes: [index], keys };
+    open.set(signature, next);
+    groups.push(next.indexes);
+  }
+  return groups;
 }
 
 /**

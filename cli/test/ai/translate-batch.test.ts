@@ -12,6 +12,7 @@ import {
   answers,
   startAnthropicStandIn,
   startOpenAIStandIn,
+  redirectTo,
   type ProviderStandIn,
 } from '../support/provider-stand-ins.js';
 
@@ -496,9 +497,3 @@ describe('translateBatch with anthropic, provider specifics', () => {
 });
 
 /** Sends what the SDK would send to the provider's real host to the stand-in instead, path and all. */
-function redirectTo(standIn: ProviderStandIn): typeof fetch {
-  return (input, init) => {
-    const url = new URL(input instanceof Request ? input.url : String(input));
-    return fetch(`${standIn.url}${url.pathname}${url.search}`, init);
-  };
-}

@@ -27,6 +27,12 @@ export type RecordedRequest = {
   strings: Record<string, string> | undefined;
   /** The plural groups the prompt asks for: group → the keys to answer (the target's forms). */
   plurals: Record<string, string[]>;
+  /**
+   * The target locales asked for: one, or several in a multi-locale request (its plural groups
+   * are then the first locale's; `pluralsByLocale` has each one's).
+   */
+  locales: string[];
+  pluralsByLocale: Record<string, Record<string, string[]>>;
   /** What the stand-in answered. */
   reply: { status: number; content?: string; usage?: { inputTokens: number; outputTokens: number } };
 };
@@ -202,6 +208,14 @@ function edit(answer: unknown, key: string, change: (value: unknown) => unknown)
   return record;
 }
 
+/** A fetch that sends a provider's real URLs to the stand-in instead (its path and query kept). */
+export function redirectTo(standIn: ProviderStandIn): typeof fetch {
+  return (input, init) => {
+    const url = new URL(input instanceof Request ? input.url : String(input));
+    return fetch(`${standIn.url}${url.pathname}${url.search}`, init);
+  };
+}
+
 /** One provider's wire format. */
 type Protocol = {
   basePath: string;
@@ -337,7 +351,8 @@ async function startStandIn(protocol: Protocol): Promise<ProviderStandIn> {
     const method = req.method ?? 'GET';
     const texts = protocol.userTexts(body);
     const asked = askedOf(texts.join('\n'));
-    const { strings, plurals } = asked;
+    const { strings, locales, pluralsByLocale } = asked;
+    const plurals = pluralsByLocale[locales[0]!]!;
     const recorded: RecordedRequest = {
       method,
       path,
@@ -345,6 +360,8 @@ async function startStandIn(protocol: Protocol): Promise<ProviderStandIn> {
       body,
       strings,
       plurals,
+      locales,
+      pluralsByLocale,
       reply: { status: 0 },
     };
     requests.push(recorded);
@@ -369,11 +386,19 @@ async function startStandIn(protocol: Protocol): Promise<ProviderStandIn> {
       respond(answer.status, protocol.error(answer.status, type, message, answer.code), answer.headers);
       return;
     }
-    const target = /Target locale: (\S+)/.exec(texts.join('\n'))?.[1] ?? 'xx';
+    // A multi-locale request is answered with one object per locale, each as one locale's answer.
+    const answerFor = (locale: string) =>
+      'content' in answer
+        ? undefined
+        : asked.byId(answer.translate(strings ?? {}, locale, pluralsByLocale[locale]!));
     const content =
       'content' in answer
         ? answer.content
-        : JSON.stringify(asked.byId(answer.translate(strings ?? {}, target, plurals)));
+        : JSON.stringify(
+            locales.length === 1
+              ? answerFor(locales[0]!)
+              : Object.fromEntries(locales.map((locale) => [locale, answerFor(locale)])),
+          );
     const usage = { inputTokens: Math.ceil(raw.length / 4), outputTokens: Math.ceil(content.length / 4) };
     recorded.reply = { status: 200, content, usage };
     respond(200, protocol.success(body, content, usage));
@@ -419,18 +444,23 @@ function tryParse(text: string): unknown {
 
 /**
  * What a prompt asks for, read as a model reads it: the last line's texts (key path → "<id> <rest
- * of the key>" → text, or a plural group's object of category → text) as key → text, each plural
- * group's form keys to answer (the JSON line after the line that starts with "Plural groups": id
- * → categories), and `byId`, which turns an answer by keys into the model's answer by ids. A key
- * or form that was not asked for stays as it is. JSON.parse keeps a `__proto__` key as an own
- * property.
+ * of the key>" → text, or a plural group's object of category → text) as key → text; the target
+ * locales (`Target locale: de`, or `Target locales: de, fr` in a multi-locale request); for each
+ * locale, its plural groups' form keys to answer (the JSON line after the line that starts with
+ * "Plural groups": id → categories; in a multi-locale request, the one in the locale's
+ * `For <locale>:` part); and `byId`, which turns an answer by keys into the model's answer by ids.
+ * A key or form that was not asked for stays as it is. JSON.parse keeps a `__proto__` key as an
+ * own property.
  */
 function askedOf(text: string): {
   strings: Record<string, string> | undefined;
-  plurals: Record<string, string[]>;
+  locales: string[];
+  pluralsByLocale: Record<string, Record<string, string[]>>;
   byId: (answer: unknown) => unknown;
 } {
   const lines = text.split('\n');
+  const several = /^Target locales: (.+)$/m.exec(text)?.[1]?.split(', ');
+  const locales = several ?? [/Target locale: (\S+)/.exec(text)?.[1] ?? 'xx'];
   const parsed = tryParse(lines.at(-1) ?? '');
   const plain = new Map<string, string>();
   const stems = new Map<string, string>();
@@ -438,7 +468,12 @@ function askedOf(text: string): {
   const isRecord = (value: unknown): value is Record<string, unknown> =>
     typeof value === 'object' && value !== null && !Array.isArray(value);
   if (!isRecord(parsed) || !Object.values(parsed).every(isRecord))
-    return { strings: undefined, plurals: {}, byId: (answer) => answer };
+    return {
+      strings: undefined,
+      locales,
+      pluralsByLocale: Object.fromEntries(locales.map((locale) => [locale, {}])),
+      byId: (answer) => answer,
+    };
   for (const [path, group] of Object.entries(parsed)) {
     for (const [name, value] of Object.entries(group as Record<string, unknown>)) {
       const space = name.indexOf(' ');
@@ -454,15 +489,31 @@ function askedOf(text: string): {
       }
     }
   }
-  const at = lines.findIndex((line) => line.startsWith('Plural groups'));
-  const groups = at === -1 ? undefined : tryParse(lines[at + 1] ?? '');
-  const plurals: Record<string, string[]> = {};
-  if (isRecord(groups)) {
-    for (const [id, categories] of Object.entries(groups)) {
-      const stem = stems.get(id);
-      if (stem !== undefined && Array.isArray(categories))
-        plurals[stem] = categories.map((category) => `${stem}_${String(category)}`);
+  /** The plural groups of the lines from `start` to `end`. */
+  const pluralsIn = (start: number, end: number) => {
+    const at = lines.findIndex((line, i) => i >= start && i < end && line.startsWith('Plural groups'));
+    const groups = at === -1 ? undefined : tryParse(lines[at + 1] ?? '');
+    const plurals: Record<string, string[]> = {};
+    if (isRecord(groups)) {
+      for (const [id, categories] of Object.entries(groups)) {
+        const stem = stems.get(id);
+        if (stem !== undefined && Array.isArray(categories))
+          plurals[stem] = categories.map((category) => `${stem}_${String(category)}`);
+      }
     }
+    return plurals;
+  };
+  const pluralsByLocale: Record<string, Record<string, string[]>> = {};
+  for (const locale of locales) {
+    if (!several) {
+      pluralsByLocale[locale] = pluralsIn(0, lines.length);
+      continue;
+    }
+    const start = lines.indexOf(`For ${locale}:`);
+    const end = lines.findIndex(
+      (line, i) => i > start && (/^For \S+:$/.test(line) || line.startsWith('Translate these texts')),
+    );
+    pluralsByLocale[locale] = start === -1 ? {} : pluralsIn(start, end);
   }
   const byId = (answer: unknown) => {
     if (!isRecord(answer)) return answer;
@@ -480,7 +531,7 @@ function askedOf(text: string): {
     }
     return encoded;
   };
-  return { strings, plurals, byId };
+  return { strings, locales, pluralsByLocale, byId };
 }
 
 function lastUserMessage(messages: unknown): { content?: unknown } | undefined {

@@ -114,9 +114,9 @@ export function translateScenarios(platform: Platform) {
       expect(result.code, result.stderr).toBe(0);
 
       // Only the new key reaches the model; the branch is the new main plus one commit.
-      expect(result.modelRequests.map((r) => r.strings)).toEqual([
-        { 'cart.empty': 'Your cart is empty' },
-        { 'cart.empty': 'Your cart is empty' },
+      // ... asked into both locales with one request.
+      expect(result.modelRequests.map((r) => [r.strings, r.locales])).toEqual([
+        [{ 'cart.empty': 'Your cart is empty' }, ['de', 'fr']],
       ]);
       const main = await world.branchHead('main');
       expect(await git(['rev-list', '--count', `${main}..refs/heads/${BRANCH}`], world.remote)).toBe('1');
