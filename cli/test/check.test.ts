@@ -55,6 +55,7 @@ const DE_COMMON = [
   '  "brand": "Tolk Cloud Platform",',
   '  "ok": "OK",',
   '  "files": "{count, plural, one {# Datei} other {# Dateien}",',
+  '  "checkout": "Zur Kasse",',
   '  "bye": "Auf Wiedersehen"',
   '}',
   '',
@@ -87,7 +88,8 @@ const EXPECTED: Expected[] = [
   { file: COMMON_DE, line: 9, locale: 'de', key: 'shop,main.items_few', kind: 'plural' },
   { file: COMMON_DE, line: 10, locale: 'de', key: 'shop,main.button', kind: 'untranslated' },
   { file: COMMON_DE, line: 13, locale: 'de', key: 'shop,main.files', kind: 'icu' },
-  { file: COMMON_DE, line: 14, locale: 'de', key: 'shop,main.bye', kind: 'outdated' },
+  { file: COMMON_DE, line: 14, locale: 'de', key: 'shop,main.checkout', kind: 'extra' },
+  { file: COMMON_DE, line: 15, locale: 'de', key: 'shop,main.bye', kind: 'outdated' },
   { file: 'locales/pl/shop,main.json', line: 1, locale: 'pl', key: null, kind: 'missing' },
 ];
 
@@ -227,9 +229,11 @@ describe('tolk check', () => {
       expect(byKey('shop,main.bye').message).toContain('the server has it outdated');
       expect(byKey('shop,main.button')).toMatchObject({ severity: 'warning' });
       expect(byKey('shop,main.footer')).toMatchObject({ severity: 'error', message: 'no translation' });
+      expect(byKey('shop,main.checkout')).toMatchObject({ severity: 'warning' });
+      expect(byKey('shop,main.checkout').message).toContain('not a key of the source');
       expect(document.counts).toEqual({
         errors: 11,
-        warnings: 4,
+        warnings: 5,
         byKind: {
           missing: 4,
           outdated: 2,
@@ -240,6 +244,7 @@ describe('tolk check', () => {
           glossary: 1,
           'max-length': 1,
           untranslated: 1,
+          extra: 1,
         },
       });
     });
@@ -276,8 +281,8 @@ describe('tolk check', () => {
         }),
       ).toEqual(EXPECTED.map(({ file, line, kind, key }) => ({ file, line, kind, key })));
       expect(blocks.at(-1)).toBe(
-        '15 problems (11 errors, 4 warnings) in 4 files: 4 missing, 2 outdated, 2 placeholder, 1 icu, 1 plural, ' +
-          '2 markup, 1 glossary, 1 max-length, 1 untranslated; 2 locales checked against source version 2.',
+        '16 problems (11 errors, 5 warnings) in 4 files: 4 missing, 2 outdated, 2 placeholder, 1 icu, 1 plural, ' +
+          '2 markup, 1 glossary, 1 max-length, 1 untranslated, 1 extra; 2 locales checked against source version 2.',
       );
     });
 
@@ -307,7 +312,7 @@ describe('tolk check', () => {
       expect(result.stdout).toContain('title=tolk check%3A placeholder (de)::');
       expect(result.stdout).toContain('::error file=locales/de/shop%2Cmain.json,line=1,');
       expect(result.stdout).toContain('::shop,main.Sale: 50%25, today%0Aonly: no translation\n');
-      expect(result.stderr).toContain('15 problems');
+      expect(result.stderr).toContain('16 problems');
     });
 
     it('when run with --format gitlab, then the report is a Code Quality array with stable fingerprints', async () => {

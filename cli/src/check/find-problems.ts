@@ -33,6 +33,7 @@ export const FINDING_KINDS = [
   'glossary',
   'max-length',
   'untranslated',
+  'extra',
 ] as const;
 export type FindingKind = (typeof FINDING_KINDS)[number];
 
@@ -41,7 +42,8 @@ export type Severity = 'error' | 'warning';
 /**
  * Errors break the app or lose text (a missing key, a broken placeholder or message, a label that
  * does not fit); warnings are translations a person should look at again (made for an older source
- * text, a glossary term not used, the source copied). Both fail the check.
+ * text, a glossary term not used, the source copied) or text no one reads (a key the source lacks).
+ * Both fail the check.
  */
 export const SEVERITY: Record<FindingKind, Severity> = {
   missing: 'error',
@@ -53,6 +55,7 @@ export const SEVERITY: Record<FindingKind, Severity> = {
   glossary: 'warning',
   'max-length': 'error',
   untranslated: 'warning',
+  extra: 'warning',
 };
 
 /** A finding before it is placed in a file. */
@@ -99,12 +102,23 @@ export function findProblems(input: LocaleInput): KeyFinding[] {
     present.push({ entry, value, sourceText });
   }
 
+  const unusedForms = new Set<string>();
   for (const { key, categories } of unusedPluralForms(target, [...local.keys()])) {
+    unusedForms.add(key);
     if (rules.ruleOf(key) === 'exclude') continue;
     findings.push({
       key,
       kind: 'plural',
       message: `a plural form ${locale} does not use (${locale}: ${categories.join(', ')}); remove it`,
+    });
+  }
+  // A key the source no longer has (renamed or deleted) is text no one reads; `pull` drops it.
+  for (const key of local.keys()) {
+    if (target.byKey.has(key) || unusedForms.has(key)) continue;
+    findings.push({
+      key,
+      kind: 'extra',
+      message: 'not a key of the source (renamed or deleted?); remove it, as `tolk pull` does',
     });
   }
 

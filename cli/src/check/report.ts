@@ -165,6 +165,7 @@ const GITLAB_SEVERITY: Record<FindingKind, 'info' | 'minor' | 'major' | 'critica
   outdated: 'minor',
   glossary: 'minor',
   untranslated: 'minor',
+  extra: 'minor',
 };
 
 /**
