@@ -400,6 +400,50 @@ describe('tolk check', () => {
     expect((await tolk('check', '--json')).json()).toMatchObject({ ok: true, findings: [] });
   });
 
+  it('when an annotation changed and is not pushed yet, then the keys it describes are outdated, unless the project keeps translations on a context change', async () => {
+    const { cli, tolk, projectId } = await project('de');
+    const source = {
+      '@checkout': { description: 'The checkout page' },
+      checkout: { pay: 'Pay now', back: 'Back to cart' },
+      title: 'Shop',
+      '@title': { description: 'The page title' },
+    };
+    await cli.writeJson('locales/en/common.json', source);
+    expect((await tolk('push')).code).toBe(0);
+    await cli.writeJson('locales/de/common.json', {
+      checkout: { pay: 'Jetzt bezahlen', back: 'Zurück zum Warenkorb' },
+      title: 'Laden',
+    });
+    await cli.writeJson('l10n/app_de.arb', {
+      '@@locale': 'de',
+      saveLabel: 'Speichern',
+      welcome: 'Hallo, {name}',
+    });
+    expect((await tolk('check')).code).toBe(0);
+
+    // The group's note changed: both keys under it; the title's removed: the title.
+    await cli.writeJson('locales/en/common.json', {
+      ...source,
+      '@checkout': { description: 'The checkout page, on a phone' },
+      '@title': undefined,
+    });
+    const result = await tolk('check', '--json');
+    expect(result.code).toBe(1);
+    const findings = result.json().findings as { key: string; kind: string; line: number; message: string }[];
+    expect(findings.map(({ key, kind, line }) => ({ key, kind, line }))).toEqual([
+      { key: 'common.checkout.pay', kind: 'outdated', line: 3 },
+      { key: 'common.checkout.back', kind: 'outdated', line: 4 },
+      { key: 'common.title', kind: 'outdated', line: 6 },
+    ]);
+    expect(findings[0]!.message).toContain('annotation');
+
+    const off = await system.call('PATCH', `/v1/projects/${projectId}`, token, {
+      settings: { outdateOnContextChange: false },
+    });
+    expect(off.status, JSON.stringify(off.body)).toBe(200);
+    expect((await tolk('check')).code).toBe(0);
+  });
+
   it('when the files are YAML (Rails) and Java properties, then each finding points at its line', async () => {
     const cli = await createCliHarness(system.base);
     harnesses.push(cli);

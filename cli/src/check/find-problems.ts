@@ -10,6 +10,7 @@ import type { KeyRuleMatcher } from '@tolk/contracts';
 import {
   comparePluralFormPlaceholders,
   findIcuProblems,
+  jsonEqual,
   pluralCategories,
   sourceTextOf,
   sourceValuesOf,
@@ -74,6 +75,11 @@ export type LocaleInput = {
   serverSource: ReadonlyMap<string, string>;
   /** What the server knows of the locale; undefined when it has no such target locale. */
   server: { values: ReadonlyMap<string, string>; outdated: ReadonlySet<string> } | undefined;
+  /**
+   * The keys and groups whose annotation differs between the local source and the server's
+   * (DESIGN §13: context is content), when the project outdates translations on such a change.
+   */
+  contextChanged?: ReadonlySet<string>;
   /** Hashes of the values last synced (.tolk/state.json). */
   synced: Readonly<Record<string, string>> | undefined;
   rules: KeyRuleMatcher;
@@ -190,9 +196,38 @@ function outdatedMessage(input: LocaleInput, entry: TargetKey, value: string): s
   });
   if (changed.length > 0)
     return 'its source text changed since the last `tolk push`; push and translate it again';
+  const { contextChanged } = input;
+  if (contextChanged && contextChanged.size > 0) {
+    const annotated = entry.group ? [...sourceKeys, entry.group.base] : sourceKeys;
+    const noteChanged = annotated.some((key) => pathsOf(key).some((path) => contextChanged.has(path)));
+    if (noteChanged && sourceKeys.every((key) => serverSource.has(key)))
+      return 'its annotation (the note to translators) changed since the last `tolk push`; push and translate it again';
+  }
   if (!server?.outdated.has(entry.key)) return undefined;
   if (isUnsyncedLocal(value, server.values.get(entry.key), synced?.[entry.key])) return undefined;
   return 'translated from an older source text (the server has it outdated); run `tolk translate`';
+}
+
+/** A key and the groups above it: `a.b.c`, `a.b`, `a`. */
+function pathsOf(key: string): string[] {
+  const paths = [key];
+  for (let dot = key.lastIndexOf('.'); dot > 0; dot = key.lastIndexOf('.', dot - 1))
+    paths.push(key.slice(0, dot));
+  return paths;
+}
+
+/**
+ * The annotation paths (keys and groups) whose annotation one source has and the other has not,
+ * or has otherwise: what outdates their keys' translations (DESIGN §13), as the server finds it.
+ */
+export function changedAnnotations(local: ParsedSource, server: ParsedSource): Set<string> {
+  const changed = new Set<string>();
+  for (const [key, annotation] of local.annotations) {
+    const before = server.annotations.get(key);
+    if (before === undefined || !jsonEqual(before, annotation)) changed.add(key);
+  }
+  for (const key of server.annotations.keys()) if (!local.annotations.has(key)) changed.add(key);
+  return changed;
 }
 
 function isTag(token: string): boolean {

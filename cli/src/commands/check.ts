@@ -2,7 +2,7 @@ import { targetKeys, type TargetKeys } from '@tolk/locale-file';
 import { projectAndSource } from '../api/project-and-source.js';
 import { tolkApi } from '../api/tolk-api.js';
 import { caughtUpLocales } from '../api/caught-up-locales.js';
-import { findProblems, SEVERITY, type KeyFinding } from '../check/find-problems.js';
+import { changedAnnotations, findProblems, SEVERITY, type KeyFinding } from '../check/find-problems.js';
 import { report, summaryLine, type CheckFormat, type Finding } from '../check/report.js';
 import { valueLines, type ValueLines } from '../check/value-lines.js';
 import { projectContext } from '../context.js';
@@ -54,7 +54,8 @@ export async function check(io: Io, options: CheckOptions) {
     glossary: glossaryEntries,
     source: sourceFile,
   } = await projectAndSource(api, projectId, 'Nothing to check against yet');
-  const serverSource = valuesOf(parseLocaleDocument(JSON.parse(sourceFile.content), project.file, io.cwd));
+  const serverParsed = parseLocaleDocument(JSON.parse(sourceFile.content), project.file, io.cwd);
+  const serverSource = valuesOf(serverParsed);
   const { locales } = await caughtUpLocales(api, projectId, sourceFile.version, io.signal);
   const onServer = new Set(locales.map((locale) => locale.locale));
   const unknown = chosen.filter((code) => !onServer.has(code));
@@ -70,6 +71,10 @@ export async function check(io: Io, options: CheckOptions) {
   const glossary = compileGlossary(glossaryEntries.entries);
   const i18nextPlurals = projectInfo.settings.i18nextPlurals ?? true;
   const syncState = await loadSyncState(project.dir);
+  const contextChanged =
+    (projectInfo.settings.outdateOnContextChange ?? true)
+      ? changedAnnotations(source, serverParsed)
+      : undefined;
   // Which namespace file each source key lives in.
   const partOfSourceKey = new Map<string, SourcePart>();
   for (const part of parts) {
@@ -119,6 +124,7 @@ export async function check(io: Io, options: CheckOptions) {
             }
           : undefined,
       synced: syncState.locales[locale],
+      contextChanged,
       rules,
       glossary,
     });
