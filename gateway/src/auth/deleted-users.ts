@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import type { Bus } from '@tolk/bus';
 import { userEventDataSchemas } from '@tolk/contracts';
 import type { Logger } from '@tolk/logger';
+import { subscriberConnection } from '../rate-limit/redis-client.js';
 
 // As for token revocations: retries outlast a Redis outage worth waiting for.
 const MAX_ATTEMPTS = 30;
@@ -131,7 +132,7 @@ export function listenForUserDeletions(deps: {
   logger: Logger;
 }): { close(): Promise<void> } {
   // A connection in subscriber mode can do nothing else: a connection of its own.
-  const subscriber = deps.redis.duplicate({ enableOfflineQueue: true, maxRetriesPerRequest: null });
+  const subscriber = subscriberConnection(deps.redis);
   subscriber.on('error', (err: Error) => deps.logger.debug({ err }, 'user deletion channel error'));
   subscriber.on('message', (channel: string, message: string) => {
     if (channel !== deps.channel) return;
@@ -158,7 +159,8 @@ export function listenForUserDeletions(deps: {
   return {
     async close() {
       deps.redis.off('ready', load);
-      await subscriber.quit().catch(() => subscriber.disconnect());
+      // Nothing to flush on a subscribed connection, and QUIT would wait for a Redis that is away.
+      subscriber.disconnect();
     },
   };
 }

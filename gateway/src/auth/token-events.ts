@@ -3,6 +3,7 @@ import type { Bus } from '@tolk/bus';
 import { tokenEventDataSchemas } from '@tolk/contracts';
 import type { Logger } from '@tolk/logger';
 import type { ProjectTokenResolver } from './project-token-resolver.js';
+import { subscriberConnection } from '../rate-limit/redis-client.js';
 
 // As for membership evictions: retries outlast the cache TTL, after which they are not needed.
 const MAX_ATTEMPTS = 30;
@@ -46,7 +47,7 @@ export function listenForTokenEvictions(deps: {
   logger: Logger;
 }): { close(): Promise<void> } {
   // A connection in subscriber mode can do nothing else: a connection of its own.
-  const subscriber = deps.redis.duplicate({ enableOfflineQueue: true, maxRetriesPerRequest: null });
+  const subscriber = subscriberConnection(deps.redis);
   subscriber.on('error', (err: Error) => deps.logger.debug({ err }, 'token eviction channel error'));
   subscriber.on('message', (channel: string, tokenHash: string) => {
     if (channel === deps.channel && /^[0-9a-f]{64}$/.test(tokenHash)) deps.resolver.evictLocal(tokenHash);
@@ -60,7 +61,8 @@ export function listenForTokenEvictions(deps: {
     );
   return {
     async close() {
-      await subscriber.quit().catch(() => subscriber.disconnect());
+      // Nothing to flush on a subscribed connection, and QUIT would wait for a Redis that is away.
+      subscriber.disconnect();
     },
   };
 }

@@ -30,3 +30,14 @@ export function createRedisClient(url: string, deps: { commandTimeoutMs: number;
   });
   return redis;
 }
+
+/**
+ * A connection of its own for pub/sub, since a subscribed connection can do nothing else. Unlike
+ * the client it comes from, it queues commands while disconnected and has no command timeout:
+ * no request waits on it, and a SUBSCRIBE answered late (this process busy starting) would
+ * otherwise be reported failed although Redis took it. ioredis subscribes again after every
+ * reconnection.
+ */
+export function subscriberConnection(redis: Redis): Redis {
+  return redis.duplicate({ enableOfflineQueue: true, maxRetriesPerRequest: null, commandTimeout: undefined });
+}
