@@ -1,6 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { KeyRename, KeyRestore } from '@tolk/contracts';
-import { jsonEqual, type Annotation, type ParsedSource, type SourceDiff } from '@tolk/locale-file';
+import {
+  jsonEqual,
+  type Annotation,
+  type ParsedSource,
+  type SourceDiff,
+  type SourceMatch,
+} from '@tolk/locale-file';
 import type { DeletedKey } from '../data-access/deleted-keys-repository.js';
 import type { SourceVersion } from './key-revisions.js';
 
@@ -41,13 +47,39 @@ function indexesOf(keys: readonly string[], wanted: readonly string[]): Map<stri
 
 /**
  * Where the keys of an upload's diff stand: each added key's index in the upload, each deleted
- * key's in the version before. Found once (a pass over each version's keys) for all that an
- * upload works out from them: renames, restores, changed contexts, what its deleted keys were.
+ * key's in the version before. Found once for all that an upload works out from them: renames,
+ * restores, changed contexts, what its deleted keys were.
  */
 export type DiffIndexes = { addedAt: Map<string, number>; deletedAt: Map<string, number> };
 
-export function diffIndexes(base: ParsedSource, parsed: ParsedSource, diff: SourceDiff): DiffIndexes {
-  return { addedAt: indexesOf(parsed.keys, diff.added), deletedAt: indexesOf(base.keys, diff.deleted) };
+/**
+ * `match` is how `parsed` compares with `base` (matchSourceEntries): its added keys are, in the
+ * upload's order, among the entries it found no unchanged key for (the others are modified), and
+ * its deleted keys, in base's order, among base's entries no entry of the upload kept. So two
+ * walks over those few entries find them, with no lookup of the 50,000 keys in a set; should a
+ * walk not find them all, they are looked up.
+ */
+export function diffIndexes(base: ParsedSource, parsed: ParsedSource, match: SourceMatch): DiffIndexes {
+  const { diff, unchangedFrom } = match;
+  const addedAt = new Map<string, number>();
+  const deletedAt = new Map<string, number>();
+  if (diff.added.length > 0) {
+    for (let i = 0; i < parsed.keys.length && addedAt.size < diff.added.length; i++) {
+      if (unchangedFrom[i]! < 0 && parsed.keys[i] === diff.added[addedAt.size])
+        addedAt.set(parsed.keys[i]!, i);
+    }
+  }
+  if (diff.deleted.length > 0) {
+    const kept = new Uint8Array(base.keys.length);
+    for (const from of unchangedFrom) if (from >= 0) kept[from] = 1;
+    for (let i = 0; i < base.keys.length && deletedAt.size < diff.deleted.length; i++) {
+      if (kept[i] === 0 && base.keys[i] === diff.deleted[deletedAt.size]) deletedAt.set(base.keys[i]!, i);
+    }
+  }
+  return {
+    addedAt: addedAt.size === diff.added.length ? addedAt : indexesOf(parsed.keys, diff.added),
+    deletedAt: deletedAt.size === diff.deleted.length ? deletedAt : indexesOf(base.keys, diff.deleted),
+  };
 }
 
 /** What a key deleted in `base` is remembered as, for restoring it later. */

@@ -289,7 +289,7 @@ export function createSources(deps: {
   ): Promise<{ revisions: Int32Array; carryOver: CarryOver; indexes: DiffIndexes }> {
     const { diff, unchangedFrom } = match;
     const revisions = nextRevisions(base.revisions, unchangedFrom, version);
-    const indexes = diffIndexes(base, parsed, diff);
+    const indexes = diffIndexes(base, parsed, match);
     const compareContext = project.outdateOnContextChange;
     if (compareContext) {
       for (const i of contextChanged(base, parsed, unchangedFrom, indexes)) revisions[i] = version;
