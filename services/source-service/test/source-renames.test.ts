@@ -147,6 +147,19 @@ describe('restores (DESIGN §13)', () => {
     });
   });
 
+  it('when one upload renames a key and restores another, then both are carried over', async () => {
+    const { projectId, owner } = await service.createProject();
+    await put(projectId, owner, { a: 'A', b: 'B', c: 'C' });
+    await put(projectId, owner, { a: 'A', c: 'C' });
+    await put(projectId, owner, { a: 'A', c: 'C2' });
+    await put(projectId, owner, { aa: 'A', b: 'B', c: 'C2' });
+    expect(await revisions(projectId)).toStrictEqual({ aa: 1, b: 1, c: 3 });
+    expect((await sourceChanged(projectId))[3]).toMatchObject({
+      renames: [{ from: 'a', to: 'aa' }],
+      restores: [{ key: 'b', version: 1 }],
+    });
+  });
+
   it('when the carry-over range is not two versions, then the envelope names the parameter', async () => {
     const { projectId } = await service.createProject();
     const response = await internal(`${projectId}/source/carry-overs?after=x&through=2`);
@@ -191,6 +204,13 @@ describe('context is content (DESIGN §13)', () => {
       checkoutBanner: 1,
       'cart.pay': 1,
     });
+  });
+
+  it('when a key is deleted with its description, then the keys under its path keep their revisions: it annotated that key, no group', async () => {
+    const { projectId, owner } = await service.createProject();
+    await put(projectId, owner, { 'a.b': 'Save', '@a.b': { description: 'Button' }, 'a.b.c': 'Done' });
+    await put(projectId, owner, { 'a.b.c': 'Done' });
+    expect(await revisions(projectId)).toStrictEqual({ 'a.b.c': 1 });
   });
 
   it('when the project turns outdateOnContextChange off, then a changed description keeps the revision and a rename ignores context', async () => {

@@ -5,7 +5,11 @@ export type DeletedKey = { key: string; valueHash: string; contextHash: string; 
 
 export function createDeletedKeysRepository(db: Db) {
   return {
-    /** The last deletion of each of `keys` that the project ever deleted. */
+    /**
+     * The last deletion of each of `keys` that the project ever deleted. One primary-key probe a
+     * key, whatever the project's history: `key = ANY(...)` has the planner read every deleted
+     * key of the project (it cannot tell they are many), which grows with every deletion.
+     */
     async find(projectId: string, keys: readonly string[], q: Queryable = db): Promise<DeletedKey[]> {
       if (keys.length === 0) return [];
       const { rows } = await q.query<{
@@ -14,8 +18,14 @@ export function createDeletedKeysRepository(db: Db) {
         context_hash: string;
         revision: number;
       }>(
-        `SELECT key, value_hash, context_hash, revision FROM deleted_keys
-          WHERE project_id = $1 AND key = ANY($2::text[])`,
+        // LIMIT keeps the subquery a per-key lookup (no join the planner could turn into a scan).
+        `SELECT d.key, d.value_hash, d.context_hash, d.revision
+           FROM unnest($2::text[]) AS wanted(key)
+           CROSS JOIN LATERAL (
+             SELECT key, value_hash, context_hash, revision FROM deleted_keys
+              WHERE project_id = $1 AND key = wanted.key
+              LIMIT 1
+           ) AS d`,
         [projectId, keys],
       );
       return rows.map((row) => ({

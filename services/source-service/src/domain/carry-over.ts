@@ -1,6 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { KeyRename, KeyRestore } from '@tolk/contracts';
-import { jsonEqual, type Annotation, type ParsedSource, type SourceDiff } from '@tolk/locale-file';
+import {
+  jsonEqual,
+  type Annotation,
+  type ParsedSource,
+  type SourceDiff,
+  type SourceMatch,
+} from '@tolk/locale-file';
 import type { DeletedKey } from '../data-access/deleted-keys-repository.js';
 import type { SourceVersion } from './key-revisions.js';
 
@@ -39,11 +45,51 @@ function indexesOf(keys: readonly string[], wanted: readonly string[]): Map<stri
   return found;
 }
 
+/**
+ * Where the keys of an upload's diff stand: each added key's index in the upload, each deleted
+ * key's in the version before. Found once for all that an upload works out from them: renames,
+ * restores, changed contexts, what its deleted keys were.
+ */
+export type DiffIndexes = { addedAt: Map<string, number>; deletedAt: Map<string, number> };
+
+/**
+ * `match` is how `parsed` compares with `base` (matchSourceEntries): its added keys are, in the
+ * upload's order, among the entries it found no unchanged key for (the others are modified), and
+ * its deleted keys, in base's order, among base's entries no entry of the upload kept. So two
+ * walks over those few entries find them, with no lookup of the 50,000 keys in a set; should a
+ * walk not find them all, they are looked up.
+ */
+export function diffIndexes(base: ParsedSource, parsed: ParsedSource, match: SourceMatch): DiffIndexes {
+  const { diff, unchangedFrom } = match;
+  const addedAt = new Map<string, number>();
+  const deletedAt = new Map<string, number>();
+  if (diff.added.length > 0) {
+    for (let i = 0; i < parsed.keys.length && addedAt.size < diff.added.length; i++) {
+      if (unchangedFrom[i]! < 0 && parsed.keys[i] === diff.added[addedAt.size])
+        addedAt.set(parsed.keys[i]!, i);
+    }
+  }
+  if (diff.deleted.length > 0) {
+    const kept = new Uint8Array(base.keys.length);
+    for (const from of unchangedFrom) if (from >= 0) kept[from] = 1;
+    for (let i = 0; i < base.keys.length && deletedAt.size < diff.deleted.length; i++) {
+      if (kept[i] === 0 && base.keys[i] === diff.deleted[deletedAt.size]) deletedAt.set(base.keys[i]!, i);
+    }
+  }
+  return {
+    addedAt: addedAt.size === diff.added.length ? addedAt : indexesOf(parsed.keys, diff.added),
+    deletedAt: deletedAt.size === diff.deleted.length ? deletedAt : indexesOf(base.keys, diff.deleted),
+  };
+}
+
 /** What a key deleted in `base` is remembered as, for restoring it later. */
-export function deletedKeysOf(base: SourceVersion, deleted: readonly string[]): DeletedKey[] {
-  const at = indexesOf(base.keys, deleted);
+export function deletedKeysOf(
+  base: SourceVersion,
+  deleted: readonly string[],
+  { deletedAt }: DiffIndexes,
+): DeletedKey[] {
   return deleted.map((key) => {
-    const i = at.get(key)!;
+    const i = deletedAt.get(key)!;
     return {
       key,
       valueHash: hash(base.values[i]!),
@@ -53,36 +99,31 @@ export function deletedKeysOf(base: SourceVersion, deleted: readonly string[]): 
   });
 }
 
+/** Renames (DESIGN §13), and the added keys that are none: only they can be restores. */
+export type Renames = { renames: KeyRename[]; revisions: Map<number, number>; unmatched: string[] };
+
 /**
- * Renames and restores of the keys `diff` adds to `base`, and the revision each of them keeps.
- * - A rename: a key deleted and a key added with the same value and (when `compareContext`) the
- *   same context annotation. When several deleted and added keys share a value and context, they
- *   are paired in document order: the first deleted (in base's order) with the first added (in
- *   the upload's order), and so on; the rest are plain deletions and additions.
- * - A restore: an added key that is not a rename, whose last deletion (`lastDeleted`, from the
- *   project's deleted_keys) had the same value and context: it gets back its revision then.
- * A key carried over keeps the revision it had, so locale-service finds its carried translation
- * as current as it was.
+ * The renames among the keys `diff` adds to `base`, and the revision each of them keeps: a key
+ * deleted and a key added with the same value and (when `compareContext`) the same context
+ * annotation. When several deleted and added keys share a value and context, they are paired in
+ * document order: the first deleted (in base's order) with the first added (in the upload's
+ * order), and so on; the rest are plain deletions and additions (`unmatched`, the added ones).
  */
-export function findCarryOver(
+export function findRenames(
   base: SourceVersion,
   parsed: ParsedSource,
   diff: SourceDiff,
-  lastDeleted: readonly DeletedKey[],
+  { addedAt, deletedAt }: DiffIndexes,
   compareContext: boolean,
-): { carryOver: CarryOver; revisions: Map<number, number> } {
+): Renames {
   const revisions = new Map<number, number>();
-  // Nothing deleted now or before (a first upload, keys only added): nothing to carry over.
-  if (diff.added.length === 0 || (diff.deleted.length === 0 && lastDeleted.length === 0)) {
-    return { carryOver: NO_CARRY_OVER, revisions };
+  if (diff.added.length === 0 || diff.deleted.length === 0) {
+    return { renames: [], revisions, unmatched: diff.added };
   }
-  const addedAt = indexesOf(parsed.keys, diff.added);
-
   // Deleted keys by value and context, each list in base's order and taken from its front.
   const signature = (value: string, annotations: ReadonlyMap<string, Readonly<Annotation>>, key: string) =>
     compareContext ? `${value}\u0000${contextOf(annotations, key)}` : value;
   const deleted = new Map<string, { queue: { key: string; revision: number }[]; next: number }>();
-  const deletedAt = indexesOf(base.keys, diff.deleted);
   for (const key of diff.deleted) {
     const i = deletedAt.get(key)!;
     const at = signature(base.values[i]!, base.annotations, key);
@@ -96,8 +137,7 @@ export function findCarryOver(
   const unmatched: string[] = [];
   for (const key of diff.added) {
     const i = addedAt.get(key)!;
-    const list =
-      deleted.size > 0 ? deleted.get(signature(parsed.values[i]!, parsed.annotations, key)) : undefined;
+    const list = deleted.get(signature(parsed.values[i]!, parsed.annotations, key));
     const from = list?.queue[list.next];
     if (!list || !from) {
       unmatched.push(key);
@@ -107,7 +147,24 @@ export function findCarryOver(
     renames.push({ from: from.key, to: key });
     revisions.set(i, from.revision);
   }
+  return { renames, revisions, unmatched };
+}
 
+/**
+ * The restores among the added keys that are no rename (`found.unmatched`): a key whose last
+ * deletion (`lastDeleted`, from the project's deleted_keys) had the same value and (when
+ * `compareContext`) context gets back its revision then. With the renames, what the version
+ * carries over; a key carried over keeps the revision it had, so locale-service finds its carried
+ * translation as current as it was.
+ */
+export function withRestores(
+  found: Renames,
+  parsed: ParsedSource,
+  lastDeleted: readonly DeletedKey[],
+  { addedAt }: DiffIndexes,
+  compareContext: boolean,
+): { carryOver: CarryOver; revisions: Map<number, number> } {
+  const { renames, revisions, unmatched } = found;
   const restores: KeyRestore[] = [];
   if (lastDeleted.length > 0 && unmatched.length > 0) {
     const remembered = new Map(lastDeleted.map((d) => [d.key, d]));
@@ -129,19 +186,25 @@ export function findCarryOver(
  * Context is content (DESIGN §13): the indexes of the keys of `parsed` whose value is unchanged
  * (`unchangedFrom[i] >= 0`) but whose context differs from base's: their own annotation, or that
  * of a group holding them (`"@checkout": {...}` is part of every `checkout.*` key's note to the
- * translator). Reads only the annotated keys of both versions unless a group's annotation changed.
+ * translator). An annotation at a key's path is that key's (only a literal sibling is annotated):
+ * one of an added key is new with it, one of a deleted key went with it, and neither is a group's.
+ * Reads only the annotated keys of both versions unless a group's annotation changed.
  */
 export function contextChanged(
   base: ParsedSource,
   parsed: ParsedSource,
   unchangedFrom: Int32Array,
+  { addedAt, deletedAt }: DiffIndexes,
 ): number[] {
   const changed: string[] = [];
   for (const [key, annotation] of parsed.annotations) {
+    if (addedAt.has(key)) continue;
     const before = base.annotations.get(key);
     if (before === undefined || !jsonEqual(before, annotation)) changed.push(key);
   }
-  for (const key of base.annotations.keys()) if (!parsed.annotations.has(key)) changed.push(key);
+  for (const key of base.annotations.keys()) {
+    if (!parsed.annotations.has(key) && !deletedAt.has(key)) changed.push(key);
+  }
   if (changed.length === 0) return [];
   const at = indexesOf(parsed.keys, changed);
   const indexes = new Set<number>();

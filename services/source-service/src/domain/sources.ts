@@ -9,7 +9,15 @@ import type { ProjectsRepository, SourceProject } from '../data-access/projects-
 import type { VersionSummary, VersionsRepository } from '../data-access/versions-repository.js';
 import type { DeletedKeysRepository } from '../data-access/deleted-keys-repository.js';
 import { CARRY_OVER_EVENT_LIMIT } from '@tolk/contracts';
-import { contextChanged, deletedKeysOf, findCarryOver, type CarryOver } from './carry-over.js';
+import {
+  contextChanged,
+  deletedKeysOf,
+  diffIndexes,
+  findRenames,
+  withRestores,
+  type CarryOver,
+  type DiffIndexes,
+} from './carry-over.js';
 import { nextRevisions, type SourceVersion } from './key-revisions.js';
 import { parseUpload } from '@tolk/locale-file/upload';
 import { sourceChangedEvent } from './source-events.js';
@@ -254,13 +262,13 @@ export function createSources(deps: {
     q: Queryable = db,
   ) {
     const { diff } = match;
-    const { revisions, carryOver } = await plan(project, base, match, parsed, version, q);
+    const { revisions, carryOver, indexes } = await plan(project, base, match, parsed, version, q);
     const [storedDocument, storedRevisions] = await Promise.all([document, encodeRevisions(revisions)]);
     return {
       base,
       diff,
       carryOver,
-      deleted: diff.deleted.length > 0 ? deletedKeysOf(base, diff.deleted) : [],
+      deleted: deletedKeysOf(base, diff.deleted, indexes),
       stored: { document: storedDocument, revisions: storedRevisions },
       version: { ...parsed, revisions, raw } satisfies SourceVersion,
     };
@@ -278,17 +286,23 @@ export function createSources(deps: {
     parsed: ParsedSource,
     version: number,
     q: Queryable,
-  ): Promise<{ revisions: Int32Array; carryOver: CarryOver }> {
+  ): Promise<{ revisions: Int32Array; carryOver: CarryOver; indexes: DiffIndexes }> {
     const { diff, unchangedFrom } = match;
     const revisions = nextRevisions(base.revisions, unchangedFrom, version);
+    const indexes = diffIndexes(base, parsed, match);
     const compareContext = project.outdateOnContextChange;
-    if (compareContext) for (const i of contextChanged(base, parsed, unchangedFrom)) revisions[i] = version;
-    // A first version restores nothing: no key was ever deleted.
+    if (compareContext) {
+      for (const i of contextChanged(base, parsed, unchangedFrom, indexes)) revisions[i] = version;
+    }
+    const renames = findRenames(base, parsed, diff, indexes, compareContext);
+    // Only an added key that is no rename can be a restore; a first version restores nothing.
     const lastDeleted =
-      diff.added.length > 0 && version > 1 ? await deletedKeys.find(project.projectId, diff.added, q) : [];
-    const found = findCarryOver(base, parsed, diff, lastDeleted, compareContext);
+      renames.unmatched.length > 0 && version > 1
+        ? await deletedKeys.find(project.projectId, renames.unmatched, q)
+        : [];
+    const found = withRestores(renames, parsed, lastDeleted, indexes, compareContext);
     for (const [i, revision] of found.revisions) revisions[i] = revision;
-    return { revisions, carryOver: found.carryOver };
+    return { revisions, carryOver: found.carryOver, indexes };
   }
 
   async function unchanged(projectId: string, version: number, source: SourceVersion, q?: Queryable) {
