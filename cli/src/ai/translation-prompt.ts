@@ -219,11 +219,12 @@ export function buildUserMessage(requests: Requests): UserModelMessage {
   if (notes.size > 0) {
     sections.push(`Context notes for some ids (JSON, id → note):\n${JSON.stringify(recordOf(notes))}`);
   }
-  if (all.length === 1) sections.push(...localeSections(request, items));
+  if (all.length === 1) sections.push(...localeSections(request, items, idOf));
   else {
     // Each locale's own parts under its code; a locale with none is not named.
     for (const target of all) {
-      const own = localeSections(target, answerItems(target.strings.keys(), target.plurals));
+      const ownItems = answerItems(target.strings.keys(), target.plurals);
+      const own = localeSections(target, ownItems, idsOf(ownItems));
       if (own.length > 0) sections.push(`For ${target.targetLocale}:\n${own.join('\n\n')}`);
     }
   }
@@ -266,9 +267,12 @@ function idsOf(items: readonly AnswerItem[]): Map<string, string> {
  * categories and groups, the glossary's renderings, a person's references and what was wrong
  * with an earlier answer.
  */
-function localeSections(request: TranslationRequest, items: readonly AnswerItem[]): string[] {
+function localeSections(
+  request: TranslationRequest,
+  items: readonly AnswerItem[],
+  idOf: ReadonlyMap<string, string>,
+): string[] {
   const itemOf = new Map(items.map((item) => [item.id, item]));
-  const idOf = idsOf(items);
   const sections: string[] = [];
   if (request.examples && request.examples.length > 0) {
     const pairs = request.examples.map((example) => [example.source, example.translation]);

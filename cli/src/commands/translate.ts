@@ -155,6 +155,7 @@ export async function translate(io: Io, options: TranslateOptions) {
     );
   }
   const sourceValues = valuesOf(source);
+  const valueOf = (key: string) => sourceValues.get(key) ?? '';
   const useMemory = options.memory ?? true;
   let memorySavedChars = 0;
   const glossary = compileGlossary(glossaryEntries.entries);
@@ -193,7 +194,6 @@ export async function translate(io: Io, options: TranslateOptions) {
           force: options.force,
           overwriteHuman: options.overwriteHuman ?? false,
         });
-    const valueOf = (key: string) => sourceValues.get(key) ?? '';
     // Keys only people translate, or never translated, go neither to the model nor to memory.
     let units = unitsForModel(translationUnits(source, target, plan.wanted), rules);
     // --force asks the model again on purpose: memory would answer with what is stored. A key a
@@ -319,7 +319,6 @@ export async function translate(io: Io, options: TranslateOptions) {
   // One job a request: a locale's batch, or one batch shared by locales with the same texts.
   type Part = { item: LocaleWork; units: TranslationUnit[] };
   type Job = { parts: Part[]; index: number };
-  const valueOf = (key: string) => sourceValues.get(key) ?? '';
   const jobs: Job[] = shareBatches(
     work.map((item) => item.batches),
     valueOf,
