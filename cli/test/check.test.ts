@@ -437,6 +437,43 @@ describe('tolk check', () => {
     ]);
     expect(findings[0]!.message).toContain('annotation');
 
+    // A deleted key's annotation went with it (the server's rule): the key under its name is not
+    // outdated; the target's value of the deleted key is extra.
+    await cli.writeJson('locales/en/common.json', {
+      ...source,
+      'save.all': 'Save all',
+      '@save.all': { description: 'A button' },
+      'save.all.done': 'Saved',
+    });
+    expect((await tolk('push')).code).toBe(0);
+    await cli.writeJson('locales/de/common.json', {
+      checkout: { pay: 'Jetzt bezahlen', back: 'Zurück zum Warenkorb' },
+      title: 'Laden',
+      'save.all': 'Alles speichern',
+      'save.all.done': 'Gespeichert',
+    });
+    const before = await tolk('check');
+    expect(before.code, before.stdout).toBe(0);
+    await cli.writeJson('locales/en/common.json', { ...source, 'save.all.done': 'Saved' });
+    const deleted = await tolk('check', '--json');
+    expect(
+      deleted.json().findings.map(({ key, kind }: { key: string; kind: string }) => ({ key, kind })),
+    ).toEqual([{ key: 'common.save.all', kind: 'extra' }]);
+
+    // The changed annotations again, with the deleted key gone from the target too.
+    await cli.writeJson('locales/de/common.json', {
+      checkout: { pay: 'Jetzt bezahlen', back: 'Zurück zum Warenkorb' },
+      title: 'Laden',
+      'save.all.done': 'Gespeichert',
+    });
+    await cli.writeJson('locales/en/common.json', {
+      ...source,
+      '@checkout': { description: 'The checkout page, on a phone' },
+      '@title': undefined,
+      'save.all.done': 'Saved',
+    });
+    expect((await tolk('check')).code).toBe(1);
+
     const off = await system.call('PATCH', `/v1/projects/${projectId}`, token, {
       settings: { outdateOnContextChange: false },
     });

@@ -10,7 +10,6 @@ import type { KeyRuleMatcher } from '@tolk/contracts';
 import {
   comparePluralFormPlaceholders,
   findIcuProblems,
-  jsonEqual,
   pluralCategories,
   sourceTextOf,
   sourceValuesOf,
@@ -214,20 +213,6 @@ function pathsOf(key: string): string[] {
   for (let dot = key.lastIndexOf('.'); dot > 0; dot = key.lastIndexOf('.', dot - 1))
     paths.push(key.slice(0, dot));
   return paths;
-}
-
-/**
- * The annotation paths (keys and groups) whose annotation one source has and the other has not,
- * or has otherwise: what outdates their keys' translations (DESIGN §13), as the server finds it.
- */
-export function changedAnnotations(local: ParsedSource, server: ParsedSource): Set<string> {
-  const changed = new Set<string>();
-  for (const [key, annotation] of local.annotations) {
-    const before = server.annotations.get(key);
-    if (before === undefined || !jsonEqual(before, annotation)) changed.add(key);
-  }
-  for (const key of server.annotations.keys()) if (!local.annotations.has(key)) changed.add(key);
-  return changed;
 }
 
 function isTag(token: string): boolean {

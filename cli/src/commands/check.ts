@@ -1,8 +1,8 @@
-import { targetKeys, type TargetKeys } from '@tolk/locale-file';
+import { changedAnnotations, targetKeys, type TargetKeys } from '@tolk/locale-file';
 import { projectAndSource } from '../api/project-and-source.js';
 import { tolkApi } from '../api/tolk-api.js';
 import { caughtUpLocales } from '../api/caught-up-locales.js';
-import { changedAnnotations, findProblems, SEVERITY, type KeyFinding } from '../check/find-problems.js';
+import { findProblems, SEVERITY, type KeyFinding } from '../check/find-problems.js';
 import { report, summaryLine, type CheckFormat, type Finding } from '../check/report.js';
 import { valueLines, type ValueLines } from '../check/value-lines.js';
 import { projectContext } from '../context.js';
@@ -71,9 +71,19 @@ export async function check(io: Io, options: CheckOptions) {
   const glossary = compileGlossary(glossaryEntries.entries);
   const i18nextPlurals = projectInfo.settings.i18nextPlurals ?? true;
   const syncState = await loadSyncState(project.dir);
+  // As the server will find them on push: a key added or deleted since takes its annotation along.
+  const serverKeys = new Set(serverParsed.keys);
+  const localKeys = new Set(source.keys);
   const contextChanged =
     (projectInfo.settings.outdateOnContextChange ?? true)
-      ? changedAnnotations(source, serverParsed)
+      ? new Set(
+          changedAnnotations(
+            serverParsed,
+            source,
+            (key) => localKeys.has(key) && !serverKeys.has(key),
+            (key) => serverKeys.has(key) && !localKeys.has(key),
+          ),
+        )
       : undefined;
   // Which namespace file each source key lives in.
   const partOfSourceKey = new Map<string, SourcePart>();

@@ -225,6 +225,31 @@ export function sameAnnotations(
   return true;
 }
 
+/**
+ * The annotation paths (keys and groups) whose annotation `base` and `parsed` do not share alike:
+ * what changes the context of the keys at and under them (DESIGN §13: context is content). An
+ * annotation at the path of a key only one of them has belongs to that key alone (only a literal
+ * sibling is annotated): one of an `added` key is new with it, one of a `deleted` key went with
+ * it, and neither is a change.
+ */
+export function changedAnnotations(
+  base: Pick<FlatContent, 'annotations'>,
+  parsed: Pick<FlatContent, 'annotations'>,
+  added: (path: string) => boolean,
+  deleted: (path: string) => boolean,
+): string[] {
+  const changed: string[] = [];
+  for (const [path, annotation] of parsed.annotations) {
+    if (added(path)) continue;
+    const before = base.annotations.get(path);
+    if (before === undefined || !jsonEqual(before, annotation)) changed.push(path);
+  }
+  for (const path of base.annotations.keys()) {
+    if (!parsed.annotations.has(path) && !deleted(path)) changed.push(path);
+  }
+  return changed;
+}
+
 /** Structural equality of JSON values; object member order does not matter. */
 export function jsonEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { KeyRename, KeyRestore } from '@tolk/contracts';
 import {
-  jsonEqual,
+  changedAnnotations,
   type Annotation,
   type ParsedSource,
   type SourceDiff,
@@ -196,15 +196,12 @@ export function contextChanged(
   unchangedFrom: Int32Array,
   { addedAt, deletedAt }: DiffIndexes,
 ): number[] {
-  const changed: string[] = [];
-  for (const [key, annotation] of parsed.annotations) {
-    if (addedAt.has(key)) continue;
-    const before = base.annotations.get(key);
-    if (before === undefined || !jsonEqual(before, annotation)) changed.push(key);
-  }
-  for (const key of base.annotations.keys()) {
-    if (!parsed.annotations.has(key) && !deletedAt.has(key)) changed.push(key);
-  }
+  const changed = changedAnnotations(
+    base,
+    parsed,
+    (key) => addedAt.has(key),
+    (key) => deletedAt.has(key),
+  );
   if (changed.length === 0) return [];
   const at = indexesOf(parsed.keys, changed);
   const indexes = new Set<number>();
