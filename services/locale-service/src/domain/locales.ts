@@ -133,6 +133,11 @@ function translationsOf(entries: {
 
 const NO_TRANSLATIONS: ReadonlyMap<string, string> = new Map();
 
+/** The translations of a stored upload (compressed); none when nothing was uploaded. */
+async function decodeTranslations(content: Buffer | undefined): Promise<ReadonlyMap<string, string>> {
+  return content ? translationsOf(await decodeStoredEntries(content)) : NO_TRANSLATIONS;
+}
+
 const icuSources = new WeakMap<TargetKeys, FlatEntries>();
 
 /**
@@ -265,8 +270,7 @@ export function createLocales(deps: {
   }
 
   async function storedTranslations(projectId: string, locale: string, q: Queryable = db) {
-    const content = await locales.content(projectId, locale, q);
-    return content ? translationsOf(await decodeStoredEntries(content)) : NO_TRANSLATIONS;
+    return decodeTranslations(await locales.content(projectId, locale, q));
   }
 
   /** The locale's translations and the provenance of their keys, decoded, and as stored (`raw`). */
@@ -274,7 +278,7 @@ export function createLocales(deps: {
     const raw = await locales.translations(projectId, locale, q);
     if (!raw) throw localeNotFound(locale);
     const [translations, provenance] = await Promise.all([
-      raw.content ? decodeStoredEntries(raw.content).then(translationsOf) : NO_TRANSLATIONS,
+      decodeTranslations(raw.content),
       decodeProvenance(raw.provenance),
     ]);
     return { translations, provenance, raw };
@@ -401,7 +405,7 @@ export function createLocales(deps: {
     if (!row.hasContent || row.translatedFrom === 0) return [];
     // One read of the row: the translations now, who wrote them only when some leave.
     const raw = await locales.translations(projectId, row.locale, tx);
-    const stored = raw?.content ? translationsOf(await decodeStoredEntries(raw.content)) : NO_TRANSLATIONS;
+    const stored = await decodeTranslations(raw?.content);
     const keys: ReadonlySet<string> | ReadonlyMap<string, unknown> = target?.byKey ?? new Set(current.keys);
     const leaving = [...stored.keys()].filter((key) => !keys.has(key) && !upload.has(key));
     if (leaving.length === 0) return [];
