@@ -130,13 +130,8 @@ function categoryOf(group: PluralGroupRequest, key: string): string {
  * gives no forms (each is reported missing). Text that is no JSON object is handed on unchanged.
  */
 export function decodeAnswer(text: string, items: readonly AnswerItem[]): string {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(stripCodeFence(text.trim()));
-  } catch {
-    return text;
-  }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return text;
+  const parsed = jsonObjectOf(text);
+  if (!parsed) return text;
   const byId = new Map(items.map((item) => [item.id, item]));
   const entries: [string, unknown][] = [];
   for (const [id, value] of Object.entries(parsed)) {
@@ -158,15 +153,8 @@ export function decodeAnswer(text: string, items: readonly AnswerItem[]): string
  * for checkAnswer to report.
  */
 export function splitByLocale(text: string, locales: readonly string[]): Map<string, string> {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(stripCodeFence(text.trim()));
-  } catch {
-    return new Map(locales.map((locale) => [locale, text]));
-  }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
-    return new Map(locales.map((locale) => [locale, text]));
-  const byLocale = parsed as Record<string, unknown>;
+  const byLocale = jsonObjectOf(text);
+  if (!byLocale) return new Map(locales.map((locale) => [locale, text]));
   return new Map(
     locales.map((locale) => {
       const value = Object.hasOwn(byLocale, locale) ? byLocale[locale] : undefined;
@@ -174,6 +162,19 @@ export function splitByLocale(text: string, locales: readonly string[]): Map<str
       return [locale, object ? JSON.stringify(value) : '{}'];
     }),
   );
+}
+
+/** A model's answer as a JSON object (in a code fence or not); undefined when it is none. */
+function jsonObjectOf(text: string): Record<string, unknown> | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(stripCodeFence(text.trim()));
+  } catch {
+    return undefined;
+  }
+  return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
+    ? (parsed as Record<string, unknown>)
+    : undefined;
 }
 
 export function stripCodeFence(text: string): string {
