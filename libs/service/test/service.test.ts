@@ -216,11 +216,17 @@ describe('openService', () => {
       expect(written.status).toBe(201);
       const eventId = written.body.eventId as string;
       await expect.poll(() => effects(eventId), { ...settled, message: 'the event applied' }).toBe(1);
-      const { rows } = await db.query<{ published: boolean }>(
-        'SELECT published_at IS NOT NULL AS published FROM outbox WHERE id = $1',
-        [eventId],
-      );
-      expect(rows).toEqual([{ published: true }]);
+      // The relay marks the row once the broker confirms, which may come after the consumer applied it.
+      const published = async () =>
+        (
+          await db.query<{ published: boolean }>(
+            'SELECT published_at IS NOT NULL AS published FROM outbox WHERE id = $1',
+            [eventId],
+          )
+        ).rows;
+      await expect
+        .poll(published, { ...settled, message: 'the outbox row marked published' })
+        .toEqual([{ published: true }]);
     } finally {
       await server.close();
       await service.close();
