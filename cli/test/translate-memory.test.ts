@@ -86,6 +86,9 @@ describe('tolk translate with translation memory', () => {
     const result = await translate(second, user.token);
     expect(result.code, result.stderr).toBe(0);
     expect(openai.requests).toHaveLength(0);
+    expect(result.stdout).toContain(
+      'Translated 1 key into 1 locale, 0 of them by the model: 0 input + 0 output tokens',
+    );
     expect(result.stdout).toContain('1 key came from translation memory, without the model');
     expect(await second.readJson('locales/de.json')).toEqual({ actions: { archive: `[de] ${text}` } });
 

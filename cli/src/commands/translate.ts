@@ -483,12 +483,15 @@ export async function translate(io: Io, options: TranslateOptions) {
   const keyCount = outcomes.reduce((sum, outcome) => sum + outcome.translated, 0);
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   const tokens = `${usage.inputTokens} input + ${usage.outputTokens} output tokens`;
-  const via = provider ? ` with ${provider} ${modelId}` : '';
+  const memoryKeys = outcomes.reduce((sum, outcome) => sum + outcome.fromMemory, 0);
+  // The keys memory filled are counted in the total, but the tokens are the model's alone.
+  const withModel = provider ? ` with ${provider} ${modelId}` : '';
+  const via =
+    memoryKeys > 0 ? `, ${keyCount - memoryKeys} of them${withModel || ' by the model'}` : withModel;
   out.line(
     `Translated ${keyCount} key${keyCount === 1 ? '' : 's'} into ${work.length} locale${work.length === 1 ? '' : 's'}` +
       `${via}: ${tokens}, ${seconds} s.`,
   );
-  const memoryKeys = outcomes.reduce((sum, outcome) => sum + outcome.fromMemory, 0);
   if (memoryKeys > 0) {
     out.line(
       `${memoryKeys} key${memoryKeys === 1 ? '' : 's'} came from translation memory, without the model: ` +
