@@ -23,10 +23,13 @@ function prop2po(files: { bytes: Buffer; encoding?: FormatOptions['encoding'] }[
     return [input, `${input}.po`, encoding === 'iso-8859-1' ? 'java' : 'java-utf8'];
   });
   const script = [
-    'import json, subprocess, sys',
+    'import json, sys',
+    'from translate.convert import prop2po',
     'from translate.storage import po',
+    // prop2po's own conversion, in one interpreter rather than a process per file.
     'for job in json.loads(sys.argv[1]):',
-    '    subprocess.run(["prop2po", "--personality=" + job[2], "-i", job[0], "-o", job[1]], check=True, capture_output=True)',
+    '    with open(job[0], "rb") as source, open(job[1], "wb") as target:',
+    '        prop2po.convertprop(source, target, None, personality=job[2])',
     '    units = po.pofile(open(job[1], "rb").read()).units',
     '    print(json.dumps([[u.getlocations()[0], u.source, u.getnotes()] for u in units if not u.isheader()]))',
   ].join('\n');
