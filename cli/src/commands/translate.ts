@@ -387,14 +387,8 @@ export async function translate(io: Io, options: TranslateOptions) {
       if (fatal) throw fatal;
       const examples = await Promise.all(job.parts.map(examplesOf));
       if (job.parts.length === 1) {
-        outcomes = [
-          await translateBatch({ ...common, ...target(job.parts[0]!, examples[0]!) }).catch(
-            (error: unknown) => {
-              if (io.signal.aborted) throw error;
-              return error;
-            },
-          ),
-        ];
+        // A rejection is the part's outcome, taken below.
+        outcomes = [await translateBatch({ ...common, ...target(job.parts[0]!, examples[0]!) })];
       } else {
         const shared = await translateBatchForLocales({
           ...common,
