@@ -6,13 +6,12 @@ import {
   translateBatch,
   type KeyProblem,
   type PluralGroupRequest,
-  type ProviderName,
 } from '../../src/ai/index.js';
 import {
   answers,
-  startAnthropicStandIn,
-  startOpenAIStandIn,
   redirectTo,
+  startAnthropicStandIn,
+  structuredProviders,
   type ProviderStandIn,
 } from '../support/provider-stand-ins.js';
 
@@ -21,10 +20,7 @@ import {
  * providers, each against a stand-in speaking its wire protocol. The models are built exactly as
  * the CLI builds them, with the provider's real URL; only fetch sends the request to the stand-in.
  */
-const providers: { provider: ProviderName; start: () => Promise<ProviderStandIn> }[] = [
-  { provider: 'openai', start: startOpenAIStandIn },
-  { provider: 'anthropic', start: startAnthropicStandIn },
-];
+const providers = structuredProviders;
 
 describe.each(providers)('translateBatch with $provider', ({ provider, start }) => {
   let standIn: ProviderStandIn;

@@ -5,15 +5,13 @@ import {
   createModel,
   translateBatchForLocales,
   type PluralGroupRequest,
-  type ProviderName,
   type TranslateBatchResult,
   type TranslateLocalesInput,
 } from '../../src/ai/index.js';
 import {
   answers,
-  startAnthropicStandIn,
-  startOpenAIStandIn,
   redirectTo,
+  structuredProviders,
   type ProviderStandIn,
   type TranslateFn,
 } from '../support/provider-stand-ins.js';
@@ -23,10 +21,7 @@ import {
  * texts go once, each locale's own parts under its name, and each locale's answer is checked as
  * one locale's; what it leaves is asked again for that locale alone.
  */
-const providers: { provider: ProviderName; start: () => Promise<ProviderStandIn> }[] = [
-  { provider: 'openai', start: startOpenAIStandIn },
-  { provider: 'anthropic', start: startAnthropicStandIn },
-];
+const providers = structuredProviders;
 
 const strings = {
   welcome: 'Welcome back, {name}!',

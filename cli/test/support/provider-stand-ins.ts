@@ -2,6 +2,7 @@ import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Serv
 import type { AddressInfo } from 'node:net';
 import { TYPE, parse, type Location, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
 import { isPluralCategory, pluralCategories } from '@tolk/locale-file';
+import type { ProviderName } from '../../src/ai/index.js';
 
 /**
  * Local stand-ins for AI providers, speaking their real wire protocols so that the AI SDK's own
@@ -238,6 +239,12 @@ export function startAnthropicStandIn(): Promise<ProviderStandIn> {
 export function startGoogleStandIn(): Promise<ProviderStandIn> {
   return startStandIn(googleProtocol);
 }
+
+/** The providers whose structured answers the AI tests run through, each with its stand-in. */
+export const structuredProviders: { provider: ProviderName; start: () => Promise<ProviderStandIn> }[] = [
+  { provider: 'openai', start: startOpenAIStandIn },
+  { provider: 'anthropic', start: startAnthropicStandIn },
+];
 
 const openAIProtocol: Protocol = {
   basePath: '/v1',
