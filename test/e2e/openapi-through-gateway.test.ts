@@ -492,7 +492,25 @@ describe('the OpenAPI document against the live system', () => {
     });
     expect(uploaded.status).toBe(200);
     expect(uploaded.body.status).toBe('up_to_date');
-    expect((await documented('get', translations, { token, params: ptBr })).status).toBe(200);
+    const downloaded = await documented('get', translations, { token, params: ptBr });
+    expect(downloaded.status).toBe(200);
+    expect(downloaded.headers.get('etag')).toBe(uploaded.headers.get('etag'));
+    const matching = await documented('put', translations, {
+      token,
+      params: ptBr,
+      query: { sourceVersion: '1' },
+      body: { hello: 'Olá {name}' },
+      headers: { 'if-match': downloaded.headers.get('etag')! },
+    });
+    expect(matching.status).toBe(200);
+    const stale = await documented('put', translations, {
+      token,
+      params: ptBr,
+      query: { sourceVersion: '1' },
+      body: { hello: 'Oi {name}' },
+      headers: { 'if-match': downloaded.headers.get('etag')! },
+    });
+    expect(stale.status).toBe(412);
 
     const memory = '/v1/projects/{projectId}/locales/{locale}/memory';
     const found = await documented('post', memory, {
