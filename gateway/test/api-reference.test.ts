@@ -219,7 +219,11 @@ describe('GET /v1/openapi.json', () => {
     ]);
     expect(
       op('put', '/v1/projects/{projectId}/locales/{locale}/translations').parameters?.map((p) => p.name),
-    ).toEqual(['projectId', 'locale', 'sourceVersion']);
+    ).toEqual(['projectId', 'locale', 'sourceVersion', 'If-Match']);
+    const translations = '/v1/projects/{projectId}/locales/{locale}/translations';
+    expect(Object.keys(op('put', translations).responses)).toContain('412');
+    expect(Object.keys(op('put', translations).responses['200']?.headers ?? {})).toContain('ETag');
+    expect(Object.keys(op('get', translations).responses['200']?.headers ?? {})).toContain('ETag');
     expect(Object.keys(op('post', '/v1/auth/logout').responses)).toContain('204');
     expect(Object.keys(op('post', '/v1/auth/signup').responses)).toContain('201');
     expect(Object.keys(op('put', '/v1/projects/{projectId}/source').responses)).toEqual(

@@ -5,6 +5,7 @@
  */
 import { IntlMessageFormat } from 'intl-messageformat';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { request } from '@tolk/testing';
 import { startSystem, type System } from './system.js';
 
 describe('source and locales through the gateway', () => {
@@ -228,5 +229,61 @@ describe('source and locales through the gateway', () => {
       '11 ملفًا',
       '101 ملف',
     ]);
+  });
+
+  it('when two members upload a locale at once with the ETag of the same download, then one is stored and the other is 412 with none of its values', async () => {
+    const owner = await system.signUp();
+    const member = await system.signUp();
+    const created = await call('POST', '/v1/projects', owner.token, { name: 'Shop', sourceLocale: 'en' });
+    const project = `/v1/projects/${created.body.projectId}`;
+    expect((await call('POST', `${project}/members`, owner.token, { email: member.email })).status).toBe(201);
+    expect((await call('POST', `${project}/locales`, owner.token, { locale: 'de' })).status).toBe(201);
+    expect(
+      (await call('PUT', `${project}/source`, owner.token, { title: 'Shop', pay: 'Pay', bye: 'Bye' })).status,
+    ).toBe(200);
+    await vi.waitFor(async () => {
+      const de = await call('GET', `${project}/locales/de`, owner.token);
+      expect(de.body.sourceVersion, 'de at source version 1').toBe(1);
+    }, settled);
+
+    const translations = `${project}/locales/de/translations`;
+    const downloaded = await call('GET', translations, owner.token);
+    const etag = downloaded.headers.get('etag');
+    expect(etag).toMatch(/^"\d+"$/);
+    // Each merged its own keys with the same download: both uploads are made against it.
+    const uploads = [
+      { token: owner.token, body: { title: 'Laden', pay: 'Zahlen' } },
+      { token: member.token, body: { bye: 'Tschüss' } },
+    ];
+    const answers = await Promise.all(
+      uploads.map(({ token, body }) =>
+        request(`${system.base}${translations}?sourceVersion=1`, {
+          method: 'PUT',
+          headers: { authorization: `Bearer ${token}`, 'if-match': etag! },
+          body,
+        }),
+      ),
+    );
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 412]);
+    const winner = answers.findIndex((answer) => answer.status === 200);
+    const loser = answers[1 - winner]!;
+    expect(loser.body.error.code).toBe('PRECONDITION_FAILED');
+    expect(loser.body.error.message).toContain('nothing was stored');
+
+    const after = await call('GET', translations, owner.token);
+    expect(JSON.parse(after.body.content)).toEqual(uploads[winner]!.body);
+    expect(after.headers.get('etag')).toBe(answers[winner]!.headers.get('etag'));
+    expect(after.headers.get('etag')).not.toBe(etag);
+
+    // The one refused, still holding the old ETag, is refused again: it must download and merge.
+    const stale = await request(`${system.base}${translations}?sourceVersion=1`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${uploads[1 - winner]!.token}`, 'if-match': etag! },
+      body: uploads[1 - winner]!.body,
+    });
+    expect(stale.status).toBe(412);
+    expect(JSON.parse((await call('GET', translations, owner.token)).body.content)).toEqual(
+      uploads[winner]!.body,
+    );
   });
 });

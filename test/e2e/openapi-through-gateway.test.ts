@@ -492,7 +492,23 @@ describe('the OpenAPI document against the live system', () => {
     });
     expect(uploaded.status).toBe(200);
     expect(uploaded.body.status).toBe('up_to_date');
-    expect((await documented('get', translations, { token, params: ptBr })).status).toBe(200);
+    const downloaded = await documented('get', translations, { token, params: ptBr });
+    expect(downloaded.status).toBe(200);
+    expect(downloaded.headers.get('etag')).toBe(uploaded.headers.get('etag'));
+    // The same ETag twice: the first upload matches it, the second finds it stale.
+    for (const [hello, status] of [
+      ['Olá {name}', 200],
+      ['Oi {name}', 412],
+    ] as const) {
+      const conditional = await documented('put', translations, {
+        token,
+        params: ptBr,
+        query: { sourceVersion: '1' },
+        body: { hello },
+        headers: { 'if-match': downloaded.headers.get('etag')! },
+      });
+      expect(conditional.status).toBe(status);
+    }
 
     const memory = '/v1/projects/{projectId}/locales/{locale}/memory';
     const found = await documented('post', memory, {

@@ -15,6 +15,8 @@ export type RequestOptions<Schema extends z.ZodType> = {
   query?: Record<string, string | number | boolean | undefined>;
   /** false: no Authorization header (signup, login, device login, refresh). */
   authenticated?: boolean;
+  /** Headers of the request beyond those every request has (`if-match`). */
+  headers?: Record<string, string>;
 };
 
 export type ApiClientOptions = {
@@ -82,11 +84,12 @@ export function createApiClient(options: ApiClientOptions) {
   const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
   const retryBaseMs = options.retryBaseMs ?? 500;
 
-  async function request<Schema extends z.ZodType = z.ZodUnknown>(
+  /** The answer and its `ETag` (null when it has none). */
+  async function exchange<Schema extends z.ZodType = z.ZodUnknown>(
     method: string,
     path: string,
     requestOptions: RequestOptions<Schema> = {},
-  ): Promise<z.infer<Schema>> {
+  ): Promise<{ body: z.infer<Schema>; etag: string | null }> {
     const url = new URL(apiUrl + path);
     for (const [name, value] of Object.entries(requestOptions.query ?? {})) {
       if (value !== undefined) url.searchParams.set(name, String(value));
@@ -97,7 +100,7 @@ export function createApiClient(options: ApiClientOptions) {
     for (let attempt = 0; ; attempt++) {
       let response: Response;
       try {
-        response = await send(method, url, requestOptions.body, authenticated);
+        response = await send(method, url, requestOptions, authenticated);
       } catch (error) {
         if (error instanceof InterruptedError || options.signal?.aborted) throw new InterruptedError();
         const reason = describeNetworkError(error);
@@ -107,7 +110,10 @@ export function createApiClient(options: ApiClientOptions) {
         }
         throw new NetworkError(`${method} ${url.origin}${url.pathname}: ${reason}`);
       }
-      if (response.ok) return parseAnswer(response, method, url, requestOptions.schema);
+      if (response.ok) {
+        const body = await parseAnswer(response, method, url, requestOptions.schema);
+        return { body, etag: response.headers.get('etag') };
+      }
       const error = await readError(response);
       if (response.status === 401 && authenticated && !renewed && options.auth?.renew) {
         renewed = true;
@@ -130,8 +136,17 @@ export function createApiClient(options: ApiClientOptions) {
     }
   }
 
-  async function send(method: string, url: URL, body: unknown, authenticated: boolean): Promise<Response> {
-    const headers: Record<string, string> = { accept: 'application/json', 'user-agent': 'tolk-cli' };
+  async function send(
+    method: string,
+    url: URL,
+    { body, headers: extra }: RequestOptions<z.ZodType>,
+    authenticated: boolean,
+  ): Promise<Response> {
+    const headers: Record<string, string> = {
+      ...extra,
+      accept: 'application/json',
+      'user-agent': 'tolk-cli',
+    };
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (authenticated && options.auth) headers['authorization'] = `Bearer ${await options.auth.token()}`;
     const signals = [AbortSignal.timeout(REQUEST_TIMEOUT_MS)];
@@ -156,9 +171,18 @@ export function createApiClient(options: ApiClientOptions) {
     await sleep(delayMs, options.signal);
   }
 
+  async function request<Schema extends z.ZodType = z.ZodUnknown>(
+    method: string,
+    path: string,
+    requestOptions: RequestOptions<Schema> = {},
+  ): Promise<z.infer<Schema>> {
+    return (await exchange(method, path, requestOptions)).body;
+  }
+
   return {
     apiUrl,
     request,
+    exchange,
     get: <Schema extends z.ZodType>(path: string, schema: Schema, query?: RequestOptions<Schema>['query']) =>
       request('GET', path, { schema, query }),
   };

@@ -79,22 +79,30 @@ export function tolkApi(client: ApiClient) {
       }),
     getLocale: (projectId: string, code: string) =>
       client.get(locale(projectId, code), localeDetailResponseSchema),
-    getTranslations: (projectId: string, code: string) =>
-      client.get(`${locale(projectId, code)}/translations`, translationsResponseSchema),
+    /** The translations and their revision (`etag`: null from a server that has none). */
+    getTranslations: async (projectId: string, code: string) => {
+      const { body, etag } = await client.exchange('GET', `${locale(projectId, code)}/translations`, {
+        schema: translationsResponseSchema,
+      });
+      return { ...body, etag };
+    },
     /**
      * `claim`: the keys the model wrote (and those reused from memory); every other key of the
-     * upload is a person's, unless its value is the one the server has (DESIGN §13).
+     * upload is a person's, unless its value is the one the server has (DESIGN §13). `ifMatch`:
+     * the `etag` of the download the upload was merged with; the server refuses it (412) when
+     * its translations changed since.
      */
     putTranslations: (
       projectId: string,
       code: string,
       content: Record<string, unknown>,
       sourceVersion: number,
-      claim?: ProvenanceClaim,
+      options: { claim?: ProvenanceClaim; ifMatch?: string | null } = {},
     ) =>
       client.request('PUT', `${locale(projectId, code)}/translations`, {
-        body: claim ? { ...content, [PROVENANCE_MEMBER]: claim } : content,
+        body: options.claim ? { ...content, [PROVENANCE_MEMBER]: options.claim } : content,
         query: { sourceVersion },
+        headers: options.ifMatch ? { 'if-match': options.ifMatch } : undefined,
         schema: localeResponseSchema,
       }),
 

@@ -15,6 +15,7 @@ import { hashValue, isUnsyncedLocal, loadSyncState, saveSyncState } from '../fil
 import type { Io } from '../io.js';
 import { recordOf } from '../ai/translation-prompt.js';
 import { valuesOf } from '../translate/merge.js';
+import { describeMergedAgain, uploadMerged } from '../translate/upload-merged.js';
 
 /** Up to this many changed keys are listed one by one; more are counted. */
 const LISTED_KEYS = 20;
@@ -27,6 +28,8 @@ type HumanEdits = {
   /** The source version they were uploaded as made from: the one the file was last synced to. */
   sourceVersion: number;
   uploaded: boolean;
+  /** The server's translations changed during the upload: the edits were merged with them again. */
+  mergedAgain?: { keys: number };
   error?: { code: string; message: string };
 };
 
@@ -57,6 +60,7 @@ export async function push(io: Io, options: { dryRun: boolean; json: boolean }) 
   });
   for (const edits of humanEdits) {
     const keys = `${edits.keys} edited translation${edits.keys === 1 ? '' : 's'}`;
+    if (edits.mergedAgain) out.line(describeMergedAgain(edits.locale, edits.mergedAgain));
     if (edits.error)
       out.note(`${edits.locale}: ${keys} not uploaded: ${edits.error.code}: ${edits.error.message}`);
     else if (options.dryRun) out.line(`Dry run: ${edits.locale}: ${keys} would be uploaded as a person's`);
@@ -87,7 +91,8 @@ export async function push(io: Io, options: { dryRun: boolean; json: boolean }) 
  * translations, as made from the source version the file was synced to, with no provenance
  * claim, so that the server records them as a person's and keeps every other key's provenance.
  * Without a record of the last sync nothing is uploaded: a difference may be the server's newer
- * value (pull names such keys).
+ * value (pull names such keys). Uploaded only over the translations they were merged with
+ * (uploadMerged): when another upload replaced them meanwhile, the edits are merged again.
  */
 async function pushTargetEdits(options: {
   io: Io;
@@ -113,33 +118,46 @@ async function pushTargetEdits(options: {
       sourceVersion: state.versions[locale] ?? 0,
       uploaded: false,
     };
+    let edited: [string, string][] = [];
     try {
-      const translations = await api.getTranslations(projectId, locale);
-      const server = valuesOf(parseLocaleDocument(JSON.parse(translations.content), locale, io.cwd));
-      const edited = [...local.values].filter(([key, mine]) =>
-        isUnsyncedLocal(mine, server.get(key), synced[key]),
-      );
-      if (edited.length === 0) continue;
-      result.keys = edited.length;
-      // States written before the version was kept: the server's translations are what was synced.
-      result.sourceVersion ||= translations.translatedFrom;
-      results.push(result);
-      if (translations.translatedFrom > result.sourceVersion) {
-        // The server's would have to be uploaded as made from an older source: never.
-        throw new CliError(
-          'CONFLICT',
-          `The server has translations of source version ${translations.translatedFrom}, newer than ` +
-            `those your file was synced with (${result.sourceVersion}): \`tolk pull\` (it keeps your edits) and push again`,
-          ExitCode.usage,
-        );
-      }
-      if (options.dryRun) continue;
-      // Flattened keys name the same keys as the file's nesting does.
-      const document = recordOf([...server, ...edited]);
-      await api.putTranslations(projectId, locale, document, result.sourceVersion);
+      const uploaded = await uploadMerged({
+        api,
+        projectId,
+        locale,
+        merge: async (translations) => {
+          const server = valuesOf(parseLocaleDocument(JSON.parse(translations.content), locale, io.cwd));
+          edited = [...local.values].filter(([key, mine]) =>
+            isUnsyncedLocal(mine, server.get(key), synced[key]),
+          );
+          // Merged again, the server may already have every one of them.
+          if (edited.length === 0) {
+            if (results.includes(result)) results.splice(results.indexOf(result), 1);
+            return undefined;
+          }
+          result.keys = edited.length;
+          // States written before the version was kept: the server's translations are what was synced.
+          result.sourceVersion ||= translations.translatedFrom;
+          if (!results.includes(result)) results.push(result);
+          if (translations.translatedFrom > result.sourceVersion) {
+            // The server's would have to be uploaded as made from an older source: never.
+            throw new CliError(
+              'CONFLICT',
+              `The server has translations of source version ${translations.translatedFrom}, newer than ` +
+                `those your file was synced with (${result.sourceVersion}): \`tolk pull\` (it keeps your edits) and push again`,
+              ExitCode.usage,
+            );
+          }
+          if (options.dryRun) return undefined;
+          // Flattened keys name the same keys as the file's nesting does.
+          const document = recordOf([...server, ...edited]);
+          return { document, sourceVersion: result.sourceVersion, ownKeys: edited.length };
+        },
+      });
+      if (!uploaded) continue;
       for (const [key, mine] of edited) synced[key] = hashValue(mine);
       state.versions[locale] = result.sourceVersion;
       result.uploaded = true;
+      if (uploaded.mergedAgain) result.mergedAgain = uploaded.mergedAgain;
     } catch (error) {
       if (!(error instanceof CliError)) throw error;
       result.error = { code: error.code, message: error.message };

@@ -53,6 +53,7 @@ import type { KeyRuleMatcher } from '@tolk/contracts';
 import { resolveProviderKey } from '../translate/provider-key.js';
 import { shareIdenticalTexts, translationUnits, type TranslationUnit } from '../translate/units.js';
 import { CHARS_PER_TOKEN, fillFromMemory, memoryExamples } from '../translate/memory.js';
+import { describeMergedAgain, uploadMerged } from '../translate/upload-merged.js';
 
 export type TranslateOptions = {
   locale: string[];
@@ -85,6 +86,16 @@ type LocaleOutcome = {
   uploaded: boolean;
   /** Keys whose local value, never uploaded, a new translation replaced (it was for an older source). */
   replacedLocal: string[];
+  /**
+   * Keys a person translated on the server while this run was translating them: their translation
+   * is kept, the model's is not uploaded.
+   */
+  keptHumanMeanwhile: string[];
+  /**
+   * The server's translations changed between the download the upload was merged with and the
+   * upload (412): this many of the run's keys were merged with the newer ones and uploaded.
+   */
+  mergedAgain: { keys: number } | null;
   /** Keys only people translate (key rules) still without a translation. */
   leftForPeople: string[];
   /** Keys a person translated that would have been asked of the model and were not (DESIGN §13). */
@@ -106,6 +117,8 @@ type LocaleWork = {
   references: Map<string, string>;
   /** Keys asked only as part of their plural group: a person's, kept whatever the model answers. */
   keepHuman: Set<string>;
+  /** The server's translations when the work was planned. */
+  planned: ReadonlyMap<string, string>;
   remaining: number;
   translated: Map<string, string>;
   /** The keys of `translated` that came from translation memory. */
@@ -247,6 +260,7 @@ export async function translate(io: Io, options: TranslateOptions) {
       batches: planBatches(units, valueOf),
       references: plan.references,
       keepHuman,
+      planned: plan.server,
       remaining: 0,
       translated: new Map(memory?.filled),
       fromMemory: new Set(memory?.filled.keys()),
@@ -262,6 +276,8 @@ export async function translate(io: Io, options: TranslateOptions) {
         glossaryMisses: [],
         uploaded: false,
         replacedLocal: [],
+        keptHumanMeanwhile: [],
+        mergedAgain: null,
         leftForPeople: [],
         keptHuman: kept.size,
         humanReferences: plan.references.size,
@@ -500,6 +516,14 @@ export async function translate(io: Io, options: TranslateOptions) {
         '(it was made for an older source text)',
     );
   }
+  for (const { locale, mergedAgain, keptHumanMeanwhile: kept } of outcomes) {
+    if (mergedAgain) out.line(describeMergedAgain(locale, mergedAgain));
+    if (kept.length === 0) continue;
+    out.note(
+      `${locale}: kept ${kept.length} translation${kept.length === 1 ? '' : 's'} a person uploaded while this run ` +
+        `was translating (${kept.slice(0, 20).join(', ')}${kept.length > 20 ? ', ...' : ''}); the model's not uploaded`,
+    );
+  }
   for (const { locale, leftForPeople: left } of outcomes) {
     if (left.length === 0) continue;
     out.note(
@@ -569,10 +593,18 @@ type LocalePlan = {
   keptHuman: string[];
   /** Key → a person's translation, for every key that has one. */
   humanValues: Map<string, string>;
+  /** The server's translations the plan was made with. */
+  server: ReadonlyMap<string, string>;
 };
 
 function nothingToPlan(): LocalePlan {
-  return { wanted: new Set(), references: new Map(), keptHuman: [], humanValues: new Map() };
+  return {
+    wanted: new Set(),
+    references: new Map(),
+    keptHuman: [],
+    humanValues: new Map(),
+    server: new Map(),
+  };
 }
 
 /**
@@ -627,7 +659,7 @@ async function planLocale(options: {
   }
   const outdated = new Set(detail.outdated);
   const candidates = options.force ? target.keys : [...detail.missing, ...detail.outdated];
-  const plan: LocalePlan = { ...nothingToPlan(), humanValues };
+  const plan: LocalePlan = { ...nothingToPlan(), humanValues, server };
   for (const key of candidates) {
     const human = options.overwriteHuman ? undefined : humanValues.get(key);
     if (human === undefined) plan.wanted.add(key);
@@ -657,65 +689,90 @@ async function uploadLocale(options: {
 }) {
   const { io, api, projectId, source, parts, version, item, progress, syncState } = options;
   const { outcome } = item;
+  let rejectedLocal: string[] = [];
   try {
-    const [serverTranslations, localFiles] = await Promise.all([
-      api.getTranslations(projectId, item.locale),
-      readLocalValues(parts, item.locale, io.cwd),
-    ]);
-    const server = valuesOf(
-      parseLocaleDocument(JSON.parse(serverTranslations.content), outcome.file, io.cwd),
-    );
+    // Read once, before this run writes them: a merge made again writes the files again from
+    // what they held, and never takes its own first merge for local work.
+    const localFiles = await readLocalValues(parts, item.locale, io.cwd);
     const local = localFiles?.values;
     const synced = syncState.locales[item.locale] ?? {};
-    for (const [key, fresh] of item.translated) {
-      const mine = local?.get(key);
-      if (mine !== fresh && isUnsyncedLocal(mine, server.get(key), synced[key]))
-        outcome.replacedLocal.push(key);
-    }
-    const merged = mergeTranslations({
-      synced,
-      source,
+    let values = new Map<string, string>();
+    const uploaded = await uploadMerged({
+      api,
+      projectId,
       locale: item.locale,
-      target: item.target,
-      server,
-      local,
-      translated: item.translated,
-      failed: item.failed,
-      rules: options.rules,
-    });
-    outcome.translated = item.translated.size;
-    outcome.failedKeys = item.target.keys.filter((key) => item.failed.has(key));
-    for (const key of merged.rejectedLocal) {
-      outcome.problems.push(
-        `${key}: the value in ${outcome.file} has other placeholders than the source; not uploaded`,
-      );
-    }
-    const values = valuesOf(parseLocaleDocument(merged.document, outcome.file, io.cwd));
-    outcome.leftForPeople = leftForPeople(item.target, options.rules, values);
-    for (const part of parts) {
-      await writeTargetFile({
-        part,
-        sourceLocale: options.sourceLocale,
-        locale: item.locale,
-        i18nextPlurals: options.i18nextPlurals,
-        valueOf: (key) => values.get(key),
-        existing: localFiles?.existing.get(part),
-        cwd: io.cwd,
-      });
-    }
-    // The keys the model wrote are claimed as its, those from memory as memory's; the rest is a
-    // person's or kept as it was.
-    const written = [...item.translated.keys()].filter((key) => values.has(key));
-    const byModel = written.filter((key) => !item.fromMemory.has(key));
-    const byMemory = written.filter((key) => item.fromMemory.has(key));
-    const claim =
-      (options.model && byModel.length > 0) || byMemory.length > 0
-        ? {
-            ...(options.model && byModel.length > 0 ? { ai: { model: options.model, keys: byModel } } : {}),
-            ...(byMemory.length > 0 ? { memory: { keys: byMemory } } : {}),
+      merge: async (serverTranslations) => {
+        const server = valuesOf(
+          parseLocaleDocument(JSON.parse(serverTranslations.content), outcome.file, io.cwd),
+        );
+        // A person's translation the server got after this run planned its work is kept: the
+        // model is never asked for a person's translation in place of it (DESIGN §13).
+        const translated = new Map(item.translated);
+        outcome.keptHumanMeanwhile = [];
+        for (const key of item.translated.keys()) {
+          const theirs = server.get(key);
+          if (
+            theirs !== undefined &&
+            theirs !== item.planned.get(key) &&
+            serverTranslations.provenance[key]?.by === 'human'
+          ) {
+            translated.delete(key);
+            outcome.keptHumanMeanwhile.push(key);
           }
-        : undefined;
-    const answer = await api.putTranslations(projectId, item.locale, merged.document, version, claim);
+        }
+        outcome.replacedLocal = [];
+        for (const [key, fresh] of translated) {
+          const mine = local?.get(key);
+          if (mine !== fresh && isUnsyncedLocal(mine, server.get(key), synced[key]))
+            outcome.replacedLocal.push(key);
+        }
+        const merged = mergeTranslations({
+          synced,
+          source,
+          locale: item.locale,
+          target: item.target,
+          server,
+          local,
+          translated,
+          failed: item.failed,
+          rules: options.rules,
+        });
+        outcome.translated = item.translated.size;
+        outcome.failedKeys = item.target.keys.filter((key) => item.failed.has(key));
+        rejectedLocal = merged.rejectedLocal;
+        values = valuesOf(parseLocaleDocument(merged.document, outcome.file, io.cwd));
+        outcome.leftForPeople = leftForPeople(item.target, options.rules, values);
+        for (const part of parts) {
+          await writeTargetFile({
+            part,
+            sourceLocale: options.sourceLocale,
+            locale: item.locale,
+            i18nextPlurals: options.i18nextPlurals,
+            valueOf: (key) => values.get(key),
+            existing: localFiles?.existing.get(part),
+            cwd: io.cwd,
+          });
+        }
+        // The keys the model wrote are claimed as its, those from memory as memory's; the rest is a
+        // person's or kept as it was.
+        const written = [...translated.keys()].filter((key) => values.has(key));
+        const byModel = written.filter((key) => !item.fromMemory.has(key));
+        const byMemory = written.filter((key) => item.fromMemory.has(key));
+        const claim =
+          (options.model && byModel.length > 0) || byMemory.length > 0
+            ? {
+                ...(options.model && byModel.length > 0
+                  ? { ai: { model: options.model, keys: byModel } }
+                  : {}),
+                ...(byMemory.length > 0 ? { memory: { keys: byMemory } } : {}),
+              }
+            : undefined;
+        return { document: merged.document, sourceVersion: version, claim, ownKeys: merged.ownKeys };
+      },
+    });
+    // A merge always has something to upload: the locale is uploaded to catch up with the source.
+    const { answer, mergedAgain } = uploaded!;
+    outcome.mergedAgain = mergedAgain ?? null;
     syncState.versions[item.locale] = version;
     syncState.locales[item.locale] = syncedHashes(
       values,
@@ -733,6 +790,11 @@ async function uploadLocale(options: {
     if (!(error instanceof CliError)) throw error;
     outcome.error = { code: error.code, message: error.message };
     progress.state(item.locale, `upload failed: ${error.code}`);
+  }
+  for (const key of rejectedLocal) {
+    outcome.problems.push(
+      `${key}: the value in ${outcome.file} has other placeholders than the source; not uploaded`,
+    );
   }
 }
 

@@ -38,6 +38,8 @@ export type MergeResult = {
   keyCount: number;
   /** Local values left out because their placeholders differ from the source's. */
   rejectedLocal: string[];
+  /** How many keys have this run's value (a new translation, a local one the server lacks) over the server's. */
+  ownKeys: number;
 };
 
 /**
@@ -58,6 +60,7 @@ export function mergeTranslations(input: MergeInput): MergeResult {
   const { source, locale, target, server, local, translated, failed, synced, rules } = input;
   const rejectedLocal: string[] = [];
   let keyCount = 0;
+  let ownKeys = 0;
   const document = rebuildTranslation(
     source,
     (key) => {
@@ -67,21 +70,27 @@ export function mergeTranslations(input: MergeInput): MergeResult {
     },
     { locale, target },
   );
-  return { document, keyCount, rejectedLocal };
+  return { document, keyCount, rejectedLocal, ownKeys };
 
   function valueOf(key: string): string | undefined {
     const rule = rules?.ruleOf(key);
     if (rule === 'exclude') return undefined;
     if (rule === 'neverTranslate') return sourceTextOf(source, target.byKey.get(key)!);
     const fresh = translated.get(key);
-    if (fresh !== undefined) return fresh;
+    if (fresh !== undefined) {
+      ownKeys++;
+      return fresh;
+    }
     if (failed.has(key)) return undefined;
     const mine = local?.get(key);
     const theirs = server.get(key);
     const stale = synced !== undefined && theirs !== undefined && synced[key] === hashValue(mine ?? '');
     if (mine !== undefined && mine !== '' && !stale) {
       const sources = sourceValuesOf(source, target.byKey.get(key)!);
-      if (comparePluralFormPlaceholders(sources, mine) === undefined) return mine;
+      if (comparePluralFormPlaceholders(sources, mine) === undefined) {
+        if (mine !== theirs) ownKeys++;
+        return mine;
+      }
       rejectedLocal.push(key);
     }
     return theirs;

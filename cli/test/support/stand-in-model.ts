@@ -8,31 +8,18 @@
  *   node --import tsx cli/test/support/stand-in-model.ts &
  *   tolk translate --base-url http://127.0.0.1:8090/v1 --model stand-in
  */
-import { createServer, request } from 'node:http';
+import { startForwardingProxy } from './forwarding-proxy.js';
 import { startOpenAIStandIn } from './provider-stand-ins.js';
 
 const standIn = await startOpenAIStandIn();
 const port = Number(process.env['PORT'] ?? 8090);
-const server = createServer((req, res) => {
-  const forward = request(
-    new URL(req.url ?? '/', standIn.url),
-    { method: req.method, headers: req.headers },
-    (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    },
-  );
-  forward.on('error', () => res.writeHead(502).end());
-  req.pipe(forward);
-});
-server.listen(port, '127.0.0.1', () => {
-  console.log(
-    `stand-in model on http://127.0.0.1:${port}/v1 (use --base-url http://127.0.0.1:${port}/v1 --model stand-in)`,
-  );
-});
+const proxy = await startForwardingProxy(standIn.url, { port });
+console.log(
+  `stand-in model on http://127.0.0.1:${port}/v1 (use --base-url http://127.0.0.1:${port}/v1 --model stand-in)`,
+);
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
-    server.close();
+    void proxy.close();
     void standIn.close().then(() => process.exit(0));
   });
 }

@@ -211,7 +211,10 @@ export const HEADERS = {
     schema: { type: 'integer', minimum: 0 },
   },
   ETag: {
-    description: 'The source version as an entity tag, e.g. `"3"`: send it back as `If-Match`',
+    description:
+      'The version of what was answered as an entity tag, e.g. `"3"`: the source version for the ' +
+      "source, the revision of a locale's translations for them. Send it back as `If-Match` with " +
+      'the upload based on it',
     schema: { type: 'string' },
   },
 } satisfies Record<string, { description: string; required?: boolean; schema: JsonSchema }>;
@@ -733,8 +736,11 @@ export const OPERATIONS: ApiOperation[] = [
       status: 200,
       description:
         'The translations, in the source nesting, without annotations; `"@@locale"` set to this locale where the source has `@@locale` (ARB). ' +
-        '`provenance` says who wrote each translation: `{"by": "ai", "model": "openai:gpt-4o-mini", "at": <epoch ms>}`, `{"by": "human", "at"}` or `{"by": "memory", "at"}`',
+        '`provenance` says who wrote each translation: `{"by": "ai", "model": "openai:gpt-4o-mini", "at": <epoch ms>}`, `{"by": "human", "at"}` or `{"by": "memory", "at"}`. ' +
+        'The ETag is the revision of these translations: it changes with every upload, with a rename or ' +
+        'restore the service carries into them, and with a change of the key rules or the plural-key setting',
       schema: 'Translations',
+      headers: ['ETag'],
     },
     errors: { 404: 'No such project, or not a target locale of it (NOT_FOUND)' },
   },
@@ -766,17 +772,35 @@ export const OPERATIONS: ApiOperation[] = [
         description: 'The source version the translations were made from',
         schema: versionNumber(1),
       },
+      {
+        name: 'If-Match',
+        in: 'header',
+        required: false,
+        description:
+          'Optimistic concurrency: the revision of the translations the upload was merged with, as the ' +
+          'ETag of their download (`"7"`; also `7`, `W/"7"`, a comma-separated list, or `*` for "the ' +
+          'locale exists"). Without it the upload replaces whatever is stored.',
+        schema: { type: 'string' },
+      },
     ],
     requestBody: { schema: 'LocaleFile', required: true },
-    success: { status: 200, description: 'The target locale with its new status', schema: 'Locale' },
+    success: {
+      status: 200,
+      description: 'The target locale with its new status; the ETag is the revision this upload stored',
+      schema: 'Locale',
+      headers: ['ETag'],
+    },
     errors: {
       400:
         'A rule of the locale file is broken, placeholders differ from the source, an ICU message does ' +
         'not parse or lacks plural categories of the locale (the message names the keys and the ' +
         'categories), `@@provenance` is malformed or claims keys not in the upload or twice, or ' +
-        'sourceVersion does not exist (VALIDATION_ERROR); or INVALID_JSON',
+        'sourceVersion does not exist, or If-Match is not an entity tag (VALIDATION_ERROR); or INVALID_JSON',
       404: 'No such project, or not a target locale of it (NOT_FOUND)',
       409: 'Translations made from a newer source version are already stored: pull and translate again (CONFLICT)',
+      412:
+        'The translations are no longer at the If-Match revision (PRECONDITION_FAILED; the message names ' +
+        'the current one): nothing was stored; download them again, merge and upload',
       413: 'The body is over 10 MiB, or holds more than 200,000 keys (PAYLOAD_TOO_LARGE)',
     },
   },

@@ -3,6 +3,7 @@ export * from './error-middleware.js';
 export * from './request-id.js';
 export * from './validation.js';
 export * from './query.js';
+export * from './if-match.js';
 export * from './principal.js';
 export * from './internal-caller.js';
 export * from './service-app.js';

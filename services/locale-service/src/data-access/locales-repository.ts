@@ -24,6 +24,8 @@ export type LocaleRow = LocaleCounts & {
   carriedVersion: number;
   /** Whether translations are stored. */
   hasContent: boolean;
+  /** The revision of the translations as a download shows them (see NEXT_REVISION). */
+  revision: number;
   createdAt: number;
   updatedAt: number;
 };
@@ -40,13 +42,24 @@ type Row = {
   synced_version: number;
   carried_version: number;
   has_content: boolean;
+  revision: string | number;
   created_at: Date;
   updated_at: Date;
 };
 
 const COLUMNS = `locale, translated_from, translated_at, counts_version, key_count, translated_count,
   missing_count, outdated_count, synced_version, carried_version, (content IS NOT NULL) AS has_content,
-  created_at, updated_at`;
+  revision, created_at, updated_at`;
+
+/**
+ * A new revision of a locale's translations, for a statement that changes what a download of
+ * them shows (`WITH next AS ... SET revision = (SELECT revision FROM next)`; `$1` is the
+ * project): the project's counter, on its baseline row, moved on. Every change to a project's
+ * locales holds that row's lock, so revisions are taken one at a time, and a locale removed and
+ * added again never gets one it had before.
+ */
+const NEXT_REVISION = `next AS (
+  UPDATE baselines SET last_revision = last_revision + 1 WHERE project_id = $1 RETURNING last_revision AS revision)`;
 
 function toLocale(row: Row): LocaleRow {
   return {
@@ -61,6 +74,7 @@ function toLocale(row: Row): LocaleRow {
     syncedVersion: row.synced_version,
     carriedVersion: row.carried_version,
     hasContent: row.has_content,
+    revision: Number(row.revision),
     createdAt: row.created_at.getTime(),
     updatedAt: row.updated_at.getTime(),
   };
@@ -132,9 +146,16 @@ export function createLocalesRepository(db: Db) {
     },
 
     /** The locales whose counts were computed against a version older than `version`, locked. */
-    /** The counts of every locale of the project are recomputed before they are next shown. */
+    /**
+     * The counts of every locale of the project are recomputed before they are next shown; a new
+     * revision, as the setting or rules that changed change what their downloads show.
+     */
     async markStale(projectId: string, tx: Queryable): Promise<void> {
-      await tx.query(`UPDATE locales SET counts_version = -1 WHERE project_id = $1`, [projectId]);
+      await tx.query(
+        `WITH ${NEXT_REVISION}
+         UPDATE locales SET counts_version = -1, revision = (SELECT revision FROM next) WHERE project_id = $1`,
+        [projectId],
+      );
     },
 
     async lockStale(projectId: string, version: number, tx: Queryable): Promise<LocaleRow[]> {
@@ -157,27 +178,31 @@ export function createLocalesRepository(db: Db) {
 
     /**
      * The last translation upload and the provenance of its keys, each compressed (undefined when
-     * not stored), and when it was stored (null: nothing uploaded).
+     * not stored), when it was stored (null: nothing uploaded), and their revision, read with them.
      */
     async translations(
       projectId: string,
       locale: string,
       q: Queryable = db,
-    ): Promise<{ content?: Buffer; provenance?: Buffer; translatedAt: number | null } | undefined> {
+    ): Promise<
+      { content?: Buffer; provenance?: Buffer; translatedAt: number | null; revision: number } | undefined
+    > {
       const { rows } = await q.query<{
         content: Buffer | null;
         provenance: Buffer | null;
         translated_at: Date | null;
-      }>(`SELECT content, provenance, translated_at FROM locales WHERE project_id = $1 AND locale = $2`, [
-        projectId,
-        locale,
-      ]);
+        revision: string | number;
+      }>(
+        `SELECT content, provenance, translated_at, revision FROM locales WHERE project_id = $1 AND locale = $2`,
+        [projectId, locale],
+      );
       const row = rows[0];
       return (
         row && {
           content: row.content ?? undefined,
           provenance: row.provenance ?? undefined,
           translatedAt: row.translated_at?.getTime() ?? null,
+          revision: Number(row.revision),
         }
       );
     },
@@ -185,9 +210,10 @@ export function createLocalesRepository(db: Db) {
     /** False when the project already has this locale. */
     async insert(projectId: string, locale: string, counts: LocaleCounts, at: number, tx: Queryable) {
       const { rowCount } = await tx.query(
-        `INSERT INTO locales (project_id, locale, counts_version, key_count, translated_count,
-                              missing_count, outdated_count, synced_version, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9)
+        `WITH ${NEXT_REVISION}
+         INSERT INTO locales (project_id, locale, counts_version, key_count, translated_count,
+                              missing_count, outdated_count, synced_version, created_at, updated_at, revision)
+         SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $9, revision FROM next
          ON CONFLICT (project_id, locale) DO NOTHING`,
         [projectId, locale, ...countsParams(counts), new Date(at)],
       );
@@ -206,7 +232,7 @@ export function createLocalesRepository(db: Db) {
     /**
      * Replaces the locale's translations with an upload made from source version `from`, and the
      * provenance of their keys with them, with the renames and restores of the versions after it
-     * up to `carried` applied.
+     * up to `carried` applied. Returns their new revision.
      */
     async saveTranslations(
       projectId: string,
@@ -215,12 +241,15 @@ export function createLocalesRepository(db: Db) {
       counts: LocaleCounts,
       at: number,
       tx: Queryable,
-    ): Promise<void> {
-      await tx.query(
-        `UPDATE locales SET content = $3, provenance = $4, translated_from = $5, translated_at = $6,
+    ): Promise<number> {
+      const { rows } = await tx.query<{ revision: string | number }>(
+        `WITH ${NEXT_REVISION}
+         UPDATE locales SET content = $3, provenance = $4, translated_from = $5, translated_at = $6,
                 updated_at = $6, counts_version = $7, key_count = $8, translated_count = $9,
-                missing_count = $10, outdated_count = $11, synced_version = $12, carried_version = $13
-          WHERE project_id = $1 AND locale = $2`,
+                missing_count = $10, outdated_count = $11, synced_version = $12, carried_version = $13,
+                revision = (SELECT revision FROM next)
+          WHERE project_id = $1 AND locale = $2
+          RETURNING revision`,
         [
           projectId,
           locale,
@@ -232,6 +261,7 @@ export function createLocalesRepository(db: Db) {
           upload.carried,
         ],
       );
+      return Number(rows[0]!.revision);
     },
 
     /**
@@ -264,7 +294,8 @@ export function createLocalesRepository(db: Db) {
 
     /**
      * Translations with renames and restores applied up to `carried`; `content` undefined:
-     * unchanged. Changed translations leave the counts stale (recomputed by the refresh).
+     * unchanged. Changed translations leave the counts stale (recomputed by the refresh) and get a
+     * new revision.
      */
     async saveCarried(
       projectId: string,
@@ -274,10 +305,13 @@ export function createLocalesRepository(db: Db) {
       tx: Queryable,
       provenance?: Buffer,
     ): Promise<void> {
+      const changed = content !== undefined;
       await tx.query(
-        `UPDATE locales SET carried_version = greatest(carried_version, $3), content = coalesce($4, content),
+        `${changed ? `WITH ${NEXT_REVISION}` : ''}
+         UPDATE locales SET carried_version = greatest(carried_version, $3), content = coalesce($4, content),
                 provenance = coalesce($5, provenance),
-                counts_version = CASE WHEN $4::bytea IS NULL THEN counts_version ELSE -1 END
+                counts_version = CASE WHEN $4::bytea IS NULL THEN counts_version ELSE -1 END,
+                revision = ${changed ? '(SELECT revision FROM next)' : 'revision'}
           WHERE project_id = $1 AND locale = $2`,
         [projectId, locale, carried, content ?? null, provenance ?? null],
       );

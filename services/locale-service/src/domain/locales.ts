@@ -1,6 +1,13 @@
 import { keyRuleMatcher, type KeyRuleMatcher, type Principal } from '@tolk/contracts';
 import type { Db, Queryable } from '@tolk/db';
-import { ConflictError, NotFoundError, ValidationError } from '@tolk/http';
+import {
+  ConflictError,
+  ifMatchHolds,
+  NotFoundError,
+  PreconditionFailedError,
+  ValidationError,
+  type IfMatch,
+} from '@tolk/http';
 import { authorizeProject, type ProjectDirectory } from '@tolk/projects';
 import {
   keySettingsOf,
@@ -96,6 +103,8 @@ export type Translations = {
   updatedAt: number;
   /** Key of `content` → who wrote its translation, in the order of `content`. */
   provenance: ReadonlyMap<string, Provenance>;
+  /** The revision of the stored translations `content` shows: its entity tag. */
+  revision: number;
 };
 
 /** Keys checked between two turns of the event loop. */
@@ -116,6 +125,16 @@ async function inSlices<T>(count: number, check: (range: KeyRange) => T[]): Prom
 
 function localeNotFound(locale: string): NotFoundError {
   return new NotFoundError(`Locale ${locale} is not a target locale of this project`);
+}
+
+/** An upload's `If-Match` against the revision of the locale's translations; `*`: the locale exists. */
+function requireRevision(expected: IfMatch | undefined, locale: string, current: number): void {
+  if (!ifMatchHolds(expected, current, true)) {
+    throw new PreconditionFailedError(
+      `If-Match does not match: the translations of ${locale} are at revision ${current}; ` +
+        'nothing was stored (download them again and merge)',
+    );
+  }
 }
 
 /** A translations map of the stored form; an empty value counts as not translated. */
@@ -627,7 +646,9 @@ export function createLocales(deps: {
 
     /**
      * `PUT .../locales/{locale}/translations?sourceVersion=N`: the locale's translations, whole,
-     * made from source version N. Checked against version N before anything is stored.
+     * made from source version N. Checked against version N before anything is stored; with
+     * `expected` (If-Match), stored only if the translations are still at that revision when the
+     * row is locked. Returns the locale and the revision stored.
      */
     async upload(
       principal: Principal | undefined,
@@ -635,12 +656,14 @@ export function createLocales(deps: {
       locale: string,
       body: unknown,
       from: number,
-    ): Promise<Locale> {
+      expected?: IfMatch,
+    ): Promise<Locale & { revision: number }> {
       authorizeProject(principal, projectId, 'write');
       const upload = parseUpload(body, limits);
       const claimed = readProvenanceClaim(upload.metadata, upload.keys);
       const project = await directory.require(projectId);
-      await requireLocale(projectId, locale);
+      // A stale If-Match is refused before the upload is checked, and again under the lock below.
+      requireRevision(expected, locale, (await requireLocale(projectId, locale)).revision);
       let head = await documents.head(projectId);
       if (from > head.version) {
         // A source version this service has not heard of yet (its SourceChanged is on the way).
@@ -676,9 +699,10 @@ export function createLocales(deps: {
       // under it only when an upload was stored in between.
       const known = await storedWithProvenance(projectId, locale);
       const at = now();
-      await baseline.change(projectId, async (tx) => {
+      const revision = await baseline.change(projectId, async (tx) => {
         const row = await locales.lock(projectId, locale, tx);
         if (!row) throw localeNotFound(locale);
+        requireRevision(expected, locale, row.revision);
         const { i18nextPlurals: plurals, keyRules } = await keySettings(projectId, tx);
         const target = targetKeysOf(current, locale, plurals);
         if (from < row.translatedFrom) {
@@ -698,7 +722,7 @@ export function createLocales(deps: {
           keyRuleMatcher(keyRules),
         );
         const provenance = await uploadProvenance(projectId, locale, translations, writers, known, at, tx);
-        await locales.saveTranslations(
+        const stored = await locales.saveTranslations(
           projectId,
           locale,
           { content, provenance, from, carried },
@@ -714,10 +738,11 @@ export function createLocales(deps: {
           known.translations,
         );
         await memory.record(projectId, locale, learned, at, tx);
+        return stored;
       });
       // A newer source may have arrived meanwhile: counts follow it before they are shown.
       const latest = await refresh(projectId);
-      return present(await requireLocale(projectId, locale), latest.version);
+      return { ...present(await requireLocale(projectId, locale), latest.version), revision };
     },
 
     /**
@@ -795,7 +820,7 @@ export function createLocales(deps: {
     ): Promise<Translations> {
       const opened = await open(principal, projectId, 'read');
       const { row, i18nextPlurals, keyRules, head } = await settledLocale(projectId, locale, opened.head);
-      const { translations, provenance } = await storedWithProvenance(projectId, locale);
+      const { translations, provenance, raw } = await storedWithProvenance(projectId, locale);
       const rules = keyRuleMatcher(keyRules);
       const source =
         translations.size > 0 || !rules.empty ? await documents.version(projectId, head.version) : undefined;
@@ -822,6 +847,7 @@ export function createLocales(deps: {
         content: JSON.stringify(document),
         updatedAt: row.translatedAt ?? row.createdAt,
         provenance: keepProvenanceOf(provenance, written),
+        revision: raw.revision,
       };
     },
   };

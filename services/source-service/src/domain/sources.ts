@@ -1,7 +1,7 @@
 import { enqueueEvent } from '@tolk/bus';
 import type { Principal } from '@tolk/contracts';
 import type { Db, Queryable } from '@tolk/db';
-import { NotFoundError, PreconditionFailedError } from '@tolk/http';
+import { ifMatchHolds, NotFoundError, PreconditionFailedError, type IfMatch } from '@tolk/http';
 import { authorizeProject as authorize, projectNotFound, type ProjectDirectory } from '@tolk/projects';
 import type { Logger } from '@tolk/logger';
 import type { BaselinesRepository } from '../data-access/baselines-repository.js';
@@ -42,7 +42,7 @@ import {
 } from '@tolk/locale-file';
 
 /** `If-Match`: the versions the client expects to be current, or `*` (any version exists). */
-export type ExpectedVersion = number[] | 'any';
+export type ExpectedVersion = IfMatch;
 
 /**
  * `raw`: the body's JSON text as it arrived; `document`: the same, compressed for storage
@@ -111,9 +111,7 @@ function hasUntranslated(diff: SourceDiff): boolean {
 }
 
 function requireExpected(expected: ExpectedVersion | undefined, current: number): void {
-  if (expected === undefined) return;
-  const ok = expected === 'any' ? current > 0 : expected.includes(current);
-  if (!ok) {
+  if (!ifMatchHolds(expected, current, current > 0)) {
     throw new PreconditionFailedError(
       `If-Match does not match: the source is at version ${current}` +
         (current === 0 ? ' (nothing uploaded yet)' : ''),

@@ -14,7 +14,7 @@ import {
   type MemoryLookupResponse,
   type TranslationsResponse,
 } from '@tolk/contracts';
-import { parseLocaleParam } from './schemas.js';
+import { parseExpectedRevision, parseLocaleParam } from './schemas.js';
 
 /** Keys a page of the translation browser holds when the query does not say. */
 const DEFAULT_BROWSE_LIMIT = 50;
@@ -83,6 +83,7 @@ export function createLocaleRouter(deps: { locales: Locales; memory: Pick<Memory
         updatedAt: translations.updatedAt,
         provenance: Object.fromEntries(translations.provenance),
       };
+      res.setHeader('ETag', `"${translations.revision}"`);
       res.json(body);
     },
     put: withQuery(uploadTranslationsQuerySchema, async (req, res, { sourceVersion }) => {
@@ -93,7 +94,9 @@ export function createLocaleRouter(deps: { locales: Locales; memory: Pick<Memory
         locale,
         req.body,
         sourceVersion,
+        parseExpectedRevision(req.headers['if-match']),
       );
+      res.setHeader('ETag', `"${updated.revision}"`);
       res.json(localeBody(updated));
     }),
   });

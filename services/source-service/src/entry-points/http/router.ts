@@ -4,7 +4,7 @@ import { noStore, pathParam, route, withQuery } from '@tolk/http';
 import type { SourceFile, Sources } from '../../domain/sources.js';
 import {
   carryOverQuerySchema,
-  parseIfMatch,
+  parseExpectedVersion,
   parseVersion,
   sourceDiffQuerySchema,
   uploadSourceQuerySchema,
@@ -41,7 +41,7 @@ export function createSourceRouter(deps: {
 
   route(router, '/v1/projects/:projectId/source', {
     put: withQuery(uploadSourceQuerySchema, async (req, res, { dryRun }) => {
-      const expected = parseIfMatch(req.headers['if-match']);
+      const expected = parseExpectedVersion(req.headers['if-match']);
       const result = await sources.upload(req.principal, pathParam(req, 'projectId'), req.body, {
         dryRun,
         expected,

@@ -1,5 +1,5 @@
 import { MAX_SOURCE_VERSION as MAX_VERSION } from '@tolk/contracts';
-import { ValidationError } from '@tolk/http';
+import { parseIfMatch, ValidationError } from '@tolk/http';
 import type { ExpectedVersion } from '../../domain/sources.js';
 
 // ---- requests ----
@@ -12,26 +12,12 @@ export function parseVersion(value: unknown, name: string): number {
   return Number(value);
 }
 
-const ENTITY_TAG = /^(?:W\/)?"(\d{1,10})"$|^(\d{1,10})$/;
-
 /**
  * `If-Match`: `"3"` (the ETag GET returns), also `3` and `W/"3"`, a comma-separated list of them,
  * or `*` (some version exists). `"0"` means "nothing uploaded yet".
  */
-export function parseIfMatch(value: string | undefined): ExpectedVersion | undefined {
-  if (value === undefined) return undefined;
-  const trimmed = value.trim();
-  if (trimmed === '*') return 'any';
-  const versions: number[] = [];
-  for (const part of trimmed.split(',')) {
-    const match = ENTITY_TAG.exec(part.trim());
-    const digits = match?.[1] ?? match?.[2];
-    if (digits === undefined || Number(digits) > MAX_VERSION) {
-      throw new ValidationError('If-Match: must be a source version as an entity tag, e.g. "3", or *');
-    }
-    versions.push(Number(digits));
-  }
-  return versions;
+export function parseExpectedVersion(value: string | undefined): ExpectedVersion | undefined {
+  return parseIfMatch(value, 'a source version', MAX_VERSION);
 }
 
 // ---- responses: in @tolk/contracts, so the gateway's OpenAPI document is generated from them ----
