@@ -124,7 +124,9 @@ describe('POST /v1/projects/:projectId/tokens', () => {
 
   it('when a member who is not the owner creates a token, then 201 (any member manages tokens)', async () => {
     const project = await service.createProject();
-    const member = await service.as(`usr_${randomUUID().replaceAll('-', '')}`);
+    const memberId = `usr_${randomUUID().replaceAll('-', '')}`;
+    await service.addMember(project.ownerId, project.projectId, memberId);
+    const member = await service.as(memberId);
     const response = await service.call('POST', service.tokensPath(project.projectId), {
       as: member,
       body: { label: 'CI', permissions: 'read' },
@@ -298,6 +300,7 @@ describe('DELETE /v1/projects/:projectId/tokens/:tokenId', () => {
     const revoked = await service.createToken(project.projectId, project.owner);
     const other = await service.createToken(project.projectId, project.owner);
     const member = `usr_${randomUUID().replaceAll('-', '')}`;
+    await service.addMember(project.ownerId, project.projectId, member);
     const before = Date.now();
     await service.call('DELETE', service.tokensPath(project.projectId, revoked.tokenId), {
       as: await service.as(member),

@@ -1,7 +1,7 @@
 import { keyRuleMatcher, type KeyRuleMatcher, type Principal } from '@tolk/contracts';
 import type { Db, Queryable } from '@tolk/db';
 import { ConflictError, NotFoundError, ValidationError } from '@tolk/http';
-import { authorizeProject, type ProjectDirectory } from '@tolk/projects';
+import { authorizeProject, type ProjectDirectory, type WriterCheck } from '@tolk/projects';
 import {
   keySettingsOf,
   type KeySettings,
@@ -229,6 +229,8 @@ export function createLocales(deps: {
   locales: LocalesRepository;
   projects: Pick<ProjectsRepository, 'find' | 'lockKeySettings'>;
   directory: ProjectDirectory<LocaleProject>;
+  /** Asked just before a write commits: its sender may still write (the body may have been slow). */
+  writerCheck: WriterCheck;
   documents: SourceDocuments;
   carry: CarryOver;
   retired: RetiredTranslationsRepository;
@@ -243,6 +245,7 @@ export function createLocales(deps: {
     locales,
     projects,
     directory,
+    writerCheck,
     documents,
     carry,
     retired,
@@ -611,6 +614,7 @@ export function createLocales(deps: {
         const counts = untranslatedCounts(head.version, keys ? keys.length : head.keyCount, ruled);
         const added = await locales.insert(projectId, locale, counts, at, tx);
         if (!added) throw new ConflictError(`Locale ${locale} is already a target locale of this project`);
+        await writerCheck.confirm(principal, projectId);
       });
       return present(await requireLocale(projectId, locale), head.version);
     },
@@ -622,6 +626,7 @@ export function createLocales(deps: {
         if (!(await locales.delete(projectId, locale, tx))) throw localeNotFound(locale);
         await memory.forgetLocale(projectId, locale, tx);
         await retired.purge(projectId, locale, tx);
+        await writerCheck.confirm(principal, projectId);
       });
     },
 
@@ -714,6 +719,7 @@ export function createLocales(deps: {
           known.translations,
         );
         await memory.record(projectId, locale, learned, at, tx);
+        await writerCheck.confirm(principal, projectId);
       });
       // A newer source may have arrived meanwhile: counts follow it before they are shown.
       const latest = await refresh(projectId);

@@ -2,7 +2,12 @@ import { enqueueEvent } from '@tolk/bus';
 import type { Principal } from '@tolk/contracts';
 import type { Db, Queryable } from '@tolk/db';
 import { NotFoundError, PreconditionFailedError } from '@tolk/http';
-import { authorizeProject as authorize, projectNotFound, type ProjectDirectory } from '@tolk/projects';
+import {
+  authorizeProject as authorize,
+  projectNotFound,
+  type ProjectDirectory,
+  type WriterCheck,
+} from '@tolk/projects';
 import type { Logger } from '@tolk/logger';
 import type { BaselinesRepository } from '../data-access/baselines-repository.js';
 import type { ProjectsRepository, SourceProject } from '../data-access/projects-repository.js';
@@ -146,12 +151,26 @@ export function createSources(deps: {
   baselines: BaselinesRepository;
   deletedKeys: DeletedKeysRepository;
   directory: ProjectDirectory<SourceProject>;
+  /** Asked just before an upload commits: its sender may still write. */
+  writerCheck: WriterCheck;
   cache: VersionCache<SourceVersion>;
   limits: SourceLimits;
   now: () => number;
   logger: Logger;
 }) {
-  const { db, projects, versions, baselines, deletedKeys, directory, cache, limits, now, logger } = deps;
+  const {
+    db,
+    projects,
+    versions,
+    baselines,
+    deletedKeys,
+    directory,
+    writerCheck,
+    cache,
+    limits,
+    now,
+    logger,
+  } = deps;
 
   /** The parsed content of a version; 0 is the empty source. Undefined when it does not exist. */
   async function load(
@@ -425,6 +444,9 @@ export function createSources(deps: {
           from: head.currentVersion,
           diff,
         });
+        // Last, just before the commit: the body may have taken minutes since the gateway let its
+        // sender in, and the sender may have been removed, revoked or deleted meanwhile.
+        await writerCheck.confirm(principal, projectId);
         created = true;
         return {
           version: summary.version,
