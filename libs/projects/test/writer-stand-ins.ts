@@ -23,7 +23,7 @@ async function jsonOf(req: IncomingMessage): Promise<unknown> {
  * tests of services whose harnesses run without those services (each runs a real
  * project-service). Every account exists, with the email `emailOf(userId)`, until
  * `deleteAccount`; a token is live
- * from `issueToken` until `revokeToken`. `trouble` makes every answer fail as an unreachable
+ * from `issueToken` until `revokeTokensOf` its project. `trouble` makes every answer fail as an unreachable
  * service (`down`: the connection is dropped) or a stuck one (`slow`: no answer for a minute).
  * The end-to-end tests ask the real services.
  */
@@ -84,8 +84,9 @@ export async function startWriterStandIns() {
     issueToken(principal: TokenPrincipal): void {
       tokens.set(principal.tokenId, principal);
     },
-    revokeToken(tokenId: string): void {
-      tokens.delete(tokenId);
+    /** Every token of the project stops being live. */
+    revokeTokensOf(projectId: string): void {
+      for (const [tokenId, token] of tokens) if (token.projectId === projectId) tokens.delete(tokenId);
     },
     setTrouble(kind: 'down' | 'slow' | undefined): void {
       trouble = kind;

@@ -394,3 +394,44 @@ describe('the routes', () => {
     expectError(response, 401, 'UNAUTHORIZED');
   });
 });
+
+describe('changes to tokens, their user asked again before they commit', () => {
+  const newMember = async (project: { ownerId: string; projectId: string }) => {
+    const memberId = `usr_${randomUUID().replaceAll('-', '')}`;
+    await service.addMember(project.ownerId, project.projectId, memberId);
+    return { memberId, member: await service.as(memberId) };
+  };
+
+  it('when the member has been removed, then creating a token answers 404 "Project not found" and no token is stored', async () => {
+    const project = await service.createProject();
+    const { memberId, member } = await newMember(project);
+    await service.removeMember(project.ownerId, project.projectId, memberId);
+    const refused = await service.call('POST', service.tokensPath(project.projectId), {
+      as: member,
+      body: { label: 'CI', permissions: 'read_write' },
+    });
+    expectError(refused, 404, 'NOT_FOUND');
+    expect(refused.body.error.message).toBe('Project not found');
+    const { rows } = await service.db.query(`SELECT 1 FROM api_tokens WHERE project_id = $1`, [
+      project.projectId,
+    ]);
+    expect(rows).toEqual([]);
+  });
+
+  it("when the member's account has been deleted, then revoking a token answers 401 and the token stays live", async () => {
+    const project = await service.createProject();
+    const created = await service.createToken(project.projectId, project.owner);
+    const { memberId, member } = await newMember(project);
+    service.writers.deleteAccount(memberId);
+    const refused = await service.call('DELETE', service.tokensPath(project.projectId, created.tokenId), {
+      as: member,
+    });
+    expectError(refused, 401, 'UNAUTHORIZED');
+    expect(refused.body.error.message).toBe('The account of this access token has been deleted');
+    const live = await service.internal(TOKEN_INTROSPECTION_PATH, {
+      tokenHash: hashProjectToken(created.token),
+    });
+    expect(live.status).toBe(200);
+    expect(await service.outboxRows(project.projectId)).toEqual([]);
+  });
+});
