@@ -3,8 +3,8 @@
  * member's (or a project API token's) upload in before it reads the body, and the body may take
  * minutes. When the owner removes the member, the token is revoked or the account is deleted
  * while the body is still arriving, the upload must store nothing: 404 for a removed member (as
- * for any non-member), 401 for a revoked token or a deleted account — and the translations or the
- * source stay as they were, with no SourceChanged.
+ * for any non-member), 401 for a revoked token or a deleted account — and the translations, the
+ * source (with no SourceChanged) or the glossary stay as they were.
  *
  * Each upload is an HTTP request whose headers and first half of the body are sent at once and
  * whose second half is sent only after the revocation has answered. The revocation is started
@@ -34,6 +34,8 @@ beforeAll(async () => {
     sources: true,
     tokens: true,
     wrapServices: { project: noteAnswers, token: noteAnswers },
+    // Two accounts per test from this one address: past the signups a minute allows.
+    gatewayEnv: { RATE_LIMIT_AUTH_PER_IP: '1000' },
   });
 });
 afterAll(async () => {
@@ -134,11 +136,13 @@ async function memberOf(project: { owner: { token: string }; projectId: string }
   return member;
 }
 
-/** What the project holds: its source version and content, the German translations. */
+/** What the project holds: its source version and content, the German translations, the glossary. */
 async function stored(projectId: string, token: string) {
   const source = await system.call('GET', `/v1/projects/${projectId}/source`, token);
   const translations = await system.call('GET', `/v1/projects/${projectId}/locales/de/translations`, token);
   expect([source.status, translations.status]).toEqual([200, 200]);
+  const glossary = await system.call('GET', `/v1/projects/${projectId}/glossary`, token);
+  expect(glossary.status).toBe(200);
   const sourceChanged = (await system.outboxEvents('source')).filter(
     (event) => event.type === 'SourceChanged',
   );
@@ -147,6 +151,7 @@ async function stored(projectId: string, token: string) {
     source: JSON.parse(source.body.content as string) as unknown,
     translations: JSON.parse(translations.body.content as string) as unknown,
     sourceChanged: sourceChanged.length,
+    glossary: (glossary.body.entries as { term: string }[]).map((entry) => entry.term),
   };
 }
 
@@ -159,9 +164,13 @@ const UPLOADS = {
     path: (projectId: string) => `/v1/projects/${projectId}/source`,
     body: { greeting: 'Hello from outside', farewell: 'Bye', added: 'Planted' },
   },
+  glossary: {
+    path: (projectId: string) => `/v1/projects/${projectId}/glossary`,
+    body: { entries: [{ term: 'Planted' }] },
+  },
 };
 
-describe.each(['translations', 'source'] as const)(
+describe.each(['translations', 'source', 'glossary'] as const)(
   'a slow %s upload whose sender loses the right to write',
   (kind) => {
     const startUploadOf = (projectId: string, token: string) =>
@@ -252,14 +261,16 @@ describe.each(['translations', 'source'] as const)(
       expect((await upload.finish()).status).toBe(200);
       const after = await stored(project.projectId, project.owner.token);
       expect(after).toStrictEqual(
-        kind === 'source'
-          ? {
-              ...before,
-              version: before.version + 1,
-              source: UPLOADS.source.body,
-              sourceChanged: before.sourceChanged + 1,
-            }
-          : { ...before, translations: UPLOADS.translations.body },
+        {
+          translations: { ...before, translations: UPLOADS.translations.body },
+          source: {
+            ...before,
+            version: before.version + 1,
+            source: UPLOADS.source.body,
+            sourceChanged: before.sourceChanged + 1,
+          },
+          glossary: { ...before, glossary: ['Planted'] },
+        }[kind],
       );
     });
   },

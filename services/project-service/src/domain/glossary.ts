@@ -9,7 +9,7 @@ import {
 import type { Db, Queryable } from '@tolk/db';
 import { ConflictError, NotFoundError, UnauthorizedError, ValidationError } from '@tolk/http';
 import type { Logger } from '@tolk/logger';
-import { authorizeProject } from '@tolk/projects';
+import { authorizeProject, type WriterCheck } from '@tolk/projects';
 import type { GlossaryEntryRecord, GlossaryRepository } from '../data-access/glossary-repository.js';
 import type { ProjectsRepository } from '../data-access/projects-repository.js';
 import { isPlausibleId } from './ids.js';
@@ -69,10 +69,12 @@ export function createGlossary(deps: {
   glossary: GlossaryRepository;
   projects: ProjectsRepository;
   access: ProjectAccess;
+  /** Asked before a write commits: a token may have been revoked, an account deleted meanwhile. */
+  writerCheck: WriterCheck;
   now: () => number;
   logger: Logger;
 }) {
-  const { db, glossary, projects, access, now, logger } = deps;
+  const { db, glossary, projects, access, writerCheck, now, logger } = deps;
 
   async function authorize(
     principal: Principal | undefined,
@@ -84,13 +86,16 @@ export function createGlossary(deps: {
     if (principal.kind === 'user') {
       if (need === 'write') await access.lockAsMember(projectId, principal.userId, q);
       else await access.roleOf(projectId, principal.userId, q);
-      return;
+    } else {
+      authorizeProject(principal, projectId, need);
+      const project = isPlausibleId(projectId)
+        ? await (need === 'write' ? projects.lock(projectId, q) : projects.find(projectId, q))
+        : undefined;
+      if (!project) throw projectNotFound();
     }
-    authorizeProject(principal, projectId, need);
-    const project = isPlausibleId(projectId)
-      ? await (need === 'write' ? projects.lock(projectId, q) : projects.find(projectId, q))
-      : undefined;
-    if (!project) throw projectNotFound();
+    // The project's row is locked now, and an import's body may have taken minutes: the write
+    // commits only if its token is still live, or its user's account still exists.
+    if (need === 'write') await writerCheck.confirm(principal, projectId);
   }
 
   async function requireEntry(
