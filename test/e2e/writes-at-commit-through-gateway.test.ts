@@ -170,36 +170,48 @@ const UPLOADS = {
   },
 };
 
-describe.each(['translations', 'source', 'glossary'] as const)(
-  'a slow %s upload whose sender loses the right to write',
-  (kind) => {
-    const startUploadOf = (projectId: string, token: string) =>
-      startUpload('PUT', UPLOADS[kind].path(projectId), token, UPLOADS[kind].body);
+type Project = Awaited<ReturnType<typeof ownerWithProject>>;
+/**
+ * Who sends the upload, the gateway's question about them that must have been answered before the
+ * revocation, and the revocation (its status).
+ */
+type Sender = { token: string; question: string; revoke: () => Promise<number> };
 
-    it('when the owner removes the member (204) before its body is complete, then the upload answers 404 "Project not found" and nothing is stored', async () => {
-      const project = await ownerWithProject();
-      const member = await memberOf(project);
-      const before = await stored(project.projectId, project.owner.token);
+/** A new member of the project as the sender, who loses the right to write by `revoke`. */
+async function memberSender(
+  project: Project,
+  revoke: (member: Awaited<ReturnType<typeof memberOf>>) => ReturnType<System['call']>,
+): Promise<Sender> {
+  const member = await memberOf(project);
+  return {
+    token: member.token,
+    question: membershipPath(project.projectId, member.userId),
+    revoke: async () => (await revoke(member)).status,
+  };
+}
 
-      const asked = answered.length;
-      const upload = startUploadOf(project.projectId, member.token);
-      await gatewayAsked(membershipPath(project.projectId, member.userId), asked);
-      const removed = await system.call(
-        'DELETE',
-        `/v1/projects/${project.projectId}/members/${member.userId}`,
-        project.owner.token,
-      );
-      expect(removed.status).toBe(204);
-
-      expect(await upload.finish()).toStrictEqual({
-        status: 404,
-        body: { error: { code: 'NOT_FOUND', message: 'Project not found' } },
-      });
-      expect(await stored(project.projectId, project.owner.token)).toStrictEqual(before);
-    });
-
-    it('when the project API token is revoked (204) before its body is complete, then the upload answers 401 and nothing is stored', async () => {
-      const project = await ownerWithProject();
+/** How the sender loses the right to write, and the answer the upload must then get. */
+const REVOCATIONS: [string, number, string, string, (project: Project) => Promise<Sender>][] = [
+  [
+    'the owner removes the member',
+    404,
+    'NOT_FOUND',
+    'Project not found',
+    (project) =>
+      memberSender(project, (member) =>
+        system.call(
+          'DELETE',
+          `/v1/projects/${project.projectId}/members/${member.userId}`,
+          project.owner.token,
+        ),
+      ),
+  ],
+  [
+    'the owner revokes the project API token',
+    401,
+    'UNAUTHORIZED',
+    'This project API token is unknown or has been revoked',
+    async (project) => {
       const created = await system.call(
         'POST',
         `/v1/projects/${project.projectId}/tokens`,
@@ -211,46 +223,54 @@ describe.each(['translations', 'source', 'glossary'] as const)(
       );
       expect(created.status).toBe(201);
       const { token, tokenId } = created.body as { token: string; tokenId: string };
-      const before = await stored(project.projectId, project.owner.token);
+      return {
+        token,
+        question: '/internal/tokens/introspect',
+        revoke: async () =>
+          (
+            await system.call(
+              'DELETE',
+              `/v1/projects/${project.projectId}/tokens/${tokenId}`,
+              project.owner.token,
+            )
+          ).status,
+      };
+    },
+  ],
+  [
+    'the member deletes their account',
+    401,
+    'UNAUTHORIZED',
+    'The account of this access token has been deleted',
+    (project) =>
+      memberSender(project, (member) =>
+        system.call('DELETE', '/v1/user/me', member.token, { confirm: member.email }),
+      ),
+  ],
+];
 
-      const asked = answered.length;
-      const upload = startUploadOf(project.projectId, token);
-      await gatewayAsked('/internal/tokens/introspect', asked);
-      const revoked = await system.call(
-        'DELETE',
-        `/v1/projects/${project.projectId}/tokens/${tokenId}`,
-        project.owner.token,
-      );
-      expect(revoked.status).toBe(204);
+describe.each(['translations', 'source', 'glossary'] as const)(
+  'a slow %s upload whose sender loses the right to write',
+  (kind) => {
+    const startUploadOf = (projectId: string, token: string) =>
+      startUpload('PUT', UPLOADS[kind].path(projectId), token, UPLOADS[kind].body);
 
-      expect(await upload.finish()).toStrictEqual({
-        status: 401,
-        body: {
-          error: { code: 'UNAUTHORIZED', message: 'This project API token is unknown or has been revoked' },
-        },
-      });
-      expect(await stored(project.projectId, project.owner.token)).toStrictEqual(before);
-    });
+    it.each(REVOCATIONS)(
+      'when %s (204) before its body is complete, then the upload answers %i %s and nothing is stored',
+      async (_what, status, code, message, senderOf) => {
+        const project = await ownerWithProject();
+        const sender = await senderOf(project);
+        const before = await stored(project.projectId, project.owner.token);
 
-    it('when the member deletes their account (204) before its body is complete, then the upload answers 401 and nothing is stored', async () => {
-      const project = await ownerWithProject();
-      const member = await memberOf(project);
-      const before = await stored(project.projectId, project.owner.token);
+        const asked = answered.length;
+        const upload = startUploadOf(project.projectId, sender.token);
+        await gatewayAsked(sender.question, asked);
+        expect(await sender.revoke()).toBe(204);
 
-      const asked = answered.length;
-      const upload = startUploadOf(project.projectId, member.token);
-      await gatewayAsked(membershipPath(project.projectId, member.userId), asked);
-      const deleted = await system.call('DELETE', '/v1/user/me', member.token, { confirm: member.email });
-      expect(deleted.status).toBe(204);
-
-      expect(await upload.finish()).toStrictEqual({
-        status: 401,
-        body: {
-          error: { code: 'UNAUTHORIZED', message: 'The account of this access token has been deleted' },
-        },
-      });
-      expect(await stored(project.projectId, project.owner.token)).toStrictEqual(before);
-    });
+        expect(await upload.finish()).toStrictEqual({ status, body: { error: { code, message } } });
+        expect(await stored(project.projectId, project.owner.token)).toStrictEqual(before);
+      },
+    );
 
     it('when nothing changes while the body arrives, then it is stored', async () => {
       const project = await ownerWithProject();

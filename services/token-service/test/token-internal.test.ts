@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOKEN_INTROSPECTION_PATH, TOKEN_USAGE_PATH, hashProjectToken, liveTokenPath } from '@tolk/contracts';
 import { settled } from '@tolk/testing';
 import { introspectionResponseSchema } from '../src/entry-points/http/schemas.js';
-import { expectError, startTokenService, type TokenService } from './token-harness.js';
+import { expectError, startTokenService, type CreatedToken, type TokenService } from './token-harness.js';
 
 let service: TokenService;
 beforeAll(async () => {
@@ -34,26 +34,33 @@ async function report(uses: { tokenId: string; at: number }[]) {
   expect(response.text).toBe('');
 }
 
+/**
+ * A new token of a new project with `permissions`, asked about by `ask`: 200 with exactly its
+ * tokenId, projectId and permissions, never to be cached.
+ */
+async function expectLive(
+  permissions: 'read' | 'read_write',
+  ask: (created: CreatedToken) => Promise<Awaited<ReturnType<TokenService['call']>>>,
+) {
+  const project = await service.createProject();
+  const created = await service.createToken(project.projectId, project.owner, { label: 'CI', permissions });
+  const response = await ask(created);
+  expect(response.status).toBe(200);
+  expect(introspectionResponseSchema.parse(response.body)).toStrictEqual({
+    tokenId: created.tokenId,
+    projectId: project.projectId,
+    permissions,
+  });
+  expect(response.headers.get('cache-control')).toBe('no-store');
+}
+
 describe('POST /internal/tokens/introspect', () => {
   it.each(['read', 'read_write'] as const)(
     'when the hash is of a live %s token, then 200 with exactly tokenId, projectId and permissions',
-    async (permissions) => {
-      const project = await service.createProject();
-      const created = await service.createToken(project.projectId, project.owner, {
-        label: 'CI',
-        permissions,
-      });
-      const response = await service.internal(TOKEN_INTROSPECTION_PATH, {
-        tokenHash: hashProjectToken(created.token),
-      });
-      expect(response.status).toBe(200);
-      expect(introspectionResponseSchema.parse(response.body)).toStrictEqual({
-        tokenId: created.tokenId,
-        projectId: project.projectId,
-        permissions,
-      });
-      expect(response.headers.get('cache-control')).toBe('no-store');
-    },
+    (permissions) =>
+      expectLive(permissions, (created) =>
+        service.internal(TOKEN_INTROSPECTION_PATH, { tokenHash: hashProjectToken(created.token) }),
+      ),
   );
 
   it('when the hash is of no token, then 404 NOT_FOUND', async () => {
@@ -120,21 +127,7 @@ describe('GET /internal/tokens/:tokenId', () => {
 
   it.each(['read', 'read_write'] as const)(
     'when the token is a live %s token, then 200 with exactly tokenId, projectId and permissions',
-    async (permissions) => {
-      const project = await service.createProject();
-      const created = await service.createToken(project.projectId, project.owner, {
-        label: 'CI',
-        permissions,
-      });
-      const response = await ask(created.tokenId);
-      expect(response.status).toBe(200);
-      expect(introspectionResponseSchema.parse(response.body)).toStrictEqual({
-        tokenId: created.tokenId,
-        projectId: project.projectId,
-        permissions,
-      });
-      expect(response.headers.get('cache-control')).toBe('no-store');
-    },
+    (permissions) => expectLive(permissions, (created) => ask(created.tokenId)),
   );
 
   it('when the token was revoked, by a user or with its project, then 404 NOT_FOUND', async () => {
