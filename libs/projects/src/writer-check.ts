@@ -14,9 +14,12 @@ const membershipSchema = z.object({ role: z.string().min(1) });
 /**
  * Authorisation at commit. The gateway checks a caller before it reads the body (from caches that
  * events evict), and an upload's body may take minutes to arrive and its checks seconds more; the
- * service trusts the principal the gateway forwarded. `confirm` is called inside the write's
- * transaction, after its last statement, so that the write commits only if its sender may still
- * write: it asks the services that own the truth, never a cache, and throws to roll back.
+ * service trusts the principal the gateway forwarded. `confirm` is called last before the write's
+ * transaction, once the body is read and checked, so that the write commits only if its sender
+ * may still write: it asks the services that own the truth, never a cache, and throws to store
+ * nothing. Not inside the transaction: the services asked read their own tables, which in the
+ * embedded mode (PGlite, one connection) wait for the transaction to end, and no lock of the
+ * project is held while they answer. What is left is the transaction's own milliseconds.
  *
  * - A user: identity-service, that the account still exists (project-service drops a deleted
  *   account's memberships only once it has consumed UserDeleted), and project-service, that the

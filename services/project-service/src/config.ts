@@ -7,9 +7,8 @@ export const configSchema = z.object({
   // Members are added by email and listed with their emails; identity-service owns both.
   IDENTITY_SERVICE_URL: env.httpBase(`http://127.0.0.1:${SERVICE_PORTS.identity}`),
   IDENTITY_SERVICE_TIMEOUT_MS: env.count(5_000),
-  // Before a glossary write commits, its sender is asked of the owners of the truth: a project
-  // API token of token-service, a user's account of identity-service (the project's row is
-  // locked meanwhile: a slow answer is 504 soon).
+  // Just before a glossary write's transaction, its sender is asked of the owners of the truth: a
+  // project API token of token-service, a user's account of identity-service. Slower is 504.
   TOKEN_SERVICE_URL: env.httpBase(`http://127.0.0.1:${SERVICE_PORTS.token}`),
   WRITER_CHECK_TIMEOUT_MS: env.count(2_000),
 });

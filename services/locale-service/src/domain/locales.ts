@@ -229,7 +229,7 @@ export function createLocales(deps: {
   locales: LocalesRepository;
   projects: Pick<ProjectsRepository, 'find' | 'lockKeySettings'>;
   directory: ProjectDirectory<LocaleProject>;
-  /** Asked just before a write commits: its sender may still write (the body may have been slow). */
+  /** Asked just before a write's transaction: its sender may still write (the body may have been slow). */
   writerCheck: WriterCheck;
   documents: SourceDocuments;
   carry: CarryOver;
@@ -606,6 +606,7 @@ export function createLocales(deps: {
       // The locale's keys depend on the source's plural groups, the project's setting and key rules.
       const source = head.version > 0 ? await documents.version(projectId, head.version) : undefined;
       const at = now();
+      await writerCheck.confirm(principal, projectId);
       await baseline.change(projectId, async (tx) => {
         const { i18nextPlurals, keyRules } = await projects.lockKeySettings(projectId, tx);
         const target = source && targetKeysOf(source, locale, i18nextPlurals);
@@ -614,7 +615,6 @@ export function createLocales(deps: {
         const counts = untranslatedCounts(head.version, keys ? keys.length : head.keyCount, ruled);
         const added = await locales.insert(projectId, locale, counts, at, tx);
         if (!added) throw new ConflictError(`Locale ${locale} is already a target locale of this project`);
-        await writerCheck.confirm(principal, projectId);
       });
       return present(await requireLocale(projectId, locale), head.version);
     },
@@ -622,11 +622,11 @@ export function createLocales(deps: {
     /** `DELETE .../locales/{locale}`: its translations go with it; the baseline moves. */
     async remove(principal: Principal | undefined, projectId: string, locale: string): Promise<void> {
       await open(principal, projectId, 'manage');
+      await writerCheck.confirm(principal, projectId);
       await baseline.change(projectId, async (tx) => {
         if (!(await locales.delete(projectId, locale, tx))) throw localeNotFound(locale);
         await memory.forgetLocale(projectId, locale, tx);
         await retired.purge(projectId, locale, tx);
-        await writerCheck.confirm(principal, projectId);
       });
     },
 
@@ -681,6 +681,8 @@ export function createLocales(deps: {
       // under it only when an upload was stored in between.
       const known = await storedWithProvenance(projectId, locale);
       const at = now();
+      // Last before the transaction: the sender may have lost the right while the body arrived.
+      await writerCheck.confirm(principal, projectId);
       await baseline.change(projectId, async (tx) => {
         const row = await locales.lock(projectId, locale, tx);
         if (!row) throw localeNotFound(locale);
@@ -719,7 +721,6 @@ export function createLocales(deps: {
           known.translations,
         );
         await memory.record(projectId, locale, learned, at, tx);
-        await writerCheck.confirm(principal, projectId);
       });
       // A newer source may have arrived meanwhile: counts follow it before they are shown.
       const latest = await refresh(projectId);

@@ -69,7 +69,10 @@ export function createGlossary(deps: {
   glossary: GlossaryRepository;
   projects: ProjectsRepository;
   access: ProjectAccess;
-  /** Asked before a write commits: a token may have been revoked, an account deleted meanwhile. */
+  /**
+   * Asked before a write's transaction (an import's body may have taken minutes): a token may
+   * have been revoked, an account deleted meanwhile. Members are read under the project's lock.
+   */
   writerCheck: WriterCheck;
   now: () => number;
   logger: Logger;
@@ -86,16 +89,13 @@ export function createGlossary(deps: {
     if (principal.kind === 'user') {
       if (need === 'write') await access.lockAsMember(projectId, principal.userId, q);
       else await access.roleOf(projectId, principal.userId, q);
-    } else {
-      authorizeProject(principal, projectId, need);
-      const project = isPlausibleId(projectId)
-        ? await (need === 'write' ? projects.lock(projectId, q) : projects.find(projectId, q))
-        : undefined;
-      if (!project) throw projectNotFound();
+      return;
     }
-    // The project's row is locked now, and an import's body may have taken minutes: the write
-    // commits only if its token is still live, or its user's account still exists.
-    if (need === 'write') await writerCheck.confirm(principal, projectId);
+    authorizeProject(principal, projectId, need);
+    const project = isPlausibleId(projectId)
+      ? await (need === 'write' ? projects.lock(projectId, q) : projects.find(projectId, q))
+      : undefined;
+    if (!project) throw projectNotFound();
   }
 
   async function requireEntry(
@@ -129,6 +129,7 @@ export function createGlossary(deps: {
       projectId: string,
       input: GlossaryEntryInput,
     ): Promise<GlossaryEntryRecord> {
+      await writerCheck.confirm(principal, projectId);
       return db.transaction(async (tx) => {
         await authorize(principal, projectId, 'write', tx);
         await refuseTakenTerm(projectId, input.term, tx);
@@ -158,6 +159,7 @@ export function createGlossary(deps: {
       entryId: string,
       changes: GlossaryEntryChanges,
     ): Promise<GlossaryEntryRecord> {
+      await writerCheck.confirm(principal, projectId);
       return db.transaction(async (tx) => {
         await authorize(principal, projectId, 'write', tx);
         const current = await requireEntry(projectId, entryId, tx);
@@ -183,6 +185,7 @@ export function createGlossary(deps: {
     },
 
     async delete(principal: Principal | undefined, projectId: string, entryId: string): Promise<void> {
+      await writerCheck.confirm(principal, projectId);
       await db.transaction(async (tx) => {
         await authorize(principal, projectId, 'write', tx);
         await requireEntry(projectId, entryId, tx);
@@ -201,6 +204,7 @@ export function createGlossary(deps: {
       entries: GlossaryEntryInput[],
       options: { merge: boolean },
     ): Promise<GlossaryImportResult> {
+      await writerCheck.confirm(principal, projectId);
       const result = await db.transaction(async (tx) => {
         await authorize(principal, projectId, 'write', tx);
         const existing = new Map((await glossary.list(projectId, tx)).map((e) => [e.termKey, e]));

@@ -382,6 +382,9 @@ export function createSources(deps: {
       const document = options.document ?? encodeDocument(JSON.stringify(body));
       let prepared = await prepare(project, previous, match, parsed, seen + 1, document, options.raw);
       let created = false;
+      // Last before the transaction: the body may have taken minutes since the gateway let its
+      // sender in, who may have been removed, revoked or deleted meanwhile.
+      await writerCheck.confirm(principal, projectId);
       const result = await db.transaction(async (tx) => {
         const head = await projects.lock(projectId, tx);
         if (!head) throw projectNotFound();
@@ -444,9 +447,6 @@ export function createSources(deps: {
           from: head.currentVersion,
           diff,
         });
-        // Last, just before the commit: the body may have taken minutes since the gateway let its
-        // sender in, and the sender may have been removed, revoked or deleted meanwhile.
-        await writerCheck.confirm(principal, projectId);
         created = true;
         return {
           version: summary.version,

@@ -49,7 +49,7 @@ export function createTokens(deps: {
   tokens: TokensRepository;
   projects: ProjectsRepository;
   directory: ProjectDirectory<TokenProject>;
-  /** Asked just before a change commits: its user is still a member with an account. */
+  /** Asked just before a change's transaction: its user is still a member with an account. */
   writerCheck: WriterCheck;
   maxPerProject: number;
   now: () => number;
@@ -76,6 +76,8 @@ export function createTokens(deps: {
         permissions: input.permissions,
         createdAt: now(),
       };
+      // A removed member's slow request must not leave them a working token of the project.
+      await writerCheck.confirm(principal, projectId);
       await db.transaction(async (tx) => {
         if (!(await projects.lock(projectId, tx))) throw projectNotFound();
         if ((await tokens.countLive(projectId, tx)) >= maxPerProject) {
@@ -93,8 +95,6 @@ export function createTokens(deps: {
           },
           tx,
         );
-        // A removed member's slow request must not leave them a working token of the project.
-        await writerCheck.confirm(principal, projectId);
       });
       return { ...created, token };
     },
@@ -116,11 +116,11 @@ export function createTokens(deps: {
       await directory.require(projectId);
       if (!PLAUSIBLE_ID.test(tokenId)) throw tokenNotFound();
       const at = now();
+      await writerCheck.confirm(principal, projectId);
       await db.transaction(async (tx) => {
         const revoked = await tokens.revoke(projectId, tokenId, { userId, at }, tx);
         if (!revoked) throw tokenNotFound();
         await enqueueEvent(tx, db.schema, tokenRevokedEvent(revoked, at));
-        await writerCheck.confirm(principal, projectId);
       });
     },
 
