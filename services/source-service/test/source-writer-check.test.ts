@@ -110,7 +110,7 @@ describe('PUT /v1/projects/:projectId/source, its sender asked again before it c
     expect((await service.call('GET', path(project.projectId), { as: project.member })).status).toBe(200);
   });
 
-  it('when identity-service does not answer, then 504 GATEWAY_TIMEOUT after the timeout, nothing is stored, and the project is not left locked', async () => {
+  it('when identity-service does not answer, then 504 GATEWAY_TIMEOUT after the timeout, nothing is stored, and the next upload is stored once it answers again', async () => {
     const project = await projectWithMember();
     service.writers.setTrouble('slow');
     const started = performance.now();
