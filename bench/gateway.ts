@@ -109,7 +109,11 @@ const services = [
       name: 'token-service',
       entry: path.join(ROOT, 'services/token-service/src/start.ts'),
       port: tokenPort,
-      env: { ...common, PROJECT_SERVICE_URL: `http://127.0.0.1:${projectPort}` },
+      env: {
+        ...common,
+        PROJECT_SERVICE_URL: `http://127.0.0.1:${projectPort}`,
+        IDENTITY_SERVICE_URL: `http://127.0.0.1:${identityPort}`,
+      },
     },
     2,
     giveUp,

@@ -114,11 +114,19 @@ export async function startTolk(options: {
       env: { JWT_PRIVATE_KEY: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString() },
     },
     { name: 'project-service', port: ports.project, env: { IDENTITY_SERVICE_URL: url(ports.identity) } },
-    { name: 'source-service', port: ports.source, env: { PROJECT_SERVICE_URL: url(ports.project) } },
+    {
+      name: 'source-service',
+      port: ports.source,
+      env: { PROJECT_SERVICE_URL: url(ports.project), IDENTITY_SERVICE_URL: url(ports.identity) },
+    },
     {
       name: 'locale-service',
       port: ports.locale,
-      env: { PROJECT_SERVICE_URL: url(ports.project), SOURCE_SERVICE_URL: url(ports.source) },
+      env: {
+        PROJECT_SERVICE_URL: url(ports.project),
+        SOURCE_SERVICE_URL: url(ports.source),
+        IDENTITY_SERVICE_URL: url(ports.identity),
+      },
     },
   ];
   const gateway = {

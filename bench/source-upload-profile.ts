@@ -177,6 +177,19 @@ async function profileUploads(): Promise<void> {
 
   const db = createPgDb({ url: databaseUrl.toString(), schema: sourceService.schema, max: 4 });
   let server: http.Server | undefined;
+  // identity- and project-service as an upload asks them just before it commits: the profile's
+  // user exists and is a member of its project.
+  const senders = http.createServer((req, res) => {
+    res.setHeader('content-type', 'application/json');
+    if (req.url === '/internal/users/lookup') {
+      res.end(JSON.stringify({ users: [{ userId: 'profile', email: 'profile@example.com', name: null }] }));
+    } else if (req.url?.endsWith('/members/profile')) {
+      res.end(JSON.stringify({ role: 'owner' }));
+    } else res.writeHead(404).end('{}');
+  });
+  senders.listen(0, '127.0.0.1');
+  await new Promise((resolve) => senders.once('listening', resolve));
+  const sendersUrl = `http://127.0.0.1:${(senders.address() as AddressInfo).port}`;
   try {
     const logger = createLogger({ name: 'source-service', level: 'silent' });
     const bus = createInProcessBus({ logger });
@@ -185,7 +198,8 @@ async function profileUploads(): Promise<void> {
         DATABASE_URL: databaseUrl.toString(),
         AMQP_URL: 'amqp://127.0.0.1:9',
         INTERNAL_JWT_SECRET: SECRET,
-        PROJECT_SERVICE_URL: 'http://127.0.0.1:9',
+        PROJECT_SERVICE_URL: sendersUrl,
+        IDENTITY_SERVICE_URL: sendersUrl,
       },
       db,
       bus,
@@ -263,6 +277,7 @@ async function profileUploads(): Promise<void> {
     agent.destroy();
     floorProcess.kill();
     await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
+    await new Promise((resolve) => senders.close(resolve));
     await db.close();
     await admin.query(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`);
     await admin.end();

@@ -68,6 +68,13 @@ export const tokenUsageReportSchema = z.object({
   uses: z.array(z.object({ tokenId: z.string().min(1), at: z.number().int().nonnegative() })).max(10_000),
 });
 export const TOKEN_INTROSPECTION_PATH = '/internal/tokens/introspect';
+/**
+ * `GET` on token-service: the token with this id as `tokenIntrospectionResponseSchema` says while
+ * it is live, 404 once revoked (or unknown). What a service asks before it commits a token's write.
+ */
+export function liveTokenPath(tokenId: string): string {
+  return `/internal/tokens/${encodeURIComponent(tokenId)}`;
+}
 export const TOKEN_USAGE_PATH = '/internal/tokens/usage';
 
 /** The `data` of the events token-service publishes. */

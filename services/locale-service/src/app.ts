@@ -1,4 +1,4 @@
-import { createProjectDirectory } from '@tolk/projects';
+import { createProjectDirectory, createWriterCheck } from '@tolk/projects';
 import type { ServiceDeps, ServiceParts } from '@tolk/service';
 import type { LocaleConfig } from './config.js';
 import { createBaselinesRepository } from './data-access/baselines-repository.js';
@@ -48,6 +48,7 @@ export function createLocaleService(deps: ServiceDeps<LocaleConfig>): ServicePar
     locales,
     projects,
     directory,
+    writerCheck: createWriterCheck(deps, { timeoutMs: config.WRITER_CHECK_TIMEOUT_MS }),
     documents,
     carry,
     retired,

@@ -10,6 +10,12 @@ export const configSchema = z.object({
   PROJECT_SERVICE_URL: env.httpBase(`http://127.0.0.1:${SERVICE_PORTS.project}`),
   // Source versions (keys, values, revisions, layout) are read from source-service.
   SOURCE_SERVICE_URL: env.httpBase(`http://127.0.0.1:${SERVICE_PORTS.source}`),
+  // Just before an upload's transaction, its sender is asked of the owners of the truth: the
+  // account of identity-service, the membership of project-service, a project API token of
+  // token-service. A slower answer is 504 and nothing is stored.
+  IDENTITY_SERVICE_URL: env.httpBase(`http://127.0.0.1:${SERVICE_PORTS.identity}`),
+  TOKEN_SERVICE_URL: env.httpBase(`http://127.0.0.1:${SERVICE_PORTS.token}`),
+  WRITER_CHECK_TIMEOUT_MS: env.count(2_000),
   // A 200,000-key source is several megabytes: allowed more time than a small lookup.
   UPSTREAM_TIMEOUT_MS: env.count(10_000),
   // Limits of an uploaded translation: those of a source (DESIGN §4, §5).

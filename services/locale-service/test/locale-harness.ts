@@ -40,6 +40,8 @@ export async function startLocaleService(
       INTERNAL_JWT_SECRET: INTERNAL_SECRET,
       PROJECT_SERVICE_URL: source.projectUrl,
       SOURCE_SERVICE_URL: source.url,
+      IDENTITY_SERVICE_URL: source.writers.url,
+      TOKEN_SERVICE_URL: source.writers.url,
       ...options.env,
     },
     db,
@@ -72,6 +74,10 @@ export async function startLocaleService(
     asProjectToken: source.asProjectToken,
     createProject: source.createProject,
     deleteProject: source.deleteProject,
+    addMember: source.addMember,
+    removeMember: source.removeMember,
+    /** identity- and token-service's answers: accounts deleted, tokens revoked, either down. */
+    writers: source.writers,
 
     /** A project with target locales added through locale-service. */
     async projectWithLocales(locales: string[], body: Record<string, unknown> = {}) {

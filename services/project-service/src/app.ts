@@ -1,3 +1,4 @@
+import { createWriterCheck } from '@tolk/projects';
 import type { ServiceDeps, ServiceParts } from '@tolk/service';
 import type { ProjectConfig } from './config.js';
 import { createGlossaryRepository } from './data-access/glossary-repository.js';
@@ -50,6 +51,8 @@ export function createProjectService(deps: ServiceDeps<ProjectConfig>): ServiceP
     glossary: createGlossaryRepository(db),
     projects: projectsRepository,
     access,
+    // Members are this service's own, read in the same transaction; accounts and tokens are not.
+    writerCheck: createWriterCheck(deps, { timeoutMs: config.WRITER_CHECK_TIMEOUT_MS, members: 'kept here' }),
     now,
     logger,
   });

@@ -27,6 +27,8 @@ describe('project-service configuration', () => {
       HOST: '127.0.0.1',
       IDENTITY_SERVICE_URL: 'http://127.0.0.1:8081',
       IDENTITY_SERVICE_TIMEOUT_MS: 5000,
+      TOKEN_SERVICE_URL: 'http://127.0.0.1:8085',
+      WRITER_CHECK_TIMEOUT_MS: 2000,
       LOG_LEVEL: 'info',
     });
     expect(Object.isFrozen(config)).toBe(true);
@@ -52,6 +54,8 @@ describe('project-service configuration', () => {
       INTERNAL_JWT_SECRET: 'short',
       IDENTITY_SERVICE_URL: 'identity:8081',
       IDENTITY_SERVICE_TIMEOUT_MS: '0',
+      TOKEN_SERVICE_URL: 'token:8085',
+      WRITER_CHECK_TIMEOUT_MS: '-1',
       PORT: 'eighty',
     });
     expect(problems.map((p) => p.split(':')[0]).sort()).toEqual([
@@ -61,6 +65,8 @@ describe('project-service configuration', () => {
       'IDENTITY_SERVICE_URL',
       'INTERNAL_JWT_SECRET',
       'PORT',
+      'TOKEN_SERVICE_URL',
+      'WRITER_CHECK_TIMEOUT_MS',
     ]);
   });
 

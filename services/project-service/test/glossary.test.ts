@@ -204,6 +204,55 @@ describe('who may use /v1/projects/:projectId/glossary', () => {
     expect((await entriesOf(owner.userId, path)).map((e) => e.term)).toEqual(['checkout']);
   });
 
+  it('when the read_write token has been revoked, then an import answers 401 and nothing is stored; token-service down: 503', async () => {
+    const { owner, project, path } = await projectWithMember();
+    await addEntry(owner.userId, path, { term: 'cart', translations: { de: 'Warenkorb' } });
+    const token = await service.asProjectToken(project.projectId, 'read_write');
+    const body = { entries: [{ term: 'checkout' }] };
+
+    service.tokens.setTrouble('down');
+    expectError(await service.call('PUT', path, { as: token, body }), 503, 'SERVICE_UNAVAILABLE');
+    service.tokens.setTrouble(undefined);
+    service.tokens.revokeTokensOf(project.projectId);
+    const refused = await service.call('PUT', path, { as: token, body });
+    expectError(refused, 401, 'UNAUTHORIZED');
+    expect(refused.body.error.message).toBe('This project API token is unknown or has been revoked');
+    expect((await entriesOf(owner.userId, path)).map((e) => e.term)).toEqual(['cart']);
+  });
+
+  it("when the member's account has been deleted and its UserDeleted not yet applied here, then an import answers 401 and nothing is stored", async () => {
+    const { owner, member, path } = await projectWithMember();
+    await addEntry(owner.userId, path, { term: 'cart', translations: { de: 'Warenkorb' } });
+    // identity-service's part of the deletion alone: this service still lists the member.
+    await service.db.query(`DELETE FROM identity.users WHERE user_id = $1`, [member.userId]);
+    const refused = await service.call('PUT', path, {
+      as: await service.as(member.userId),
+      body: { entries: [{ term: 'checkout' }] },
+    });
+    expectError(refused, 401, 'UNAUTHORIZED');
+    expect(refused.body.error.message).toBe('The account of this access token has been deleted');
+    expect((await entriesOf(owner.userId, path)).map((e) => e.term)).toEqual(['cart']);
+  });
+
+  it('when a member has been removed, then an import answers 404 and nothing is stored', async () => {
+    const { owner, member, project, path } = await projectWithMember();
+    await addEntry(owner.userId, path, { term: 'cart', translations: { de: 'Warenkorb' } });
+    const removed = await service.call(
+      'DELETE',
+      `/v1/projects/${project.projectId}/members/${member.userId}`,
+      {
+        as: await service.as(owner.userId),
+      },
+    );
+    expect(removed.status).toBe(204);
+    const refused = await service.call('PUT', path, {
+      as: await service.as(member.userId),
+      body: { entries: [{ term: 'checkout' }] },
+    });
+    expectError(refused, 404, 'NOT_FOUND');
+    expect((await entriesOf(owner.userId, path)).map((e) => e.term)).toEqual(['cart']);
+  });
+
   it("when another project's token reads, then 404", async () => {
     const { path } = await projectWithMember();
     const other = await projectWithMember();

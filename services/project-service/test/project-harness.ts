@@ -22,6 +22,7 @@ import {
 // Tests may compose services; production code never imports another service.
 import { identityService } from '@tolk/identity-service';
 import { openService } from '@tolk/service';
+import { startWriterStandIns } from '../../../libs/projects/test/writer-stand-ins.js';
 import type { ProjectResponse } from '@tolk/contracts';
 import { projectService } from '../src/index.js';
 
@@ -89,6 +90,8 @@ export async function startProjectService(
   let identityApp: RequestListener | undefined = undefined;
   const identityServer = await listen((req, res) => identityApp?.(req, res));
 
+  // Project API tokens as token-service would answer for them, asked before a token's write commits.
+  const tokens = await startWriterStandIns();
   const db = database.db(projectService.schema);
   const faults = withInjectableFailure(db);
   const bus = broker.bus({ logger, producer: 'project-service' });
@@ -98,6 +101,7 @@ export async function startProjectService(
       AMQP_URL: broker.url,
       INTERNAL_JWT_SECRET: INTERNAL_SECRET,
       IDENTITY_SERVICE_URL: options.identityUrl ?? identityServer.url,
+      TOKEN_SERVICE_URL: tokens.url,
       ...(options.identityTimeoutMs
         ? { IDENTITY_SERVICE_TIMEOUT_MS: String(options.identityTimeoutMs) }
         : {}),
@@ -153,6 +157,8 @@ export async function startProjectService(
   return {
     url: server.url,
     identityUrl: identityServer.url,
+    /** token-service's answers: `revokeTokensOf` a project, or token-service down. */
+    tokens,
     db,
     logLines,
     delivered,
@@ -161,7 +167,9 @@ export async function startProjectService(
     failNextTransactionAt: faults.failNextTransactionAt,
 
     async asProjectToken(projectId: string, permissions: 'read' | 'read_write' = 'read'): Promise<Headers> {
-      const principal: Principal = { kind: 'project_token', tokenId: 'tok_test', projectId, permissions };
+      const tokenId = `tok_${randomUUID().replaceAll('-', '')}`;
+      const principal: Principal = { kind: 'project_token', tokenId, projectId, permissions };
+      tokens.issueToken(principal);
       return { [PRINCIPAL_HEADER]: await signPrincipal(principal) };
     },
 
@@ -227,6 +235,7 @@ export async function startProjectService(
     async close() {
       await server.close();
       await identityServer.close().catch(() => undefined);
+      await tokens.close();
       await service.close();
       await identity.close();
       await bus.close();

@@ -1,5 +1,5 @@
 import { createVersionCache, encodeDocument } from '@tolk/locale-file';
-import { createProjectDirectory } from '@tolk/projects';
+import { createProjectDirectory, createWriterCheck } from '@tolk/projects';
 import type { ServiceDeps, ServiceParts } from '@tolk/service';
 import type { SourceVersion } from './domain/key-revisions.js';
 import type { SourceConfig } from './config.js';
@@ -29,6 +29,7 @@ export function createSourceService(deps: ServiceDeps<SourceConfig>): ServicePar
     baselines,
     deletedKeys: createDeletedKeysRepository(db),
     directory: createProjectDirectory(deps, projects, config.PROJECT_SERVICE_TIMEOUT_MS),
+    writerCheck: createWriterCheck(deps, { timeoutMs: config.WRITER_CHECK_TIMEOUT_MS }),
     cache,
     limits: {
       maxKeys: config.SOURCE_MAX_KEYS,

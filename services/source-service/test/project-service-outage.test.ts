@@ -42,7 +42,7 @@ describe('when project-service is down', () => {
     expect(service.logLines.some((line) => line.includes('project-service is not reachable'))).toBe(true);
   });
 
-  it('when the project is known from its events, then uploads and reads work without project-service', async () => {
+  it('when the project is known from its events, then reads work without project-service, and an upload answers 503 and stores nothing: its sender cannot be confirmed a member', async () => {
     const { projectId, owner } = await service.createProject({ sourceLocale: 'pt-br' });
     await expect
       .poll(async () => await isRemembered(service, projectId), {
@@ -50,11 +50,17 @@ describe('when project-service is down', () => {
         message: 'ProjectCreated applied',
       })
       .toBe(true);
+    const dryRun = await service.call('PUT', `${path(projectId)}?dryRun=true`, {
+      as: owner,
+      body: { a: 'A' },
+    });
+    expect(dryRun.status).toBe(200);
+    expect(dryRun.body.version).toBe(1);
     const put = await service.call('PUT', path(projectId), { as: owner, body: { a: 'A' } });
-    expect(put.status).toBe(200);
-    expect(put.body.version).toBe(1);
-    const get = await service.call('GET', path(projectId), { as: owner });
-    expect(get.body).toMatchObject({ version: 1, locale: 'pt-BR' });
+    expectError(put, 503, 'SERVICE_UNAVAILABLE');
+    expect(put.body.error.message).toBe('The project directory is unavailable; try again shortly');
+    expectError(await service.call('GET', path(projectId), { as: owner }), 404, 'NOT_FOUND');
+    expect(await service.outboxRows(projectId)).toStrictEqual([]);
   });
 });
 
@@ -151,16 +157,26 @@ describe('when project-service misbehaves', () => {
       'SERVICE_UNAVAILABLE',
     );
 
-    answer = (_req, res) =>
+    // The project, and (asked before the upload commits) the uploader's membership of it.
+    answer = (req, res) =>
       res
         .writeHead(200, { 'content-type': 'application/json' })
-        .end(JSON.stringify({ projectId, sourceLocale: 'pt-br', updatedAt: Date.now() }));
+        .end(
+          JSON.stringify(
+            req.url?.includes('/members/')
+              ? { projectId, userId: 'usr_owner', role: 'owner' }
+              : { projectId, sourceLocale: 'pt-br', updatedAt: Date.now() },
+          ),
+        );
     const before = asked.length;
     const put = await service.call('PUT', path(projectId), { as, body: { a: 'A' } });
     expect(put.status).toBe(200);
     expect(put.body.version).toBe(1);
     const get = await service.call('GET', path(projectId), { as });
     expect(get.body).toMatchObject({ version: 1, locale: 'pt-BR' });
-    expect(asked.length - before).toBe(1);
+    expect(asked.slice(before).map(({ url }) => url)).toStrictEqual([
+      `/internal/projects/${projectId}`,
+      `/internal/projects/${projectId}/members/usr_owner`,
+    ]);
   });
 });

@@ -140,9 +140,10 @@ describe('poison messages', () => {
     expect(await service.processed(incomplete.id)).toBe(false);
     expect(await localeOf(projectId, owner)).toBe('en');
 
-    const upload = await service.call('PUT', path(lateProjectId), { as: owner, body: { a: 'A' } });
-    expect(upload.status).toBe(200);
-    expect(await localeOf(lateProjectId, owner)).toBe('pt-BR');
+    const { rows } = await service.db.query(`SELECT source_locale FROM projects WHERE project_id = $1`, [
+      lateProjectId,
+    ]);
+    expect(rows).toStrictEqual([{ source_locale: 'pt-BR' }]);
   }, 30_000);
 });
 

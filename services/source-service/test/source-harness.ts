@@ -8,6 +8,7 @@ import { consumedFlags, listen, openTestBroker, openTestDatabase, request } from
 // Tests may compose services; production code never imports another service.
 import { projectService } from '@tolk/project-service';
 import { openService } from '@tolk/service';
+import { emailOf, startWriterStandIns } from '../../../libs/projects/test/writer-stand-ins.js';
 import { sourceService } from '../src/index.js';
 
 export const INTERNAL_SECRET = 'test-internal-secret-that-is-long-enough';
@@ -39,6 +40,9 @@ export async function startSourceService(options: { env?: Record<string, string>
   // A broker of the test's own when given (one it stops and restarts), else the run's.
   const broker = await openTestBroker({ amqpUrl: options.amqpUrl, logger });
 
+  // Accounts and project API tokens as identity- and token-service would answer for them: asked
+  // before an upload commits, and by project-service to add a member by email.
+  const writers = await startWriterStandIns();
   const projectDb = database.db(projectService.schema);
   const projectBus = broker.bus({ logger: quiet, producer: 'project-service' });
   const project = await openService(projectService, {
@@ -46,8 +50,7 @@ export async function startSourceService(options: { env?: Record<string, string>
       DATABASE_URL: database.url,
       AMQP_URL: broker.url,
       INTERNAL_JWT_SECRET: INTERNAL_SECRET,
-      // Never called: creating and deleting projects needs no user directory.
-      IDENTITY_SERVICE_URL: 'http://127.0.0.1:9',
+      IDENTITY_SERVICE_URL: writers.url,
     },
     db: projectDb,
     bus: projectBus,
@@ -64,6 +67,8 @@ export async function startSourceService(options: { env?: Record<string, string>
       AMQP_URL: broker.url,
       INTERNAL_JWT_SECRET: INTERNAL_SECRET,
       PROJECT_SERVICE_URL: projectServer.url,
+      IDENTITY_SERVICE_URL: writers.url,
+      TOKEN_SERVICE_URL: writers.url,
       ...options.env,
     },
     db,
@@ -102,6 +107,8 @@ export async function startSourceService(options: { env?: Record<string, string>
     broker,
     amqpUrl: broker.url,
     projectUrl: projectServer.url,
+    /** identity- and token-service's answers: accounts deleted, tokens revoked, either down. */
+    writers,
     db,
     queue,
     logLines,
@@ -115,6 +122,7 @@ export async function startSourceService(options: { env?: Record<string, string>
       // A token id of its own: the signer reuses a signed principal per token id and permission.
       const tokenId = `tok_${randomUUID().replaceAll('-', '')}`;
       const principal: Principal = { kind: 'project_token', tokenId, projectId, permissions };
+      writers.issueToken(principal);
       return { [PRINCIPAL_HEADER]: await signPrincipal(principal) };
     },
 
@@ -128,6 +136,25 @@ export async function startSourceService(options: { env?: Record<string, string>
       });
       expect(response.status).toBe(201);
       return { ownerId, projectId: response.body.projectId as string, owner: await as(ownerId) };
+    },
+
+    /** Adds `userId` to the project through project-service, as its owner would. */
+    async addMember(ownerId: string, projectId: string, userId: string, role: 'owner' | 'member' = 'member') {
+      const response = await request(`${projectServer.url}/v1/projects/${projectId}/members`, {
+        method: 'POST',
+        headers: await as(ownerId),
+        body: { email: emailOf(userId), role },
+      });
+      expect(response.status).toBe(201);
+    },
+
+    /** Removes `userId` from the project through project-service, as its owner would. */
+    async removeMember(ownerId: string, projectId: string, userId: string) {
+      const response = await request(`${projectServer.url}/v1/projects/${projectId}/members/${userId}`, {
+        method: 'DELETE',
+        headers: await as(ownerId),
+      });
+      expect(response.status).toBe(204);
     },
 
     async patchProject(ownerId: string, projectId: string, body: Record<string, unknown>) {
@@ -198,6 +225,7 @@ export async function startSourceService(options: { env?: Record<string, string>
     async close() {
       await server.close();
       await projectServer.close();
+      await writers.close();
       await service.close();
       await project.close();
       await bus.close();

@@ -1,5 +1,5 @@
 import { redactProjectTokens } from '@tolk/contracts';
-import { createProjectDirectory } from '@tolk/projects';
+import { createProjectDirectory, createWriterCheck } from '@tolk/projects';
 import type { ServiceDeps, ServiceParts } from '@tolk/service';
 import type { TokenConfig } from './config.js';
 import { createProjectsRepository } from './data-access/projects-repository.js';
@@ -24,6 +24,7 @@ export function createTokenService(deps: ServiceDeps<TokenConfig>): ServiceParts
     tokens,
     projects,
     directory,
+    writerCheck: createWriterCheck(deps, { timeoutMs: config.WRITER_CHECK_TIMEOUT_MS }),
     maxPerProject: config.TOKEN_MAX_PER_PROJECT,
     now,
   });

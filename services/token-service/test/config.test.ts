@@ -26,6 +26,8 @@ describe('token-service configuration', () => {
       HOST: '127.0.0.1',
       PROJECT_SERVICE_URL: 'http://127.0.0.1:8082',
       PROJECT_SERVICE_TIMEOUT_MS: 5000,
+      IDENTITY_SERVICE_URL: 'http://127.0.0.1:8081',
+      WRITER_CHECK_TIMEOUT_MS: 2000,
       TOKEN_MAX_PER_PROJECT: 100,
       LOG_LEVEL: 'info',
     });
@@ -38,6 +40,8 @@ describe('token-service configuration', () => {
       HOST: '0.0.0.0',
       PROJECT_SERVICE_URL: 'http://project-service:8082/',
       PROJECT_SERVICE_TIMEOUT_MS: '750',
+      IDENTITY_SERVICE_URL: 'http://identity-service:8081/',
+      WRITER_CHECK_TIMEOUT_MS: '400',
       TOKEN_MAX_PER_PROJECT: '25',
       LOG_LEVEL: 'warn',
     });
@@ -46,6 +50,8 @@ describe('token-service configuration', () => {
       HOST: '0.0.0.0',
       PROJECT_SERVICE_URL: 'http://project-service:8082',
       PROJECT_SERVICE_TIMEOUT_MS: 750,
+      IDENTITY_SERVICE_URL: 'http://identity-service:8081',
+      WRITER_CHECK_TIMEOUT_MS: 400,
       TOKEN_MAX_PER_PROJECT: 25,
       LOG_LEVEL: 'warn',
     });
@@ -66,6 +72,8 @@ describe('token-service configuration', () => {
     ['INTERNAL_JWT_SECRET', 'short'],
     ['PROJECT_SERVICE_URL', 'project-service:8082'],
     ['PROJECT_SERVICE_TIMEOUT_MS', '0'],
+    ['IDENTITY_SERVICE_URL', 'identity-service:8081'],
+    ['WRITER_CHECK_TIMEOUT_MS', '0'],
     ['TOKEN_MAX_PER_PROJECT', '0'],
     ['TOKEN_MAX_PER_PROJECT', 'many'],
     ['LOG_LEVEL', 'verbose'],

@@ -45,6 +45,7 @@ export async function startTokenService(options: { env?: Record<string, string> 
       AMQP_URL: base.amqpUrl,
       INTERNAL_JWT_SECRET: INTERNAL_SECRET,
       PROJECT_SERVICE_URL: base.projectUrl,
+      IDENTITY_SERVICE_URL: base.writers.url,
       ...options.env,
     },
     db,
@@ -82,6 +83,10 @@ export async function startTokenService(options: { env?: Record<string, string> 
     asProjectToken: base.asProjectToken,
     createProject: base.createProject,
     deleteProject: base.deleteProject,
+    addMember: base.addMember,
+    removeMember: base.removeMember,
+    /** identity- and token-service's answers: accounts deleted, tokens revoked, either down. */
+    writers: base.writers,
 
     /** `POST .../tokens`, expected to answer 201. */
     async createToken(

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TOKEN_INTROSPECTION_PATH, TOKEN_USAGE_PATH, hashProjectToken } from '@tolk/contracts';
+import { TOKEN_INTROSPECTION_PATH, TOKEN_USAGE_PATH, hashProjectToken, liveTokenPath } from '@tolk/contracts';
+import { settled } from '@tolk/testing';
 import { introspectionResponseSchema } from '../src/entry-points/http/schemas.js';
-import { expectError, startTokenService, type TokenService } from './token-harness.js';
+import { expectError, startTokenService, type CreatedToken, type TokenService } from './token-harness.js';
 
 let service: TokenService;
 beforeAll(async () => {
@@ -33,26 +34,33 @@ async function report(uses: { tokenId: string; at: number }[]) {
   expect(response.text).toBe('');
 }
 
+/**
+ * A new token of a new project with `permissions`, asked about by `ask`: 200 with exactly its
+ * tokenId, projectId and permissions, never to be cached.
+ */
+async function expectLive(
+  permissions: 'read' | 'read_write',
+  ask: (created: CreatedToken) => Promise<Awaited<ReturnType<TokenService['call']>>>,
+) {
+  const project = await service.createProject();
+  const created = await service.createToken(project.projectId, project.owner, { label: 'CI', permissions });
+  const response = await ask(created);
+  expect(response.status).toBe(200);
+  expect(introspectionResponseSchema.parse(response.body)).toStrictEqual({
+    tokenId: created.tokenId,
+    projectId: project.projectId,
+    permissions,
+  });
+  expect(response.headers.get('cache-control')).toBe('no-store');
+}
+
 describe('POST /internal/tokens/introspect', () => {
   it.each(['read', 'read_write'] as const)(
     'when the hash is of a live %s token, then 200 with exactly tokenId, projectId and permissions',
-    async (permissions) => {
-      const project = await service.createProject();
-      const created = await service.createToken(project.projectId, project.owner, {
-        label: 'CI',
-        permissions,
-      });
-      const response = await service.internal(TOKEN_INTROSPECTION_PATH, {
-        tokenHash: hashProjectToken(created.token),
-      });
-      expect(response.status).toBe(200);
-      expect(introspectionResponseSchema.parse(response.body)).toStrictEqual({
-        tokenId: created.tokenId,
-        projectId: project.projectId,
-        permissions,
-      });
-      expect(response.headers.get('cache-control')).toBe('no-store');
-    },
+    (permissions) =>
+      expectLive(permissions, (created) =>
+        service.internal(TOKEN_INTROSPECTION_PATH, { tokenHash: hashProjectToken(created.token) }),
+      ),
   );
 
   it('when the hash is of no token, then 404 NOT_FOUND', async () => {
@@ -110,6 +118,55 @@ describe('POST /internal/tokens/introspect', () => {
       as: await service.asInternalCaller(),
     });
     expectError(response, 405, 'METHOD_NOT_ALLOWED');
+  });
+});
+
+describe('GET /internal/tokens/:tokenId', () => {
+  const ask = async (tokenId: string, as?: Record<string, string>) =>
+    service.call('GET', liveTokenPath(tokenId), { as: as ?? (await service.asInternalCaller()) });
+
+  it.each(['read', 'read_write'] as const)(
+    'when the token is a live %s token, then 200 with exactly tokenId, projectId and permissions',
+    (permissions) => expectLive(permissions, (created) => ask(created.tokenId)),
+  );
+
+  it('when the token was revoked, by a user or with its project, then 404 NOT_FOUND', async () => {
+    const project = await service.createProject();
+    const revoked = await service.createToken(project.projectId, project.owner);
+    const withProject = await service.createToken(project.projectId, project.owner);
+    expect(
+      (
+        await service.call('DELETE', service.tokensPath(project.projectId, revoked.tokenId), {
+          as: project.owner,
+        })
+      ).status,
+    ).toBe(204);
+    expectError(await ask(revoked.tokenId), 404, 'NOT_FOUND');
+
+    await service.deleteProject(project.ownerId, project.projectId);
+    await expect.poll(async () => (await ask(withProject.tokenId)).status, settled).toBe(404);
+  });
+
+  it.each([
+    ['no token', 'tok_00000000000000000000000000000000'],
+    ['longer than any id', `tok_${'a'.repeat(300)}`],
+    ['the token value itself', `tolk_${'a'.repeat(36)}`],
+    ['an encoded slash', 'tok_a/b'],
+  ])('when the id names %s, then 404 NOT_FOUND', async (_case, tokenId) => {
+    expectError(await ask(tokenId), 404, 'NOT_FOUND');
+  });
+
+  it('when the call carries no internal caller token, or a user principal, then 401 UNAUTHORIZED', async () => {
+    const project = await service.createProject();
+    const created = await service.createToken(project.projectId, project.owner);
+    expectError(await ask(created.tokenId, {}), 401, 'UNAUTHORIZED');
+    expectError(await ask(created.tokenId, project.owner), 401, 'UNAUTHORIZED');
+  });
+
+  it('when POST is sent, then 405 METHOD_NOT_ALLOWED', async () => {
+    const project = await service.createProject();
+    const created = await service.createToken(project.projectId, project.owner);
+    expectError(await service.internal(liveTokenPath(created.tokenId), {}), 405, 'METHOD_NOT_ALLOWED');
   });
 });
 

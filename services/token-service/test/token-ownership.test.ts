@@ -44,6 +44,7 @@ describe('GET /v1/projects/:projectId/tokens', () => {
   it('when tokens are listed, then each names the member who created it', async () => {
     const project = await service.createProject();
     const memberId = newUserId();
+    await service.addMember(project.ownerId, project.projectId, memberId);
     const byOwner = await service.createToken(project.projectId, project.owner);
     const byMember = await service.createToken(project.projectId, await service.as(memberId));
 
@@ -60,6 +61,8 @@ describe('ProjectMembershipChanged', () => {
     const project = await service.createProject();
     const otherProject = await service.createProject();
     const memberId = newUserId();
+    await service.addMember(project.ownerId, project.projectId, memberId);
+    await service.addMember(otherProject.ownerId, otherProject.projectId, memberId);
     const member = await service.as(memberId);
     const theirs = [
       await service.createToken(project.projectId, member, { label: 'CI', permissions: 'read_write' }),
@@ -105,6 +108,7 @@ describe('ProjectMembershipChanged', () => {
   it('when a member is added or given another role, then their tokens stay', async () => {
     const project = await service.createProject();
     const memberId = newUserId();
+    await service.addMember(project.ownerId, project.projectId, memberId);
     const token = await service.createToken(project.projectId, await service.as(memberId));
 
     const added = await service.publish('ProjectMembershipChanged', {
@@ -141,6 +145,8 @@ describe('UserDeleted', () => {
     const first = await service.createProject();
     const second = await service.createProject();
     const userId = newUserId();
+    await service.addMember(first.ownerId, first.projectId, userId);
+    await service.addMember(second.ownerId, second.projectId, userId);
     const user = await service.as(userId);
     const theirs = [
       await service.createToken(first.projectId, user),

@@ -124,7 +124,9 @@ describe('POST /v1/projects/:projectId/tokens', () => {
 
   it('when a member who is not the owner creates a token, then 201 (any member manages tokens)', async () => {
     const project = await service.createProject();
-    const member = await service.as(`usr_${randomUUID().replaceAll('-', '')}`);
+    const memberId = `usr_${randomUUID().replaceAll('-', '')}`;
+    await service.addMember(project.ownerId, project.projectId, memberId);
+    const member = await service.as(memberId);
     const response = await service.call('POST', service.tokensPath(project.projectId), {
       as: member,
       body: { label: 'CI', permissions: 'read' },
@@ -298,6 +300,7 @@ describe('DELETE /v1/projects/:projectId/tokens/:tokenId', () => {
     const revoked = await service.createToken(project.projectId, project.owner);
     const other = await service.createToken(project.projectId, project.owner);
     const member = `usr_${randomUUID().replaceAll('-', '')}`;
+    await service.addMember(project.ownerId, project.projectId, member);
     const before = Date.now();
     await service.call('DELETE', service.tokensPath(project.projectId, revoked.tokenId), {
       as: await service.as(member),
@@ -389,5 +392,46 @@ describe('the routes', () => {
       as: { 'x-tolk-principal': 'eyJhbGciOiJIUzI1NiJ9.eyJwIjp7fX0.c2lnbmF0dXJl' },
     });
     expectError(response, 401, 'UNAUTHORIZED');
+  });
+});
+
+describe('changes to tokens, their user asked again before they commit', () => {
+  const newMember = async (project: { ownerId: string; projectId: string }) => {
+    const memberId = `usr_${randomUUID().replaceAll('-', '')}`;
+    await service.addMember(project.ownerId, project.projectId, memberId);
+    return { memberId, member: await service.as(memberId) };
+  };
+
+  it('when the member has been removed, then creating a token answers 404 "Project not found" and no token is stored', async () => {
+    const project = await service.createProject();
+    const { memberId, member } = await newMember(project);
+    await service.removeMember(project.ownerId, project.projectId, memberId);
+    const refused = await service.call('POST', service.tokensPath(project.projectId), {
+      as: member,
+      body: { label: 'CI', permissions: 'read_write' },
+    });
+    expectError(refused, 404, 'NOT_FOUND');
+    expect(refused.body.error.message).toBe('Project not found');
+    const { rows } = await service.db.query(`SELECT 1 FROM api_tokens WHERE project_id = $1`, [
+      project.projectId,
+    ]);
+    expect(rows).toEqual([]);
+  });
+
+  it("when the member's account has been deleted, then revoking a token answers 401 and the token stays live", async () => {
+    const project = await service.createProject();
+    const created = await service.createToken(project.projectId, project.owner);
+    const { memberId, member } = await newMember(project);
+    service.writers.deleteAccount(memberId);
+    const refused = await service.call('DELETE', service.tokensPath(project.projectId, created.tokenId), {
+      as: member,
+    });
+    expectError(refused, 401, 'UNAUTHORIZED');
+    expect(refused.body.error.message).toBe('The account of this access token has been deleted');
+    const live = await service.internal(TOKEN_INTROSPECTION_PATH, {
+      tokenHash: hashProjectToken(created.token),
+    });
+    expect(live.status).toBe(200);
+    expect(await service.outboxRows(project.projectId)).toEqual([]);
   });
 });

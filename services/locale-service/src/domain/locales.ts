@@ -8,7 +8,7 @@ import {
   ValidationError,
   type IfMatch,
 } from '@tolk/http';
-import { authorizeProject, type ProjectDirectory } from '@tolk/projects';
+import { authorizeProject, type ProjectDirectory, type WriterCheck } from '@tolk/projects';
 import {
   keySettingsOf,
   type KeySettings,
@@ -248,6 +248,8 @@ export function createLocales(deps: {
   locales: LocalesRepository;
   projects: Pick<ProjectsRepository, 'find' | 'lockKeySettings'>;
   directory: ProjectDirectory<LocaleProject>;
+  /** Asked just before a write's transaction: its sender may still write (the body may have been slow). */
+  writerCheck: WriterCheck;
   documents: SourceDocuments;
   carry: CarryOver;
   retired: RetiredTranslationsRepository;
@@ -262,6 +264,7 @@ export function createLocales(deps: {
     locales,
     projects,
     directory,
+    writerCheck,
     documents,
     carry,
     retired,
@@ -622,6 +625,7 @@ export function createLocales(deps: {
       // The locale's keys depend on the source's plural groups, the project's setting and key rules.
       const source = head.version > 0 ? await documents.version(projectId, head.version) : undefined;
       const at = now();
+      await writerCheck.confirm(principal, projectId);
       await baseline.change(projectId, async (tx) => {
         const { i18nextPlurals, keyRules } = await projects.lockKeySettings(projectId, tx);
         const target = source && targetKeysOf(source, locale, i18nextPlurals);
@@ -637,6 +641,7 @@ export function createLocales(deps: {
     /** `DELETE .../locales/{locale}`: its translations go with it; the baseline moves. */
     async remove(principal: Principal | undefined, projectId: string, locale: string): Promise<void> {
       await open(principal, projectId, 'manage');
+      await writerCheck.confirm(principal, projectId);
       await baseline.change(projectId, async (tx) => {
         if (!(await locales.delete(projectId, locale, tx))) throw localeNotFound(locale);
         await memory.forgetLocale(projectId, locale, tx);
@@ -699,6 +704,8 @@ export function createLocales(deps: {
       // under it only when an upload was stored in between.
       const known = await storedWithProvenance(projectId, locale);
       const at = now();
+      // Last before the transaction: the sender may have lost the right while the body arrived.
+      await writerCheck.confirm(principal, projectId);
       const revision = await baseline.change(projectId, async (tx) => {
         const row = await locales.lock(projectId, locale, tx);
         if (!row) throw localeNotFound(locale);

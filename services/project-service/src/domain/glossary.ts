@@ -9,7 +9,7 @@ import {
 import type { Db, Queryable } from '@tolk/db';
 import { ConflictError, NotFoundError, UnauthorizedError, ValidationError } from '@tolk/http';
 import type { Logger } from '@tolk/logger';
-import { authorizeProject } from '@tolk/projects';
+import { authorizeProject, type WriterCheck } from '@tolk/projects';
 import type { GlossaryEntryRecord, GlossaryRepository } from '../data-access/glossary-repository.js';
 import type { ProjectsRepository } from '../data-access/projects-repository.js';
 import { isPlausibleId } from './ids.js';
@@ -69,10 +69,15 @@ export function createGlossary(deps: {
   glossary: GlossaryRepository;
   projects: ProjectsRepository;
   access: ProjectAccess;
+  /**
+   * Asked before a write's transaction (an import's body may have taken minutes): a token may
+   * have been revoked, an account deleted meanwhile. Members are read under the project's lock.
+   */
+  writerCheck: WriterCheck;
   now: () => number;
   logger: Logger;
 }) {
-  const { db, glossary, projects, access, now, logger } = deps;
+  const { db, glossary, projects, access, writerCheck, now, logger } = deps;
 
   async function authorize(
     principal: Principal | undefined,
@@ -124,6 +129,7 @@ export function createGlossary(deps: {
       projectId: string,
       input: GlossaryEntryInput,
     ): Promise<GlossaryEntryRecord> {
+      await writerCheck.confirm(principal, projectId);
       return db.transaction(async (tx) => {
         await authorize(principal, projectId, 'write', tx);
         await refuseTakenTerm(projectId, input.term, tx);
@@ -153,6 +159,7 @@ export function createGlossary(deps: {
       entryId: string,
       changes: GlossaryEntryChanges,
     ): Promise<GlossaryEntryRecord> {
+      await writerCheck.confirm(principal, projectId);
       return db.transaction(async (tx) => {
         await authorize(principal, projectId, 'write', tx);
         const current = await requireEntry(projectId, entryId, tx);
@@ -178,6 +185,7 @@ export function createGlossary(deps: {
     },
 
     async delete(principal: Principal | undefined, projectId: string, entryId: string): Promise<void> {
+      await writerCheck.confirm(principal, projectId);
       await db.transaction(async (tx) => {
         await authorize(principal, projectId, 'write', tx);
         await requireEntry(projectId, entryId, tx);
@@ -196,6 +204,7 @@ export function createGlossary(deps: {
       entries: GlossaryEntryInput[],
       options: { merge: boolean },
     ): Promise<GlossaryImportResult> {
+      await writerCheck.confirm(principal, projectId);
       const result = await db.transaction(async (tx) => {
         await authorize(principal, projectId, 'write', tx);
         const existing = new Map((await glossary.list(projectId, tx)).map((e) => [e.termKey, e]));

@@ -2,7 +2,12 @@ import { enqueueEvent } from '@tolk/bus';
 import type { Principal } from '@tolk/contracts';
 import type { Db, Queryable } from '@tolk/db';
 import { ifMatchHolds, NotFoundError, PreconditionFailedError, type IfMatch } from '@tolk/http';
-import { authorizeProject as authorize, projectNotFound, type ProjectDirectory } from '@tolk/projects';
+import {
+  authorizeProject as authorize,
+  projectNotFound,
+  type ProjectDirectory,
+  type WriterCheck,
+} from '@tolk/projects';
 import type { Logger } from '@tolk/logger';
 import type { BaselinesRepository } from '../data-access/baselines-repository.js';
 import type { ProjectsRepository, SourceProject } from '../data-access/projects-repository.js';
@@ -144,12 +149,26 @@ export function createSources(deps: {
   baselines: BaselinesRepository;
   deletedKeys: DeletedKeysRepository;
   directory: ProjectDirectory<SourceProject>;
+  /** Asked just before an upload commits: its sender may still write. */
+  writerCheck: WriterCheck;
   cache: VersionCache<SourceVersion>;
   limits: SourceLimits;
   now: () => number;
   logger: Logger;
 }) {
-  const { db, projects, versions, baselines, deletedKeys, directory, cache, limits, now, logger } = deps;
+  const {
+    db,
+    projects,
+    versions,
+    baselines,
+    deletedKeys,
+    directory,
+    writerCheck,
+    cache,
+    limits,
+    now,
+    logger,
+  } = deps;
 
   /** The parsed content of a version; 0 is the empty source. Undefined when it does not exist. */
   async function load(
@@ -361,6 +380,9 @@ export function createSources(deps: {
       const document = options.document ?? encodeDocument(JSON.stringify(body));
       let prepared = await prepare(project, previous, match, parsed, seen + 1, document, options.raw);
       let created = false;
+      // Last before the transaction: the body may have taken minutes since the gateway let its
+      // sender in, who may have been removed, revoked or deleted meanwhile.
+      await writerCheck.confirm(principal, projectId);
       const result = await db.transaction(async (tx) => {
         const head = await projects.lock(projectId, tx);
         if (!head) throw projectNotFound();

@@ -56,6 +56,19 @@ function toToken(row: Row): TokenRow {
 }
 
 export function createTokensRepository(db: Db) {
+  async function findLiveBy(
+    column: 'token_hash' | 'token_id',
+    value: string,
+    q: Queryable,
+  ): Promise<LiveToken | undefined> {
+    const { rows } = await q.query<{ token_id: string; project_id: string; permissions: TokenPermissions }>(
+      `SELECT token_id, project_id, permissions FROM api_tokens WHERE ${column} = $1 AND revoked_at IS NULL`,
+      [value],
+    );
+    const row = rows[0];
+    return row && { tokenId: row.token_id, projectId: row.project_id, permissions: row.permissions };
+  }
+
   return {
     async insert(token: NewToken, tx: Queryable): Promise<void> {
       await tx.query(
@@ -139,14 +152,13 @@ export function createTokensRepository(db: Db) {
     },
 
     /** The live token with this hash, if any. */
-    async findLive(tokenHash: string, q: Queryable = db): Promise<LiveToken | undefined> {
-      const { rows } = await q.query<{ token_id: string; project_id: string; permissions: TokenPermissions }>(
-        `SELECT token_id, project_id, permissions FROM api_tokens
-          WHERE token_hash = $1 AND revoked_at IS NULL`,
-        [tokenHash],
-      );
-      const row = rows[0];
-      return row && { tokenId: row.token_id, projectId: row.project_id, permissions: row.permissions };
+    findLive(tokenHash: string, q: Queryable = db): Promise<LiveToken | undefined> {
+      return findLiveBy('token_hash', tokenHash, q);
+    },
+
+    /** The token with this id while it is live; undefined once revoked, or when there is none. */
+    findLiveById(tokenId: string, q: Queryable = db): Promise<LiveToken | undefined> {
+      return findLiveBy('token_id', tokenId, q);
     },
 
     /**

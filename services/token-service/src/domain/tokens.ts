@@ -3,7 +3,7 @@ import { enqueueEvent } from '@tolk/bus';
 import { TOKEN_PREFIX_LENGTH, generateProjectToken, hashProjectToken, type Principal } from '@tolk/contracts';
 import type { Db } from '@tolk/db';
 import { ConflictError, ForbiddenError, NotFoundError } from '@tolk/http';
-import { authorizeProject, projectNotFound, type ProjectDirectory } from '@tolk/projects';
+import { authorizeProject, projectNotFound, type ProjectDirectory, type WriterCheck } from '@tolk/projects';
 import type { ProjectsRepository, TokenProject } from '../data-access/projects-repository.js';
 import type {
   LiveToken,
@@ -49,10 +49,12 @@ export function createTokens(deps: {
   tokens: TokensRepository;
   projects: ProjectsRepository;
   directory: ProjectDirectory<TokenProject>;
+  /** Asked just before a change's transaction: its user is still a member with an account. */
+  writerCheck: WriterCheck;
   maxPerProject: number;
   now: () => number;
 }) {
-  const { db, tokens, projects, directory, maxPerProject, now } = deps;
+  const { db, tokens, projects, directory, writerCheck, maxPerProject, now } = deps;
 
   return {
     /**
@@ -74,6 +76,8 @@ export function createTokens(deps: {
         permissions: input.permissions,
         createdAt: now(),
       };
+      // A removed member's slow request must not leave them a working token of the project.
+      await writerCheck.confirm(principal, projectId);
       await db.transaction(async (tx) => {
         if (!(await projects.lock(projectId, tx))) throw projectNotFound();
         if ((await tokens.countLive(projectId, tx)) >= maxPerProject) {
@@ -112,6 +116,7 @@ export function createTokens(deps: {
       await directory.require(projectId);
       if (!PLAUSIBLE_ID.test(tokenId)) throw tokenNotFound();
       const at = now();
+      await writerCheck.confirm(principal, projectId);
       await db.transaction(async (tx) => {
         const revoked = await tokens.revoke(projectId, tokenId, { userId, at }, tx);
         if (!revoked) throw tokenNotFound();
@@ -123,6 +128,16 @@ export function createTokens(deps: {
     async introspect(tokenHash: string): Promise<LiveToken> {
       const live = await tokens.findLive(tokenHash);
       if (!live) throw new NotFoundError('No live token has this hash');
+      return live;
+    },
+
+    /**
+     * A service's check of a token before it commits that token's write: the token while it is
+     * live, or 404 (revoked, or no such token).
+     */
+    async liveById(tokenId: string): Promise<LiveToken> {
+      const live = PLAUSIBLE_ID.test(tokenId) ? await tokens.findLiveById(tokenId) : undefined;
+      if (!live) throw new NotFoundError('No live token has this id');
       return live;
     },
 

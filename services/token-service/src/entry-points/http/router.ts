@@ -7,6 +7,7 @@ import {
 } from '@tolk/contracts';
 import { parseInput, pathParam, route } from '@tolk/http';
 import { authorizeProject } from '@tolk/projects';
+import type { LiveToken } from '../../data-access/tokens-repository.js';
 import type { ListedToken, Tokens } from '../../domain/tokens.js';
 import {
   createTokenRequestSchema,
@@ -14,6 +15,10 @@ import {
   type IntrospectionResponse,
   type TokenListResponse,
 } from './schemas.js';
+
+function liveTokenBody(live: LiveToken): IntrospectionResponse {
+  return { tokenId: live.tokenId, projectId: live.projectId, permissions: live.permissions };
+}
 
 function listedTokenBody(token: ListedToken): TokenListResponse['tokens'][number] {
   return {
@@ -69,12 +74,7 @@ export function createTokenRouter(deps: { tokens: Tokens }) {
     post: async (req, res) => {
       const { tokenHash } = parseInput(tokenIntrospectionRequestSchema, req.body);
       const live = await tokens.introspect(tokenHash);
-      const body: IntrospectionResponse = {
-        tokenId: live.tokenId,
-        projectId: live.projectId,
-        permissions: live.permissions,
-      };
-      res.json(body);
+      res.json(liveTokenBody(live));
     },
   });
 
@@ -83,6 +83,14 @@ export function createTokenRouter(deps: { tokens: Tokens }) {
       const { uses } = parseInput(tokenUsageReportSchema, req.body);
       await tokens.recordUses(uses);
       res.status(204).end();
+    },
+  });
+
+  // liveTokenPath of @tolk/contracts
+  route(router, '/internal/tokens/:tokenId', {
+    get: async (req, res) => {
+      const live = await tokens.liveById(pathParam(req, 'tokenId'));
+      res.json(liveTokenBody(live));
     },
   });
 
