@@ -17,26 +17,27 @@ export type ReadinessCheck = () => Promise<void>;
  * as `req.rawBody`. A request without a body (or with an empty one) leaves `req.body` undefined.
  */
 function readJsonBody(options: {
-  limitBytes: number;
+  limitBytes: BodyLimit;
   onJsonBody?: (req: express.Request, raw: Buffer) => void;
 }): RequestHandler {
   return async (req, _res, next) => {
     req.body = undefined;
     if (!declaresBody(req.headers)) return next();
+    const limitBytes = typeof options.limitBytes === 'number' ? options.limitBytes : options.limitBytes(req);
     // A body that is not JSON is refused before a byte of it is read.
     const declared = Number(req.headers['content-length'] ?? 1);
     if (declared > 0) requireUtf8JsonContentType(req.headers);
     let bytes: Buffer;
     try {
       // On the wire the body is at most the limit too, compressed or not.
-      bytes = await getRawBody(req, { length: req.headers['content-length'], limit: options.limitBytes });
+      bytes = await getRawBody(req, { length: req.headers['content-length'], limit: limitBytes });
     } catch (err) {
       // As express' parsers do: the rest of the request is read off before the refusal is sent.
       await readOff(req);
       throw err;
     }
     req.body = await decodeJsonBody(bytes, req.headers, {
-      limitBytes: options.limitBytes,
+      limitBytes,
       onText: (text) => {
         req.rawBody = text;
         options.onJsonBody?.(req, text);
@@ -54,6 +55,9 @@ function readOff(req: IncomingMessage): Promise<void> {
   });
 }
 
+/** The most bytes a request's body may have: one for every route, or per request (its method and path). */
+export type BodyLimit = number | ((req: express.Request) => number);
+
 export type ServiceAppOptions = {
   logger: Logger;
   /** The `service` label of its metrics; by default the logger's `service` (its name). */
@@ -61,7 +65,7 @@ export type ServiceAppOptions = {
   router: Router;
   internalSecret: string;
   readiness?: ReadinessCheck[];
-  bodyLimitBytes?: number;
+  bodyLimitBytes?: BodyLimit;
   /**
    * Called with a JSON body's UTF-8 text (decompressed, without a byte order mark) before it is
    * parsed: work on it (e.g. compressing it on the thread pool) can then run while the event loop
