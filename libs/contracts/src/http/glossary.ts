@@ -13,9 +13,10 @@ import { hasControlCharacter } from './projects.js';
 export const MAX_GLOSSARY_ENTRIES = 10_000;
 /**
  * The most text one project's glossary holds, counted by glossaryEntryBytes. Real glossaries have
- * hundreds to a few thousand terms: 3,000 terms rendered in 30 locales (about 17 bytes a locale
- * and its rendering) are 1.6 MB, and 10,000 terms in 20 locales fit too. Each field's cap alone
- * would let one entry be 600 kB and a glossary 6 GB, which no read, import or prompt can carry.
+ * hundreds to a few thousand terms: 3,000 terms rendered in 30 locales at some 20 bytes a locale
+ * code and rendering are 1.8 MB, and 10,000 terms in 20 locales (4.0 MB) still fit. The caps of
+ * each field alone let one entry hold 600 kB and a glossary 6 GB, which no read, import or
+ * prompt can carry.
  */
 export const MAX_GLOSSARY_BYTES = 4 * 1024 * 1024;
 export const MAX_GLOSSARY_TERM_LENGTH = 200;
