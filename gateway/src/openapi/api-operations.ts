@@ -571,8 +571,9 @@ export const OPERATIONS: ApiOperation[] = [
       '(ignoring case); any problem refuses the whole import and names the entries. Entries whose term ' +
       'exists keep their `entryId`. Without `merge`, entries left out are deleted; with `merge=true` they ' +
       'stay. The glossary after the import must hold at most 10,000 entries and 4 MiB of text (the UTF-8 ' +
-      'bytes of terms, notes, locale codes and renderings). The body may be up to 8 MiB. The answer is ' +
-      'counts, not the entries: read them with `getGlossary`.',
+      'bytes of terms, notes, locale codes and renderings). One import carries at most 8 MiB, 250,000 ' +
+      'renderings and 1,000 different locale codes. The answer is counts, not the entries: read them ' +
+      'with `getGlossary`. One caller’s imports are carried out one after another.',
     parameters: [
       {
         name: 'merge',
@@ -589,7 +590,7 @@ export const OPERATIONS: ApiOperation[] = [
       schema: 'GlossaryImportResult',
     },
     errors: {
-      413: 'The glossary would hold more than 10,000 entries or 4 MiB of text; the message says what it holds and what the import would make of it, and nothing is imported (PAYLOAD_TOO_LARGE); or a body over 8 MiB',
+      413: 'The glossary would hold more than 10,000 entries or 4 MiB of text — the message says what it holds and what the import would make of it — or the body is over 8 MiB, 250,000 renderings or 1,000 locale codes; nothing is imported (PAYLOAD_TOO_LARGE)',
     },
   },
   {

@@ -683,6 +683,56 @@ describe('the bound of a glossary: 10,000 entries and 4 MiB of text', () => {
     expect(await sizeOf(owner.userId, path)).toEqual({ entries: 21, bytes: 8 + bytesOf(...entries) });
   });
 
+  it('when an import carries more than 250,000 renderings or names more than 1,000 locale codes, then 413 before any entry is checked, and nothing is stored', async () => {
+    const { owner, path } = await projectWithMember();
+    const as = await service.as(owner.userId);
+    const renderings = Object.fromEntries(LOCALES.map((locale) => [locale, 'x']));
+    const many = Array.from({ length: 1251 }, (_, i) => ({ term: `t${i}`, translations: renderings }));
+
+    const tooMany = await service.call('PUT', path, { as, body: { entries: many } });
+    expectError(tooMany, 413, 'PAYLOAD_TOO_LARGE');
+    expect(tooMany.body.error.message).toBe(
+      'body.entries: holds more than 250,000 renderings, the most one import carries (nothing was imported)',
+    );
+    // Not locale codes at all: the count is what is refused, before any code is read.
+    const named = Array.from({ length: 1001 }, (_, i) => ({
+      term: `t${i}`,
+      translations: { [`l${i}`]: 'x' },
+    }));
+    const tooVaried = await service.call('PUT', `${path}?merge=true`, { as, body: { entries: named } });
+    expectError(tooVaried, 413, 'PAYLOAD_TOO_LARGE');
+    expect(tooVaried.body.error.message).toBe(
+      'body.entries: names more than 1,000 different locale codes, the most one import names (nothing was imported)',
+    );
+    expect(await entriesOf(owner.userId, path)).toEqual([]);
+    const atTheLimit = await service.call('PUT', path, { as, body: { entries: many.slice(1) } });
+    expect(atTheLimit.status).toBe(200);
+  });
+
+  it('when an entry has more than 200 locales, then 400 counting them, as an entry, a change or in an import', async () => {
+    const { owner, path } = await projectWithMember();
+    const as = await service.as(owner.userId);
+    const entry = await addEntry(owner.userId, path, { term: 'cart' });
+    const locales = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`x${i}`, 'y']));
+
+    expectValidation(
+      await service.call('POST', path, { as, body: { term: 'basket', translations: locales(50_000) } }),
+      'body.translations: must have at most 200 locales (it has 50,000)',
+    );
+    expectValidation(
+      await service.call('PATCH', `${path}/${entry.entryId}`, { as, body: { translations: locales(201) } }),
+      'body.translations: must have at most 200 locales (it has 201)',
+    );
+    expectValidation(
+      await service.call('PUT', path, {
+        as,
+        body: { entries: [{ term: 'ok' }, { term: 'basket', translations: locales(1000) }] },
+      }),
+      'body.entries.1.translations: must have at most 200 locales (it has 1,000)',
+    );
+    expect(await entriesOf(owner.userId, path)).toStrictEqual([entry]);
+  });
+
   it('when a body is over its limit (8 MiB for an import, 1 MiB for one entry), then 413 naming the limit', async () => {
     const { owner, path } = await projectWithMember();
     const as = await service.as(owner.userId);

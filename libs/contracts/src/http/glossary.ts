@@ -25,6 +25,15 @@ export const MAX_GLOSSARY_TRANSLATION_LENGTH = 1000;
 /** Locales one entry may have renderings for. */
 export const MAX_GLOSSARY_LOCALES = 200;
 
+/**
+ * What one import (`PUT .../glossary`) may carry beyond its entries: checking a rendering takes
+ * 2-3 µs however short it is, and a body of 8 MiB holds 800,000 one-letter renderings (2 s of
+ * checks). 250,000 is 10,000 terms in 25 locales. A locale code new to the process costs 5-10 µs
+ * more to check; real glossaries name their project's few dozen.
+ */
+export const MAX_GLOSSARY_IMPORT_RENDERINGS = 250_000;
+export const MAX_GLOSSARY_IMPORT_LOCALES = 1000;
+
 /** Entries on a page of `GET .../glossary` when `limit` is not given, and the most it may ask. */
 export const DEFAULT_GLOSSARY_PAGE_SIZE = 100;
 export const MAX_GLOSSARY_PAGE_SIZE = 1000;
@@ -101,7 +110,7 @@ const rendering = z
  * import (30 locales) is validated in 130-140 ms instead of 370 ms. Bounded, since a hostile
  * import may name thousands of distinct codes.
  */
-const localeCodes = new LRUCache<string, TargetLocaleResult>({ max: 1000 });
+const localeCodes = new LRUCache<string, TargetLocaleResult>({ max: 10 * MAX_GLOSSARY_IMPORT_LOCALES });
 
 function parseGlossaryLocale(code: string): TargetLocaleResult {
   let parsed = localeCodes.get(code);

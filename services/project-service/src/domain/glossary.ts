@@ -28,6 +28,7 @@ import type {
 import type { ProjectsRepository } from '../data-access/projects-repository.js';
 import { isPlausibleId } from './ids.js';
 import { projectNotFound, type ProjectAccess } from './project-access.js';
+import { timeSlices } from './time-slices.js';
 
 /** What an import did, and what the glossary holds after it: counts, never the entries. */
 export type GlossaryImportResult = {
@@ -266,7 +267,7 @@ export function createGlossary(deps: {
      * with `merge`, they replace the entries of their terms and every other entry stays. An entry
      * whose term is already there keeps its id and creation time. Only the entries of the
      * import's terms are read, and the answer is counts: an import costs what it brings, whatever
-     * the glossary holds.
+     * the glossary holds. The entries are compared in time slices (timeSlices).
      */
     async replace(
       principal: Principal | undefined,
@@ -288,14 +289,16 @@ export function createGlossary(deps: {
         let unchanged = 0;
         let importedBytes = 0;
         let replacedBytes = 0;
-        entries.forEach((input, index) => {
+        const turn = timeSlices();
+        for (const [index, input] of entries.entries()) {
+          await turn();
           const termKey = termKeys[index]!;
           const current = existing.get(termKey);
           importedBytes += glossaryEntryBytes(input);
           if (current) replacedBytes += glossaryEntryBytes(current);
           if (current && sameContent(current, input)) {
             unchanged++;
-            return;
+            continue;
           }
           if (current) updated++;
           else created++;
@@ -307,7 +310,7 @@ export function createGlossary(deps: {
             createdAt: current?.createdAt ?? at,
             updatedAt: current ? Math.max(at, current.updatedAt) : at,
           });
-        });
+        }
         const after = options.merge
           ? { entries: before.entries + created, bytes: before.bytes - replacedBytes + importedBytes }
           : { entries: entries.length, bytes: importedBytes };

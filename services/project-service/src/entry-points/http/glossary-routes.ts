@@ -1,5 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import type { Response, Router } from 'express';
+import type { z } from 'zod';
 import {
   DEFAULT_GLOSSARY_PAGE_SIZE,
   MAX_GLOSSARY_PAGE_SIZE,
@@ -14,12 +15,19 @@ import {
 import { ValidationError, parseInput, pathParam, route, withQuery } from '@tolk/http';
 import type { GlossaryEntryRecord } from '../../data-access/glossary-repository.js';
 import type { Glossary, GlossaryPage as GlossaryPageRecords } from '../../domain/glossary.js';
-import { parseGlossaryImport } from './glossary-import.js';
+import { oneImportPerCaller, parseGlossaryImport, tooManyLocales } from './glossary-import.js';
 
 /** An entry as the API gives it: without its project (in the path) and its uniqueness key. */
 function toEntryResponse(entry: GlossaryEntryRecord): GlossaryEntry {
   const { projectId: _project, termKey: _termKey, ...response } = entry;
   return response;
+}
+
+/** An entry's body (POST, PATCH) by its schema, once it is known not to hold too many locales to read. */
+function parseEntryBody<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
+  const locales = tooManyLocales((body as { translations?: unknown } | null | undefined)?.translations);
+  if (locales) throw new ValidationError(`body.translations: ${locales}`);
+  return parseInput(schema, body);
 }
 
 /** A page's `nextCursor`: the term key the next page starts after, opaque to clients. */
@@ -88,6 +96,7 @@ async function sendEveryEntry(res: Response, pages: AsyncGenerator<GlossaryPageR
 
 /** `/v1/projects/{projectId}/glossary`: a project's glossary (see domain/glossary.ts for who may). */
 export function addGlossaryRoutes(router: Router, glossary: Glossary): void {
+  const inTurn = oneImportPerCaller();
   route(router, '/v1/projects/:projectId/glossary', {
     get: withQuery(glossaryQuerySchema, async (req, res, { limit, cursor }) => {
       const projectId = pathParam(req, 'projectId');
@@ -102,25 +111,22 @@ export function addGlossaryRoutes(router: Router, glossary: Glossary): void {
       res.json(toPageResponse(page));
     }),
     post: async (req, res) => {
-      const input = parseInput(createGlossaryEntryRequestSchema, req.body);
+      const input = parseEntryBody(createGlossaryEntryRequestSchema, req.body);
       const entry = await glossary.create(req.principal, pathParam(req, 'projectId'), input);
       res.status(201).json(toEntryResponse(entry));
     },
     put: withQuery(replaceGlossaryQuerySchema, async (req, res, { merge }) => {
-      const entries = await parseGlossaryImport(req.body);
-      const answer: ReplaceGlossaryResponse = await glossary.replace(
-        req.principal,
-        pathParam(req, 'projectId'),
-        entries,
-        { merge },
-      );
+      const answer: ReplaceGlossaryResponse = await inTurn(req.principal, async () => {
+        const entries = await parseGlossaryImport(req.body);
+        return glossary.replace(req.principal, pathParam(req, 'projectId'), entries, { merge });
+      });
       res.json(answer);
     }),
   });
 
   route(router, '/v1/projects/:projectId/glossary/:entryId', {
     patch: async (req, res) => {
-      const changes = parseInput(updateGlossaryEntryRequestSchema, req.body);
+      const changes = parseEntryBody(updateGlossaryEntryRequestSchema, req.body);
       const entry = await glossary.update(
         req.principal,
         pathParam(req, 'projectId'),
