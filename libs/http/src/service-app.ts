@@ -8,17 +8,24 @@ import { accessLogMiddleware, requestIdMiddleware } from './request-id.js';
 import { principalMiddleware } from './principal.js';
 import { requireInternalCaller } from './internal-caller.js';
 import { httpMetricsMiddleware, metricsHandler } from './metrics.js';
-import { declaresBody, decodeJsonBody, requireUtf8JsonContentType } from './decode-json-body.js';
+import {
+  declaresBody,
+  decodeJsonText,
+  parseJsonText,
+  requireUtf8JsonContentType,
+} from './decode-json-body.js';
 
 export type ReadinessCheck = () => Promise<void>;
 
 /**
  * Reads a JSON body into `req.body` by the one rule (decode-json-body.ts), keeping its UTF-8 text
- * as `req.rawBody`. A request without a body (or with an empty one) leaves `req.body` undefined.
+ * as `req.rawBody` (only the text, for the requests `parseLater` names). A request without a body
+ * (or with an empty one) leaves `req.body` undefined.
  */
 function readJsonBody(options: {
   limitBytes: BodyLimit;
   onJsonBody?: (req: express.Request, raw: Buffer) => void;
+  parseLater?: (req: express.Request) => boolean;
 }): RequestHandler {
   return async (req, _res, next) => {
     req.body = undefined;
@@ -36,13 +43,12 @@ function readJsonBody(options: {
       await readOff(req);
       throw err;
     }
-    req.body = await decodeJsonBody(bytes, req.headers, {
+    const text = await decodeJsonText(bytes, req.headers, {
       limitBytes,
-      onText: (text) => {
-        req.rawBody = text;
-        options.onJsonBody?.(req, text);
-      },
+      onText: (text) => options.onJsonBody?.(req, text),
     });
+    req.rawBody = text;
+    if (text !== undefined && !options.parseLater?.(req)) req.body = parseJsonText(text);
     next();
   };
 }
@@ -72,6 +78,11 @@ export type ServiceAppOptions = {
    * parses.
    */
   onJsonBody?: (req: express.Request, raw: Buffer) => void;
+  /**
+   * Requests whose JSON body the route parses itself (parseJsonText of `req.rawBody`) when it is
+   * ready to, e.g. in turn with others of its caller: `req.body` stays undefined.
+   */
+  parseLater?: (req: express.Request) => boolean;
   /**
    * Runs first for every request, before anything else of the app sees it: what it sets reaches
    * every answer, the frame's own too (health, 415, malformed JSON, 404).
@@ -118,7 +129,11 @@ export function createServiceApp(options: ServiceAppOptions): Express {
   app.use(httpMetricsMiddleware(service));
   app.use(accessLogMiddleware(options.logger));
   app.use(
-    readJsonBody({ limitBytes: options.bodyLimitBytes ?? 1024 * 1024, onJsonBody: options.onJsonBody }),
+    readJsonBody({
+      limitBytes: options.bodyLimitBytes ?? 1024 * 1024,
+      onJsonBody: options.onJsonBody,
+      parseLater: options.parseLater,
+    }),
   );
   app.use(principalMiddleware(options.internalSecret));
   app.use('/internal', requireInternalCaller(options.internalSecret));

@@ -23,8 +23,10 @@ const GLOSSARY_IMPORT_BODY_BYTES = 8 * 1024 * 1024;
 const BODY_BYTES = 1024 * 1024;
 const GLOSSARY_IMPORT = /^\/v1\/projects\/[^/]+\/glossary\/?$/i;
 
+const isGlossaryImport = (req: Request) => req.method === 'PUT' && GLOSSARY_IMPORT.test(req.path);
+
 function bodyLimitOf(req: Request): number {
-  return req.method === 'PUT' && GLOSSARY_IMPORT.test(req.path) ? GLOSSARY_IMPORT_BODY_BYTES : BODY_BYTES;
+  return isGlossaryImport(req) ? GLOSSARY_IMPORT_BODY_BYTES : BODY_BYTES;
 }
 
 /**
@@ -72,5 +74,7 @@ export function createProjectService(deps: ServiceDeps<ProjectConfig>): ServiceP
     router: createProjectRouter({ projects, members, accountRemoval, glossary }),
     consumer: projectConsumer(accountRemoval),
     bodyLimitBytes: bodyLimitOf,
+    // Parsed by the route in turn with the caller's other imports (glossary-import.ts).
+    parseLater: isGlossaryImport,
   };
 }

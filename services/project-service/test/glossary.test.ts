@@ -704,6 +704,14 @@ describe('the bound of a glossary: 10,000 entries and 4 MiB of text', () => {
     expect(tooVaried.body.error.message).toBe(
       'body.entries: names more than 1,000 different locale codes, the most one import names (nothing was imported)',
     );
+    // Four times as many: refused by counting the body's names before it is parsed.
+    const huge = Array.from({ length: 4000 }, (_, i) => ({ term: `t${i}`, translations: renderings }));
+    const tooBig = await service.call('PUT', path, { as, body: { entries: huge } });
+    expectError(tooBig, 413, 'PAYLOAD_TOO_LARGE');
+    expect(tooBig.body.error.message).toBe(
+      'body: holds 808,001 names with values; an import holds at most 350,001: its entries, 10 fields ' +
+        'for each of 10,000 entries and 250,000 renderings (nothing was imported)',
+    );
     expect(await entriesOf(owner.userId, path)).toEqual([]);
     const atTheLimit = await service.call('PUT', path, { as, body: { entries: many.slice(1) } });
     expect(atTheLimit.status).toBe(200);

@@ -15,7 +15,7 @@ import {
 import { ValidationError, parseInput, pathParam, route, withQuery } from '@tolk/http';
 import type { GlossaryEntryRecord } from '../../data-access/glossary-repository.js';
 import type { Glossary, GlossaryPage as GlossaryPageRecords } from '../../domain/glossary.js';
-import { oneImportPerCaller, parseGlossaryImport, tooManyLocales } from './glossary-import.js';
+import { oneImportPerCaller, readGlossaryImport, tooManyLocales } from './glossary-import.js';
 
 /** An entry as the API gives it: without its project (in the path) and its uniqueness key. */
 function toEntryResponse(entry: GlossaryEntryRecord): GlossaryEntry {
@@ -117,7 +117,7 @@ export function addGlossaryRoutes(router: Router, glossary: Glossary): void {
     },
     put: withQuery(replaceGlossaryQuerySchema, async (req, res, { merge }) => {
       const answer: ReplaceGlossaryResponse = await inTurn(req.principal, async () => {
-        const entries = await parseGlossaryImport(req.body);
+        const entries = await readGlossaryImport(req.rawBody);
         return glossary.replace(req.principal, pathParam(req, 'projectId'), entries, { merge });
       });
       res.json(answer);
