@@ -67,7 +67,7 @@ async function bystander(path: string, headers: Record<string, string>, done: ()
   const durations: number[] = [];
   while (!done()) {
     const started = performance.now();
-    const response = await service.call('GET', `${path}?limit=100`, { as: headers });
+    const response = await service.call('GET', path, { as: headers });
     expect(response.status).toBe(200);
     durations.push(performance.now() - started);
   }
