@@ -25,7 +25,8 @@ describe('tolk glossary and translate with a glossary', () => {
 
   beforeAll(async () => {
     [system, openai] = await Promise.all([
-      startSystem({ sources: true, tokens: true }),
+      // A user of its own per test: more sign-ups than the gateway's 20 a minute per address.
+      startSystem({ sources: true, tokens: true, gatewayEnv: { RATE_LIMIT_AUTH_PER_IP: '1000' } }),
       startOpenAIStandIn(),
     ]);
   });
@@ -252,6 +253,49 @@ describe('tolk glossary and translate with a glossary', () => {
       );
     });
 
+    it('when terms, notes and renderings start like formulas, then the exported file shows them as text (quoted, after a quote mark) and importing it changes nothing', async () => {
+      await setGlossary([
+        {
+          term: "=cmd|' /C calc'!A0",
+          note: '@SUM(1+1)*cmd|x',
+          translations: { de: '+HYPERLINK("http://x.example")' },
+        },
+        { term: "'=quoted already", translations: { fr: '-1' } },
+        { term: 'plain', note: "'apostrophe" },
+      ]);
+
+      const exported = await tolk('glossary', 'export', '--out', 'g.csv');
+
+      expect(exported.code, exported.stderr).toBe(0);
+      expect(await cli.readText('g.csv')).toBe(
+        'term,case_sensitive,keep_as_is,note,de,fr\n' +
+          `"''=quoted already",false,false,,,"'-1"\n` +
+          `"'=cmd|' /C calc'!A0",false,false,"'@SUM(1+1)*cmd|x","'+HYPERLINK(""http://x.example"")",\n` +
+          "plain,false,false,'apostrophe,,\n",
+      );
+      const before = await glossary();
+      const imported = await tolk('glossary', 'import', 'g.csv', '--replace');
+      expect(imported.code, imported.stderr).toBe(0);
+      expect(imported.stdout).toBe(
+        'Imported g.csv: 0 new, 0 changed, 3 unchanged, 0 deleted; the glossary has 3 entries.\n',
+      );
+      expect(await glossary()).toStrictEqual(before);
+    });
+
+    it('when the glossary has more entries than a page holds, then export writes every one of them', async () => {
+      const entries = Array.from({ length: 1_100 }, (_, i) => ({
+        term: `term ${String(i).padStart(4, '0')}`,
+      }));
+      await setGlossary(entries);
+
+      const exported = await tolk('glossary', 'export', '--out', 'g.csv');
+
+      expect(exported.code, exported.stderr).toBe(0);
+      expect(exported.stdout).toBe('Wrote 1100 glossary entries to g.csv.\n');
+      const lines = (await cli.readText('g.csv')).trimEnd().split('\n');
+      expect(lines.slice(1).map((line) => line.split(',')[0])).toEqual(entries.map((e) => e.term));
+    });
+
     it('when the file does not exist, then exit 2 naming it', async () => {
       const result = await tolk('glossary', 'import', 'missing.csv');
       expect(result.code).toBe(2);
@@ -304,6 +348,20 @@ describe('tolk glossary and translate with a glossary', () => {
       expect(first).not.toContain('cart');
       expect(second).not.toContain('Glossary');
       expect(openai.stringsReceived()[1]).toHaveProperty('zbooks');
+    });
+
+    it('when the term a batch uses is on the glossary’s last page, then the model is told it', async () => {
+      await cli.writeJson('locales/en.json', { greeting: 'Open the zebra menu' });
+      expect((await tolk('push')).code).toBe(0);
+      const filler = Array.from({ length: 1_100 }, (_, i) => ({
+        term: `term ${String(i).padStart(4, '0')}`,
+      }));
+      await setGlossary([...filler, { term: 'zebra', translations: { de: 'Zebra-Menü' } }]);
+
+      const result = await translate();
+
+      expect(result.code, result.stderr).toBe(0);
+      expect(promptOf(openai.requests[0]!)).toContain('- "zebra" → "Zebra-Menü"');
     });
 
     it('when the answer misses a term once, then that key is asked again with the problem named and the right answer uploaded', async () => {

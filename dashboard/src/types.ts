@@ -116,3 +116,11 @@ export type GlossaryEntry = {
   createdAt: number;
   updatedAt: number;
 };
+
+/** A page of the glossary: its entries in term order, what the whole glossary holds, the next page's cursor. */
+export type GlossaryPage = {
+  entries: GlossaryEntry[];
+  total: number;
+  bytes: number;
+  nextCursor: string | null;
+};

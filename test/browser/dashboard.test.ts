@@ -176,6 +176,18 @@ describe.skipIf(!existsSync(CHROMIUM)).each(SYSTEMS)(
       await page.getByRole('heading', { level: 1, name }).waitFor();
     }
 
+    /** A signed-in page on the Glossary tab of the project named `name`. */
+    async function glossaryTab(account: Account, projectId: string, name: string): Promise<Page> {
+      const page = await signedInPage(account);
+      await page.goto(`${system.base}/projects/${projectId}`);
+      await heading(page, name);
+      await page
+        .getByRole('navigation', { name: 'Project sections' })
+        .getByRole('link', { name: 'Glossary' })
+        .click();
+      return page;
+    }
+
     /** The refresh token as the dashboard keeps it. */
     function storedRefreshToken(page: Page): Promise<string | null> {
       return page.evaluate(() => (globalThis as unknown as InPage).localStorage.getItem('tolk.refreshToken'));
@@ -478,13 +490,7 @@ describe.skipIf(!existsSync(CHROMIUM)).each(SYSTEMS)(
           translations: { de: 'Warenkorb' },
         });
         expect(added.status).toBe(201);
-        const page = await signedInPage(account);
-        await page.goto(`${system.base}/projects/${projectId}`);
-        await heading(page, 'Shop');
-        await page
-          .getByRole('navigation', { name: 'Project sections' })
-          .getByRole('link', { name: 'Glossary' })
-          .click();
+        const page = await glossaryTab(account, projectId, 'Shop');
         const row = page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: 'cart' }) });
         await row.getByRole('cell', { name: 'Warenkorb' }).waitFor();
         await row.getByRole('cell', { name: 'the shopping cart' }).waitFor();
@@ -513,6 +519,36 @@ describe.skipIf(!existsSync(CHROMIUM)).each(SYSTEMS)(
           ['Tolk', true],
         ]);
         await screenshot(page, 'glossary');
+      },
+    );
+
+    onTheServers(
+      'when a glossary has more entries than a page, then the tab shows the first 100 and "Show more entries" the next, until all are shown',
+      async () => {
+        const account = await newAccount();
+        const projectId = await newProject(account, 'Big glossary');
+        const terms = Array.from({ length: 250 }, (_, i) => `term ${String(i).padStart(3, '0')}`);
+        const imported = await api('PUT', `/v1/projects/${projectId}/glossary`, account.accessToken, {
+          entries: terms.map((term) => ({ term })),
+        });
+        expect(imported.status).toBe(200);
+        const page = await glossaryTab(account, projectId, 'Big glossary');
+        await page.getByText('Showing 100 of 250 entries.').waitFor();
+        expect(await page.getByRole('rowheader').allInnerTexts()).toEqual(terms.slice(0, 100));
+
+        await page.getByRole('button', { name: 'Show more entries' }).click();
+        await page.getByText('Showing 200 of 250 entries.').waitFor();
+        await page.getByRole('button', { name: 'Show more entries' }).click();
+        await page.getByRole('rowheader', { name: 'term 249' }).waitFor();
+        expect(await page.getByRole('rowheader').allInnerTexts()).toEqual(terms);
+        expect(await page.getByRole('button', { name: 'Show more entries' }).count()).toBe(0);
+
+        // A change reads the list again as far as it was shown.
+        const last = page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: 'term 249' }) });
+        await last.getByRole('button', { name: 'Delete term 249' }).click();
+        await page.getByRole('status').filter({ hasText: '“term 249” deleted.' }).waitFor();
+        await page.getByRole('rowheader', { name: 'term 248' }).waitFor();
+        expect(await page.getByRole('rowheader').count()).toBe(249);
       },
     );
 

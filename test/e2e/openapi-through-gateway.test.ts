@@ -214,6 +214,11 @@ describe('the OpenAPI document against the live system', () => {
       (await documented('post', glossary, { token: owner.token, params, body: { term: '' } })).status,
     ).toBe(400);
     expect((await documented('get', glossary, { token: owner.token, params })).status).toBe(200);
+    const page = await documented('get', glossary, { token: owner.token, params, query: { limit: '1' } });
+    expect(page.body).toMatchObject({ total: 1, nextCursor: null });
+    expect(
+      (await documented('get', glossary, { token: owner.token, params, query: { cursor: '!' } })).status,
+    ).toBe(400);
     expect(
       (
         await documented('patch', glossaryEntry, {
@@ -232,6 +237,39 @@ describe('the OpenAPI document against the live system', () => {
       body: { entries: [{ term: 'Tolk', keepAsIs: true }] },
     });
     expect(imported.status).toBe(200);
+    // 21 entries of 200 locales × 1,000 characters: past the glossary's 4 MiB of text.
+    const regions = [
+      'AT',
+      'BE',
+      'CH',
+      'DE',
+      'FR',
+      'IT',
+      'NL',
+      'SE',
+      'PL',
+      'PT',
+      'US',
+      'GB',
+      'CA',
+      'AU',
+      'BR',
+    ];
+    const locales = ['de', 'fr', 'es', 'it', 'nl', 'sv', 'pl', 'pt', 'ru', 'ja', 'ko', 'da', 'fi', 'nb', 'cs']
+      .flatMap((language) => regions.map((region) => `${language}-${region}`))
+      .slice(0, 200);
+    const tooBig = await documented('put', glossary, {
+      token: owner.token,
+      params,
+      query: { merge: 'true' },
+      body: {
+        entries: Array.from({ length: 21 }, (_, i) => ({
+          term: `big ${i}`,
+          translations: Object.fromEntries(locales.map((locale) => [locale, 'x'.repeat(1000)])),
+        })),
+      },
+    });
+    expect(tooBig.status).toBe(413);
     expect((await documented('get', '/v1/projects/{projectId}', { token: owner.token, params })).status).toBe(
       200,
     );

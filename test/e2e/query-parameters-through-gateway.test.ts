@@ -22,10 +22,18 @@ const VALUES: Record<string, { valid: string; wrong: string[] }> = {
   status: { valid: 'missing', wrong: ['done', 'MISSING', ''] },
   q: { valid: 'hello', wrong: ['x'.repeat(501)] },
   offset: { valid: '0', wrong: ['-1', '1.5', 'x'] },
-  limit: { valid: '10', wrong: ['0', '201', 'all'] },
+  // And one past the route's documented maximum (see wrongValues).
+  limit: { valid: '10', wrong: ['0', 'all'] },
+  cursor: { valid: '', wrong: ['!!', 'x'.repeat(2001)] },
   merge: { valid: 'true', wrong: ['yes', '1', 'TRUE'] },
   by: { valid: 'ai', wrong: ['robot', 'AI', ''] },
 };
+
+/** The wrong values of a parameter: its own, and one past the maximum the route documents. */
+function wrongValues(parameter: { name: string; schema?: { maximum?: number } }): string[] {
+  const maximum = parameter.schema?.maximum;
+  return [...VALUES[parameter.name]!.wrong, ...(maximum === undefined ? [] : [String(maximum + 1)])];
+}
 
 describe('query parameters of every route, through the gateway', () => {
   let system: System;
@@ -88,6 +96,7 @@ describe('query parameters of every route, through the gateway', () => {
   it('when a parameter is bracketed, repeated, of the wrong type or unknown, then 400 naming it and nothing done', async () => {
     const withQuery = operations().filter((operation) => operation.query.length > 0);
     expect(withQuery.map(({ method, template }) => `${method} ${template}`).sort()).toEqual([
+      'get /v1/projects/{projectId}/glossary',
       'get /v1/projects/{projectId}/keys',
       'get /v1/projects/{projectId}/source/diff',
       'put /v1/projects/{projectId}/glossary',
@@ -111,7 +120,7 @@ describe('query parameters of every route, through the gateway', () => {
             `query.${name}[x]: bracket syntax is not accepted; send ${name}=<value> once`,
           ],
           [`${name}=${values!.valid}&${name}=${values!.valid}`, `query.${name}: given 2 times; send it once`],
-          ...values!.wrong.map((wrong): [string, RegExp] => [
+          ...wrongValues(parameter).map((wrong): [string, RegExp] => [
             `${name}=${encodeURIComponent(wrong)}`,
             new RegExp(`^query\\.${name}: must be `),
           ]),

@@ -121,7 +121,7 @@ describe('Tolk embedded in one process', () => {
     expect(again.status).toBe(201);
   });
 
-  it('when glossary entries are imported, merged and deleted, then it answers as with the servers (PGlite runs the migration and its queries)', async () => {
+  it('when glossary entries are imported, merged, read a page at a time and deleted, then it answers as with the servers (PGlite runs the migrations and their queries)', async () => {
     const { token } = await tolk.signUp();
     const project = await call('POST', '/v1/projects', token, { name: 'P', sourceLocale: 'en' });
     expect(project.status).toBe(201);
@@ -136,14 +136,19 @@ describe('Tolk embedded in one process', () => {
     expect(imported.status).toBe(200);
     const merged = await call('PUT', `${path}?merge=true`, token, { entries: [{ term: 'checkout' }] });
     expect(merged.status).toBe(200);
-    expect(merged.body.entries.map((e: { term: string }) => e.term)).toEqual(['cart', 'checkout', 'Tolk']);
+    expect(merged.body).toMatchObject({ created: 1, total: 3 });
+    const page = await call('GET', `${path}?limit=2`, token);
+    expect(page.body.entries.map((e: { term: string }) => e.term)).toEqual(['cart', 'checkout']);
+    const rest = await call('GET', `${path}?limit=2&cursor=${page.body.nextCursor as string}`, token);
+    expect(rest.body).toMatchObject({ total: 3, nextCursor: null });
+    expect(rest.body.entries.map((e: { term: string }) => e.term)).toEqual(['Tolk']);
 
     const replaced = await call('PUT', path, token, {
       entries: [{ term: 'CART', translations: { de: 'Korb' } }],
     });
     expect(replaced.status).toBe(200);
-    expect(replaced.body).toMatchObject({ created: 0, updated: 1, deleted: 2 });
-    const [entry] = replaced.body.entries;
+    expect(replaced.body).toMatchObject({ created: 0, updated: 1, deleted: 2, total: 1, bytes: 10 });
+    const [entry] = (await call('GET', path, token)).body.entries;
     expect(entry.translations).toEqual({ de: 'Korb' });
 
     expect((await call('DELETE', `${path}/${entry.entryId}`, token)).status).toBe(204);

@@ -1,9 +1,11 @@
 import {
+  MAX_GLOSSARY_PAGE_SIZE,
   deviceAuthorizationResponseSchema,
-  glossaryResponseSchema,
+  glossaryPageSchema,
   keyRulesSchema,
   keyReadingResponseSchema,
   replaceGlossaryResponseSchema,
+  type GlossaryEntry,
   type GlossaryEntryInput,
   localeDetailResponseSchema,
   localeListResponseSchema,
@@ -111,7 +113,24 @@ export function tolkApi(client: ApiClient) {
         body: { texts, near },
         schema: memoryLookupResponseSchema,
       }),
-    getGlossary: (projectId: string) => client.get(`${project(projectId)}/glossary`, glossaryResponseSchema),
+    /**
+     * Every entry of the glossary, a page at a time (a page holds at most 512 KiB of text), in
+     * term order. An entry renamed while the pages are read may come twice: it is kept once, as
+     * last read.
+     */
+    async getGlossary(projectId: string): Promise<{ entries: GlossaryEntry[] }> {
+      const byId = new Map<string, GlossaryEntry>();
+      let cursor: string | undefined;
+      do {
+        const page = await client.get(`${project(projectId)}/glossary`, glossaryPageSchema, {
+          limit: MAX_GLOSSARY_PAGE_SIZE,
+          cursor,
+        });
+        for (const entry of page.entries) byId.set(entry.entryId, entry);
+        cursor = page.nextCursor ?? undefined;
+      } while (cursor !== undefined);
+      return { entries: [...byId.values()] };
+    },
     /** An import: every entry at once; with `merge`, entries of other terms stay. */
     putGlossary: (projectId: string, entries: GlossaryEntryInput[], merge: boolean) =>
       client.request('PUT', `${project(projectId)}/glossary`, {

@@ -55,11 +55,11 @@ export async function glossaryImport(io: Io, options: { file: string; replace: b
     throw error;
   }
   const result = await tolkApi(client).putGlossary(project.config.projectId, entries, !options.replace);
-  const { created, updated, unchanged, deleted } = result;
+  const { created, updated, unchanged, deleted, total } = result;
   out.line(
     `Imported ${name}: ${created} new, ${updated} changed, ${unchanged} unchanged` +
-      `${options.replace ? `, ${deleted} deleted` : ''}; the glossary has ${result.entries.length} entr${result.entries.length === 1 ? 'y' : 'ies'}.`,
+      `${options.replace ? `, ${deleted} deleted` : ''}; the glossary has ${total} entr${total === 1 ? 'y' : 'ies'}.`,
   );
-  out.document({ file: name, created, updated, unchanged, deleted, entries: result.entries.length });
+  out.document({ file: name, created, updated, unchanged, deleted, entries: total });
   return ExitCode.ok;
 }

@@ -41,6 +41,27 @@ function columnOf(
 type Row = { record: string[]; info: { lines: number }; raw: string };
 
 /**
+ * A cell a spreadsheet would run as a formula (OWASP's CSV injection rule: it starts with `=`,
+ * `+`, `-`, `@`, a tab or a carriage return) — or such a cell already escaped, with `'`s before it.
+ */
+const FORMULA_START = /^'*[=+\-@\t\r]/;
+
+/**
+ * A value as a cell spreadsheets show as text: one that starts like a formula gets a `'` before
+ * it (which Excel, LibreOffice and Google Sheets read as "this is text"), and is quoted. A value
+ * that already starts with `'`s and then a formula character gets one `'` more, so that
+ * fromSpreadsheetCell gives back exactly the value, whatever it is.
+ */
+export function toSpreadsheetCell(value: string): string {
+  return FORMULA_START.test(value) ? `'${value}` : value;
+}
+
+/** The value of a cell toSpreadsheetCell wrote: one `'` less where it added one. */
+export function fromSpreadsheetCell(cell: string): string {
+  return cell.startsWith("'") && FORMULA_START.test(cell) ? cell.slice(1) : cell;
+}
+
+/**
  * The line a record starts on: csv-parse counts the line it ends on, and a quoted cell may hold
  * line breaks; its raw text (blank lines skipped before it included) says how many.
  */
@@ -52,7 +73,8 @@ function startLine(row: Row): number {
 /**
  * A glossary CSV as `tolk glossary import` reads it: UTF-8 (a byte order mark is fine), a header
  * of `term,case_sensitive,keep_as_is,note,<locale>...`, one entry per row. Booleans are
- * true/false (also yes/no, 1/0; empty is false); an empty locale cell is no rendering. Every
+ * true/false (also yes/no, 1/0; empty is false); an empty locale cell is no rendering. A cell
+ * that starts with `'` and a formula character loses that `'`, as exported (toSpreadsheetCell). Every
  * problem is a FormatError naming the line and column: bytes that are not UTF-8, a missing or
  * wrong header column, a row of another length, an entry the API would refuse, a term twice.
  */
@@ -110,7 +132,7 @@ export function parseGlossaryCsv(bytes: Buffer, path: string): GlossaryEntryInpu
 
   const linesByTerm = new Map<string, number[]>();
   const entries = body.map((row) => {
-    const { record } = row;
+    const record = row.record.map(fromSpreadsheetCell);
     const info = { lines: startLine(row) };
     const flag = (index: number) => {
       const value = record[index]!.trim().toLowerCase();
@@ -162,20 +184,24 @@ export function parseGlossaryCsv(bytes: Buffer, path: string): GlossaryEntryInpu
 
 /**
  * The glossary as CSV: the header, then one row per entry; a column per locale of `locales` (the
- * project's targets), then any other locale an entry has a rendering for.
+ * project's targets), then any other locale an entry has a rendering for. Cells are safe to open
+ * in a spreadsheet (toSpreadsheetCell) and parseGlossaryCsv reads them back as they were.
  */
-export function formatGlossaryCsv(entries: readonly GlossaryEntry[], locales: readonly string[]): string {
+export function formatGlossaryCsv(
+  entries: readonly Pick<GlossaryEntry, 'term' | 'caseSensitive' | 'keepAsIs' | 'note' | 'translations'>[],
+  locales: readonly string[],
+): string {
   const extra = new Set(entries.flatMap((entry) => Object.keys(entry.translations)));
   for (const locale of locales) extra.delete(locale);
   const columns = [...locales, ...[...extra].sort()];
-  return stringify([
-    [...GLOSSARY_CSV_COLUMNS, ...columns],
-    ...entries.map((entry) => [
+  const rows = entries.map((entry) =>
+    [
       entry.term,
       String(entry.caseSensitive),
       String(entry.keepAsIs),
       entry.note ?? '',
       ...columns.map((locale) => entry.translations[locale] ?? ''),
-    ]),
-  ]);
+    ].map(toSpreadsheetCell),
+  );
+  return stringify([[...GLOSSARY_CSV_COLUMNS, ...columns], ...rows], { quoted_match: FORMULA_START });
 }

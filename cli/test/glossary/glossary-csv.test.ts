@@ -1,6 +1,18 @@
+import { parse as parseCsv } from 'csv-parse/sync';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { GlossaryEntry } from '@tolk/contracts';
-import { formatGlossaryCsv, parseGlossaryCsv } from '../../src/glossary/glossary-csv.js';
+import {
+  glossaryEntryInputSchema,
+  glossaryTermKey,
+  type GlossaryEntry,
+  type GlossaryEntryInput,
+} from '@tolk/contracts';
+import {
+  formatGlossaryCsv,
+  fromSpreadsheetCell,
+  parseGlossaryCsv,
+  toSpreadsheetCell,
+} from '../../src/glossary/glossary-csv.js';
 
 const parse = (text: string) => parseGlossaryCsv(Buffer.from(text), 'g.csv');
 
@@ -57,5 +69,82 @@ describe('formatGlossaryCsv', () => {
         translations: { de: 'Hallo', ja: 'こんにちは' },
       },
     ]);
+  });
+});
+
+/** OWASP's CSV injection rule: a cell starting with one of these is run as a formula. */
+const FORMULA = /^[=+\-@\t\r]/;
+
+/** Every cell of a CSV as a spreadsheet reads it: the text between the quotes, quotes undone. */
+const cellsOf = (csv: string) => (parseCsv(csv) as string[][]).flat();
+
+describe('spreadsheet-safe cells', () => {
+  it('when terms, notes and renderings start like formulas, then each cell is quoted and starts with a quote mark, and reads back as it was', () => {
+    const entries: GlossaryEntryInput[] = [
+      {
+        term: "=cmd|' /C calc'!A0",
+        caseSensitive: false,
+        keepAsIs: false,
+        note: '@SUM(1+1)*cmd|x',
+        translations: { de: '+HYPERLINK("http://example.com","x")', fr: '-2+3' },
+      },
+      { term: "'=already quoted", caseSensitive: false, keepAsIs: false, note: "'plain", translations: {} },
+    ];
+
+    const csv = formatGlossaryCsv(entries, ['de', 'fr']);
+
+    expect(csv).toBe(
+      'term,case_sensitive,keep_as_is,note,de,fr\n' +
+        `"'=cmd|' /C calc'!A0",false,false,"'@SUM(1+1)*cmd|x","'+HYPERLINK(""http://example.com"",""x"")","'-2+3"\n` +
+        `"''=already quoted",false,false,'plain,,\n`,
+    );
+    expect(cellsOf(csv).filter((cell) => FORMULA.test(cell))).toEqual([]);
+    expect(parse(csv)).toEqual(entries);
+  });
+
+  it('when any string is made a cell, then it never starts like a formula and reads back exactly', () => {
+    const tricky = fc.string({
+      unit: fc.constantFrom("'", '=', '+', '-', '@', '\t', '\r', '\n', ' ', 'a', '"', ','),
+      maxLength: 8,
+    });
+    fc.assert(
+      fc.property(fc.oneof(tricky, fc.string({ unit: 'binary' })), (value) => {
+        const cell = toSpreadsheetCell(value);
+        return !FORMULA.test(cell) && fromSpreadsheetCell(cell) === value;
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('when any glossary is exported and imported, then every entry comes back exactly and no cell starts like a formula', () => {
+    const text = fc.string({
+      unit: fc.constantFrom("'", '=', '+', '-', '@', ' ', 'a', 'B', '"', ',', ';', '|', 'é'),
+      minLength: 1,
+      maxLength: 6,
+    });
+    const noteText = fc.string({
+      unit: fc.constantFrom("'", '=', '+', '-', '@', '\t', '\n', ' ', 'a', '"', ','),
+      maxLength: 6,
+    });
+    const entry = fc
+      .record({
+        term: text,
+        caseSensitive: fc.boolean(),
+        keepAsIs: fc.boolean(),
+        note: fc.option(noteText, { nil: null }),
+        translations: fc.dictionary(fc.constantFrom('de', 'fr', 'pt-BR'), text, { maxKeys: 3 }),
+      })
+      .map((raw) => glossaryEntryInputSchema.safeParse(raw))
+      .filter((result) => result.success)
+      .map((result) => result.data!);
+    const glossary = fc.uniqueArray(entry, { maxLength: 8, selector: (e) => glossaryTermKey(e.term) });
+    fc.assert(
+      fc.property(glossary, (entries) => {
+        const csv = formatGlossaryCsv(entries, ['de', 'fr']);
+        expect(cellsOf(csv).filter((cell) => FORMULA.test(cell))).toEqual([]);
+        expect(parse(csv)).toEqual(entries);
+      }),
+      { numRuns: 300 },
+    );
   });
 });

@@ -1,7 +1,10 @@
-/** The project's glossary: list, add, edit and delete entries; the server's messages shown as they are. */
+/**
+ * The project's glossary: list (a page at a time, "Show more" for the next), add, edit and delete
+ * entries; the server's messages shown as they are.
+ */
 import { useState } from 'preact/hooks';
 import { api } from '../api.js';
-import type { GlossaryEntry, Locale, Project } from '../types.js';
+import type { GlossaryEntry, GlossaryPage, Locale, Project } from '../types.js';
 import { ErrorNote, Loaded, StatusNote, onSubmit, useAction, useResource } from '../ui.js';
 
 type Draft = {
@@ -14,6 +17,10 @@ type Draft = {
 
 const EMPTY: Draft = { term: '', caseSensitive: false, keepAsIs: false, note: '', translations: {} };
 
+/** Entries a page brings; after a change, the list is read again as far as it was shown (at most a page of 1,000). */
+const PAGE_SIZE = 100;
+const MAX_PAGE_SIZE = 1000;
+
 function draftOf(entry: GlossaryEntry): Draft {
   const { term, caseSensitive, keepAsIs, note, translations } = entry;
   return { term, caseSensitive, keepAsIs, note: note ?? '', translations: { ...translations } };
@@ -22,7 +29,16 @@ function draftOf(entry: GlossaryEntry): Draft {
 export function GlossaryTab(props: { project: Project }) {
   const projectPath = `/v1/projects/${encodeURIComponent(props.project.projectId)}`;
   const base = `${projectPath}/glossary`;
-  const glossary = useResource(() => api<{ entries: GlossaryEntry[] }>('GET', base), [base]);
+  const [firstPageSize, setFirstPageSize] = useState(PAGE_SIZE);
+  const glossary = useResource(
+    () => api<GlossaryPage>('GET', `${base}?limit=${firstPageSize}`),
+    [base, firstPageSize],
+  );
+  // Pages read after the first with "Show more"; read again from the first after a change.
+  const [more, setMore] = useState<GlossaryPage[]>([]);
+  const moreAction = useAction();
+  const lastPage = more.at(-1) ?? glossary.data;
+  const entries = [...(glossary.data?.entries ?? []), ...more.flatMap((page) => page.entries)];
   const locales = useResource(
     () => api<{ locales: Locale[] }>('GET', `${projectPath}/locales`),
     [projectPath],
@@ -30,18 +46,28 @@ export function GlossaryTab(props: { project: Project }) {
   const [editing, setEditing] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
   const removal = useAction();
-  // The project's target locales, then any other locale an entry has a rendering for.
+  // The project's target locales, then any other locale a shown entry has a rendering for.
   const columns = [
     ...new Set([
       ...(locales.data?.locales.map((locale) => locale.locale) ?? []),
-      ...(glossary.data?.entries.flatMap((entry) => Object.keys(entry.translations)) ?? []),
+      ...entries.flatMap((entry) => Object.keys(entry.translations)),
     ]),
   ];
   const saved = (message: string) => {
     setEditing(null);
     setDone(message);
+    setMore([]);
+    setFirstPageSize(Math.min(MAX_PAGE_SIZE, Math.max(PAGE_SIZE, entries.length)));
     glossary.reload();
   };
+  const showMore = (cursor: string) =>
+    void moreAction.run(async () => {
+      const page = await api<GlossaryPage>(
+        'GET',
+        `${base}?limit=${PAGE_SIZE}&cursor=${encodeURIComponent(cursor)}`,
+      );
+      setMore((pages) => [...pages, page]);
+    });
   const remove = (entry: GlossaryEntry) =>
     void removal.run(async () => {
       await api('DELETE', `${base}/${encodeURIComponent(entry.entryId)}`);
@@ -74,7 +100,7 @@ export function GlossaryTab(props: { project: Project }) {
       {done ? <StatusNote>{done}</StatusNote> : null}
       <ErrorNote error={removal.error} />
       <Loaded resource={glossary} what="the glossary">
-        {({ entries }) =>
+        {() =>
           entries.length === 0 ? (
             <p>No glossary entries yet.</p>
           ) : (
@@ -157,6 +183,22 @@ export function GlossaryTab(props: { project: Project }) {
           )
         }
       </Loaded>
+      <ErrorNote error={moreAction.error} />
+      {lastPage?.nextCursor ? (
+        <p class="inline">
+          <span class="muted">
+            Showing {entries.length.toLocaleString('en')} of {lastPage.total.toLocaleString('en')} entries.
+          </span>
+          <button
+            type="button"
+            class="secondary"
+            disabled={moreAction.busy}
+            onClick={() => showMore(lastPage.nextCursor!)}
+          >
+            Show more entries
+          </button>
+        </p>
+      ) : null}
     </>
   );
 }

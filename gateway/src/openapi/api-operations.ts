@@ -14,6 +14,9 @@ import {
   addMemberRequestSchema,
   apiTokenSchema,
   byokProviderSchema,
+  DEFAULT_GLOSSARY_PAGE_SIZE,
+  MAX_GLOSSARY_CURSOR_LENGTH,
+  MAX_GLOSSARY_PAGE_SIZE,
   createGlossaryEntryRequestSchema,
   createProjectRequestSchema,
   glossaryEntrySchema,
@@ -505,11 +508,42 @@ export const OPERATIONS: ApiOperation[] = [
     path: `${PROJECT}/glossary`,
     operationId: 'getGlossary',
     tag: 'Projects',
-    summary: "The project's glossary: every entry",
+    summary: "The project's glossary, a page at a time",
     description:
-      'Terms with their rendering per target locale, or kept as is. The CLI puts the entries a batch ' +
-      'uses into the prompt and checks answers against them. Any member, and any API token of the project.',
-    success: { status: 200, description: 'Every entry, ordered by term ignoring case', schema: 'Glossary' },
+      'Terms with their rendering per target locale, or kept as is, ordered by term ignoring case. The CLI ' +
+      'puts the entries a batch uses into the prompt and checks answers against them. Any member, and any ' +
+      'API token of the project. With `limit` or `cursor`, one page: at most `limit` entries (default 100), ' +
+      'ending early once it holds 512 KiB of text (it always holds one entry), with the whole glossary’s ' +
+      '`total` and `bytes` and the `nextCursor` to send for the next page (null on the last). Without ' +
+      'both, as before pages: `{"entries": [...]}` with every entry and nothing else — at most the ' +
+      "glossary's bound of 10,000 entries and 4 MiB of text, sent as it is read.",
+    parameters: [
+      {
+        name: 'limit',
+        in: 'query',
+        required: false,
+        description: 'Entries on the page (default 100)',
+        schema: {
+          type: 'integer',
+          minimum: 1,
+          maximum: MAX_GLOSSARY_PAGE_SIZE,
+          default: DEFAULT_GLOSSARY_PAGE_SIZE,
+        },
+      },
+      {
+        name: 'cursor',
+        in: 'query',
+        required: false,
+        description: '`nextCursor` of the previous page; absent for the first',
+        schema: { type: 'string', maxLength: MAX_GLOSSARY_CURSOR_LENGTH },
+      },
+    ],
+    success: {
+      status: 200,
+      description: 'A page; or, without limit and cursor, every entry',
+      schema: 'Glossary',
+    },
+    errors: { 400: 'A bad limit or cursor (VALIDATION_ERROR)' },
   },
   {
     method: 'post',
@@ -525,7 +559,8 @@ export const OPERATIONS: ApiOperation[] = [
     requestBody: { schema: 'CreateGlossaryEntryRequest', required: true },
     success: { status: 201, description: 'The new entry', schema: 'GlossaryEntry' },
     errors: {
-      409: 'The glossary already has an entry for this term (ignoring case), or holds 10,000 entries (CONFLICT)',
+      409: 'The glossary already has an entry for this term, ignoring case (CONFLICT)',
+      413: 'The glossary would hold more than 10,000 entries or 4 MiB of text; the message says what it holds and what the entry adds (PAYLOAD_TOO_LARGE); or a body over 1 MiB',
     },
   },
   {
@@ -538,7 +573,10 @@ export const OPERATIONS: ApiOperation[] = [
       'All or nothing: at most 10,000 entries, each as `addGlossaryEntry` takes it, no term twice ' +
       '(ignoring case); any problem refuses the whole import and names the entries. Entries whose term ' +
       'exists keep their `entryId`. Without `merge`, entries left out are deleted; with `merge=true` they ' +
-      'stay, and the glossary after the merge must still hold at most 10,000 entries.',
+      'stay. The glossary after the import must hold at most 10,000 entries and 4 MiB of text (the UTF-8 ' +
+      'bytes of terms, notes, locale codes and renderings). One import carries at most 8 MiB, 250,000 ' +
+      'renderings and 1,000 different locale codes. The answer is counts, not the entries: read them ' +
+      'with `getGlossary`. One caller’s imports are carried out one after another.',
     parameters: [
       {
         name: 'merge',
@@ -551,8 +589,11 @@ export const OPERATIONS: ApiOperation[] = [
     requestBody: { schema: 'ReplaceGlossaryRequest', required: true },
     success: {
       status: 200,
-      description: 'The glossary after the import, with counts',
+      description: 'What the import did, and what the glossary holds after it',
       schema: 'GlossaryImportResult',
+    },
+    errors: {
+      413: 'The glossary would hold more than 10,000 entries or 4 MiB of text — the message says what it holds and what the import would make of it — or the body is over 8 MiB, 250,000 renderings or 1,000 locale codes; nothing is imported (PAYLOAD_TOO_LARGE)',
     },
   },
   {
@@ -567,6 +608,7 @@ export const OPERATIONS: ApiOperation[] = [
     errors: {
       404: 'No such project, or no such entry in it (NOT_FOUND)',
       409: 'Another entry has this term, ignoring case (CONFLICT)',
+      413: 'The change would take the glossary past 4 MiB of text (PAYLOAD_TOO_LARGE); or a body over 1 MiB',
     },
   },
   {

@@ -69,6 +69,19 @@ export async function decodeJsonBody(
   headers: IncomingHttpHeaders,
   options: { limitBytes: number; onText?: (text: Buffer) => void },
 ): Promise<unknown> {
+  const text = await decodeJsonText(bytes, headers, options);
+  return text === undefined ? undefined : parseJsonText(text);
+}
+
+/**
+ * decodeJsonBody but the parse: the body's JSON text, decompressed, checked UTF-8, without a byte
+ * order mark; undefined for no body. parseJsonText gives its value.
+ */
+export async function decodeJsonText(
+  bytes: Buffer,
+  headers: IncomingHttpHeaders,
+  options: { limitBytes: number; onText?: (text: Buffer) => void },
+): Promise<Buffer | undefined> {
   if (bytes.length === 0) return undefined;
   requireUtf8JsonContentType(headers);
   let text = await decompressed(bytes, headers['content-encoding'], options.limitBytes);
@@ -81,6 +94,11 @@ export async function decodeJsonBody(
   if (text.subarray(0, BOM.length).equals(BOM)) text = text.subarray(BOM.length);
   if (text.length === 0) return undefined;
   options.onText?.(text);
+  return text;
+}
+
+/** The value of a body's JSON text from decodeJsonText, by the rule above. */
+export function parseJsonText(text: Buffer): unknown {
   const value = parseUtf8Json(text);
   // Bytes checked as UTF-8 hold no surrogate: only a `\uD8xx`-style escape can make one. Those
   // are looked at in the text; the value is walked (to name the path) only when one is lone.

@@ -8,40 +8,47 @@ import { accessLogMiddleware, requestIdMiddleware } from './request-id.js';
 import { principalMiddleware } from './principal.js';
 import { requireInternalCaller } from './internal-caller.js';
 import { httpMetricsMiddleware, metricsHandler } from './metrics.js';
-import { declaresBody, decodeJsonBody, requireUtf8JsonContentType } from './decode-json-body.js';
+import {
+  declaresBody,
+  decodeJsonText,
+  parseJsonText,
+  requireUtf8JsonContentType,
+} from './decode-json-body.js';
 
 export type ReadinessCheck = () => Promise<void>;
 
 /**
  * Reads a JSON body into `req.body` by the one rule (decode-json-body.ts), keeping its UTF-8 text
- * as `req.rawBody`. A request without a body (or with an empty one) leaves `req.body` undefined.
+ * as `req.rawBody` (only the text, for the requests `parseLater` names). A request without a body
+ * (or with an empty one) leaves `req.body` undefined.
  */
 function readJsonBody(options: {
-  limitBytes: number;
+  limitBytes: BodyLimit;
   onJsonBody?: (req: express.Request, raw: Buffer) => void;
+  parseLater?: (req: express.Request) => boolean;
 }): RequestHandler {
   return async (req, _res, next) => {
     req.body = undefined;
     if (!declaresBody(req.headers)) return next();
+    const limitBytes = typeof options.limitBytes === 'number' ? options.limitBytes : options.limitBytes(req);
     // A body that is not JSON is refused before a byte of it is read.
     const declared = Number(req.headers['content-length'] ?? 1);
     if (declared > 0) requireUtf8JsonContentType(req.headers);
     let bytes: Buffer;
     try {
       // On the wire the body is at most the limit too, compressed or not.
-      bytes = await getRawBody(req, { length: req.headers['content-length'], limit: options.limitBytes });
+      bytes = await getRawBody(req, { length: req.headers['content-length'], limit: limitBytes });
     } catch (err) {
       // As express' parsers do: the rest of the request is read off before the refusal is sent.
       await readOff(req);
       throw err;
     }
-    req.body = await decodeJsonBody(bytes, req.headers, {
-      limitBytes: options.limitBytes,
-      onText: (text) => {
-        req.rawBody = text;
-        options.onJsonBody?.(req, text);
-      },
+    const text = await decodeJsonText(bytes, req.headers, {
+      limitBytes,
+      onText: (text) => options.onJsonBody?.(req, text),
     });
+    req.rawBody = text;
+    if (text !== undefined && !options.parseLater?.(req)) req.body = parseJsonText(text);
     next();
   };
 }
@@ -54,6 +61,9 @@ function readOff(req: IncomingMessage): Promise<void> {
   });
 }
 
+/** The most bytes a request's body may have: one for every route, or per request (its method and path). */
+export type BodyLimit = number | ((req: express.Request) => number);
+
 export type ServiceAppOptions = {
   logger: Logger;
   /** The `service` label of its metrics; by default the logger's `service` (its name). */
@@ -61,13 +71,18 @@ export type ServiceAppOptions = {
   router: Router;
   internalSecret: string;
   readiness?: ReadinessCheck[];
-  bodyLimitBytes?: number;
+  bodyLimitBytes?: BodyLimit;
   /**
    * Called with a JSON body's UTF-8 text (decompressed, without a byte order mark) before it is
    * parsed: work on it (e.g. compressing it on the thread pool) can then run while the event loop
    * parses.
    */
   onJsonBody?: (req: express.Request, raw: Buffer) => void;
+  /**
+   * Requests whose JSON body the route parses itself (parseJsonText of `req.rawBody`) when it is
+   * ready to, e.g. in turn with others of its caller: `req.body` stays undefined.
+   */
+  parseLater?: (req: express.Request) => boolean;
   /**
    * Runs first for every request, before anything else of the app sees it: what it sets reaches
    * every answer, the frame's own too (health, 415, malformed JSON, 404).
@@ -114,7 +129,11 @@ export function createServiceApp(options: ServiceAppOptions): Express {
   app.use(httpMetricsMiddleware(service));
   app.use(accessLogMiddleware(options.logger));
   app.use(
-    readJsonBody({ limitBytes: options.bodyLimitBytes ?? 1024 * 1024, onJsonBody: options.onJsonBody }),
+    readJsonBody({
+      limitBytes: options.bodyLimitBytes ?? 1024 * 1024,
+      onJsonBody: options.onJsonBody,
+      parseLater: options.parseLater,
+    }),
   );
   app.use(principalMiddleware(options.internalSecret));
   app.use('/internal', requireInternalCaller(options.internalSecret));

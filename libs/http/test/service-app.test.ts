@@ -1,5 +1,5 @@
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
-import { Router } from 'express';
+import { Router, type RequestHandler } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { INTERNAL_CALLER_HEADER, PRINCIPAL_HEADER } from '@tolk/contracts';
@@ -8,6 +8,7 @@ import {
   createPrincipalSigner,
   createServiceApp,
   parseInput,
+  parseJsonText,
   requireUser,
   route,
 } from '@tolk/http';
@@ -454,5 +455,56 @@ describe('createServiceApp', () => {
       const response = await request(`${server.url}/v1/mine`, { headers: { [PRINCIPAL_HEADER]: token } });
       expect(response.status).toBe(401);
     });
+  });
+});
+
+describe('createServiceApp with a body limit and parsing per request', () => {
+  let server: Awaited<ReturnType<typeof listen>>;
+  beforeAll(async () => {
+    const router = Router();
+    const echo: RequestHandler = (req, res) => {
+      res.json({
+        body: req.body === undefined ? 'no body' : req.body,
+        parsedHere: req.rawBody === undefined ? null : parseJsonText(req.rawBody),
+      });
+    };
+    route(router, '/v1/things', { put: echo, post: echo });
+    const app = createServiceApp({
+      logger: createLogger({ name: 'test', level: 'silent' }),
+      router,
+      internalSecret: SECRET,
+      bodyLimitBytes: (req) => (req.method === 'PUT' ? 4096 : 1024),
+      parseLater: (req) => req.method === 'PUT',
+    });
+    server = await listen(app);
+  });
+  afterAll(() => server.close());
+
+  const send = (method: string, text: string) =>
+    request(`${server.url}/v1/things`, {
+      method,
+      rawBody: text,
+      headers: { 'content-type': 'application/json' },
+    });
+
+  it('when the limit depends on the request, then each request is held to its own', async () => {
+    const body = JSON.stringify({ text: 'x'.repeat(2000) });
+    const post = await send('POST', body);
+    expect(post.status).toBe(413);
+    expect(post.body.error.message).toBe('Request body exceeds the limit of 1024 bytes');
+    const put = await send('PUT', body);
+    expect(put.status).toBe(200);
+    expect(put.body.parsedHere).toEqual({ text: 'x'.repeat(2000) });
+  });
+
+  it('when a request is parsed later, then the frame leaves req.body undefined and the route reads the text by the same rule', async () => {
+    expect((await send('POST', '{"a":1}')).body).toEqual({ body: { a: 1 }, parsedHere: { a: 1 } });
+    expect((await send('PUT', '\ufeff{"a":1}')).body).toEqual({ body: 'no body', parsedHere: { a: 1 } });
+    const malformed = await send('PUT', '{"a":');
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.error.code).toBe('INVALID_JSON');
+    const lone = await send('PUT', '{"a":"\\ud800"}');
+    expect(lone.status).toBe(400);
+    expect(lone.body.error.code).toBe('VALIDATION_ERROR');
   });
 });

@@ -51,7 +51,10 @@ export type ServiceDeps<C> = {
  * health, readiness of its database and, given an outbox, of the bus, metrics, request ids,
  * the internal caller check, errors).
  */
-export type ServiceParts = Pick<ServiceAppOptions, 'bodyLimitBytes' | 'onJsonBody' | 'onRequest'> & {
+export type ServiceParts = Pick<
+  ServiceAppOptions,
+  'bodyLimitBytes' | 'onJsonBody' | 'onRequest' | 'parseLater'
+> & {
   router: Router;
   /** Each event applies once; the frame subscribes it on the service's queue. */
   consumer?: EventConsumer;

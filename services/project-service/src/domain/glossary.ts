@@ -1,27 +1,47 @@
 import { randomUUID } from 'node:crypto';
 import {
+  GLOSSARY_PAGE_BYTES,
+  MAX_GLOSSARY_BYTES,
   MAX_GLOSSARY_ENTRIES,
+  glossaryEntryBytes,
   glossaryTermKey,
   type GlossaryEntryChanges,
   type GlossaryEntryInput,
   type Principal,
 } from '@tolk/contracts';
 import type { Db, Queryable } from '@tolk/db';
-import { ConflictError, NotFoundError, UnauthorizedError, ValidationError } from '@tolk/http';
+import {
+  ConflictError,
+  NotFoundError,
+  PayloadTooLargeError,
+  UnauthorizedError,
+  ValidationError,
+} from '@tolk/http';
 import type { Logger } from '@tolk/logger';
 import { authorizeProject, type WriterCheck } from '@tolk/projects';
-import type { GlossaryEntryRecord, GlossaryRepository } from '../data-access/glossary-repository.js';
+import type {
+  GlossaryEntryRecord,
+  GlossaryPageRecords,
+  GlossaryRepository,
+  GlossarySize,
+} from '../data-access/glossary-repository.js';
 import type { ProjectsRepository } from '../data-access/projects-repository.js';
 import { isPlausibleId } from './ids.js';
 import { projectNotFound, type ProjectAccess } from './project-access.js';
+import { timeSlices } from './time-slices.js';
 
+/** What an import did, and what the glossary holds after it: counts, never the entries. */
 export type GlossaryImportResult = {
-  entries: GlossaryEntryRecord[];
   created: number;
   updated: number;
   unchanged: number;
   deleted: number;
+  total: number;
+  bytes: number;
 };
+
+/** A page of the glossary, with what the whole glossary holds: `total` entries and `bytes`. */
+export type GlossaryPage = GlossaryPageRecords & { total: number; bytes: number };
 
 function newEntryId(): string {
   return `gle_${randomUUID().replaceAll('-', '')}`;
@@ -32,6 +52,28 @@ function entryNotFound(): NotFoundError {
 }
 
 const count = (n: number) => n.toLocaleString('en-US');
+const change = (n: number) => (n < 0 ? `−${count(-n)}` : `+${count(n)}`);
+const entryCount = (n: number) => `${count(n)} entr${n === 1 ? 'y' : 'ies'}`;
+
+/**
+ * 413 when a write would take the glossary past its bound in entries or in bytes, naming the
+ * bound, what the glossary holds and what the write would make of it. A glossary stored before
+ * the bound may be over it: a write that does not make it bigger still passes, so it can shrink.
+ */
+function refuseOverBound(before: GlossarySize, after: GlossarySize, what: 'entry' | 'change' | 'import') {
+  const tooMany = after.entries > MAX_GLOSSARY_ENTRIES && after.entries > before.entries;
+  const tooBig = after.bytes > MAX_GLOSSARY_BYTES && after.bytes > before.bytes;
+  if (!tooMany && !tooBig) return;
+  const subject = { entry: 'this entry', change: 'this change', import: 'this import' }[what];
+  throw new PayloadTooLargeError(
+    `A project's glossary holds at most ${count(MAX_GLOSSARY_ENTRIES)} entries and ` +
+      `${count(MAX_GLOSSARY_BYTES)} bytes of text (terms, notes, locale codes and renderings in UTF-8); ` +
+      `it holds ${entryCount(before.entries)} and ${count(before.bytes)} bytes, and ${subject} would make ` +
+      `that ${entryCount(after.entries)} (${change(after.entries - before.entries)}) and ` +
+      `${count(after.bytes)} bytes (${change(after.bytes - before.bytes)}). ` +
+      `Nothing was ${what === 'import' ? 'imported' : 'stored'}.`,
+  );
+}
 
 function sameTranslations(a: Record<string, string>, b: Record<string, string>): boolean {
   const keys = Object.keys(a);
@@ -118,10 +160,42 @@ export function createGlossary(deps: {
     }
   }
 
+  async function pageOf(projectId: string, after: string | undefined, limit: number): Promise<GlossaryPage> {
+    const [page, size] = await Promise.all([
+      glossary.page(projectId, { after, limit, budget: GLOSSARY_PAGE_BYTES }),
+      glossary.size(projectId),
+    ]);
+    return { ...page, total: size.entries, bytes: size.bytes };
+  }
+
   return {
-    async list(principal: Principal | undefined, projectId: string): Promise<GlossaryEntryRecord[]> {
+    /** One page of entries in term order, after the term key `after` (from the first if undefined). */
+    async page(
+      principal: Principal | undefined,
+      projectId: string,
+      options: { after: string | undefined; limit: number },
+    ): Promise<GlossaryPage> {
       await authorize(principal, projectId, 'read', db);
-      return glossary.list(projectId);
+      return pageOf(projectId, options.after, options.limit);
+    },
+
+    /**
+     * Every entry, a page at a time: only the caller's principal is checked, once, before the
+     * first. Pages are read one by one when asked for, so a reader that takes the entries slowly
+     * holds one page in memory and no database connection between them.
+     */
+    async *pages(
+      principal: Principal | undefined,
+      projectId: string,
+      limit: number,
+    ): AsyncGenerator<GlossaryPage> {
+      await authorize(principal, projectId, 'read', db);
+      let after: string | undefined;
+      do {
+        const page = await pageOf(projectId, after, limit);
+        yield page;
+        after = page.next;
+      } while (after !== undefined);
     },
 
     async create(
@@ -133,12 +207,12 @@ export function createGlossary(deps: {
       return db.transaction(async (tx) => {
         await authorize(principal, projectId, 'write', tx);
         await refuseTakenTerm(projectId, input.term, tx);
-        if ((await glossary.count(projectId, tx)) >= MAX_GLOSSARY_ENTRIES) {
-          throw new ConflictError(
-            `The glossary has ${count(MAX_GLOSSARY_ENTRIES)} entries, the most a project may have; ` +
-              'delete one first',
-          );
-        }
+        const before = await glossary.size(projectId, tx);
+        refuseOverBound(
+          before,
+          { entries: before.entries + 1, bytes: before.bytes + glossaryEntryBytes(input) },
+          'entry',
+        );
         const at = now();
         const entry: GlossaryEntryRecord = {
           entryId: newEntryId(),
@@ -173,6 +247,9 @@ export function createGlossary(deps: {
         keepAsIsConflict(next);
         if (sameContent(current, next)) return current;
         if (changes.term !== undefined) await refuseTakenTerm(projectId, next.term, tx, entryId);
+        const before = await glossary.size(projectId, tx);
+        const grows = glossaryEntryBytes(next) - glossaryEntryBytes(current);
+        refuseOverBound(before, { entries: before.entries, bytes: before.bytes + grows }, 'change');
         const entry: GlossaryEntryRecord = {
           ...current,
           ...next,
@@ -196,7 +273,9 @@ export function createGlossary(deps: {
     /**
      * An import, all or nothing: `entries` (validated, no two with one term) become the glossary;
      * with `merge`, they replace the entries of their terms and every other entry stays. An entry
-     * whose term is already there keeps its id and creation time.
+     * whose term is already there keeps its id and creation time. Only the entries of the
+     * import's terms are read, and the answer is counts: an import costs what it brings, whatever
+     * the glossary holds. The entries are compared in time slices (timeSlices).
      */
     async replace(
       principal: Principal | undefined,
@@ -205,19 +284,27 @@ export function createGlossary(deps: {
       options: { merge: boolean },
     ): Promise<GlossaryImportResult> {
       await writerCheck.confirm(principal, projectId);
+      const termKeys = entries.map((input) => glossaryTermKey(input.term));
       const result = await db.transaction(async (tx) => {
         await authorize(principal, projectId, 'write', tx);
-        const existing = new Map((await glossary.list(projectId, tx)).map((e) => [e.termKey, e]));
+        const before = await glossary.size(projectId, tx);
+        const existing = new Map(
+          (await glossary.findByTermKeys(projectId, termKeys, tx)).map((e) => [e.termKey, e]),
+        );
         const at = now();
         const writes: GlossaryEntryRecord[] = [];
-        const kept = new Set<string>();
         let created = 0;
         let updated = 0;
         let unchanged = 0;
-        for (const input of entries) {
-          const termKey = glossaryTermKey(input.term);
+        let importedBytes = 0;
+        let replacedBytes = 0;
+        const turn = timeSlices();
+        for (const [index, input] of entries.entries()) {
+          await turn();
+          const termKey = termKeys[index]!;
           const current = existing.get(termKey);
-          if (current) kept.add(current.entryId);
+          importedBytes += glossaryEntryBytes(input);
+          if (current) replacedBytes += glossaryEntryBytes(current);
           if (current && sameContent(current, input)) {
             unchanged++;
             continue;
@@ -233,26 +320,13 @@ export function createGlossary(deps: {
             updatedAt: current ? Math.max(at, current.updatedAt) : at,
           });
         }
-        const removed = options.merge
-          ? []
-          : [...existing.values()].filter((e) => !kept.has(e.entryId)).map((e) => e.entryId);
-        const total = existing.size + created - removed.length;
-        if (total > MAX_GLOSSARY_ENTRIES) {
-          throw new ValidationError(
-            `body.entries: merging ${count(created)} new terms into the glossary's ${count(existing.size)} ` +
-              `entries would make ${count(total)}; a project's glossary holds at most ` +
-              `${count(MAX_GLOSSARY_ENTRIES)} (nothing was imported)`,
-          );
-        }
-        await glossary.delete(projectId, removed, tx);
+        const after = options.merge
+          ? { entries: before.entries + created, bytes: before.bytes - replacedBytes + importedBytes }
+          : { entries: entries.length, bytes: importedBytes };
+        refuseOverBound(before, after, 'import');
+        const deleted = options.merge ? 0 : await glossary.deleteAllBut(projectId, termKeys, tx);
         await glossary.upsert(writes, tx);
-        return {
-          entries: await glossary.list(projectId, tx),
-          created,
-          updated,
-          unchanged,
-          deleted: removed.length,
-        };
+        return { created, updated, unchanged, deleted, total: after.entries, bytes: after.bytes };
       });
       const { created, updated, deleted } = result;
       logger.info({ projectId, created, updated, deleted, merge: options.merge }, 'glossary imported');
