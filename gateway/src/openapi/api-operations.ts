@@ -399,7 +399,8 @@ export const OPERATIONS: ApiOperation[] = [
     operationId: 'createProject',
     tag: 'Projects',
     summary: 'Create a project',
-    description: 'The creator becomes its owner.',
+    description:
+      'The creator becomes its owner. A setting of another name than the known ones is a 400 VALIDATION_ERROR naming it.',
     requestBody: { schema: 'CreateProjectRequest', required: true },
     success: { status: 201, description: 'The project', schema: 'Project' },
   },
@@ -427,7 +428,8 @@ export const OPERATIONS: ApiOperation[] = [
     summary: 'Rename a project, change its source locale or settings',
     description:
       'At least one of `name`, `sourceLocale`, `settings`; settings are merged field by field, and a ' +
-      'blank or null setting is cleared. In `settings.keyRules` each list given (`humanOnly`, ' +
+      'blank or null setting is cleared. A setting of another name is a 400 VALIDATION_ERROR naming it ' +
+      '(`settings.fooBar`) and the known ones, and nothing is stored. In `settings.keyRules` each list given (`humanOnly`, ' +
       '`neverTranslate`, `exclude`) replaces that list and a list left out stays; an invalid glob, an ' +
       'empty pattern, a pattern over 500 characters or more than 200 patterns in a list is a 400 ' +
       'VALIDATION_ERROR naming the list, the pattern and the problem, and nothing is stored.',
