@@ -42,7 +42,12 @@ export function createLocaleService(deps: ServiceDeps<LocaleConfig>): ServicePar
   const baselines = createBaselinesRepository();
   const carry = createCarryOver({ locales, retired, client, logger });
   const directory = createProjectDirectory(deps, projects, config.UPSTREAM_TIMEOUT_MS);
-  const memory = createMemory({ memory: createMemoryRepository(db), locales, directory, logger });
+  const memory = createMemory({
+    memory: createMemoryRepository(db, { nearTimeoutMs: config.MEMORY_NEAR_TIMEOUT_MS }),
+    locales,
+    directory,
+    logger,
+  });
   const useCases = createLocales({
     db,
     locales,
