@@ -38,6 +38,7 @@ const TIMED = [
   'test/hostile/slow-uploads.test.ts',
   'libs/locale-file/test/source-performance.test.ts',
   'services/identity-service/test/passwords.test.ts',
+  'services/locale-service/test/locale-browse-load.test.ts',
 ];
 
 /**

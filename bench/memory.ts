@@ -15,13 +15,14 @@
 import { z } from 'zod';
 import { env, loadConfig } from '@tolk/config';
 import { MAX_MEMORY_NEAR_TEXTS } from '@tolk/contracts';
-import { generateSource } from './source-documents.js';
+import { generateSource, translationOf } from './source-documents.js';
 import {
   createHttpClient,
-  startTolk,
+  startBenchTolk,
   type Answer,
   type HttpClient,
   type TolkSystem,
+  expectStatus,
 } from './source-system.js';
 
 const config = loadConfig(
@@ -48,27 +49,9 @@ const TARGET_EXACT_MS = 50;
 
 const say = (line = '') => process.stdout.write(`${line}\n`);
 
-function expectStatus(answer: Answer, status: number, what: string): void {
-  if (answer.status !== status) {
-    const body = typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);
-    throw new Error(`${what} answered ${answer.status}, expected ${status}: ${body.slice(0, 500)}`);
-  }
-}
-
 function percentile(samples: readonly number[], p: number): number {
   const sorted = [...samples].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
-
-/** The translation of a source document into `locale`: each text prefixed, annotations left out. */
-function translationOf(document: unknown, locale: string): unknown {
-  if (typeof document === 'string') return `[${locale}] ${document}`;
-  if (typeof document !== 'object' || document === null) return document;
-  return Object.fromEntries(
-    Object.entries(document)
-      .filter(([key]) => !key.startsWith('@'))
-      .map(([key, value]) => [key, translationOf(value, locale)]),
-  );
 }
 
 /** The leaves of a document: its source texts. */
@@ -98,19 +81,7 @@ async function timed(client: HttpClient, headers: Record<string, string>, path: 
 let system: TolkSystem | undefined;
 let client: HttpClient | undefined;
 try {
-  say(`starting Tolk on 127.0.0.1:${config.BENCH_MEMORY_PORT}-${config.BENCH_MEMORY_PORT + 4} ...`);
-  system = await startTolk({
-    databaseName: 'tolk_bench_memory',
-    adminDatabaseUrl: config.DATABASE_URL,
-    amqpUrl: config.AMQP_URL,
-    redisUrl: config.REDIS_URL,
-    basePort: config.BENCH_MEMORY_PORT,
-    log: say,
-    onGiveUp: (name) => {
-      console.error(`${name} keeps crashing; stopping.`);
-      process.exit(1);
-    },
-  });
+  system = await startBenchTolk('memory', config, config.BENCH_MEMORY_PORT, say);
   client = createHttpClient(system.gatewayUrl);
   const signup = await client.call('POST', '/v1/auth/signup', {
     body: { email: `bench-memory-${Date.now()}@example.com`, password: 'benchmark password' },

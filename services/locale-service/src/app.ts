@@ -63,6 +63,7 @@ export function createLocaleService(deps: ServiceDeps<LocaleConfig>): ServicePar
       maxDepth: config.LOCALE_MAX_DEPTH,
       maxKeyLength: config.LOCALE_MAX_KEY_LENGTH,
     },
+    browseCacheMaxKeys: config.LOCALE_BROWSE_CACHE_MAX_KEYS,
     now,
     logger,
   });

@@ -22,6 +22,9 @@ export const configSchema = z.object({
   MEMORY_NEAR_TIMEOUT_MS: env.count(500),
   // Source versions kept in memory, counted in keys.
   LOCALE_SOURCE_CACHE_MAX_KEYS: z.coerce.number().int().nonnegative().default(1_000_000),
+  // What the translation browser computed of locales (values, states, provenance) and kept for
+  // the next page, counted in keys: about 20 locales of 20,000 keys.
+  LOCALE_BROWSE_CACHE_MAX_KEYS: z.coerce.number().int().positive().default(400_000),
 });
 
 export type LocaleConfig = z.infer<typeof configSchema>;
