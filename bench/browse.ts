@@ -11,8 +11,8 @@
  *   3. the same with a search (`q`) and a state filter, which look at every key
  * For each: the browser reads' p50 and p99, the other user's p50 and p99, and the longest the
  * locale-service's event loop was held (prom-client's `nodejs_eventloop_lag_max_seconds`, read
- * from its /metrics before and after, which resets it). The exit code says whether the run
- * worked, not how the figures look.
+ * from its /metrics before and after, which resets it); and the locale-service's resident
+ * memory at the end. The exit code says whether the run worked, not how the figures look.
  */
 import { browseBenchConfig } from './config.js';
 import { percentile } from './percentile.js';
@@ -76,12 +76,17 @@ async function putSource(client: HttpClient, headers: Record<string, string>, pa
   }
 }
 
+/** A gauge of locale-service's /metrics (prom-client's process metrics). */
+async function gauge(metricsUrl: string, name: string): Promise<number> {
+  const text = await (await fetch(metricsUrl)).text();
+  const line = text.split('\n').find((l) => l.startsWith(`${name}{`) || l.startsWith(`${name} `));
+  if (!line) throw new Error(`${metricsUrl} has no ${name}`);
+  return Number(line.split(' ').at(-1));
+}
+
 /** The longest the locale-service's event loop was held since the last read, in ms. */
 async function eventLoopStallMs(metricsUrl: string): Promise<number> {
-  const text = await (await fetch(metricsUrl)).text();
-  const line = text.split('\n').find((l) => l.startsWith('nodejs_eventloop_lag_max_seconds'));
-  if (!line) throw new Error(`${metricsUrl} has no nodejs_eventloop_lag_max_seconds`);
-  return Number(line.split(' ').at(-1)) * 1000;
+  return (await gauge(metricsUrl, 'nodejs_eventloop_lag_max_seconds')) * 1000;
 }
 
 type Timings = { p50: number; p99: number; count: number; failed: number };
@@ -215,6 +220,8 @@ try {
   say(row('(3) browser searches (q and status)', searches.reads));
   say(row('    other user’s GET …/locales beside them', searches.other));
   say(`    longest event-loop stall of locale-service: ${searches.stall.toFixed(0)} ms`);
+  const resident = await gauge(metricsUrl, 'process_resident_memory_bytes');
+  say(`locale-service's resident memory at the end: ${(resident / 2 ** 20).toFixed(0)} MiB`);
 } catch (error) {
   console.error(error);
   process.exitCode = 1;
