@@ -39,6 +39,7 @@ const TIMED = [
   'libs/locale-file/test/source-performance.test.ts',
   'services/identity-service/test/passwords.test.ts',
   'services/project-service/test/glossary-event-loop.test.ts',
+  'services/locale-service/test/locale-browse-load.test.ts',
 ];
 
 /**

@@ -56,6 +56,23 @@ export function slowClientsBenchConfig() {
   return loadConfig(slowClientsBenchSchema, process.env);
 }
 
+const browseBenchSchema = z.object({
+  DATABASE_URL: env.url(['postgres', 'postgresql']).default('postgres://postgres@127.0.0.1:5432/postgres'),
+  REDIS_URL: env.url(['redis', 'rediss']).default('redis://127.0.0.1:6379'),
+  AMQP_URL: env.url(['amqp', 'amqps']).default('amqp://guest:guest@127.0.0.1:5672'),
+  // Ports of the gateway and the four services: this one and the next four.
+  BENCH_BROWSE_PORT: env.port(18120),
+  BENCH_BROWSE_KEYS: z.coerce.number().int().min(100).max(200_000).default(20_000),
+  // Browser reads at once, and how many times.
+  BENCH_BROWSE_READERS: z.coerce.number().int().min(1).max(200).default(20),
+  BENCH_BROWSE_ROUNDS: z.coerce.number().int().min(1).max(20).default(3),
+});
+
+/** bench:browse's configuration (bench/browse.ts). */
+export function browseBenchConfig() {
+  return loadConfig(browseBenchSchema, process.env);
+}
+
 const bareProxySchema = z.object({
   PORT: env.port(18082),
   TARGET_URL: env.url(['http']),

@@ -11,30 +11,20 @@
  */
 import { performance } from 'node:perf_hooks';
 import { slowClientsBenchConfig } from './config.js';
+import { percentile } from './percentile.js';
 import { startSlowUploads } from './slow-uploads.js';
 import {
   createHttpClient,
-  startTolk,
-  type Answer,
+  startBenchTolk,
   type HttpClient,
   type TolkSystem,
+  expectStatus,
 } from './source-system.js';
 
 const CALL_TIMEOUT_MS = 10_000;
 const MAX_TIMEOUTS = 5;
 
 const config = slowClientsBenchConfig();
-
-function percentile(samples: readonly number[], p: number): number {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
-}
-
-function expectStatus(answer: Answer, status: number, what: string): void {
-  if (answer.status !== status) {
-    throw new Error(`${what} answered ${answer.status}, expected ${status}: ${JSON.stringify(answer.body)}`);
-  }
-}
 
 /** A user of its own with a project of its own; `sourcePath` is that project's source. */
 async function userWithProject(client: HttpClient, name: string) {
@@ -87,19 +77,7 @@ let system: TolkSystem | undefined;
 const clients: HttpClient[] = [];
 let exitCode = 0;
 try {
-  console.log(`starting Tolk on 127.0.0.1:${config.BENCH_SLOW_PORT}-${config.BENCH_SLOW_PORT + 4} ...`);
-  system = await startTolk({
-    databaseName: 'tolk_bench_slow_clients',
-    adminDatabaseUrl: config.DATABASE_URL,
-    amqpUrl: config.AMQP_URL,
-    redisUrl: config.REDIS_URL,
-    basePort: config.BENCH_SLOW_PORT,
-    log: (line) => console.log(line),
-    onGiveUp: (name) => {
-      console.error(`${name} keeps crashing; stopping.`);
-      process.exit(1);
-    },
-  });
+  system = await startBenchTolk('slow_clients', config, config.BENCH_SLOW_PORT, (line) => console.log(line));
   // Separate clients: the other user's pool of connections is its own, as on separate machines.
   const setup = createHttpClient(system.gatewayUrl);
   const otherClient = createHttpClient(system.gatewayUrl);

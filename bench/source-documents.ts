@@ -266,3 +266,18 @@ export function renameKeys(
   }
   return renamed;
 }
+
+/**
+ * The translation of a source document into `locale`: each text prefixed, annotations left out;
+ * a text `keep` says no to (asked in document order) left out too.
+ */
+export function translationOf(document: unknown, locale: string, keep: () => boolean = () => true): unknown {
+  if (typeof document === 'string') return keep() ? `[${locale}] ${document}` : undefined;
+  if (typeof document !== 'object' || document === null) return document;
+  return Object.fromEntries(
+    Object.entries(document)
+      .filter(([key]) => !key.startsWith('@'))
+      .map(([key, value]) => [key, translationOf(value, locale, keep)])
+      .filter(([, value]) => value !== undefined),
+  );
+}

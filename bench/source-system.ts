@@ -183,6 +183,31 @@ export async function startTolk(options: {
 }
 
 /**
+ * startTolk as a bench run starts it: on database `tolk_bench_<name>` of the configured
+ * servers, logging to `log`; a service that keeps crashing ends the run.
+ */
+export function startBenchTolk(
+  name: string,
+  servers: { DATABASE_URL: string; AMQP_URL: string; REDIS_URL: string },
+  basePort: number,
+  log: (line: string) => void,
+): Promise<TolkSystem> {
+  log(`starting Tolk on 127.0.0.1:${basePort}-${basePort + 4} ...`);
+  return startTolk({
+    databaseName: `tolk_bench_${name}`,
+    adminDatabaseUrl: servers.DATABASE_URL,
+    amqpUrl: servers.AMQP_URL,
+    redisUrl: servers.REDIS_URL,
+    basePort,
+    log,
+    onGiveUp: (service) => {
+      console.error(`${service} keeps crashing; stopping.`);
+      process.exit(1);
+    },
+  });
+}
+
+/**
  * Starts the embedded Tolk as `npm start` does with none of DATABASE_URL, AMQP_URL and REDIS_URL
  * set (bench/embedded-process.ts), the gateway on `port`: once on an empty data directory to
  * create the database, then again on it, as every later `npm start` runs — a first start's process
@@ -238,12 +263,20 @@ export async function startEmbeddedTolkSystem(options: {
 
 export type Answer = { status: number; body: unknown; ms: number };
 
+/** Throws, naming the call and the start of its body, unless `answer` has `status`. */
+export function expectStatus(answer: Answer, status: number, what: string): void {
+  if (answer.status !== status) {
+    const body = typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);
+    throw new Error(`${what} answered ${answer.status}, expected ${status}: ${body.slice(0, 500)}`);
+  }
+}
+
 /**
  * Requests over one pool of kept-alive connections; `ms` runs from sending the request to the
  * last byte of the answer. JSON is parsed after the clock stops.
  */
-export function createHttpClient(baseUrl: string) {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
+export function createHttpClient(baseUrl: string, options: { maxSockets?: number } = {}) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: options.maxSockets ?? 4 });
   const base = new URL(baseUrl);
 
   return {

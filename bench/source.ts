@@ -35,6 +35,7 @@ import {
   type Answer,
   type HttpClient,
   type TolkSystem,
+  expectStatus,
 } from './source-system.js';
 
 const MIB = 1024 * 1024;
@@ -82,13 +83,6 @@ type UploadBody = {
   diff: { added: string[]; modified: string[]; deleted: string[] };
 };
 type LocaleBody = { locale: string; status: string; sourceVersion: number; syncedVersion: number };
-
-function expectStatus(answer: Answer, status: number, what: string): void {
-  if (answer.status !== status) {
-    const body = typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);
-    throw new Error(`${what} answered ${answer.status}, expected ${status}: ${body.slice(0, 500)}`);
-  }
-}
 
 /** The calls the bench makes, as one caller: `headers` carry its credentials. */
 function createApi(client: HttpClient, headers: Record<string, string>) {

@@ -5,6 +5,7 @@
  * records what it is sent.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { realServers } from '@tolk/testing';
 import { startSystem, type System } from '../../test/e2e/system.js';
 import { createCliHarness, type CliHarness } from './support/cli-harness.js';
 import { startOpenAIStandIn, type ProviderStandIn } from './support/provider-stand-ins.js';
@@ -147,3 +148,87 @@ describe('tolk translate with translation memory', () => {
     await cli.remove();
   });
 });
+
+// PGlite has no statement_timeout: there a search is never given up.
+describe.skipIf(!realServers().postgres)(
+  'tolk translate when the server gives a similarity search up',
+  () => {
+    let system: System;
+    let openai: ProviderStandIn;
+
+    beforeAll(async () => {
+      // A budget of 1 ms: the searches below walk thousands of similar texts, so they are given up for real.
+      [system, openai] = await Promise.all([
+        startSystem({ sources: true, localeEnv: { MEMORY_NEAR_TIMEOUT_MS: '1' } }),
+        startOpenAIStandIn(),
+      ]);
+    });
+    afterAll(async () => {
+      await openai?.close();
+      await system?.close();
+    });
+
+    it('when the near-match search takes too long, then the batch goes without examples and the progress, summary and --json say why', async () => {
+      // Someone's memory of 5,000 texts like ours, in another locale: each search walks them all.
+      const other = await system.signUp();
+      const created = await system.call('POST', '/v1/projects', other.token, {
+        name: 'Big',
+        sourceLocale: 'en',
+      });
+      const path = `/v1/projects/${created.body.projectId}`;
+      expect((await system.call('POST', `${path}/locales`, other.token, { locale: 'fr' })).status).toBe(201);
+      const texts = Array.from(
+        { length: 5000 },
+        (_, i) => `Delete the file number ${i} from the shared folder`,
+      );
+      const put = await system.call(
+        'PUT',
+        `${path}/source`,
+        other.token,
+        Object.fromEntries(texts.map((text, i) => [`k${i}`, text])),
+      );
+      expect(put.status).toBe(200);
+      await expect
+        .poll(async () => (await system.call('GET', `${path}/locales/fr`, other.token)).body.sourceVersion)
+        .toBe(put.body.version);
+      const fr = await system.call(
+        'PUT',
+        `${path}/locales/fr/translations?sourceVersion=${put.body.version}`,
+        other.token,
+        Object.fromEntries(texts.map((text, i) => [`k${i}`, `[fr] ${text}`])),
+      );
+      expect(fr.status, JSON.stringify(fr.body)).toBe(200);
+
+      const user = await system.signUp();
+      const cli = await createCliHarness(system.base);
+      const env = { TOLK_TOKEN: user.token };
+      expect(
+        (await cli.tolk(['init', '--name', 'P', '--targets', 'de', '--yes', '--json'], { env })).code,
+      ).toBe(0);
+      const source = Object.fromEntries(
+        Array.from({ length: 10 }, (_, i) => [
+          `k${i}`,
+          `Delete the file number ${i} of the shared folder now`,
+        ]),
+      );
+      await cli.writeJson('locales/en.json', source);
+      expect((await cli.tolk(['push'], { env })).code).toBe(0);
+
+      const result = await cli.tolk(
+        ['translate', '--base-url', openai.baseURL, '--model', 'm', '--concurrency', '1', '--json'],
+        { env },
+      );
+      expect(result.code, result.stderr).toBe(0);
+      expect(openai.stringsReceived()).toEqual([source]);
+      expect(JSON.stringify(openai.requests[0]!.body)).not.toContain('Earlier translations');
+      expect(result.json().locales[0].memoryExamplesSkipped).toEqual([1]);
+      expect(result.stderr).toContain(
+        'de: batch 1/1: no examples from translation memory (its similarity search took too long)',
+      );
+      expect(result.stderr).toContain(
+        "de: batch 1 of 1 went to the model without examples from translation memory: the server's similarity search took too long",
+      );
+      await cli.remove();
+    });
+  },
+);

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   addLocaleBodySchema,
   createTokenRequestSchema,
+  memoryLookupBodySchema,
   signupRequestSchema,
   updateProjectRequestSchema,
 } from '@tolk/contracts';
@@ -259,6 +260,30 @@ describe('GET /v1/openapi.json', () => {
     expect(
       validateJsonSchema({ $ref: '#/components/schemas/UpdateProjectRequest' }, tooMany, document),
     ).not.toEqual([]);
+  });
+
+  it('says that near matches are asked for 100 texts at most, and what a lookup of 101 gets', () => {
+    const lookup = { $ref: '#/components/schemas/MemoryLookupRequest' };
+    const texts = (count: number) => Array.from({ length: count }, (_, i) => `Text ${i}`);
+    for (const [body, valid] of [
+      [{ texts: texts(100), near: 3 }, true],
+      [{ texts: texts(101), near: 1 }, false],
+      [{ texts: texts(101), near: 0 }, true],
+      [{ texts: texts(5000) }, true],
+      [{ texts: texts(5001) }, false],
+    ] as const) {
+      const what = `${body.texts.length} texts, near ${'near' in body ? body.near : 'absent'}`;
+      expect(memoryLookupBodySchema.safeParse(body).success, what).toBe(valid);
+      expect(validateJsonSchema(lookup, body, document).length === 0, what).toBe(valid);
+    }
+    const operation = document.paths['/v1/projects/{projectId}/locales/{locale}/memory']!.post!;
+    expect(operation.responses['400']!.description).toContain(
+      'near: near matches are looked up for at most 100 texts at a time',
+    );
+    const answer = document.components.schemas.MemoryLookup as Record<string, any>;
+    expect(answer.properties.nearTimedOut).toMatchObject({ const: true });
+    expect(answer.properties.nearTimedOut.description).toMatch(/given up/);
+    expect(answer.required).toEqual(['matches']);
   });
 
   it('describes the key rules of the project settings: three lists of glob patterns, each explained', () => {

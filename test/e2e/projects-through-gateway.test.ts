@@ -50,6 +50,33 @@ describe('projects through the gateway', () => {
     expect((await call('GET', projectPath, owner.token)).status).toBe(404);
   });
 
+  it('when an owner patches an unknown setting, then 400 naming it and the known ones, and nothing changes; the document says settings are closed', async () => {
+    const owner = await signUp();
+    const created = await call('POST', '/v1/projects', owner.token, { name: 'App', sourceLocale: 'en' });
+    const projectPath = `/v1/projects/${created.body.projectId}`;
+
+    const patched = await call('PATCH', projectPath, owner.token, {
+      settings: { fooBar: 1, model: 'gpt-4o' },
+    });
+    expect(patched.status).toBe(400);
+    expect(patched.body).toEqual({
+      error: {
+        code: 'VALIDATION_ERROR',
+        message:
+          'body.settings: settings.fooBar is not a setting; the settings are provider, model, instructions, ' +
+          'i18nextPlurals, keyRules, outdateOnContextChange',
+      },
+    });
+    expect((await call('GET', projectPath, owner.token)).body).toEqual(created.body);
+
+    const document = await call('GET', '/v1/openapi.json');
+    for (const name of ['CreateProjectRequest', 'UpdateProjectRequest']) {
+      const settings = document.body.components.schemas[name].properties.settings;
+      expect(settings.additionalProperties, name).toBe(false);
+      expect(settings.properties.keyRules.additionalProperties, name).toBe(false);
+    }
+  });
+
   it('when a client asks the gateway for an internal route, then it is not there', async () => {
     const owner = await signUp();
     const created = await call('POST', '/v1/projects', owner.token, { name: 'App', sourceLocale: 'en' });

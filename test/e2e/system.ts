@@ -29,6 +29,8 @@ export async function startSystem(
   options: {
     /** Extra identity-service settings (e.g. a short device-login poll interval). */
     identityEnv?: Record<string, string>;
+    /** Extra locale-service settings (e.g. a tiny time budget of memory's near-match search). */
+    localeEnv?: Record<string, string>;
     /** Wraps project-service, e.g. to count the requests that reach it. */
     wrapProjectService?: (app: RequestListener) => RequestListener;
     /** Wraps a service (project, source, locale, token, byok), e.g. to lose one of its answers. */
@@ -124,6 +126,7 @@ export async function startSystem(
       BYOK_MASTER_KEYS: `e2e:${randomBytes(32).toString('base64')}`,
       PASSWORD_SCRYPT_N: TEST_PASSWORD_SCRYPT_N,
       ...(name === 'identity' ? options.identityEnv : {}),
+      ...(name === 'locale' ? options.localeEnv : {}),
     }),
     db(definition) {
       const db = database.db(definition.schema);

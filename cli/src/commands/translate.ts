@@ -79,6 +79,11 @@ type LocaleOutcome = {
   translated: number;
   /** Keys filled from translation memory (among `translated`), without the model. */
   fromMemory: number;
+  /**
+   * The batches (numbered as the progress shows them) sent without examples from translation
+   * memory because the server gave its similarity search up: it took too long.
+   */
+  memoryExamplesSkipped: number[];
   failedKeys: string[];
   problems: string[];
   /** Keys kept without the glossary's rendering of a term after every attempt, and why (DESIGN §13). */
@@ -271,6 +276,7 @@ export async function translate(io: Io, options: TranslateOptions) {
         requested: keys.length,
         translated: 0,
         fromMemory: memory?.filled.size ?? 0,
+        memoryExamplesSkipped: [],
         failedKeys: [],
         problems: [],
         glossaryMisses: [],
@@ -369,13 +375,22 @@ export async function translate(io: Io, options: TranslateOptions) {
   // at once, which brings them up to date with the current source version.
   for (const item of work) if (item.batches.length === 0) await finish(item);
 
-  const examplesOf = ({ item, units }: Part) =>
+  const examplesOf = ({ item, units }: Part, index: number): Promise<MemoryExample[]> =>
     useMemory
-      ? memoryExamples(api, projectId, item.locale, units, valueOf).catch((error: unknown) => {
-          // Examples are hints: an API that cannot answer costs the batch none; a bug still shows.
-          if (error instanceof CliError) return [];
-          throw error;
-        })
+      ? memoryExamples(api, projectId, item.locale, units, valueOf).then(
+          ({ examples, timedOut }) => {
+            if (timedOut) {
+              item.outcome.memoryExamplesSkipped.push(index + 1);
+              progress.examplesSkipped(item.locale, index + 1, item.batches.length);
+            }
+            return examples;
+          },
+          (error: unknown) => {
+            // Examples are hints: an API that cannot answer costs the batch none; a bug still shows.
+            if (error instanceof CliError) return [];
+            throw error;
+          },
+        )
       : Promise.resolve([]);
 
   const translateJob = async (job: Job) => {
@@ -401,7 +416,7 @@ export async function translate(io: Io, options: TranslateOptions) {
     let outcomes: unknown[];
     try {
       if (fatal) throw fatal;
-      const examples = await Promise.all(job.parts.map(examplesOf));
+      const examples = await Promise.all(job.parts.map((part) => examplesOf(part, job.index)));
       if (job.parts.length === 1) {
         // A rejection is the part's outcome, taken below.
         outcomes = [await translateBatch({ ...common, ...target(job.parts[0]!, examples[0]!) })];
@@ -529,6 +544,15 @@ export async function translate(io: Io, options: TranslateOptions) {
     out.note(
       `${locale}: ${left.length} key${left.length === 1 ? '' : 's'} left for people (humanOnly key rules): ` +
         `${left.slice(0, 20).join(', ')}${left.length > 20 ? ', ...' : ''}`,
+    );
+  }
+  for (const { locale, memoryExamplesSkipped: skipped } of outcomes) {
+    if (skipped.length === 0) continue;
+    skipped.sort((a, b) => a - b);
+    const batches = work.find((item) => item.locale === locale)!.batches.length;
+    out.note(
+      `${locale}: batch${skipped.length === 1 ? '' : 'es'} ${skipped.join(', ')} of ${batches} went to the model ` +
+        "without examples from translation memory: the server's similarity search took too long",
     );
   }
   reportGlossaryMisses(outcomes, out.note);

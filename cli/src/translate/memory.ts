@@ -72,7 +72,8 @@ export async function fillFromMemory(
  * first, each once, at most EXAMPLES_PER_BATCH: the most similar always, the others while all
  * together are at most half as long as the batch's texts. Examples help the model, but a batch
  * of a few edited keys should not pay for more example than text (`npm run bench:translate`,
- * its second run).
+ * its second run). `timedOut`: the server gave the similarity search up (it took too long), so
+ * there are none, whatever memory holds.
  */
 export async function memoryExamples(
   api: Pick<TolkApi, 'lookUpMemory'>,
@@ -80,13 +81,14 @@ export async function memoryExamples(
   locale: string,
   units: readonly TranslationUnit[],
   valueOf: (key: string) => string,
-): Promise<MemoryExample[]> {
+): Promise<{ examples: MemoryExample[]; timedOut: boolean }> {
   // The longest texts, where wording varies most: each is a similarity search on the server.
   const texts = [...new Set(units.flatMap((unit) => lookupText(unit, valueOf) ?? []))]
     .sort((a, b) => b.length - a.length)
     .slice(0, NEAR_TEXTS_PER_BATCH);
-  if (texts.length === 0) return [];
-  const { matches } = await api.lookUpMemory(projectId, locale, texts, NEAR_PER_TEXT);
+  if (texts.length === 0) return { examples: [], timedOut: false };
+  const { matches, nearTimedOut } = await api.lookUpMemory(projectId, locale, texts, NEAR_PER_TEXT);
+  if (nearTimedOut) return { examples: [], timedOut: true };
   const near = matches.flatMap((match) => match.near).sort((a, b) => b.similarity - a.similarity);
   let budget =
     units.reduce((sum, unit) => sum + unit.sources.reduce((n, key) => n + valueOf(key).length, 0), 0) / 2;
@@ -98,5 +100,5 @@ export async function memoryExamples(
     examples.set(entry.source, { source: entry.source, translation: entry.translation });
     budget -= length;
   }
-  return [...examples.values()];
+  return { examples: [...examples.values()], timedOut: false };
 }

@@ -65,6 +65,11 @@ export function createProgress(
       const row = rows.find((r) => r.locale === locale)!;
       update(locale, { failed: row.failed + keys, state: 'translating' }, `${keys} keys failed: ${reason}`);
     },
+    /** A batch goes to the model without examples: the server's similarity search took too long. */
+    examplesSkipped(locale: string, batch: number, batches: number) {
+      const line = `batch ${batch}/${batches}: no examples from translation memory (its similarity search took too long)`;
+      update(locale, { state: `translating; ${line}` }, line);
+    },
     retrying(locale: string, reason: string) {
       update(locale, { state: `retrying: ${reason}` }, `retrying: ${reason}`);
     },

@@ -405,7 +405,8 @@ export const OPERATIONS: ApiOperation[] = [
     operationId: 'createProject',
     tag: 'Projects',
     summary: 'Create a project',
-    description: 'The creator becomes its owner.',
+    description:
+      'The creator becomes its owner. A setting of another name than the known ones is a 400 VALIDATION_ERROR naming it.',
     requestBody: { schema: 'CreateProjectRequest', required: true },
     success: { status: 201, description: 'The project', schema: 'Project' },
   },
@@ -433,7 +434,8 @@ export const OPERATIONS: ApiOperation[] = [
     summary: 'Rename a project, change its source locale or settings',
     description:
       'At least one of `name`, `sourceLocale`, `settings`; settings are merged field by field, and a ' +
-      'blank or null setting is cleared. In `settings.keyRules` each list given (`humanOnly`, ' +
+      'blank or null setting is cleared. A setting of another name is a 400 VALIDATION_ERROR naming it ' +
+      '(`settings.fooBar`) and the known ones, and nothing is stored. In `settings.keyRules` each list given (`humanOnly`, ' +
       '`neverTranslate`, `exclude`) replaces that list and a list left out stays; an invalid glob, an ' +
       'empty pattern, a pattern over 500 characters or more than 200 patterns in a list is a 400 ' +
       'VALIDATION_ERROR naming the list, the pattern and the problem, and nothing is stored.',
@@ -856,11 +858,17 @@ export const OPERATIONS: ApiOperation[] = [
       'For each source text, the stored translation into this locale of an identical text: this ' +
       "project's first, then the most recent of the other projects the caller is a member of (a " +
       'project API token: its own project only). With `near`, up to that many translations of ' +
-      'similar texts too (trigram similarity). A lookup changes nothing; a read token may do it.',
+      'similar texts too (trigram similarity), for at most 100 texts a lookup. A similarity search that ' +
+      'takes longer than the server allows (500 ms by default) is given up: the answer then says ' +
+      '`"nearTimedOut": true` and every `near` is empty, while exact matches are found as ever. A lookup ' +
+      'changes nothing; a read token may do it.',
     requestBody: { schema: 'MemoryLookupRequest', required: true },
     success: { status: 200, description: 'One match per text, in order', schema: 'MemoryLookup' },
     errors: {
-      400: 'No texts, more than 5,000, an empty one or one over 5,000 characters, `near` not 0 to 5 (VALIDATION_ERROR); or INVALID_JSON',
+      400:
+        'No texts, more than 5,000, an empty one or one over 5,000 characters, `near` not 0 to 5, or `near` ' +
+        'of 1 or more with more than 100 texts (VALIDATION_ERROR `near: near matches are looked up for at ' +
+        'most 100 texts at a time; ask for more texts with near: 0`); or INVALID_JSON',
       404: 'No such project, or not a target locale of it (NOT_FOUND)',
     },
   },

@@ -42,7 +42,12 @@ export function createLocaleService(deps: ServiceDeps<LocaleConfig>): ServicePar
   const baselines = createBaselinesRepository();
   const carry = createCarryOver({ locales, retired, client, logger });
   const directory = createProjectDirectory(deps, projects, config.UPSTREAM_TIMEOUT_MS);
-  const memory = createMemory({ memory: createMemoryRepository(db), locales, directory, logger });
+  const memory = createMemory({
+    memory: createMemoryRepository(db, { nearTimeoutMs: config.MEMORY_NEAR_TIMEOUT_MS }),
+    locales,
+    directory,
+    logger,
+  });
   const useCases = createLocales({
     db,
     locales,
@@ -59,6 +64,7 @@ export function createLocaleService(deps: ServiceDeps<LocaleConfig>): ServicePar
       maxDepth: config.LOCALE_MAX_DEPTH,
       maxKeyLength: config.LOCALE_MAX_KEY_LENGTH,
     },
+    browseCacheMaxKeys: config.LOCALE_BROWSE_CACHE_MAX_KEYS,
     now,
     logger,
   });

@@ -23,8 +23,14 @@ export const configSchema = z.object({
   LOCALE_MAX_KEYS: env.count(200_000),
   LOCALE_MAX_DEPTH: env.count(32),
   LOCALE_MAX_KEY_LENGTH: env.count(1000),
+  // How long a translation-memory near-match search may take before it is given up (the answer
+  // says so): near matches are hints for a prompt, not worth a long wait.
+  MEMORY_NEAR_TIMEOUT_MS: env.count(500),
   // Source versions kept in memory, counted in keys.
   LOCALE_SOURCE_CACHE_MAX_KEYS: z.coerce.number().int().nonnegative().default(1_000_000),
+  // What the translation browser computed of locales (values, states, provenance) and kept for
+  // the next page, counted in keys: about 20 locales of 20,000 keys.
+  LOCALE_BROWSE_CACHE_MAX_KEYS: z.coerce.number().int().positive().default(400_000),
 });
 
 export type LocaleConfig = z.infer<typeof configSchema>;

@@ -1,5 +1,6 @@
 /** DESIGN §13 on locale-service: the translation browser, `GET /v1/projects/{projectId}/keys`. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { settled } from '@tolk/testing';
 import { expectError, startLocaleService, type LocaleService } from './locale-harness.js';
 
 let service: LocaleService;
@@ -127,6 +128,47 @@ describe('GET /v1/projects/:projectId/keys', () => {
         }),
       }),
     ]);
+  });
+
+  it('when translations, settings or locales change after a page was shown, then the next page shows them', async () => {
+    const project = await cartProject();
+    const first = await browse(project, '?locale=de');
+    expect(first.keys[0]!.locales['de']).toMatchObject({ value: 'Ihr Warenkorb', status: 'translated' });
+    expect((await browse(project, '?q=warenkorb')).total).toBe(1);
+
+    // Another upload for the same source version.
+    const uploaded = await service.putTranslations(project.projectId, 'de', project.owner, 1, {
+      title: 'Dein Einkaufswagen',
+      items_one: '{{count}} Artikel',
+      items_other: '{{count}} Artikel',
+    });
+    expect(uploaded.status).toBe(200);
+    const second = await browse(project, '?locale=de');
+    expect(second.keys[0]!.locales['de']).toMatchObject({
+      value: 'Dein Einkaufswagen',
+      status: 'translated',
+    });
+    expect((await browse(project, '?q=warenkorb')).total).toBe(0);
+    expect((await browse(project, '?q=einkaufswagen')).total).toBe(1);
+
+    // Key rules leave the title out of every target.
+    await service.patchProject(project.ownerId, project.projectId, {
+      settings: { keyRules: { exclude: ['title'] } },
+    });
+    await vi.waitFor(async () => {
+      expect((await browse(project, '?locale=de')).keys.map((k) => k.key)).toEqual([
+        'items_one',
+        'items_other',
+      ]);
+    }, settled);
+
+    // A locale added later is shown too.
+    const added = await service.call('POST', `/v1/projects/${project.projectId}/locales`, {
+      as: project.owner,
+      body: { locale: 'fr' },
+    });
+    expect(added.status).toBe(201);
+    expect((await browse(project)).locales).toEqual(['de', 'pl', 'fr']);
   });
 
   it('when the project has no source yet, then the page is empty', async () => {

@@ -1,7 +1,7 @@
 /** DESIGN §13 on locale-service: translation memory, filled by uploads, looked up per locale. */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { request } from '@tolk/testing';
+import { realServers, request } from '@tolk/testing';
 import { expectError, startLocaleService, type LocaleService } from './locale-harness.js';
 
 let service: LocaleService;
@@ -57,16 +57,11 @@ async function translated(
   locale: string,
   source: Record<string, unknown>,
   translations: Record<string, unknown>,
+  on: LocaleService = service,
 ) {
-  const { version } = await service.putSource(project.projectId, project.owner, source);
-  await service.waitForSourceVersion(project.projectId, locale, project.owner, version);
-  const uploaded = await service.putTranslations(
-    project.projectId,
-    locale,
-    project.owner,
-    version,
-    translations,
-  );
+  const { version } = await on.putSource(project.projectId, project.owner, source);
+  await on.waitForSourceVersion(project.projectId, locale, project.owner, version);
+  const uploaded = await on.putTranslations(project.projectId, locale, project.owner, version, translations);
   expect(uploaded.status, JSON.stringify(uploaded.body)).toBe(200);
   return version;
 }
@@ -177,6 +172,12 @@ describe('translation memory lookups', () => {
     ]);
     expect(match!.near[0]!.similarity).toBeGreaterThan(0.3);
     expect(match!.near[0]!.similarity).toBeLessThan(1);
+    // A search that finished says nothing of giving up.
+    const answer = await service.call('POST', memoryPath(project.projectId, 'de'), {
+      as: project.owner,
+      body: { texts: ['Delete this file'], near: 2 },
+    });
+    expect(answer.body).not.toHaveProperty('nearTimedOut');
   });
 
   it('when a locale is removed, then its memory goes with it', async () => {
@@ -192,6 +193,62 @@ describe('translation memory lookups', () => {
     expect((await lookUp(second.projectId, 'de', second.owner, [text]))[0]!.exact).toBeNull();
   });
 });
+
+// PGlite has no statement_timeout: there a search is never given up.
+describe.skipIf(!realServers().postgres)(
+  'translation memory: a near-match search over its time budget',
+  () => {
+    let slow: LocaleService;
+    beforeAll(async () => {
+      // A budget of 1 ms: a real search of the memory below takes far longer (walking every similar
+      // text of the other locale in order of similarity), so it is given up for real.
+      slow = await startLocaleService({ env: { MEMORY_NEAR_TIMEOUT_MS: '1' } });
+    });
+    afterAll(async () => {
+      await slow?.close();
+    });
+
+    it('when the search is given up, then the answer says so, every near is empty and exact matches are still found', async () => {
+      // Another user's memory of 2,000 texts like the ones asked: the search walks them all (they
+      // are not the caller's to see), so it takes far longer than 1 ms.
+      const theirs = await slow.projectWithLocales(['fr']);
+      const texts = Array.from(
+        { length: 2000 },
+        (_, i) => `Delete the file number ${i} from the shared folder`,
+      );
+      const keyed = (prefix: string) =>
+        Object.fromEntries(texts.map((text, i) => [`k${i}`, `${prefix}${text}`]));
+      await translated(theirs, 'fr', keyed(''), keyed('[fr] '), slow);
+      const project = await slow.projectWithLocales(['fr']);
+      await translated(project, 'fr', { k0: texts[0] }, { k0: '[fr] Supprimer le fichier 0' }, slow);
+
+      const asked = [
+        texts[0]!,
+        ...Array.from({ length: 99 }, (_, i) => `Delete the file number ${i} of the folder`),
+      ];
+      const response = await slow.call('POST', memoryPath(project.projectId, 'fr'), {
+        as: project.owner,
+        body: { texts: asked, near: 3 },
+      });
+      expect(response.status, JSON.stringify(response.body)).toBe(200);
+      expect(response.body.nearTimedOut).toBe(true);
+      const matches = response.body.matches as Match[];
+      expect(matches).toHaveLength(100);
+      expect(matches.every((match) => match.near.length === 0)).toBe(true);
+      expect(matches[0]!.exact?.translation).toBe('[fr] Supprimer le fichier 0');
+      expect(slow.logLines.some((line) => line.includes('near-match search given up'))).toBe(true);
+
+      // Without near matches there is nothing to give up.
+      const exactOnly = await slow.call('POST', memoryPath(project.projectId, 'fr'), {
+        as: project.owner,
+        body: { texts: asked },
+      });
+      expect(exactOnly.status).toBe(200);
+      expect(exactOnly.body).not.toHaveProperty('nearTimedOut');
+      expect((exactOnly.body.matches as Match[])[0]!.exact?.translation).toBe('[fr] Supprimer le fichier 0');
+    });
+  },
+);
 
 describe('translation memory: bad input', () => {
   it.each([

@@ -105,7 +105,7 @@ describe('request bodies', () => {
     expectError(response, 415, 'UNSUPPORTED_MEDIA_TYPE');
   });
 
-  it('when the JSON has extra fields, then they are ignored', async () => {
+  it('when the JSON has extra fields beside the settings, then they are ignored', async () => {
     const { userId } = await service.signUp();
     const response = await service.call('POST', '/v1/projects', {
       as: await service.as(userId),
@@ -114,7 +114,6 @@ describe('request bodies', () => {
         sourceLocale: 'en',
         role: 'member',
         projectId: 'prj_mine',
-        settings: { temperature: 2 },
       },
     });
     expect(response.status).toBe(201);
@@ -130,15 +129,34 @@ describe('request bodies', () => {
     });
   });
 
+  it('when the settings have an extra field, then 400 naming it: a setting is never dropped unsaid', async () => {
+    const { userId } = await service.signUp();
+    const response = await service.call('POST', '/v1/projects', {
+      as: await service.as(userId),
+      body: { name: 'x', sourceLocale: 'en', settings: { temperature: 2 } },
+    });
+    expectError(response, 400, 'VALIDATION_ERROR');
+    expect(response.body.error.message).toMatch(/^body\.settings: settings\.temperature is not a setting;/);
+  });
+
   it('when a field is named __proto__, then nothing is polluted and it is data like any other', async () => {
     const response = await raw(
       'POST',
       '/v1/projects',
-      '{"__proto__": {"polluted": true}, "name": "x", "sourceLocale": "en", "settings": {"__proto__": {"provider": "openai"}}}',
+      '{"__proto__": {"polluted": true}, "name": "x", "sourceLocale": "en", "settings": {"provider": "mistral"}}',
     );
     expect(response.status).toBe(201);
-    expect(response.body.settings.provider).toBeNull();
+    expect(response.body.settings.provider).toBe('mistral');
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+    // In the settings, an unknown setting like any other.
+    const setting = await raw(
+      'POST',
+      '/v1/projects',
+      '{"name": "x", "sourceLocale": "en", "settings": {"__proto__": {"provider": "openai"}}}',
+    );
+    expectError(setting, 400, 'VALIDATION_ERROR');
+    expect(setting.body.error.message).toMatch(/^body\.settings: settings\.__proto__ is not a setting;/);
+    expect(({} as Record<string, unknown>)['provider']).toBeUndefined();
   });
 });
 

@@ -215,6 +215,11 @@ describe('POST /v1/projects', () => {
       { name: 'x', sourceLocale: 'en', settings: { instructions: 'i'.repeat(10_001) } },
       /^body\.settings\.instructions: must be at most 10000 characters$/,
     ],
+    [
+      'an unknown setting beside known ones',
+      { name: 'x', sourceLocale: 'en', settings: { provider: 'openai', fooBar: 1 } },
+      /^body\.settings: settings\.fooBar is not a setting; the settings are provider, model, instructions, i18nextPlurals, keyRules, outdateOnContextChange$/,
+    ],
   ])('when the body has %s, then 400 VALIDATION_ERROR naming the field', async (_case, body, message) => {
     const { userId } = await service.signUp();
     const response = await service.call('POST', '/v1/projects', { as: await service.as(userId), body });
@@ -474,6 +479,21 @@ describe('PATCH /v1/projects/:projectId', () => {
       { settings: { outdateOnContextChange: 1 } },
       /^body\.settings\.outdateOnContextChange: must be true or false$/,
     ],
+    [
+      'an unknown setting',
+      { settings: { fooBar: 1 } },
+      /^body\.settings: settings\.fooBar is not a setting; the settings are provider, model, instructions, i18nextPlurals, keyRules, outdateOnContextChange$/,
+    ],
+    [
+      'two unknown settings beside a known one, and a bad value',
+      { settings: { model: 'gpt-4o', i18nextplurals: false, theme: 'dark', provider: 'gpt' } },
+      /^body\.settings\.provider: must be one of .*; body\.settings: settings\.i18nextplurals, settings\.theme are not settings; the settings are provider, /,
+    ],
+    [
+      'a setting in the wrong case',
+      { settings: { Provider: 'openai' } },
+      /^body\.settings: settings\.Provider is not a setting;/,
+    ],
   ])(
     'when the body is %s, then 400 VALIDATION_ERROR naming the field and nothing changes',
     async (_case, body, message) => {
@@ -487,6 +507,31 @@ describe('PATCH /v1/projects/:projectId', () => {
       expect(read.body).toStrictEqual(project);
     },
   );
+
+  it('when stored key rules hold a list of another name, then the project reads without it and the next change leaves it out', async () => {
+    const { owner, project } = await projectWithMember();
+    // Only another writer of the row could have stored it: requests never could.
+    await service.db.query(
+      `UPDATE projects SET key_rules = '{"humanOnly": ["legal.*"], "exclude": [], "fooBar": ["x"]}'::jsonb
+        WHERE project_id = $1`,
+      [project.projectId],
+    );
+    const keyRules = { humanOnly: ['legal.*'], neverTranslate: [], exclude: [] };
+    const read = await service.call('GET', `/v1/projects/${project.projectId}`, {
+      as: await service.as(owner.userId),
+    });
+    expect(read.status).toBe(200);
+    expect(projectResponseSchema.parse(read.body).settings.keyRules).toStrictEqual(keyRules);
+
+    const changed = await patch(owner.userId, project.projectId, { settings: { model: 'gpt-4o' } });
+    expect(changed.status).toBe(200);
+    expect(changed.body.settings.keyRules).toStrictEqual(keyRules);
+    const { rows } = await service.db.query<{ key_rules: unknown }>(
+      `SELECT key_rules FROM projects WHERE project_id = $1`,
+      [project.projectId],
+    );
+    expect(rows[0]!.key_rules).toStrictEqual(keyRules);
+  });
 
   it('when there is no body at all, then 400 VALIDATION_ERROR', async () => {
     const { owner, project } = await projectWithMember();

@@ -198,6 +198,15 @@ export const memoryLookupBodySchema = z
   .refine((body) => !body.near || body.texts.length <= MAX_MEMORY_NEAR_TEXTS, {
     path: ['near'],
     error: `near matches are looked up for at most ${MAX_MEMORY_NEAR_TEXTS} texts at a time; ask for more texts with near: 0`,
+  })
+  // The refinement above in the document's terms: with `near` of 1 or more, `texts` holds at most
+  // MAX_MEMORY_NEAR_TEXTS (zod has no JSON Schema for a refinement).
+  .meta({
+    if: { properties: { near: { type: 'integer', minimum: 1 } }, required: ['near'] },
+    then: { properties: { texts: { type: 'array', maxItems: MAX_MEMORY_NEAR_TEXTS } } },
+    description:
+      `Up to ${MAX_MEMORY_TEXTS} source texts; with \`near\` of 1 or more, up to ${MAX_MEMORY_NEAR_TEXTS} ` +
+      '(each is a similarity search)',
   });
 
 const memoryTranslation = z.strictObject({
@@ -210,6 +219,18 @@ const memoryTranslation = z.strictObject({
 });
 
 export const memoryLookupResponseSchema = z.strictObject({
+  // Sent only when true: a client that holds answers to a strict schema of its own (the CLI before
+  // this member) takes an answer without it as before, and one with it as a failed lookup — no
+  // examples either way, which is what such an answer has.
+  nearTimedOut: z
+    .literal(true)
+    .optional()
+    .meta({
+      description:
+        'Present (true) only when near matches were asked for and the search took longer than the server ' +
+        'allows (500 ms by default) and was given up: every `near` is then empty because the search did not ' +
+        'finish, not because nothing similar is stored. Exact matches are looked up in full either way',
+    }),
   matches: z.array(
     z.strictObject({
       text: z.string(),

@@ -39,24 +39,36 @@ function optionalText(maxLength: number, forbidden: (value: string) => boolean) 
 }
 
 /** The CLI's configuration. Every field optional: what is left out stays as it is. */
-const settings = z.object(
-  {
-    provider: z
-      .enum(AI_PROVIDERS, { error: `must be one of ${AI_PROVIDERS.join(', ')}, or null` })
-      .nullable()
-      .optional(),
-    model: optionalText(200, hasControlCharacter).optional(),
-    // Free text for the translator: line breaks and tabs are welcome, NUL is not.
-    instructions: optionalText(10_000, hasNul).optional(),
-    /** Whether keys `x_one`, `x_other` are read as i18next plural groups (DESIGN §11). */
-    i18nextPlurals: z.boolean({ error: 'must be true or false' }).optional(),
-    /** Glob patterns over keys (DESIGN §13); each list given replaces that list. */
-    keyRules: keyRulesInputSchema.optional(),
-    /** Whether a changed context annotation outdates its key's translations (DESIGN §13). */
-    outdateOnContextChange: z.boolean({ error: 'must be true or false' }).optional(),
+const settingsShape = {
+  provider: z
+    .enum(AI_PROVIDERS, { error: `must be one of ${AI_PROVIDERS.join(', ')}, or null` })
+    .nullable()
+    .optional(),
+  model: optionalText(200, hasControlCharacter).optional(),
+  // Free text for the translator: line breaks and tabs are welcome, NUL is not.
+  instructions: optionalText(10_000, hasNul).optional(),
+  /** Whether keys `x_one`, `x_other` are read as i18next plural groups (DESIGN §11). */
+  i18nextPlurals: z.boolean({ error: 'must be true or false' }).optional(),
+  /** Glob patterns over keys (DESIGN §13); each list given replaces that list. */
+  keyRules: keyRulesInputSchema.optional(),
+  /** Whether a changed context annotation outdates its key's translations (DESIGN §13). */
+  outdateOnContextChange: z.boolean({ error: 'must be true or false' }).optional(),
+};
+
+const SETTING_NAMES = Object.keys(settingsShape);
+
+/**
+ * Strict: a setting this service does not know (a typo, a setting of a newer version) is refused,
+ * each named, rather than dropped while the answer says 200.
+ */
+const settings = z.strictObject(settingsShape, {
+  error: (issue) => {
+    if (issue.code !== 'unrecognized_keys') return 'must be a JSON object';
+    const named = issue.keys.map((key) => `settings.${key}`).join(', ');
+    const what = issue.keys.length === 1 ? 'is not a setting' : 'are not settings';
+    return `${named} ${what}; the settings are ${SETTING_NAMES.join(', ')}`;
   },
-  { error: 'must be a JSON object' },
-);
+});
 
 const role = z.enum(['owner', 'member'], { error: 'must be owner or member' });
 

@@ -359,7 +359,70 @@ export function createLocalesRepository(db: Db) {
       );
       return rows[0]?.lowest ?? 0;
     },
+
+    /**
+     * The project's locales in the order they were added, each with the revision of its row, and
+     * the project's plural-key setting and key rules, in one snapshot: what the translation
+     * browser's state of each locale is computed from. The revision is the row's `xmin`, the
+     * transaction that wrote its current version: any write of the row (an upload, a carry-over,
+     * new counts) gives it another one, and rows a reader sees never share one.
+     */
+    async listRevisions(projectId: string, q: Queryable = db): Promise<LocaleRevision[]> {
+      const { rows } = await q.query<{
+        locale: string;
+        revision: string;
+        i18next_plurals: boolean | null;
+        key_rules: KeyRules | null;
+      }>(
+        `SELECT l.locale, l.xmin::text AS revision, p.i18next_plurals, p.key_rules
+           FROM locales l LEFT JOIN projects p ON p.project_id = l.project_id
+          WHERE l.project_id = $1 ORDER BY l.created_at, l.locale`,
+        [projectId],
+      );
+      return rows.map((row) => ({
+        locale: row.locale,
+        revision: row.revision,
+        i18nextPlurals: row.i18next_plurals ?? true,
+        keyRules: row.key_rules ?? NO_KEY_RULES,
+      }));
+    },
+
+    /**
+     * The locale's stored translations and their provenance (compressed), the version they were
+     * made from and the row's revision (see listRevisions), read together; undefined when the
+     * locale is gone.
+     */
+    async translationsAtRevision(
+      projectId: string,
+      locale: string,
+      q: Queryable = db,
+    ): Promise<
+      { content?: Buffer; provenance?: Buffer; translatedFrom: number; revision: string } | undefined
+    > {
+      const { rows } = await q.query<{
+        content: Buffer | null;
+        provenance: Buffer | null;
+        translated_from: number;
+        revision: string;
+      }>(
+        `SELECT content, provenance, translated_from, xmin::text AS revision
+           FROM locales WHERE project_id = $1 AND locale = $2`,
+        [projectId, locale],
+      );
+      const row = rows[0];
+      return (
+        row && {
+          content: row.content ?? undefined,
+          provenance: row.provenance ?? undefined,
+          translatedFrom: row.translated_from,
+          revision: row.revision,
+        }
+      );
+    },
   };
 }
+
+/** A locale's row revision and its project's key settings (see listRevisions). */
+export type LocaleRevision = KeySettings & { locale: string; revision: string };
 
 export type LocalesRepository = ReturnType<typeof createLocalesRepository>;

@@ -33,16 +33,18 @@ export function textHash(text: string): Buffer {
   return createHash('sha256').update(text, 'utf8').digest();
 }
 
-/** How long a near-match search may take before it is given up (its answer: none found). */
-const NEAR_TIMEOUT_MS = 500;
 /** Postgres' SQLSTATE of a statement cancelled by statement_timeout. */
 const QUERY_CANCELED = '57014';
 
 /** Rows a statement upserts at most, so that its parameters stay a few megabytes. */
 const UPSERT_SLICE = 5_000;
 
-/** The translation memory of locale-service (DESIGN §13). */
-export function createMemoryRepository(db: Db) {
+/**
+ * The translation memory of locale-service (DESIGN §13). `nearTimeoutMs`: how long a near-match
+ * search may take before it is given up (a positive whole number: 0 would be no limit to Postgres).
+ */
+export function createMemoryRepository(db: Db, options: { nearTimeoutMs: number }) {
+  const { nearTimeoutMs } = options;
   return {
     /**
      * Remembers each `{source, translation, key}` of a project's locale; a text already held gets
@@ -119,7 +121,7 @@ export function createMemoryRepository(db: Db) {
     /**
      * For each text, up to `limit` translations into `locale` of similar, not identical, texts in
      * the projects `projectIds` (pg_trgm similarity above its threshold, 0.3 unless set), the most
-     * similar first. Undefined when the search took longer than NEAR_TIMEOUT_MS and was given up.
+     * similar first. Undefined when the search took longer than `nearTimeoutMs` and was given up.
      */
     async near(
       projectIds: readonly string[],
@@ -131,7 +133,7 @@ export function createMemoryRepository(db: Db) {
       try {
         await db.transaction(async (tx) => {
           // Near matches are hints for the prompt: a search that takes long is given up, not waited for.
-          await tx.query(`SET LOCAL statement_timeout = ${NEAR_TIMEOUT_MS}`);
+          await tx.query(`SET LOCAL statement_timeout = ${nearTimeoutMs}`);
           // Nearest first by trigram distance (1 − similarity), walking the GiST index: it stops
           // at the few asked for instead of ranking every text above the threshold. Nothing else
           // may serve the search (the project and locale compared as expressions no index serves,

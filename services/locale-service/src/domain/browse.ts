@@ -7,6 +7,7 @@ import {
 } from '@tolk/locale-file';
 
 import type { Provenance, ProvenanceMap } from './provenance.js';
+import type { Slices } from './slice-queue.js';
 
 export type KeyState = 'missing' | 'outdated' | 'translated';
 
@@ -23,6 +24,8 @@ export type BrowsedLocale = {
   provenance: ProvenanceMap;
   missing: ReadonlySet<string>;
   outdated: ReadonlySet<string>;
+  /** Its values in lower case, kept by the searches that read them for the next one. */
+  lowered: Map<string, string>;
 };
 
 export type BrowsedKey = {
@@ -32,50 +35,89 @@ export type BrowsedKey = {
   locales: Record<string, { value: string | null; status: KeyState; provenance: Provenance | null }>;
 };
 
-type Row = { key: string; order: number; category: number; entry: TargetKey | undefined };
+/** A row of the browser: a key of the shown locales, where it stands and its source text. */
+type Row = {
+  key: string;
+  order: number;
+  category: number;
+  entry: TargetKey | undefined;
+  source: string | null;
+  /** The key and its source text in lower case, once a search has read them. */
+  lowered?: readonly [key: string, source: string];
+};
+
+/** The rows of the browser (browseRows): computed once, cut into pages by every request. */
+export type BrowseRows = readonly Row[];
 
 const CATEGORY_ORDER = new Map<string, number>(PLURAL_CATEGORIES.map((category, i) => [category, i + 1]));
 
+function compareRows(a: Row, b: Row): number {
+  return a.order - b.order || a.category - b.category || a.key.localeCompare(b.key);
+}
+
+/** The source text of a form the source lacks: its group's form of that category, else `other`. */
+function groupSourceText(source: FlatEntries, entry: TargetKey | undefined): string | null {
+  const forms = entry?.group?.forms ?? [];
+  const form = forms.find((f) => f.category === entry?.category) ?? forms.find((f) => f.category === 'other');
+  return form ? source.values[form.index]! : null;
+}
+
 /**
  * The rows of the browser: every key of the shown locales once, in the source's order; a plural
- * group's forms (each locale's own) together at the group's place, in CLDR order.
+ * group's forms (each locale's own) together at the group's place, in CLDR order. A source form
+ * that no shown locale has (Polish `_few` when only German is shown) is no row. Worked out in
+ * slices of `slices`, so that a large source holds no one else's request.
  */
-function rowsOf(source: FlatEntries, locales: readonly BrowsedLocale[]): Row[] {
-  const rows = new Map<string, Row>();
-  for (let i = 0; i < source.keys.length; i++) {
-    rows.set(source.keys[i]!, { key: source.keys[i]!, order: i, category: 0, entry: undefined });
-  }
+export async function browseRows(
+  source: FlatEntries,
+  locales: readonly BrowsedLocale[],
+  slices: Slices,
+): Promise<BrowseRows> {
+  const index = new Map<string, number>();
+  const sourceRows: Row[] = [];
+  await slices.each(source.keys.length, (i) => {
+    const key = source.keys[i]!;
+    index.set(key, i);
+    sourceRows.push({ key, order: i, category: 0, entry: undefined, source: source.values[i]! });
+  });
+  // The locales' own forms that are no source keys; each row's entry is the first locale's.
+  const extras = new Map<string, Row>();
   for (const { target } of locales) {
     if (!target) continue;
-    for (const entry of target.entries) {
-      const known = rows.get(entry.key);
+    await slices.each(target.entries.length, (i) => {
+      const entry = target.entries[i]!;
+      const at = index.get(entry.key);
+      const known = at === undefined ? extras.get(entry.key) : sourceRows[at];
       if (known) {
         known.entry ??= entry;
-        continue;
+        return;
       }
-      rows.set(entry.key, {
+      extras.set(entry.key, {
         key: entry.key,
         order: Math.min(...entry.sources),
         category: CATEGORY_ORDER.get(entry.category ?? '') ?? 0,
         entry,
+        source: null,
       });
-    }
+    });
   }
-  // A source form that no shown locale has (Polish `_few` when only German is shown) is no row.
-  const shown = (key: string) => locales.length === 0 || locales.some((locale) => hasKey(locale, key));
-  return [...rows.values()]
-    .filter((row) => shown(row.key))
-    .sort((a, b) => a.order - b.order || a.category - b.category || a.key.localeCompare(b.key));
-}
-
-/** The source text of a key: its own, or for a form the source lacks, its group's form of that category, else `other`. */
-function sourceTextOf(source: FlatEntries, index: ReadonlyMap<string, number>, row: Row): string | null {
-  const own = index.get(row.key);
-  if (own !== undefined) return source.values[own]!;
-  const forms = row.entry?.group?.forms ?? [];
-  const form =
-    forms.find((f) => f.category === row.entry?.category) ?? forms.find((f) => f.category === 'other');
-  return form ? source.values[form.index]! : null;
+  const forms = await slices.run(() =>
+    [...extras.values()]
+      .map((row) => ({ ...row, source: groupSourceText(source, row.entry) }))
+      .sort(compareRows),
+  );
+  // The source's rows are in order already: the forms go in among them.
+  const shown = (row: Row) => locales.length === 0 || locales.some((locale) => hasKey(locale, row.key));
+  const rows: Row[] = [];
+  let next = 0;
+  let form = 0;
+  await slices.each(sourceRows.length + forms.length, () => {
+    const a = sourceRows[next];
+    const b = forms[form];
+    const row = !b || (a && compareRows(a, b) <= 0) ? sourceRows[next++]! : forms[form++]!;
+    if (shown(row)) rows.push(row);
+  });
+  return rows;
 }
 
 function hasKey(locale: BrowsedLocale, key: string): boolean {
@@ -87,6 +129,16 @@ function provenanceOf(locale: BrowsedLocale, key: string): Provenance | undefine
   return locale.provenance.get(key);
 }
 
+/** The locale's value of `key` in lower case ('' for none), as searches compare it. */
+function loweredValue(locale: BrowsedLocale, key: string): string {
+  let lowered = locale.lowered.get(key);
+  if (lowered === undefined) {
+    lowered = (locale.valueOf(key) ?? '').toLowerCase();
+    locale.lowered.set(key, lowered);
+  }
+  return lowered;
+}
+
 function stateOf(locale: BrowsedLocale, key: string): KeyState {
   if (locale.missing.has(key)) return 'missing';
   if (locale.outdated.has(key)) return 'outdated';
@@ -94,42 +146,33 @@ function stateOf(locale: BrowsedLocale, key: string): KeyState {
 }
 
 /**
- * One page of the translation browser (DESIGN §13): the keys of `source` with their source text,
- * annotation and each shown locale's value and state, filtered by `status` (in at least one shown
- * locale) and `q` (in the key, the source text or a shown value, case-insensitive).
+ * One page of the translation browser (DESIGN §13): the keys of `rows` (browseRows) with their
+ * source text, annotation and each shown locale's value and state, filtered by `status` (in at
+ * least one shown locale), `by` and `q` (in the key, the source text or a shown value,
+ * case-insensitive). Unfiltered, the page is cut from the rows as they are; a filter looks at every
+ * row, in slices of `slices`.
  */
-export function browsePage(input: {
-  source: FlatEntries & { readonly annotations: ReadonlyMap<string, Readonly<Annotation>> };
-  locales: readonly BrowsedLocale[];
-  status?: KeyState;
-  by?: Provenance['by'];
-  q?: string;
-  offset: number;
-  limit: number;
-}): { total: number; keys: BrowsedKey[] } {
-  const { source, locales, status } = input;
-  const index = new Map(source.keys.map((key, i) => [key, i]));
+export async function browsePage(
+  input: {
+    source: FlatEntries & { readonly annotations: ReadonlyMap<string, Readonly<Annotation>> };
+    rows: BrowseRows;
+    locales: readonly BrowsedLocale[];
+    status?: KeyState;
+    by?: Provenance['by'];
+    q?: string;
+    offset: number;
+    limit: number;
+  },
+  slices: Slices,
+): Promise<{ total: number; keys: BrowsedKey[] }> {
+  const { source, rows, locales, status, by, offset, limit } = input;
   const needle = input.q?.trim().toLowerCase() || undefined;
-  const page: BrowsedKey[] = [];
-  let total = 0;
-  for (const row of rowsOf(source, locales)) {
-    const has = locales.filter((locale) => hasKey(locale, row.key));
-    if (status && !has.some((locale) => stateOf(locale, row.key) === status)) continue;
-    if (input.by && !has.some((locale) => provenanceOf(locale, row.key)?.by === input.by)) continue;
-    const text = sourceTextOf(source, index, row);
-    if (needle) {
-      const found =
-        row.key.toLowerCase().includes(needle) ||
-        (text ?? '').toLowerCase().includes(needle) ||
-        has.some((locale) => (locale.valueOf(row.key) ?? '').toLowerCase().includes(needle));
-      if (!found) continue;
-    }
-    total++;
-    if (total <= input.offset || page.length >= input.limit) continue;
+  const shownIn = (row: Row) => locales.filter((locale) => hasKey(locale, row.key));
+  const keyOf = (row: Row, has: readonly BrowsedLocale[]): BrowsedKey => {
     const description = source.annotations.get(row.key)?.description;
-    page.push({
+    return {
       key: row.key,
-      source: text,
+      source: row.source,
       description: typeof description === 'string' ? description : null,
       locales: Object.fromEntries(
         has.map((locale) => [
@@ -141,7 +184,31 @@ export function browsePage(input: {
           },
         ]),
       ),
-    });
+    };
+  };
+  if (!status && !by && !needle) {
+    return {
+      total: rows.length,
+      keys: rows.slice(offset, offset + limit).map((row) => keyOf(row, shownIn(row))),
+    };
   }
+  const page: BrowsedKey[] = [];
+  let total = 0;
+  await slices.each(rows.length, (i) => {
+    const row = rows[i]!;
+    const has = shownIn(row);
+    if (status && !has.some((locale) => stateOf(locale, row.key) === status)) return;
+    if (by && !has.some((locale) => provenanceOf(locale, row.key)?.by === by)) return;
+    if (needle) {
+      row.lowered ??= [row.key.toLowerCase(), (row.source ?? '').toLowerCase()];
+      const found =
+        row.lowered[0].includes(needle) ||
+        row.lowered[1].includes(needle) ||
+        has.some((locale) => loweredValue(locale, row.key).includes(needle));
+      if (!found) return;
+    }
+    total++;
+    if (total > offset && page.length < limit) page.push(keyOf(row, has));
+  });
   return { total, keys: page };
 }

@@ -81,9 +81,10 @@ export function createMemory(deps: {
       const near = body.near ?? 0;
       const exact = await memory.exact(ids, projectId, locale, texts);
       const similar = near > 0 ? await memory.near(ids, locale, texts, near) : undefined;
-      if (near > 0 && !similar)
-        logger.warn({ projectId, locale, texts: texts.length }, 'near-match search given up');
+      const timedOut = near > 0 && !similar;
+      if (timedOut) logger.warn({ projectId, locale, texts: texts.length }, 'near-match search given up');
       return {
+        ...(timedOut && { nearTimedOut: true }),
         matches: texts.map((text, i) => ({
           text,
           exact: exact[i] ?? null,

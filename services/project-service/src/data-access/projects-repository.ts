@@ -1,4 +1,4 @@
-import type { KeyRules } from '@tolk/contracts';
+import { KEY_RULE_LISTS, type KeyRules } from '@tolk/contracts';
 import type { Db, Queryable } from '@tolk/db';
 
 /**
@@ -38,7 +38,7 @@ type ProjectRow = {
   model: string | null;
   instructions: string | null;
   i18next_plurals: boolean;
-  key_rules: KeyRules;
+  key_rules: Partial<Record<string, unknown>>;
   outdate_on_context_change: boolean;
   created_at: Date;
   updated_at: Date;
@@ -46,6 +46,20 @@ type ProjectRow = {
 
 const PROJECT_COLUMNS = `p.project_id, p.name, p.source_locale, p.provider, p.model, p.instructions,
        p.i18next_plurals, p.key_rules, p.outdate_on_context_change, p.created_at, p.updated_at`;
+
+/**
+ * The stored rules, as the settings know them: only the known lists (a list of another name in a
+ * row written by other means is not shown, and the next change of the project leaves it out), a
+ * missing one empty.
+ */
+function keyRulesOf(stored: Partial<Record<string, unknown>>): KeyRules {
+  const rules = {} as KeyRules;
+  for (const list of KEY_RULE_LISTS) {
+    const patterns = stored[list];
+    rules[list] = Array.isArray(patterns) ? patterns.filter((p): p is string => typeof p === 'string') : [];
+  }
+  return rules;
+}
 
 function toProject(row: ProjectRow): Project {
   return {
@@ -57,7 +71,7 @@ function toProject(row: ProjectRow): Project {
       model: row.model,
       instructions: row.instructions,
       i18nextPlurals: row.i18next_plurals,
-      keyRules: row.key_rules,
+      keyRules: keyRulesOf(row.key_rules),
       outdateOnContextChange: row.outdate_on_context_change,
     },
     createdAt: row.created_at.getTime(),
