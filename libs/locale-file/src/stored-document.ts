@@ -39,6 +39,8 @@ const STORED_LIMITS = Object.freeze({
   maxKeys: Number.POSITIVE_INFINITY,
   maxDepth: Number.POSITIVE_INFINITY,
   maxKeyLength: Number.POSITIVE_INFINITY,
+  maxValueLength: Number.POSITIVE_INFINITY,
+  maxValueBraces: Number.POSITIVE_INFINITY,
 });
 
 /** The inverse of encodeDocument, parsed as an upload is; `raw` is the document's bytes. */

@@ -17,6 +17,9 @@ export const configSchema = z.object({
   LOCALE_MAX_KEYS: env.count(200_000),
   LOCALE_MAX_DEPTH: env.count(32),
   LOCALE_MAX_KEY_LENGTH: env.count(1000),
+  // Per value: what bounds the time its checks take (parse-locale-file.ts), ~10 ms at these.
+  LOCALE_MAX_VALUE_LENGTH: env.count(100_000),
+  LOCALE_MAX_VALUE_BRACES: env.count(1000),
   // Source versions kept in memory, counted in keys.
   LOCALE_SOURCE_CACHE_MAX_KEYS: z.coerce.number().int().nonnegative().default(1_000_000),
 });
