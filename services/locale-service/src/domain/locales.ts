@@ -19,10 +19,11 @@ import {
   rebuildTranslation,
   sourceTextOf,
   unusedPluralForms,
+  checkInSlices,
+  forEachInSlices,
   type FlatEntries,
   type PluralGroup,
   type SourceLimits,
-  type KeyRange,
   type TargetKeys,
 } from '@tolk/locale-file';
 import type { LocaleRow, LocalesRepository } from '../data-access/locales-repository.js';
@@ -98,22 +99,6 @@ export type Translations = {
   provenance: ReadonlyMap<string, Provenance>;
 };
 
-/** Keys checked between two turns of the event loop. */
-const CHECK_SLICE = 1_000;
-
-/**
- * `check` over keys [0, count) in slices of CHECK_SLICE, yielding to the event loop between
- * them, the findings concatenated in key order.
- */
-async function inSlices<T>(count: number, check: (range: KeyRange) => T[]): Promise<T[]> {
-  const found: T[] = [];
-  for (let start = 0; start < count; start += CHECK_SLICE) {
-    if (start > 0) await new Promise<void>((resolve) => setImmediate(resolve));
-    found.push(...check({ start, end: start + CHECK_SLICE }));
-  }
-  return found;
-}
-
 function localeNotFound(locale: string): NotFoundError {
   return new NotFoundError(`Locale ${locale} is not a target locale of this project`);
 }
@@ -136,6 +121,13 @@ const NO_TRANSLATIONS: ReadonlyMap<string, string> = new Map();
 /** The translations of a stored upload (compressed); none when nothing was uploaded. */
 async function decodeTranslations(content: Buffer | undefined): Promise<ReadonlyMap<string, string>> {
   return content ? translationsOf(await decodeStoredEntries(content)) : NO_TRANSLATIONS;
+}
+
+/** The keys of a source version as a set, built in time slices. */
+async function sourceKeySet(source: FlatEntries): Promise<ReadonlySet<string>> {
+  const keys = new Set<string>();
+  await forEachInSlices(source.keys.length, (i) => keys.add(source.keys[i]!));
+  return keys;
 }
 
 const icuSources = new WeakMap<TargetKeys, FlatEntries>();
@@ -516,8 +508,12 @@ export function createLocales(deps: {
     locale: string,
     target: TargetKeys | undefined,
   ) {
-    const known: ReadonlySet<string> | ReadonlyMap<string, unknown> = target?.byKey ?? new Set(source.keys);
-    const outside = translation.keys.filter((key) => !known.has(key));
+    // Every loop over the keys runs in time slices: 200,000 keys take tens of milliseconds each.
+    const known = target?.byKey ?? (await sourceKeySet(source));
+    const outside: string[] = [];
+    await forEachInSlices(translation.keys.length, (i) => {
+      if (!known.has(translation.keys[i]!)) outside.push(translation.keys[i]!);
+    });
     if (outside.length > 0) {
       const unused = target ? unusedPluralForms(target, outside) : [];
       const unusedKeys = new Set(unused.map((form) => form.key));
@@ -531,11 +527,16 @@ export function createLocales(deps: {
     }
     // Parsing a large upload's messages takes seconds: it runs in slices, the event loop serving
     // other requests between them. By key, once (matching by position would not survive slices).
-    const values = new Map(translation.keys.map((key, i) => [key, translation.values[i]!]));
+    const values = new Map<string, string>();
+    await forEachInSlices(translation.keys.length, (i) => {
+      values.set(translation.keys[i]!, translation.values[i]!);
+    });
     // Before placeholders: a translation that does not parse loses arguments, and the parser's
-    // error says better why.
+    // error says better why. A chunk of keys is bounded by the characters both sides hold.
     const icuSource = icuSourceOf(source, target);
-    const icu = await inSlices(icuSource.keys.length, (range) =>
+    const charactersOf = (i: number) =>
+      icuSource.values[i]!.length + (values.get(icuSource.keys[i]!)?.length ?? 0);
+    const icu = await checkInSlices(icuSource.keys.length, charactersOf, (range) =>
       findIcuProblems(icuSource, values, locale, range),
     );
     if (icu.length > 0) {
@@ -545,7 +546,7 @@ export function createLocales(deps: {
         `ICU messages break the rules for ${locale} in ${icu.length} key(s): ${named.join('; ')}${more}; nothing was stored`,
       );
     }
-    const mismatches = await inSlices(target ? target.keys.length : source.keys.length, (range) =>
+    const mismatches = await checkInSlices(icuSource.keys.length, charactersOf, (range) =>
       findPlaceholderMismatches(source, values, target, range),
     );
     if (mismatches.length > 0) {

@@ -1,0 +1,77 @@
+import { performance } from 'node:perf_hooks';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import type { KeyRange } from './icu-messages.js';
+
+/**
+ * Work over a large locale file (200,000 keys, or values as long as the limits allow) shares the
+ * event loop with every other request of its process — with every service's, in the embedded
+ * mode. It runs in slices of about SLICE_MS of work, then lets the event loop serve whatever
+ * waits. Slices are timed, not counted in keys: a thousand short labels take a millisecond, a
+ * thousand values at the limits seconds. A slice ends between two chunks of keys, and a chunk is
+ * bounded by the characters it reads as well as by its keys, so that no chunk runs long whatever
+ * its keys hold: one value within the limits is checked in about 10 ms at worst.
+ */
+export const SLICE_MS = 5;
+const CHUNK_CHARACTERS = 20_000;
+const CHUNK_KEYS = 256;
+
+/** Lets the event loop serve what waits (I/O, timers) before the work goes on. */
+export function yieldToEventLoop(): Promise<void> {
+  return nextTurn();
+}
+
+/**
+ * A clock of the current slice: `due()` when SLICE_MS have passed since it started, `next()` yields
+ * and starts the next one. For loops that cannot be cut into ranges.
+ */
+export function sliceClock() {
+  let started = performance.now();
+  const due = () => performance.now() - started >= SLICE_MS;
+  const next = async (): Promise<void> => {
+    await yieldToEventLoop();
+    started = performance.now();
+  };
+  /** Yields only when the slice is used up. */
+  const pause = async (): Promise<void> => {
+    if (due()) await next();
+  };
+  return { due, next, pause };
+}
+
+/**
+ * `check` over keys [0, count) in chunks (`charactersOf(i)`: what key i's work reads), yielding
+ * between chunks whenever a slice is used up; the findings concatenated in key order.
+ */
+export async function checkInSlices<T>(
+  count: number,
+  charactersOf: (index: number) => number,
+  check: (range: KeyRange) => readonly T[],
+): Promise<T[]> {
+  const found: T[] = [];
+  const clock = sliceClock();
+  let start = 0;
+  while (start < count) {
+    let end = start;
+    let characters = 0;
+    while (end < count && end - start < CHUNK_KEYS && characters < CHUNK_CHARACTERS) {
+      characters += charactersOf(end++);
+    }
+    for (const finding of check({ start, end })) found.push(finding);
+    start = end;
+    if (start < count) await clock.pause();
+  }
+  return found;
+}
+
+/** `visit(i)` for i in [0, count), yielding whenever a slice is used up (clock read every `stride`). */
+export async function forEachInSlices(
+  count: number,
+  visit: (index: number) => void,
+  stride = 64,
+): Promise<void> {
+  const clock = sliceClock();
+  for (let i = 0; i < count; i++) {
+    visit(i);
+    if (i % stride === stride - 1) await clock.pause();
+  }
+}
