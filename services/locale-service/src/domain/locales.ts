@@ -103,16 +103,16 @@ function localeNotFound(locale: string): NotFoundError {
   return new NotFoundError(`Locale ${locale} is not a target locale of this project`);
 }
 
-/** A translations map of the stored form; an empty value counts as not translated. */
-function translationsOf(entries: {
+/** A translations map of the stored form, in time slices; an empty value counts as not translated. */
+async function translationsOf(entries: {
   keys: readonly string[];
   values: readonly string[];
-}): Map<string, string> {
+}): Promise<Map<string, string>> {
   const map = new Map<string, string>();
-  for (let i = 0; i < entries.keys.length; i++) {
+  await forEachInSlices(entries.keys.length, (i) => {
     const value = entries.values[i]!;
     if (value !== '') map.set(entries.keys[i]!, value);
-  }
+  });
   return map;
 }
 
@@ -298,7 +298,7 @@ export function createLocales(deps: {
       same(current.provenance, known.raw.provenance);
     const stored = unchanged ? known : await storedWithProvenance(projectId, locale, q);
     return encodeProvenance(
-      provenanceOfUpload({
+      await provenanceOfUpload({
         uploaded,
         ...writers,
         before: stored.translations,
@@ -584,7 +584,7 @@ export function createLocales(deps: {
         projectId,
         row.countsVersion < 0 ? head.version : row.countsVersion,
       );
-      const state = computeLocaleState(
+      const state = await computeLocaleState(
         source,
         targetKeysOf(source, locale, i18nextPlurals),
         await storedTranslations(projectId, locale),
@@ -638,7 +638,7 @@ export function createLocales(deps: {
       from: number,
     ): Promise<Locale> {
       authorizeProject(principal, projectId, 'write');
-      const upload = parseUpload(body, limits);
+      const upload = await parseUpload(body, limits);
       const claimed = readProvenanceClaim(upload.metadata, upload.keys);
       const project = await directory.require(projectId);
       await requireLocale(projectId, locale);
@@ -659,7 +659,7 @@ export function createLocales(deps: {
       const parsed = withoutRuledKeys(upload, ruled);
       await checkAgainstSource(parsed, made, locale, madeTarget);
 
-      const translations = translationsOf(parsed);
+      const translations = await translationsOf(parsed);
       const current = head.version === from ? made : await documents.version(projectId, head.version);
       // Made before renames and restores of later versions: they are carried into it (DESIGN §13);
       // when source-service cannot say which, the next refresh does it.
@@ -690,7 +690,7 @@ export function createLocales(deps: {
         }
         const leaving = await leavingTranslations(projectId, row, current, target, translations, tx);
         await retired.retire(projectId, locale, leaving, at, tx);
-        const counts = computeLocaleState(
+        const counts = await computeLocaleState(
           current,
           target,
           translations,
@@ -708,7 +708,7 @@ export function createLocales(deps: {
           tx,
         );
         // The memory learns the translations new in this upload, by the texts they were made for.
-        const learned = memoryOfUpload(
+        const learned = await memoryOfUpload(
           made,
           targetKeysOf(made, locale, plurals),
           translations,
@@ -758,7 +758,7 @@ export function createLocales(deps: {
         const target = targetKeysOf(source, code, i18nextPlurals);
         const { translations, provenance } = await storedWithProvenance(projectId, code);
         const rules = keyRuleMatcher(keyRules);
-        const state = computeLocaleState(
+        const state = await computeLocaleState(
           source,
           target,
           translations,
