@@ -276,27 +276,13 @@ export function createLocales(deps: {
     return { translations, provenance, raw };
   }
 
-  /**
-   * The provenance of an upload's keys (provenanceOfUpload) against what is stored in `q`:
-   * `known`, read before the row was locked, serves when the stored bytes are still the same
-   * (comparing them costs far less than decoding them again).
-   */
+  /** The provenance of an upload's keys (provenanceOfUpload) over `stored`, encoded. */
   async function uploadProvenance(
-    projectId: string,
-    locale: string,
     uploaded: ReadonlyMap<string, string>,
     writers: { claimed: ClaimedKeys; restored: ProvenanceMap },
-    known: Awaited<ReturnType<typeof storedWithProvenance>>,
+    stored: Awaited<ReturnType<typeof storedWithProvenance>>,
     at: number,
-    q: Queryable,
   ) {
-    const current = await locales.translations(projectId, locale, q);
-    const same = (a: Buffer | undefined, b: Buffer | undefined) => (a && b ? a.equals(b) : a === b);
-    const unchanged =
-      current !== undefined &&
-      same(current.content, known.raw.content) &&
-      same(current.provenance, known.raw.provenance);
-    const stored = unchanged ? known : await storedWithProvenance(projectId, locale, q);
     return encodeProvenance(
       await provenanceOfUpload({
         uploaded,
@@ -305,6 +291,25 @@ export function createLocales(deps: {
         beforeProvenance: stored.provenance,
         at,
       }),
+    );
+  }
+
+  /**
+   * Whether what is stored in `q` is still `known`, read before the row was locked (comparing
+   * the bytes costs far less than decoding them again).
+   */
+  async function storedUnchanged(
+    projectId: string,
+    locale: string,
+    known: Awaited<ReturnType<typeof storedWithProvenance>>,
+    q: Queryable,
+  ): Promise<boolean> {
+    const current = await locales.translations(projectId, locale, q);
+    const same = (a: Buffer | undefined, b: Buffer | undefined) => (a && b ? a.equals(b) : a === b);
+    return (
+      current !== undefined &&
+      same(current.content, known.raw.content) &&
+      same(current.provenance, known.raw.provenance)
     );
   }
 
@@ -677,11 +682,32 @@ export function createLocales(deps: {
       // under it only when an upload was stored in between.
       const known = await storedWithProvenance(projectId, locale);
       const at = now();
+      const countsWith = ({ i18nextPlurals: plurals, keyRules }: KeySettings) =>
+        computeLocaleState(
+          current,
+          targetKeysOf(current, locale, plurals),
+          translations,
+          from,
+          plurals ? made.keys : undefined,
+          keyRuleMatcher(keyRules),
+        );
+      // The memory learns the translations new in this upload, by the texts they were made for.
+      const learnedWith = (plurals: boolean) =>
+        memoryOfUpload(made, targetKeysOf(made, locale, plurals), translations, known.translations);
+      // Worked out before the row is locked, with the settings and the stored translations read
+      // before it — the transaction holds a connection (embedded, the only one of every service)
+      // while it runs — and again under the lock only where those changed meanwhile.
+      const assumed = keySettingsOf(project);
+      const ahead = {
+        counts: await countsWith(assumed),
+        provenance: await uploadProvenance(translations, writers, known, at),
+        learned: await learnedWith(assumed.i18nextPlurals),
+      };
       await baseline.change(projectId, async (tx) => {
         const row = await locales.lock(projectId, locale, tx);
         if (!row) throw localeNotFound(locale);
-        const { i18nextPlurals: plurals, keyRules } = await keySettings(projectId, tx);
-        const target = targetKeysOf(current, locale, plurals);
+        const settings = await keySettings(projectId, tx);
+        const target = targetKeysOf(current, locale, settings.i18nextPlurals);
         if (from < row.translatedFrom) {
           throw new ConflictError(
             `Translations made from source version ${row.translatedFrom} are already stored; ` +
@@ -690,15 +716,18 @@ export function createLocales(deps: {
         }
         const leaving = await leavingTranslations(projectId, row, current, target, translations, tx);
         await retired.retire(projectId, locale, leaving, at, tx);
-        const counts = await computeLocaleState(
-          current,
-          target,
-          translations,
-          from,
-          plurals ? made.keys : undefined,
-          keyRuleMatcher(keyRules),
-        );
-        const provenance = await uploadProvenance(projectId, locale, translations, writers, known, at, tx);
+        const samePlurals = settings.i18nextPlurals === assumed.i18nextPlurals;
+        const sameSettings =
+          samePlurals && JSON.stringify(settings.keyRules) === JSON.stringify(assumed.keyRules);
+        const counts = sameSettings ? ahead.counts : await countsWith(settings);
+        const provenance = (await storedUnchanged(projectId, locale, known, tx))
+          ? ahead.provenance
+          : await uploadProvenance(
+              translations,
+              writers,
+              await storedWithProvenance(projectId, locale, tx),
+              at,
+            );
         await locales.saveTranslations(
           projectId,
           locale,
@@ -707,13 +736,7 @@ export function createLocales(deps: {
           at,
           tx,
         );
-        // The memory learns the translations new in this upload, by the texts they were made for.
-        const learned = await memoryOfUpload(
-          made,
-          targetKeysOf(made, locale, plurals),
-          translations,
-          known.translations,
-        );
+        const learned = samePlurals ? ahead.learned : await learnedWith(settings.i18nextPlurals);
         await memory.record(projectId, locale, learned, at, tx);
       });
       // A newer source may have arrived meanwhile: counts follow it before they are shown.
