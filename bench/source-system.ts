@@ -185,6 +185,8 @@ export async function startEmbeddedTolkSystem(options: {
   port: number;
   log: (line: string) => void;
   onExit: (how: string) => void;
+  /** Settings of its own. */
+  env?: Record<string, string>;
 }): Promise<TolkSystem & { pid: number; start: EmbeddedStart }> {
   await assertEmbeddedPortsFree(options.port);
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'tolk-bench-source-'));
@@ -199,6 +201,7 @@ export async function startEmbeddedTolkSystem(options: {
         JWT_PRIVATE_KEY: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
         JWT_PUBLIC_KEY: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
         INTERNAL_JWT_SECRET: internalSecret,
+        ...options.env,
       },
       onWarning: (line) => options.log(`tolk: ${line}`),
       onExit,
