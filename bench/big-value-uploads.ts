@@ -77,10 +77,12 @@ export function startBigValueUploads(options: {
       headers: { ...options.headers, 'content-type': 'application/json' },
       body,
     });
-    const answer = (await response.json().catch(() => undefined)) as { version?: number } | undefined;
+    // Only the version is read: an answer naming 200,000 modified keys is not parsed here, where
+    // (in the hostile test) the services share this process.
+    const version = /^\{"version":(\d+)/.exec(await response.text())?.[1];
     const outcome = `PUT ${what}: ${response.status}`;
     outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);
-    return { status: response.status, version: answer?.version };
+    return { status: response.status, version: version === undefined ? undefined : Number(version) };
   }
 
   /** The source, then its translations made from the version it created. */

@@ -102,7 +102,7 @@ describe('one value over the limits', () => {
       });
       expect(refused.ms).toBeLessThan(REFUSED_WITHIN_MS);
       const locale = await system.call('GET', `/v1/projects/${projectId}/locales/de`, user.token);
-      expect(locale.body).toMatchObject({ translatedCount: 0, missingCount: 1 });
+      expect(locale.body.translatedCount).toBe(0);
       const translations = await system.call(
         'GET',
         `/v1/projects/${projectId}/locales/de/translations`,
