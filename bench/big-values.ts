@@ -15,28 +15,23 @@
  * MAX_TIMEOUTS of them the phase stops; an answer other than 200 is counted by its status. Everything on loopback. The exit code says whether the
  * run worked, not how the figures look.
  */
-import { performance } from 'node:perf_hooks';
 import { SERVICE_PORTS } from '@tolk/contracts';
 import { bigValueDocuments, startBigValueUploads } from './big-value-uploads.js';
 import { bigValuesBenchConfig } from './config.js';
-import { createHttpClient, startEmbeddedTolkSystem, type Answer, type HttpClient } from './source-system.js';
+import {
+  createHttpClient,
+  expectStatus,
+  percentile,
+  startEmbeddedTolkSystem,
+  timeCalls,
+  type HttpClient,
+} from './source-system.js';
 
 const CALL_TIMEOUT_MS = 10_000;
 const MAX_TIMEOUTS = 5;
 const METRICS_URL = `http://127.0.0.1:${SERVICE_PORTS.locale}/metrics`;
 
 const config = bigValuesBenchConfig();
-
-function percentile(samples: readonly number[], p: number): number {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
-}
-
-function expectStatus(answer: Answer, status: number, what: string): void {
-  if (answer.status !== status) {
-    throw new Error(`${what} answered ${answer.status}, expected ${status}: ${JSON.stringify(answer.body)}`);
-  }
-}
 
 /**
  * The Tolk process's longest event-loop delay since the previous call, in ms (every scrape of
@@ -90,29 +85,27 @@ async function measureOtherUser(
   until: () => boolean,
 ): Promise<Phase> {
   await longestStallMs();
-  const durations: number[] = [];
   const failures = new Map<number, number>();
-  let timeouts = 0;
-  for (let n = 0; (n < config.BENCH_BIG_VALUES_CALLS || !until()) && timeouts < MAX_TIMEOUTS; n++) {
-    const put = n % 2 === 1;
-    const path = `/v1/projects/${user.projectId}/${put ? 'source' : 'locales/de'}`;
-    const started = performance.now();
-    try {
-      const answer = await client.call(put ? 'PUT' : 'GET', path, {
+  const { durations, timeouts } = await timeCalls(client, {
+    calls: config.BENCH_BIG_VALUES_CALLS,
+    until,
+    timeoutMs: CALL_TIMEOUT_MS,
+    maxTimeouts: MAX_TIMEOUTS,
+    request: (n) => {
+      const put = n % 2 === 1;
+      return {
+        method: put ? 'PUT' : 'GET',
+        path: `/v1/projects/${user.projectId}/${put ? 'source' : 'locales/de'}`,
         headers: user.headers,
         body: put ? { greeting: `Hello {name} ${n}`, farewell: 'Goodbye' } : undefined,
-        signal: AbortSignal.timeout(CALL_TIMEOUT_MS),
-      });
-      // An answer other than 200 (a 504 when a service did not answer the gateway in time) is
-      // counted, with how long it took.
+      };
+    },
+    // An answer other than 200 (a 504 when a service did not answer the gateway in time) is
+    // counted, with how long it took.
+    check: (answer) => {
       if (answer.status !== 200) failures.set(answer.status, (failures.get(answer.status) ?? 0) + 1);
-      durations.push(answer.ms);
-    } catch (err) {
-      if ((err as Error).name !== 'AbortError') throw err;
-      timeouts++;
-      durations.push(Math.max(CALL_TIMEOUT_MS, performance.now() - started));
-    }
-  }
+    },
+  });
   return {
     calls: durations.length,
     timeouts,

@@ -17,6 +17,7 @@ import { MAX_MEMORY_NEAR_TEXTS } from '@tolk/contracts';
 import { generateSource } from './source-documents.js';
 import {
   createHttpClient,
+  expectStatus,
   startTolk,
   type Answer,
   type HttpClient,
@@ -46,13 +47,6 @@ const LOCALES = ['de', 'nl', 'sv', 'da', 'nb'];
 const TARGET_EXACT_MS = 50;
 
 const say = (line = '') => process.stdout.write(`${line}\n`);
-
-function expectStatus(answer: Answer, status: number, what: string): void {
-  if (answer.status !== status) {
-    const body = typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);
-    throw new Error(`${what} answered ${answer.status}, expected ${status}: ${body.slice(0, 500)}`);
-  }
-}
 
 function percentile(samples: readonly number[], p: number): number {
   const sorted = [...samples].sort((a, b) => a - b);

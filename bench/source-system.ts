@@ -233,6 +233,21 @@ export async function startEmbeddedTolkSystem(options: {
 
 export type Answer = { status: number; body: unknown; ms: number };
 
+/** Throws, naming the call and the start of the answer, unless it has `status`. */
+export function expectStatus(answer: Answer, status: number, what: string): void {
+  if (answer.status !== status) {
+    const body = typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);
+    throw new Error(`${what} answered ${answer.status}, expected ${status}: ${body.slice(0, 500)}`);
+  }
+}
+
+/** The nearest-rank `p`th percentile of `samples`. */
+export function percentile(samples: readonly number[], p: number): number {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const rank = Math.ceil((p / 100) * sorted.length);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, rank - 1))]!;
+}
+
 /**
  * Requests over one pool of kept-alive connections; `ms` runs from sending the request to the
  * last byte of the answer. JSON is parsed after the clock stops.
@@ -302,3 +317,47 @@ export function createHttpClient(baseUrl: string) {
 }
 
 export type HttpClient = ReturnType<typeof createHttpClient>;
+
+/**
+ * Another user's calls, one after the other, timed: `request(n)` is the n-th, made at least
+ * `calls` times and until `until()` says so. A call slower than `timeoutMs` counts as that long,
+ * and after `maxTimeouts` of them the calls stop; `check` sees every answer.
+ */
+export async function timeCalls(
+  client: HttpClient,
+  options: {
+    calls: number;
+    until?: () => boolean;
+    timeoutMs: number;
+    maxTimeouts: number;
+    request: (n: number) => {
+      method: string;
+      path: string;
+      headers: Record<string, string>;
+      body?: Record<string, unknown>;
+    };
+    check: (answer: Answer, what: string) => void;
+  },
+): Promise<{ durations: number[]; timeouts: number }> {
+  const { calls, until = () => true, timeoutMs, maxTimeouts } = options;
+  const durations: number[] = [];
+  let timeouts = 0;
+  for (let n = 0; (n < calls || !until()) && timeouts < maxTimeouts; n++) {
+    const { method, path, headers, body } = options.request(n);
+    const started = performance.now();
+    try {
+      const answer = await client.call(method, path, {
+        headers,
+        body,
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+      options.check(answer, `${method} ${path}`);
+      durations.push(answer.ms);
+    } catch (err) {
+      if ((err as Error).name !== 'AbortError') throw err;
+      timeouts++;
+      durations.push(Math.max(timeoutMs, performance.now() - started));
+    }
+  }
+  return { durations, timeouts };
+}

@@ -30,6 +30,8 @@ import { readMemory, sampleMemory } from './embedded-process.js';
 import { formatReport, type Report } from './source-report.js';
 import {
   createHttpClient,
+  expectStatus,
+  percentile,
   startEmbeddedTolkSystem,
   startTolk,
   type Answer,
@@ -59,12 +61,6 @@ const warmup = config.BENCH_SOURCE_WARMUP;
 
 // ---- statistics ----
 
-function percentile(samples: readonly number[], p: number): number {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const rank = Math.ceil((p / 100) * sorted.length);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, rank - 1))]!;
-}
-
 const median = (samples: readonly number[]) => percentile(samples, 50);
 const round = (value: number, digits = 2) => Number(value.toFixed(digits));
 const mib = (kib: number) => round(kib / 1024, 0);
@@ -82,13 +78,6 @@ type UploadBody = {
   diff: { added: string[]; modified: string[]; deleted: string[] };
 };
 type LocaleBody = { locale: string; status: string; sourceVersion: number; syncedVersion: number };
-
-function expectStatus(answer: Answer, status: number, what: string): void {
-  if (answer.status !== status) {
-    const body = typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);
-    throw new Error(`${what} answered ${answer.status}, expected ${status}: ${body.slice(0, 500)}`);
-  }
-}
 
 /** The calls the bench makes, as one caller: `headers` carry its credentials. */
 function createApi(client: HttpClient, headers: Record<string, string>) {
