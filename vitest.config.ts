@@ -30,12 +30,13 @@ const INCLUDE = ['**/test/**/*.test.ts'];
 const EXCLUDE = ['**/node_modules/**', '**/dist/**'];
 
 /**
- * Files that bound wall-clock time (another user's p99 beside slow uploads, parsing 200,000 keys,
- * an unknown account's password check against a real one): they run after the rest, one at a
- * time, with nothing else of the run beside them.
+ * Files that bound wall-clock time (another user's p99 beside slow uploads and beside big values,
+ * parsing 200,000 keys, an unknown account's password check against a real one): they run after
+ * the rest, one at a time, with nothing else of the run beside them.
  */
 const TIMED = [
   'test/hostile/slow-uploads.test.ts',
+  'test/hostile/big-values.test.ts',
   'libs/locale-file/test/source-performance.test.ts',
   'services/identity-service/test/passwords.test.ts',
   'services/project-service/test/glossary-event-loop.test.ts',

@@ -73,6 +73,19 @@ export function browseBenchConfig() {
   return loadConfig(browseBenchSchema, process.env);
 }
 
+const bigValuesBenchSchema = z.object({
+  // The gateway's port; the services take their usual ones (8081-8086), as `npm start` does.
+  BENCH_BIG_VALUES_PORT: env.port(18110),
+  // The other user's locale GETs and source PUTs, one after the other, in each of the two phases
+  // (the second goes on until one round of the big uploads is done).
+  BENCH_BIG_VALUES_CALLS: z.coerce.number().int().min(20).max(5000).default(300),
+});
+
+/** bench:big-values' configuration (bench/big-values.ts). */
+export function bigValuesBenchConfig() {
+  return loadConfig(bigValuesBenchSchema, process.env);
+}
+
 const bareProxySchema = z.object({
   PORT: env.port(18082),
   TARGET_URL: env.url(['http']),

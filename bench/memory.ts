@@ -18,11 +18,11 @@ import { MAX_MEMORY_NEAR_TEXTS } from '@tolk/contracts';
 import { generateSource, translationOf } from './source-documents.js';
 import {
   createHttpClient,
+  expectStatus,
   startBenchTolk,
   type Answer,
   type HttpClient,
   type TolkSystem,
-  expectStatus,
 } from './source-system.js';
 
 const config = loadConfig(

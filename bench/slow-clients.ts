@@ -9,13 +9,13 @@
  * after MAX_TIMEOUTS of them the phase stops: its p99 is then past the timeout anyway.
  * Everything on loopback. The exit code says whether the run worked, not how the figures look.
  */
-import { performance } from 'node:perf_hooks';
 import { slowClientsBenchConfig } from './config.js';
 import { percentile } from './percentile.js';
 import { startSlowUploads } from './slow-uploads.js';
 import {
   createHttpClient,
   startBenchTolk,
+  timeCalls,
   type HttpClient,
   type TolkSystem,
   expectStatus,
@@ -46,25 +46,18 @@ async function measureOtherUser(
   client: HttpClient,
   user: { headers: Record<string, string>; sourcePath: string },
 ): Promise<Phase> {
-  const durations: number[] = [];
-  let timeouts = 0;
-  for (let n = 0; n < config.BENCH_SLOW_CALLS && timeouts < MAX_TIMEOUTS; n++) {
-    const put = n % 2 === 1;
-    const started = performance.now();
-    try {
-      const answer = await client.call(put ? 'PUT' : 'GET', user.sourcePath, {
-        headers: user.headers,
-        body: put ? { greeting: `Hello ${n}`, farewell: 'Goodbye' } : undefined,
-        signal: AbortSignal.timeout(CALL_TIMEOUT_MS),
-      });
-      expectStatus(answer, 200, `${put ? 'PUT' : 'GET'} ${user.sourcePath}`);
-      durations.push(answer.ms);
-    } catch (err) {
-      if ((err as Error).name !== 'AbortError') throw err;
-      timeouts++;
-      durations.push(Math.max(CALL_TIMEOUT_MS, performance.now() - started));
-    }
-  }
+  const { durations, timeouts } = await timeCalls(client, {
+    calls: config.BENCH_SLOW_CALLS,
+    timeoutMs: CALL_TIMEOUT_MS,
+    maxTimeouts: MAX_TIMEOUTS,
+    request: (n) => ({
+      method: n % 2 === 1 ? 'PUT' : 'GET',
+      path: user.sourcePath,
+      headers: user.headers,
+      body: n % 2 === 1 ? { greeting: `Hello ${n}`, farewell: 'Goodbye' } : undefined,
+    }),
+    check: (answer, what) => expectStatus(answer, 200, what),
+  });
   return {
     calls: durations.length,
     timeouts,

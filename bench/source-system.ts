@@ -218,6 +218,8 @@ export async function startEmbeddedTolkSystem(options: {
   port: number;
   log: (line: string) => void;
   onExit: (how: string) => void;
+  /** Settings of its own. */
+  env?: Record<string, string>;
 }): Promise<TolkSystem & { pid: number; start: EmbeddedStart }> {
   await assertEmbeddedPortsFree(options.port);
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'tolk-bench-source-'));
@@ -232,6 +234,7 @@ export async function startEmbeddedTolkSystem(options: {
         JWT_PRIVATE_KEY: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
         JWT_PUBLIC_KEY: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
         INTERNAL_JWT_SECRET: internalSecret,
+        ...options.env,
       },
       onWarning: (line) => options.log(`tolk: ${line}`),
       onExit,
@@ -340,3 +343,47 @@ export function createHttpClient(baseUrl: string, options: { maxSockets?: number
 }
 
 export type HttpClient = ReturnType<typeof createHttpClient>;
+
+/**
+ * Another user's calls, one after the other, timed: `request(n)` is the n-th, made at least
+ * `calls` times and until `until()` says so. A call slower than `timeoutMs` counts as that long,
+ * and after `maxTimeouts` of them the calls stop; `check` sees every answer.
+ */
+export async function timeCalls(
+  client: HttpClient,
+  options: {
+    calls: number;
+    until?: () => boolean;
+    timeoutMs: number;
+    maxTimeouts: number;
+    request: (n: number) => {
+      method: string;
+      path: string;
+      headers: Record<string, string>;
+      body?: Record<string, unknown>;
+    };
+    check: (answer: Answer, what: string) => void;
+  },
+): Promise<{ durations: number[]; timeouts: number }> {
+  const { calls, until = () => true, timeoutMs, maxTimeouts } = options;
+  const durations: number[] = [];
+  let timeouts = 0;
+  for (let n = 0; (n < calls || !until()) && timeouts < maxTimeouts; n++) {
+    const { method, path, headers, body } = options.request(n);
+    const started = performance.now();
+    try {
+      const answer = await client.call(method, path, {
+        headers,
+        body,
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+      options.check(answer, `${method} ${path}`);
+      durations.push(answer.ms);
+    } catch (err) {
+      if ((err as Error).name !== 'AbortError') throw err;
+      timeouts++;
+      durations.push(Math.max(timeoutMs, performance.now() - started));
+    }
+  }
+  return { durations, timeouts };
+}

@@ -27,6 +27,7 @@ import { parseSourceDocument } from '@tolk/locale-file';
 import { sourceBenchConfig } from './config.js';
 import { editValues, generateSource, renameKeys, type GeneratedSource } from './source-documents.js';
 import { readMemory, sampleMemory } from './embedded-process.js';
+import { percentile } from './percentile.js';
 import { formatReport, type Report } from './source-report.js';
 import {
   createHttpClient,
@@ -59,12 +60,6 @@ const repetitions = config.BENCH_SOURCE_REPETITIONS;
 const warmup = config.BENCH_SOURCE_WARMUP;
 
 // ---- statistics ----
-
-function percentile(samples: readonly number[], p: number): number {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const rank = Math.ceil((p / 100) * sorted.length);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, rank - 1))]!;
-}
 
 const median = (samples: readonly number[]) => percentile(samples, 50);
 const round = (value: number, digits = 2) => Number(value.toFixed(digits));

@@ -16,6 +16,8 @@ const launcherSchema = z.object({
   JWT_PUBLIC_KEY: env.pem().optional(),
   INTERNAL_JWT_SECRET: env.secret().optional(),
   LOG_LEVEL: env.logLevel(),
+  // The gateway's /metrics port, as the gateway reads it in the servers mode (0: none).
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
 });
 
 export type LauncherConfig = z.infer<typeof launcherSchema>;

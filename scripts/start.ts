@@ -83,6 +83,7 @@ if (config.DATABASE_URL === undefined && config.AMQP_URL === undefined && config
       host: '0.0.0.0',
       usualPorts: true,
       logLevel: config.LOG_LEVEL,
+      ...(config.METRICS_PORT !== undefined && { gatewayEnv: { METRICS_PORT: String(config.METRICS_PORT) } }),
     });
     const stop = async () => {
       console.log('\nstopping Tolk ...');

@@ -132,7 +132,11 @@ export const HAND_WRITTEN_SCHEMAS: Record<string, JsonSchema> = {
       'its key in every target locale unless the project setting `outdateOnContextChange` is false); ' +
       '`"@@..."` keys are file ' +
       'metadata. Numbers, booleans and null as leaves, empty key segments, an `@x` without a sibling ' +
-      '`x`, and a flat key colliding with a nested path are VALIDATION_ERROR.',
+      '`x`, and a flat key colliding with a nested path are VALIDATION_ERROR. Limits (configurable; ' +
+      'the defaults): at most 10 MiB and 200,000 keys (PAYLOAD_TOO_LARGE); nesting 32 levels deep, key ' +
+      'paths of 1,000 characters (UTF-16 units), and values of 100,000 characters with at most 1,000 opening braces ' +
+      '`{` each (every ICU argument, placeholder and plural or select branch takes one), past which ' +
+      'the upload is VALIDATION_ERROR naming the key and the limit, and nothing is stored.',
     patternProperties: { '^@': { description: 'An annotation (object) or file metadata' } },
     additionalProperties: schemaRef('LocaleFileValue'),
   },

@@ -25,6 +25,12 @@ export async function openEmbeddedPostgres(options: { dataDir?: string } = {}) {
       [types.INT8]: (value: string) => Number(value),
       [types.BYTEA]: (value: string) => Buffer.from(value.slice(2), 'hex'),
     },
+    serializers: {
+      // PGlite's own maps every byte through a JavaScript string: a compressed 10 MiB source
+      // (a few megabytes) held the event loop for hundreds of milliseconds; Buffer's hex is native.
+      [types.BYTEA]: (value: Uint8Array) =>
+        `\\x${Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('hex')}`,
+    },
   });
   let queue: Promise<unknown> = Promise.resolve();
   let currentSchema = '';

@@ -11,6 +11,10 @@ export type LocaleFileErrorCode =
   | 'TOO_MANY_KEYS'
   /** A key path longer than the limit. */
   | 'KEY_TOO_LONG'
+  /** A value longer than the limit. */
+  | 'VALUE_TOO_LONG'
+  /** A value with more opening braces (ICU arguments, placeholders, branches) than the limit. */
+  | 'TOO_MANY_BRACES'
   /** Nested deeper than the limit. */
   | 'TOO_DEEP'
   /** A leaf that is not a string. */

@@ -14,3 +14,4 @@ export * from './stored-document.js';
 export * from './plural-categories.js';
 export * from './icu-messages.js';
 export * from './plural-groups.js';
+export * from './time-slices.js';

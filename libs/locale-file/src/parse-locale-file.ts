@@ -1,4 +1,5 @@
 import { DOCUMENT_REQUIRED_MESSAGE, LocaleFileError } from './errors.js';
+import { sliceClock } from './time-slices.js';
 
 /**
  * Reading an uploaded source locale file (DESIGN §4) into its flattened form.
@@ -20,14 +21,30 @@ import { DOCUMENT_REQUIRED_MESSAGE, LocaleFileError } from './errors.js';
  * - Key order is the order of the parsed object, which for integer-like property names
  *   (`"10"`, `"2"`) is ascending numeric order first: JSON.parse already decided that.
  * - Key path length is counted in UTF-16 code units (`String.prototype.length`).
+ * - A value is bounded in length and in opening braces (`maxValueLength`, `maxValueBraces`, both
+ *   in UTF-16 code units): every check of a translation (ICU parsing, placeholders, plural
+ *   categories) runs on one value at a time, in time no shorter than these bounds allow. Every ICU
+ *   argument, `{name}` and `{{name}}` placeholder, plural or select branch and nesting level takes
+ *   at least one `{`, and their count, not the length, is what makes a value slow to check
+ *   (each costs the parsers a structure of its own). At the defaults, checking the worst value
+ *   measured (100,000 characters, 1,000 braces: a plural of 500 branches each with a placeholder,
+ *   or selects nested 333 deep) takes about 10 ms, where 1.5 million `{name}` took 1.3 s.
  */
 
-export type SourceLimits = { maxKeys: number; maxDepth: number; maxKeyLength: number };
+export type SourceLimits = {
+  maxKeys: number;
+  maxDepth: number;
+  maxKeyLength: number;
+  maxValueLength: number;
+  maxValueBraces: number;
+};
 
 export const DEFAULT_SOURCE_LIMITS: Readonly<SourceLimits> = Object.freeze({
   maxKeys: 200_000,
   maxDepth: 32,
   maxKeyLength: 1000,
+  maxValueLength: 100_000,
+  maxValueBraces: 1000,
 });
 
 /** ARB-style context for one key or group, e.g. `{ description, maxLength, placeholders }`. */
@@ -84,6 +101,19 @@ export type ParsedSource = {
 /** `leafNames`: keep each key's last segment (ParsedSource.leafNames), for comparing versions. */
 export type ParseOptions = { leafNames?: boolean };
 
+/**
+ * An object or array being read: `names` are an object's own property names (undefined for an
+ * array), `next` the position of the next entry, `prefix` its path followed by a dot ('' for the
+ * body), `depth` its level (the body is 1).
+ */
+type Frame = {
+  container: Record<string, unknown> | readonly unknown[];
+  names: string[] | undefined;
+  next: number;
+  prefix: string;
+  depth: number;
+};
+
 type Walk = {
   limits: SourceLimits;
   keys: string[];
@@ -100,6 +130,8 @@ type Walk = {
    * object or array is nested: the names of one object are distinct.
    */
   sawDottedName: boolean;
+  /** The containers open, innermost last: the walk is a loop, so it can stop between any two entries. */
+  stack: Frame[];
 };
 
 const AT = 0x40;
@@ -115,12 +147,33 @@ export function parseSourceDocument(
   limits: SourceLimits = DEFAULT_SOURCE_LIMITS,
   options: ParseOptions = {},
 ): ParsedSource {
+  const walk = startWalk(body, limits, options);
+  walkOn(walk, () => false);
+  return finishWalk(walk);
+}
+
+/**
+ * parseSourceDocument in time slices (time-slices.ts): 200,000 keys take tens of milliseconds to
+ * read, which a server does not spend in one turn of its event loop.
+ */
+export async function parseSourceDocumentInSlices(
+  body: unknown,
+  limits: SourceLimits = DEFAULT_SOURCE_LIMITS,
+  options: ParseOptions = {},
+): Promise<ParsedSource> {
+  const walk = startWalk(body, limits, options);
+  const clock = sliceClock();
+  while (!walkOn(walk, clock.due)) await clock.next();
+  return finishWalk(walk);
+}
+
+function startWalk(body: unknown, limits: SourceLimits, options: ParseOptions): Walk {
   // An empty upload is no body, never an empty file that would delete every key.
   if (body === undefined) throw new LocaleFileError('DOCUMENT_REQUIRED', DOCUMENT_REQUIRED_MESSAGE);
   if (!isJsonObject(body)) {
     throw new LocaleFileError('NOT_AN_OBJECT', 'body: must be a JSON object of translation keys');
   }
-  const walk: Walk = {
+  return {
     limits,
     keys: [],
     values: [],
@@ -131,8 +184,11 @@ export function parseSourceDocument(
     containerNames: [],
     pendingLeaves: 0,
     sawDottedName: false,
+    stack: [{ container: body, names: Object.keys(body), next: 0, prefix: '', depth: 1 }],
   };
-  walkObject(walk, body, Object.keys(body), '', 1);
+}
+
+function finishWalk(walk: Walk): ParsedSource {
   flushLeaves(walk);
   if (walk.sawDottedName && walk.containerNames.length > 0) rejectDuplicateKeys(walk.keys);
   const parsed: ParsedSource = {
@@ -146,15 +202,32 @@ export function parseSourceDocument(
   return parsed;
 }
 
-/** `prefix` is the object's own path followed by a dot, or '' for the top level. */
-function walkObject(
-  walk: Walk,
-  object: Record<string, unknown>,
-  names: string[],
-  prefix: string,
-  depth: number,
-): void {
-  for (const name of names) {
+/**
+ * Reads entries in document order until the body is read (true) or `stop()` says so before an
+ * entry (false: call again to go on).
+ */
+function walkOn(walk: Walk, stop: () => boolean): boolean {
+  const { stack } = walk;
+  while (stack.length > 0) {
+    if (stop()) return false;
+    const frame = stack[stack.length - 1]!;
+    const { container, names, prefix, depth } = frame;
+    if (names === undefined) {
+      const items = container as readonly unknown[];
+      if (frame.next === items.length) {
+        closeContainer(walk);
+        continue;
+      }
+      const index = frame.next++;
+      readValue(walk, items[index], String(index), prefix + index, depth);
+      continue;
+    }
+    if (frame.next === names.length) {
+      closeContainer(walk);
+      continue;
+    }
+    const object = container as Record<string, unknown>;
+    const name = names[frame.next++]!;
     const value = object[name];
     if (name.charCodeAt(0) === AT) {
       readAnnotationOrMetadata(walk, object, name, value, prefix, depth);
@@ -168,9 +241,19 @@ function walkObject(
     }
     readValue(walk, value, name, path, depth);
   }
+  return true;
 }
 
-/** `depth` is the level of the object or array that holds the value. */
+/** The innermost container is read: a nested one's end is a step of the layout, the body's is not. */
+function closeContainer(walk: Walk): void {
+  walk.stack.pop();
+  if (walk.stack.length > 0) addStep(walk, LayoutStep.close);
+}
+
+/**
+ * A value at `path`, `depth` being the level of the object or array that holds it: a leaf is read,
+ * a container opened (its entries are read next).
+ */
 function readValue(walk: Walk, value: unknown, name: string, path: string, depth: number): void {
   const { maxDepth, maxKeyLength, maxKeys } = walk.limits;
   if (path.length > maxKeyLength) {
@@ -181,6 +264,7 @@ function readValue(walk: Walk, value: unknown, name: string, path: string, depth
     );
   }
   if (typeof value === 'string') {
+    checkValue(walk.limits, path, value);
     if (walk.keys.length >= maxKeys) {
       throw new LocaleFileError('TOO_MANY_KEYS', `body: more than ${maxKeys} keys`, { limit: maxKeys });
     }
@@ -199,17 +283,43 @@ function readValue(walk: Walk, value: unknown, name: string, path: string, depth
   if (Array.isArray(value)) {
     if (value.length === 0) throw emptyContainer(path, 'array');
     openContainer(walk, LayoutStep.openArray, name);
-    const prefix = path + '.';
-    for (let index = 0; index < value.length; index++) {
-      readValue(walk, value[index], String(index), prefix + index, depth + 1);
-    }
+    walk.stack.push({ container: value, names: undefined, next: 0, prefix: path + '.', depth: depth + 1 });
   } else {
     const names = Object.keys(value);
     if (names.length === 0) throw emptyContainer(path, 'object');
     openContainer(walk, LayoutStep.openObject, name);
-    walkObject(walk, value as Record<string, unknown>, names, path + '.', depth + 1);
+    walk.stack.push({
+      container: value as Record<string, unknown>,
+      names,
+      next: 0,
+      prefix: path + '.',
+      depth: depth + 1,
+    });
   }
-  addStep(walk, LayoutStep.close);
+}
+
+/** A value within maxValueLength and maxValueBraces (see above), or LocaleFileError naming its key. */
+function checkValue(limits: SourceLimits, path: string, value: string): void {
+  const { maxValueLength, maxValueBraces } = limits;
+  if (value.length > maxValueLength) {
+    throw new LocaleFileError(
+      'VALUE_TOO_LONG',
+      `${shown(path)}: value is ${value.length} characters long, over the limit of ${maxValueLength} characters per value`,
+      { path, limit: maxValueLength },
+    );
+  }
+  // Counted up to one past the limit: a value of a million braces costs no more than one at it.
+  let braces = 0;
+  for (let at = value.indexOf('{'); at !== -1; at = value.indexOf('{', at + 1)) {
+    if (++braces > maxValueBraces) {
+      throw new LocaleFileError(
+        'TOO_MANY_BRACES',
+        `${shown(path)}: value has more than ${maxValueBraces} opening braces ({), the limit per value ` +
+          '(each ICU argument, placeholder and plural or select branch takes one)',
+        { path, limit: maxValueBraces },
+      );
+    }
+  }
 }
 
 function readAnnotationOrMetadata(

@@ -1,6 +1,6 @@
 import { promisify } from 'node:util';
 import { constants, gunzip, gzip } from 'node:zlib';
-import { parseSourceDocument, type ParsedSource, type ParseOptions } from './parse-locale-file.js';
+import { parseSourceDocumentInSlices, type ParsedSource, type ParseOptions } from './parse-locale-file.js';
 
 const gzipAsync = promisify(gzip);
 const gunzipAsync = promisify(gunzip);
@@ -39,6 +39,8 @@ const STORED_LIMITS = Object.freeze({
   maxKeys: Number.POSITIVE_INFINITY,
   maxDepth: Number.POSITIVE_INFINITY,
   maxKeyLength: Number.POSITIVE_INFINITY,
+  maxValueLength: Number.POSITIVE_INFINITY,
+  maxValueBraces: Number.POSITIVE_INFINITY,
 });
 
 /** The inverse of encodeDocument, parsed as an upload is; `raw` is the document's bytes. */
@@ -49,7 +51,7 @@ export async function decodeDocument(
   const raw = await decompress(content);
   let text = raw.toString('utf8');
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  return { ...parseSourceDocument(JSON.parse(text) as unknown, STORED_LIMITS, options), raw };
+  return { ...(await parseSourceDocumentInSlices(JSON.parse(text) as unknown, STORED_LIMITS, options)), raw };
 }
 
 /** Each key's revision, as 32-bit integers, compressed (they repeat a lot). */

@@ -1,4 +1,5 @@
 import { compress, decompress } from './stored-document.js';
+import { sliceClock } from './time-slices.js';
 import type { FlatEntries } from './diff.js';
 import type { Annotation, ParsedSource } from './parse-locale-file.js';
 
@@ -84,18 +85,55 @@ export async function decodeStoredSource(content: Buffer): Promise<StoredSource>
   return source;
 }
 
-/** Flat key → value pairs (the translations of a locale) in the same compact form. */
+/** Entries a line of the stored form holds at most: one JSON.parse of them takes a few milliseconds. */
+const ENTRIES_PER_LINE = 5_000;
+const NEWLINE = 0x0a;
+
+/**
+ * Flat key → value pairs (the translations of a locale) in the same compact form: lines of
+ * `{"keys":[…],"values":[…]}` of ENTRIES_PER_LINE entries each, so that 200,000 translations are
+ * written and read in time slices, not in one JSON.stringify or JSON.parse of megabytes (JSON
+ * writes no raw newline, so lines split where they were joined). What was stored as one document
+ * before is the form's one line.
+ */
 export async function encodeStoredEntries(entries: FlatEntries): Promise<Buffer> {
   if (entries.keys.length !== entries.values.length) {
     throw new Error(`${entries.values.length} values for ${entries.keys.length} keys`);
   }
-  return compressJson({ keys: entries.keys, values: entries.values });
+  const lines: Buffer[] = [];
+  const clock = sliceClock(1);
+  for (let start = 0; start === 0 || start < entries.keys.length; start += ENTRIES_PER_LINE) {
+    if (start > 0) lines.push(Buffer.of(NEWLINE));
+    const end = start + ENTRIES_PER_LINE;
+    const line = { keys: entries.keys.slice(start, end), values: entries.values.slice(start, end) };
+    lines.push(Buffer.from(JSON.stringify(line), 'utf8'));
+    if (clock.due()) await clock.next();
+  }
+  return compress(Buffer.concat(lines));
 }
 
 export async function decodeStoredEntries(content: Buffer): Promise<{ keys: string[]; values: string[] }> {
-  const stored = await decompressJson(content);
-  if (!isEntries(stored)) throw damaged('stored entries');
-  return { keys: stored.keys, values: stored.values };
+  const text = await decompress(content);
+  const keys: string[] = [];
+  const values: string[] = [];
+  const clock = sliceClock(1);
+  for (let start = 0; start < text.length;) {
+    const newline = text.indexOf(NEWLINE, start);
+    const end = newline === -1 ? text.length : newline;
+    const line: unknown = JSON.parse(text.toString('utf8', start, end));
+    if (typeof line !== 'object' || line === null || !isEntries(line as Record<string, unknown>)) {
+      throw damaged('stored entries');
+    }
+    const entries = line as { keys: string[]; values: string[] };
+    for (let i = 0; i < entries.keys.length; i++) {
+      keys.push(entries.keys[i]!);
+      values.push(entries.values[i]!);
+    }
+    start = end + 1;
+    if (clock.due()) await clock.next();
+  }
+  if (keys.length === 0 && text.length === 0) throw damaged('stored entries');
+  return { keys, values };
 }
 
 function compressJson(document: unknown): Promise<Buffer> {

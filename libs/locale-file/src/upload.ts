@@ -1,7 +1,7 @@
 import { PayloadTooLargeError, ValidationError } from '@tolk/http';
 import { LocaleFileError } from './errors.js';
 import {
-  parseSourceDocument,
+  parseSourceDocumentInSlices,
   type ParsedSource,
   type ParseOptions,
   type SourceLimits,
@@ -12,11 +12,15 @@ import {
  * services' error vocabulary (@tolk/http): 413 PAYLOAD_TOO_LARGE for too many keys, 400
  * VALIDATION_ERROR for anything else, each with the parser's message (it names the key path).
  * Its own entry point (`@tolk/locale-file/upload`), so that the format itself, which the CLI
- * reads too, stays free of HTTP.
+ * reads too, stays free of HTTP. Read in time slices: the event loop serves others meanwhile.
  */
-export function parseUpload(body: unknown, limits: SourceLimits, options?: ParseOptions): ParsedSource {
+export async function parseUpload(
+  body: unknown,
+  limits: SourceLimits,
+  options?: ParseOptions,
+): Promise<ParsedSource> {
   try {
-    return parseSourceDocument(body, limits, options);
+    return await parseSourceDocumentInSlices(body, limits, options);
   } catch (error) {
     if (!(error instanceof LocaleFileError)) throw error;
     throw error.code === 'TOO_MANY_KEYS'

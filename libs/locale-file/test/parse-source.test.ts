@@ -234,6 +234,39 @@ describe('parseSourceDocument: limits', () => {
     );
   });
 
+  it('when a value is exactly the maximum length, or has exactly the maximum braces, then it is accepted', () => {
+    expect(parse(JSON.stringify({ a: 'x'.repeat(10) }), { maxValueLength: 10 }).values).toEqual([
+      'x'.repeat(10),
+    ]);
+    const braces = '{a}{{b}} {c, plural, other {#}}';
+    expect(parse(JSON.stringify({ a: braces }), { maxValueBraces: 5 }).values).toEqual([braces]);
+  });
+
+  it('when a value is longer than the maximum, then LocaleFileError names its key and the limit', () => {
+    expectInvalid(
+      JSON.stringify({ legal: { terms: 'x'.repeat(11) } }),
+      'legal.terms: value is 11 characters long, over the limit of 10 characters per value',
+      { maxValueLength: 10 },
+    );
+  });
+
+  it('when a value has more opening braces than the maximum, then LocaleFileError names its key and the limit', () => {
+    expectInvalid(
+      JSON.stringify({ steps: ['{name}'.repeat(4)] }),
+      'steps.0: value has more than 3 opening braces ({), the limit per value ' +
+        '(each ICU argument, placeholder and plural or select branch takes one)',
+      { maxValueBraces: 3 },
+    );
+  });
+
+  it('when annotations and metadata are long or full of braces, then no value limit applies to them', () => {
+    const parsed = parse(
+      JSON.stringify({ '@@x': '{'.repeat(20), a: 'b', '@a': { description: 'y'.repeat(20) } }),
+      { maxValueLength: 10, maxValueBraces: 3 },
+    );
+    expect(parsed.keys).toEqual(['a']);
+  });
+
   it('when the key count is at the limit, then it is accepted, annotations and metadata not counted', () => {
     const parsed = parse(
       '{"@@locale":"en","a":"1","@a":{},"b":{"c":"2","@c":{}},"@b":{},"d":["3"],"@d":{}}',
@@ -253,7 +286,13 @@ describe('parseSourceDocument: limits', () => {
   });
 
   it('when nothing is configured, then the documented defaults apply', () => {
-    expect(DEFAULT_SOURCE_LIMITS).toEqual({ maxKeys: 200_000, maxDepth: 32, maxKeyLength: 1000 });
+    expect(DEFAULT_SOURCE_LIMITS).toEqual({
+      maxKeys: 200_000,
+      maxDepth: 32,
+      maxKeyLength: 1000,
+      maxValueLength: 100_000,
+      maxValueBraces: 1000,
+    });
     expect(Object.isFrozen(DEFAULT_SOURCE_LIMITS)).toBe(true);
     expect(parseSourceDocument(JSON.parse('{"a":"b"}')).keys).toEqual(['a']);
   });
@@ -371,8 +410,12 @@ describe('parseSourceDocument: what each refusal is', () => {
     ['{"a":{"b":{"c":"x"}}}', 'TOO_DEEP', { path: 'a.b', limit: 2 }],
     [`{"${long}":"x"}`, 'KEY_TOO_LONG', { path: long, limit: 10 }],
     ['{"a":"x","b":"y","c":"z"}', 'TOO_MANY_KEYS', { limit: 2 }],
+    ['{"a":{"b":"xxxxxxxxxxx"}}', 'VALUE_TOO_LONG', { path: 'a.b', limit: 10 }],
+    ['{"a":["{x}{y}{z}"]}', 'TOO_MANY_BRACES', { path: 'a.0', limit: 2 }],
   ])('when the document is %s, then its code is %s with details %o', (json, code, details) => {
-    const error = rejection(() => parse(json, { maxDepth: 2, maxKeyLength: 10, maxKeys: 2 }));
+    const error = rejection(() =>
+      parse(json, { maxDepth: 2, maxKeyLength: 10, maxKeys: 2, maxValueLength: 10, maxValueBraces: 2 }),
+    );
     expect(error).toBeInstanceOf(LocaleFileError);
     expect(error).toMatchObject({ code, details });
   });

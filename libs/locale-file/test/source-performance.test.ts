@@ -1,14 +1,28 @@
 import { performance } from 'node:perf_hooks';
 import { describe, expect, it } from 'vitest';
-import { computeSourceDiff, sameContent } from '@tolk/locale-file';
-import { DEFAULT_SOURCE_LIMITS, parseSourceDocument } from '@tolk/locale-file';
-import { rebuildDocument } from '@tolk/locale-file';
+import {
+  checkInSlices,
+  computeSourceDiff,
+  DEFAULT_SOURCE_LIMITS,
+  findIcuProblems,
+  findPlaceholderMismatches,
+  parseSourceDocument,
+  parseSourceDocumentInSlices,
+  rebuildDocument,
+  sameContent,
+  type FlatEntries,
+} from '@tolk/locale-file';
+import { hugeValuesDocuments, worstValues } from '../../../bench/big-value-documents.js';
 import { largeFlatSourceText, largeSourceText } from './source-builders.js';
 
 // Not a benchmark: generous bounds that only a quadratic step or a per-key allocation storm
 // would break, on a slow CI machine too.
 const BOUND_MS = 3000;
 const MAX_KEYS = DEFAULT_SOURCE_LIMITS.maxKeys;
+/** One value's check at the limits, measured at 5–10 ms: what the limits were chosen for. */
+const VALUE_BOUND_MS = 100;
+/** The longest the event loop may be held while a body is worked through in slices. */
+const SLICED_BOUND_MS = 250;
 
 function timed<T>(run: () => T): { result: T; ms: number } {
   const started = performance.now();
@@ -59,5 +73,70 @@ describe('a source at the default key limit', () => {
     const diff = timed(() => computeSourceDiff(previous, next));
     expect(diff.result).toEqual({ added: [], modified: [], deleted: [] });
     expect(diff.ms).toBeLessThan(BOUND_MS);
+  });
+});
+
+/** The longest the event loop went without running a 1 ms timer while `work` ran. */
+async function longestStall(work: () => Promise<unknown>): Promise<number> {
+  let last = performance.now();
+  let longest = 0;
+  const timer = setInterval(() => {
+    const now = performance.now();
+    longest = Math.max(longest, now - last);
+    last = now;
+  }, 1);
+  try {
+    last = performance.now();
+    await work();
+    longest = Math.max(longest, performance.now() - last);
+  } finally {
+    clearInterval(timer);
+  }
+  return longest;
+}
+
+/** What locale-service checks a translation upload with, in its time slices. */
+function checkUpload(source: FlatEntries, translations: ReadonlyMap<string, string>) {
+  const charactersOf = (i: number) =>
+    source.values[i]!.length + (translations.get(source.keys[i]!)?.length ?? 0);
+  return Promise.all([
+    checkInSlices(source.keys.length, charactersOf, (range) =>
+      findIcuProblems(source, translations, 'pl', range),
+    ),
+    checkInSlices(source.keys.length, charactersOf, (range) =>
+      findPlaceholderMismatches(source, translations, undefined, range),
+    ),
+  ]);
+}
+
+describe('values at the per-value limits', () => {
+  it('when a value of each costliest shape at the length and brace limits is checked, then each check is short', () => {
+    const { source, german } = worstValues();
+    for (const key of Object.keys(source)) {
+      // A fresh values array: no shape of the source is known yet, as for a new version.
+      const entries = { keys: [key], values: [`${source[key]!}`] };
+      const translations = new Map([[key, german[key]!]]);
+      const check = timed(() => [
+        ...findIcuProblems(entries, translations, 'pl'),
+        ...findPlaceholderMismatches(entries, translations),
+      ]);
+      // Measured about 5–10 ms on a 2-core machine.
+      expect(check.ms, key).toBeLessThan(VALUE_BOUND_MS);
+    }
+  });
+
+  it('when a body full of them is flattened and checked in time slices, then the event loop is never held long', async () => {
+    const { source, german } = hugeValuesDocuments();
+    const stall = await longestStall(async () => {
+      const parsed = await parseSourceDocumentInSlices(JSON.parse(source.toString('utf8')));
+      const translated = await parseSourceDocumentInSlices(JSON.parse(german.toString('utf8')));
+      const translations = new Map(translated.keys.map((key, i) => [key, translated.values[i]!]));
+      const [icu, placeholders] = await checkUpload(parsed, translations);
+      expect(icu).toEqual(expect.any(Array));
+      expect(placeholders).toEqual([]);
+    });
+    // One JSON.parse of the 10 MiB body is the longest step left (~20 ms); the 104 values checked
+    // in one chunk held it 0.4 s here, 2 s in a loaded server.
+    expect(stall).toBeLessThan(SLICED_BOUND_MS);
   });
 });

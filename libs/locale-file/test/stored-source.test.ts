@@ -161,6 +161,24 @@ describe('encodeStoredEntries / decodeStoredEntries', () => {
     expect(JSON.parse(gunzipSync(content).toString('utf8'))).toEqual({ keys: ['a'], values: ['b'] });
   });
 
+  it('when many entries are stored, then they are lines of 5,000, each a JSON document, read back whole', async () => {
+    const keys = Array.from({ length: 12_001 }, (_, i) => `k${i}\n`);
+    const values = keys.map((key) => `line\nbreak ${key}`);
+    const content = await encodeStoredEntries({ keys, values });
+    const lines = gunzipSync(content).toString('utf8').split('\n');
+    expect(lines.map((line) => (JSON.parse(line) as { keys: string[] }).keys.length)).toEqual([
+      5000, 5000, 2001,
+    ]);
+    expect(await decodeStoredEntries(content)).toEqual({ keys, values });
+  });
+
+  it('when entries were stored as one document of any size, then they are read back', async () => {
+    const keys = Array.from({ length: 12_001 }, (_, i) => `k${i}`);
+    const values = keys.map((key) => `Value of ${key}`);
+    const content = await gzipAsync(Buffer.from(JSON.stringify({ keys, values })));
+    expect(await decodeStoredEntries(content)).toEqual({ keys, values });
+  });
+
   it('when there are no entries, then an empty list comes back', async () => {
     expect(await decodeStoredEntries(await encodeStoredEntries({ keys: [], values: [] }))).toEqual({
       keys: [],

@@ -63,6 +63,8 @@ export function createLocaleService(deps: ServiceDeps<LocaleConfig>): ServicePar
       maxKeys: config.LOCALE_MAX_KEYS,
       maxDepth: config.LOCALE_MAX_DEPTH,
       maxKeyLength: config.LOCALE_MAX_KEY_LENGTH,
+      maxValueLength: config.LOCALE_MAX_VALUE_LENGTH,
+      maxValueBraces: config.LOCALE_MAX_VALUE_BRACES,
     },
     browseCacheMaxKeys: config.LOCALE_BROWSE_CACHE_MAX_KEYS,
     now,

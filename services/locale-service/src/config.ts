@@ -26,6 +26,9 @@ export const configSchema = z.object({
   // How long a translation-memory near-match search may take before it is given up (the answer
   // says so): near matches are hints for a prompt, not worth a long wait.
   MEMORY_NEAR_TIMEOUT_MS: env.count(500),
+  // Per value: what bounds the time its checks take (parse-locale-file.ts), ~10 ms at these.
+  LOCALE_MAX_VALUE_LENGTH: env.count(100_000),
+  LOCALE_MAX_VALUE_BRACES: env.count(1000),
   // Source versions kept in memory, counted in keys.
   LOCALE_SOURCE_CACHE_MAX_KEYS: z.coerce.number().int().nonnegative().default(1_000_000),
   // What the translation browser computed of locales (values, states, provenance) and kept for

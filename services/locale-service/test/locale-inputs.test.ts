@@ -4,7 +4,14 @@ import { expectError, startLocaleService, type LocaleService } from './locale-ha
 
 let service: LocaleService;
 beforeAll(async () => {
-  service = await startLocaleService({ env: { LOCALE_MAX_BODY_BYTES: '4096', LOCALE_MAX_KEYS: '50' } });
+  service = await startLocaleService({
+    env: {
+      LOCALE_MAX_BODY_BYTES: '4096',
+      LOCALE_MAX_KEYS: '50',
+      LOCALE_MAX_VALUE_LENGTH: '200',
+      LOCALE_MAX_VALUE_BRACES: '10',
+    },
+  });
 });
 afterAll(async () => {
   await service?.close();
@@ -326,6 +333,29 @@ describe('PUT /v1/projects/:projectId/locales/:locale/translations', () => {
       415,
       'UNSUPPORTED_MEDIA_TYPE',
     );
+  });
+
+  it('when a value is longer than the limit or has more braces, then 400 naming the key and the limit, and nothing is stored', async () => {
+    const project = await readyProject();
+    const url = localesPath(project.projectId, '/de/translations?sourceVersion=1');
+    const long = await service.call('PUT', url, {
+      as: project.owner,
+      body: { title: 'Willkommen, {name}!', steps: ['Erster', 'x'.repeat(201)] },
+    });
+    expect(long.text).toBe(
+      '{"error":{"code":"VALIDATION_ERROR","message":"steps.1: value is 201 characters long, over the limit of 200 characters per value"}}',
+    );
+    const braces = await service.call('PUT', url, {
+      as: project.owner,
+      body: { items: `{count, plural, ${'=0 {#} '.repeat(10)}other {# Dinge}}` },
+    });
+    expect(braces.status).toBe(400);
+    expect(braces.body.error.message).toBe(
+      'items: value has more than 10 opening braces ({), the limit per value ' +
+        '(each ICU argument, placeholder and plural or select branch takes one)',
+    );
+    const locale = await service.call('GET', localesPath(project.projectId, '/de'), { as: project.owner });
+    expect(locale.body).toMatchObject({ translatedCount: 0, syncedVersion: 0 });
   });
 
   it('when the source has __proto__ and constructor keys, then translations of them are plain data', async () => {

@@ -279,8 +279,8 @@ describe('provenance helpers', () => {
     expect([...carryProvenance(new Map(), 'a', new Map(), 'old')]).toStrictEqual([]);
   });
 
-  it('when a stored key had no provenance and is uploaded unchanged, then it still has none', () => {
-    const next = provenanceOfUpload({
+  it('when a stored key had no provenance and is uploaded unchanged, then it still has none', async () => {
+    const next = await provenanceOfUpload({
       uploaded: new Map([['a', 'x']]),
       claimed: new Map(),
       before: new Map([['a', 'x']]),

@@ -35,6 +35,8 @@ export function createSourceService(deps: ServiceDeps<SourceConfig>): ServicePar
       maxKeys: config.SOURCE_MAX_KEYS,
       maxDepth: config.SOURCE_MAX_DEPTH,
       maxKeyLength: config.SOURCE_MAX_KEY_LENGTH,
+      maxValueLength: config.SOURCE_MAX_VALUE_LENGTH,
+      maxValueBraces: config.SOURCE_MAX_VALUE_BRACES,
     },
     now,
     logger,

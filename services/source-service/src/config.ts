@@ -20,6 +20,9 @@ export const configSchema = z.object({
   SOURCE_MAX_KEYS: env.count(200_000),
   SOURCE_MAX_DEPTH: env.count(32),
   SOURCE_MAX_KEY_LENGTH: env.count(1000),
+  // Per value: what bounds the time its checks take (parse-locale-file.ts), ~10 ms at these.
+  SOURCE_MAX_VALUE_LENGTH: env.count(100_000),
+  SOURCE_MAX_VALUE_BRACES: env.count(1000),
   // Parsed versions kept in memory, counted in keys, so the common upload compares against the
   // previous version without reading or decompressing it.
   SOURCE_CACHE_MAX_KEYS: z.coerce.number().int().nonnegative().default(1_000_000),

@@ -5,7 +5,14 @@ import { expectError, startSourceService, type SourceService } from './source-ha
 describe('PUT /v1/projects/:projectId/source with small limits', () => {
   let service: SourceService;
   beforeAll(async () => {
-    service = await startSourceService({ env: { SOURCE_MAX_KEYS: '5', SOURCE_MAX_BODY_BYTES: '1000' } });
+    service = await startSourceService({
+      env: {
+        SOURCE_MAX_KEYS: '5',
+        SOURCE_MAX_BODY_BYTES: '1000',
+        SOURCE_MAX_VALUE_LENGTH: '100',
+        SOURCE_MAX_VALUE_BRACES: '3',
+      },
+    });
   });
   afterAll(async () => {
     await service?.close();
@@ -30,6 +37,28 @@ describe('PUT /v1/projects/:projectId/source with small limits', () => {
       'PAYLOAD_TOO_LARGE',
     );
     expectError(await service.call('GET', url, { as: owner }), 404, 'NOT_FOUND');
+  });
+
+  it('when a value is over the length or brace limit, then 400 VALIDATION_ERROR naming the key and the limit, and nothing stored', async () => {
+    const { projectId, owner } = await service.createProject();
+    const url = `/v1/projects/${projectId}/source`;
+    const long = await service.call('PUT', url, { as: owner, body: { legal: { terms: 'x'.repeat(101) } } });
+    expect(long.status).toBe(400);
+    expect(long.text).toBe(
+      '{"error":{"code":"VALIDATION_ERROR","message":"legal.terms: value is 101 characters long, over the limit of 100 characters per value"}}',
+    );
+    const braces = await service.call('PUT', url, { as: owner, body: { greeting: '{a}{b}{{c}}' } });
+    expect(braces.status).toBe(400);
+    expect(braces.body.error.message).toBe(
+      'greeting: value has more than 3 opening braces ({), the limit per value ' +
+        '(each ICU argument, placeholder and plural or select branch takes one)',
+    );
+    expectError(await service.call('GET', url, { as: owner }), 404, 'NOT_FOUND');
+    const atLimits = await service.call('PUT', url, {
+      as: owner,
+      body: { terms: 'x'.repeat(100), greeting: '{a}{{b}}' },
+    });
+    expect(atLimits.status).toBe(200);
   });
 });
 

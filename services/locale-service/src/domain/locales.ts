@@ -26,10 +26,11 @@ import {
   rebuildTranslation,
   sourceTextOf,
   unusedPluralForms,
+  checkInSlices,
+  forEachInSlices,
   type FlatEntries,
   type PluralGroup,
   type SourceLimits,
-  type KeyRange,
   type TargetKeys,
 } from '@tolk/locale-file';
 import type { LocaleRevision, LocaleRow, LocalesRepository } from '../data-access/locales-repository.js';
@@ -116,22 +117,6 @@ export type Translations = {
   revision: number;
 };
 
-/** Keys checked between two turns of the event loop. */
-const CHECK_SLICE = 1_000;
-
-/**
- * `check` over keys [0, count) in slices of CHECK_SLICE, yielding to the event loop between
- * them, the findings concatenated in key order.
- */
-async function inSlices<T>(count: number, check: (range: KeyRange) => T[]): Promise<T[]> {
-  const found: T[] = [];
-  for (let start = 0; start < count; start += CHECK_SLICE) {
-    if (start > 0) await new Promise<void>((resolve) => setImmediate(resolve));
-    found.push(...check({ start, end: start + CHECK_SLICE }));
-  }
-  return found;
-}
-
 function localeNotFound(locale: string): NotFoundError {
   return new NotFoundError(`Locale ${locale} is not a target locale of this project`);
 }
@@ -146,16 +131,16 @@ function requireRevision(expected: IfMatch | undefined, locale: string, current:
   }
 }
 
-/** A translations map of the stored form; an empty value counts as not translated. */
-function translationsOf(entries: {
+/** A translations map of the stored form, in time slices; an empty value counts as not translated. */
+async function translationsOf(entries: {
   keys: readonly string[];
   values: readonly string[];
-}): Map<string, string> {
+}): Promise<Map<string, string>> {
   const map = new Map<string, string>();
-  for (let i = 0; i < entries.keys.length; i++) {
+  await forEachInSlices(entries.keys.length, (i) => {
     const value = entries.values[i]!;
     if (value !== '') map.set(entries.keys[i]!, value);
-  }
+  });
   return map;
 }
 
@@ -164,6 +149,13 @@ const NO_TRANSLATIONS: ReadonlyMap<string, string> = new Map();
 /** The translations of a stored upload (compressed); none when nothing was uploaded. */
 async function decodeTranslations(content: Buffer | undefined): Promise<ReadonlyMap<string, string>> {
   return content ? translationsOf(await decodeStoredEntries(content)) : NO_TRANSLATIONS;
+}
+
+/** The keys of a source version as a set, built in time slices. */
+async function sourceKeySet(source: FlatEntries): Promise<ReadonlySet<string>> {
+  const keys = new Set<string>();
+  await forEachInSlices(source.keys.length, (i) => keys.add(source.keys[i]!));
+  return keys;
 }
 
 const icuSources = new WeakMap<TargetKeys, FlatEntries>();
@@ -317,29 +309,15 @@ export function createLocales(deps: {
     return { translations, provenance, raw };
   }
 
-  /**
-   * The provenance of an upload's keys (provenanceOfUpload) against what is stored in `q`:
-   * `known`, read before the row was locked, serves when the stored bytes are still the same
-   * (comparing them costs far less than decoding them again).
-   */
+  /** The provenance of an upload's keys (provenanceOfUpload) over `stored`, encoded. */
   async function uploadProvenance(
-    projectId: string,
-    locale: string,
     uploaded: ReadonlyMap<string, string>,
     writers: { claimed: ClaimedKeys; restored: ProvenanceMap },
-    known: Awaited<ReturnType<typeof storedWithProvenance>>,
+    stored: Awaited<ReturnType<typeof storedWithProvenance>>,
     at: number,
-    q: Queryable,
   ) {
-    const current = await locales.translations(projectId, locale, q);
-    const same = (a: Buffer | undefined, b: Buffer | undefined) => (a && b ? a.equals(b) : a === b);
-    const unchanged =
-      current !== undefined &&
-      same(current.content, known.raw.content) &&
-      same(current.provenance, known.raw.provenance);
-    const stored = unchanged ? known : await storedWithProvenance(projectId, locale, q);
     return encodeProvenance(
-      provenanceOfUpload({
+      await provenanceOfUpload({
         uploaded,
         ...writers,
         before: stored.translations,
@@ -382,27 +360,26 @@ export function createLocales(deps: {
         const madeFrom = i18nextPlurals
           ? await keysMadeFrom(projectId, source, stored.translatedFrom)
           : undefined;
-        const value = await slices.lane(projectId).run((): BrowsedLocale => {
-          const target = targetKeysOf(source, locale, i18nextPlurals);
-          const state = computeLocaleState(
-            source,
-            target,
-            translations,
-            stored.translatedFrom,
-            madeFrom,
-            rules,
-          );
-          return {
-            locale,
-            target,
-            valueOf: ruledValueOf(source, target, rules, translations),
-            excluded: rules.empty ? () => false : (key) => rules.ruleOf(key) === 'exclude',
-            provenance,
-            missing: new Set(state.missing),
-            outdated: new Set(state.outdated),
-            lowered: new Map(),
-          };
-        });
+        const target = targetKeysOf(source, locale, i18nextPlurals);
+        // In time slices of its own.
+        const state = await computeLocaleState(
+          source,
+          target,
+          translations,
+          stored.translatedFrom,
+          madeFrom,
+          rules,
+        );
+        const value: BrowsedLocale = {
+          locale,
+          target,
+          valueOf: ruledValueOf(source, target, rules, translations),
+          excluded: rules.empty ? () => false : (key) => rules.ruleOf(key) === 'exclude',
+          provenance,
+          missing: new Set(state.missing),
+          outdated: new Set(state.outdated),
+          lowered: new Map(),
+        };
         return { value, identity: identity(stored.revision) };
       },
     );
@@ -423,6 +400,25 @@ export function createLocales(deps: {
       value: await browseRows(source, shown, slices.lane(projectId)),
       identity,
     }));
+  }
+
+  /**
+   * Whether what is stored in `q` is still `known`, read before the row was locked (comparing
+   * the bytes costs far less than decoding them again).
+   */
+  async function storedUnchanged(
+    projectId: string,
+    locale: string,
+    known: Awaited<ReturnType<typeof storedWithProvenance>>,
+    q: Queryable,
+  ): Promise<boolean> {
+    const current = await locales.translations(projectId, locale, q);
+    const same = (a: Buffer | undefined, b: Buffer | undefined) => (a && b ? a.equals(b) : a === b);
+    return (
+      current !== undefined &&
+      same(current.content, known.raw.content) &&
+      same(current.provenance, known.raw.provenance)
+    );
   }
 
   /** Per project, the refresh running or queued last: one at a time, each after the one before. */
@@ -625,8 +621,12 @@ export function createLocales(deps: {
     locale: string,
     target: TargetKeys | undefined,
   ) {
-    const known: ReadonlySet<string> | ReadonlyMap<string, unknown> = target?.byKey ?? new Set(source.keys);
-    const outside = translation.keys.filter((key) => !known.has(key));
+    // Every loop over the keys runs in time slices: 200,000 keys take tens of milliseconds each.
+    const known = target?.byKey ?? (await sourceKeySet(source));
+    const outside: string[] = [];
+    await forEachInSlices(translation.keys.length, (i) => {
+      if (!known.has(translation.keys[i]!)) outside.push(translation.keys[i]!);
+    });
     if (outside.length > 0) {
       const unused = target ? unusedPluralForms(target, outside) : [];
       const unusedKeys = new Set(unused.map((form) => form.key));
@@ -640,11 +640,16 @@ export function createLocales(deps: {
     }
     // Parsing a large upload's messages takes seconds: it runs in slices, the event loop serving
     // other requests between them. By key, once (matching by position would not survive slices).
-    const values = new Map(translation.keys.map((key, i) => [key, translation.values[i]!]));
+    const values = new Map<string, string>();
+    await forEachInSlices(translation.keys.length, (i) => {
+      values.set(translation.keys[i]!, translation.values[i]!);
+    });
     // Before placeholders: a translation that does not parse loses arguments, and the parser's
-    // error says better why.
+    // error says better why. A chunk of keys is bounded by the characters both sides hold.
     const icuSource = icuSourceOf(source, target);
-    const icu = await inSlices(icuSource.keys.length, (range) =>
+    const charactersOf = (i: number) =>
+      icuSource.values[i]!.length + (values.get(icuSource.keys[i]!)?.length ?? 0);
+    const icu = await checkInSlices(icuSource.keys.length, charactersOf, (range) =>
       findIcuProblems(icuSource, values, locale, range),
     );
     if (icu.length > 0) {
@@ -654,7 +659,7 @@ export function createLocales(deps: {
         `ICU messages break the rules for ${locale} in ${icu.length} key(s): ${named.join('; ')}${more}; nothing was stored`,
       );
     }
-    const mismatches = await inSlices(target ? target.keys.length : source.keys.length, (range) =>
+    const mismatches = await checkInSlices(icuSource.keys.length, charactersOf, (range) =>
       findPlaceholderMismatches(source, values, target, range),
     );
     if (mismatches.length > 0) {
@@ -692,7 +697,7 @@ export function createLocales(deps: {
         projectId,
         row.countsVersion < 0 ? head.version : row.countsVersion,
       );
-      const state = computeLocaleState(
+      const state = await computeLocaleState(
         source,
         targetKeysOf(source, locale, i18nextPlurals),
         await storedTranslations(projectId, locale),
@@ -751,7 +756,7 @@ export function createLocales(deps: {
       expected?: IfMatch,
     ): Promise<Locale & { revision: number }> {
       authorizeProject(principal, projectId, 'write');
-      const upload = parseUpload(body, limits);
+      const upload = await parseUpload(body, limits);
       const claimed = readProvenanceClaim(upload.metadata, upload.keys);
       const project = await directory.require(projectId);
       // A stale If-Match is refused before the upload is checked, and again under the lock below.
@@ -773,7 +778,7 @@ export function createLocales(deps: {
       const parsed = withoutRuledKeys(upload, ruled);
       await checkAgainstSource(parsed, made, locale, madeTarget);
 
-      const translations = translationsOf(parsed);
+      const translations = await translationsOf(parsed);
       const current = head.version === from ? made : await documents.version(projectId, head.version);
       // Made before renames and restores of later versions: they are carried into it (DESIGN §13);
       // when source-service cannot say which, the next refresh does it.
@@ -791,14 +796,35 @@ export function createLocales(deps: {
       // under it only when an upload was stored in between.
       const known = await storedWithProvenance(projectId, locale);
       const at = now();
+      const countsWith = ({ i18nextPlurals: plurals, keyRules }: KeySettings) =>
+        computeLocaleState(
+          current,
+          targetKeysOf(current, locale, plurals),
+          translations,
+          from,
+          plurals ? made.keys : undefined,
+          keyRuleMatcher(keyRules),
+        );
+      // The memory learns the translations new in this upload, by the texts they were made for.
+      const learnedWith = (plurals: boolean) =>
+        memoryOfUpload(made, targetKeysOf(made, locale, plurals), translations, known.translations);
+      // Worked out before the row is locked, with the settings and the stored translations read
+      // before it — the transaction holds a connection (embedded, the only one of every service)
+      // while it runs — and again under the lock only where those changed meanwhile.
+      const assumed = keySettingsOf(project);
+      const ahead = {
+        counts: await countsWith(assumed),
+        provenance: await uploadProvenance(translations, writers, known, at),
+        learned: await learnedWith(assumed.i18nextPlurals),
+      };
       // Last before the transaction: the sender may have lost the right while the body arrived.
       await writerCheck.confirm(principal, projectId);
       const revision = await baseline.change(projectId, async (tx) => {
         const row = await locales.lock(projectId, locale, tx);
         if (!row) throw localeNotFound(locale);
         requireRevision(expected, locale, row.revision);
-        const { i18nextPlurals: plurals, keyRules } = await keySettings(projectId, tx);
-        const target = targetKeysOf(current, locale, plurals);
+        const settings = await keySettings(projectId, tx);
+        const target = targetKeysOf(current, locale, settings.i18nextPlurals);
         if (from < row.translatedFrom) {
           throw new ConflictError(
             `Translations made from source version ${row.translatedFrom} are already stored; ` +
@@ -807,15 +833,18 @@ export function createLocales(deps: {
         }
         const leaving = await leavingTranslations(projectId, row, current, target, translations, tx);
         await retired.retire(projectId, locale, leaving, at, tx);
-        const counts = computeLocaleState(
-          current,
-          target,
-          translations,
-          from,
-          plurals ? made.keys : undefined,
-          keyRuleMatcher(keyRules),
-        );
-        const provenance = await uploadProvenance(projectId, locale, translations, writers, known, at, tx);
+        const samePlurals = settings.i18nextPlurals === assumed.i18nextPlurals;
+        const sameSettings =
+          samePlurals && JSON.stringify(settings.keyRules) === JSON.stringify(assumed.keyRules);
+        const counts = sameSettings ? ahead.counts : await countsWith(settings);
+        const provenance = (await storedUnchanged(projectId, locale, known, tx))
+          ? ahead.provenance
+          : await uploadProvenance(
+              translations,
+              writers,
+              await storedWithProvenance(projectId, locale, tx),
+              at,
+            );
         const stored = await locales.saveTranslations(
           projectId,
           locale,
@@ -824,13 +853,7 @@ export function createLocales(deps: {
           at,
           tx,
         );
-        // The memory learns the translations new in this upload, by the texts they were made for.
-        const learned = memoryOfUpload(
-          made,
-          targetKeysOf(made, locale, plurals),
-          translations,
-          known.translations,
-        );
+        const learned = samePlurals ? ahead.learned : await learnedWith(settings.i18nextPlurals);
         await memory.record(projectId, locale, learned, at, tx);
         return stored;
       });

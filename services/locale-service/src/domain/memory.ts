@@ -7,7 +7,7 @@ import {
 import type { Queryable } from '@tolk/db';
 import type { Logger } from '@tolk/logger';
 import { NotFoundError } from '@tolk/http';
-import type { FlatEntries, TargetKeys } from '@tolk/locale-file';
+import { sliceClock, type FlatEntries, type TargetKeys } from '@tolk/locale-file';
 import { authorizeProject, type ProjectDirectory } from '@tolk/projects';
 import type { LocalesRepository } from '../data-access/locales-repository.js';
 import type { MemoryRepository } from '../data-access/memory-repository.js';
@@ -18,16 +18,22 @@ import type { MemoryRepository } from '../data-access/memory-repository.js';
  * the version it was made from. A plural group's forms are left out: a form of the target locale
  * has no source text of its own. One translation per text, the last key's.
  */
-export function memoryOfUpload(
+export async function memoryOfUpload(
   made: FlatEntries,
   target: TargetKeys | undefined,
   uploaded: ReadonlyMap<string, string>,
   before: ReadonlyMap<string, string>,
-): { source: string; translation: string; key: string }[] {
+): Promise<{ source: string; translation: string; key: string }[]> {
+  // In time slices, as every walk over 200,000 keys.
+  const clock = sliceClock();
   const sourceIndex = new Map<string, number>();
-  for (let i = 0; i < made.keys.length; i++) sourceIndex.set(made.keys[i]!, i);
+  for (let i = 0; i < made.keys.length; i++) {
+    if (clock.due()) await clock.next();
+    sourceIndex.set(made.keys[i]!, i);
+  }
   const byText = new Map<string, { source: string; translation: string; key: string }>();
   for (const [key, translation] of uploaded) {
+    if (clock.due()) await clock.next();
     if (before.get(key) === translation) continue;
     if (target?.byKey.get(key)?.group) continue;
     const at = sourceIndex.get(key);

@@ -5,7 +5,7 @@ import {
   type ProvenanceClaim,
 } from '@tolk/contracts';
 import { parseInput, ValidationError } from '@tolk/http';
-import { compress, decompress } from '@tolk/locale-file';
+import { compress, decompress, sliceClock } from '@tolk/locale-file';
 import { nameKeys } from './name-keys.js';
 
 /**
@@ -109,18 +109,21 @@ export function readProvenanceClaim(
  * re-upload of an unchanged value changes nothing); every other key is `human`. Keys not in the
  * upload have none: the upload replaces the locale's translations whole.
  */
-export function provenanceOfUpload(input: {
+export async function provenanceOfUpload(input: {
   uploaded: ReadonlyMap<string, string>;
   claimed: ClaimedKeys;
   restored?: ProvenanceMap;
   before: ReadonlyMap<string, string>;
   beforeProvenance: ProvenanceMap;
   at: number;
-}): Map<string, Provenance> {
+}): Promise<Map<string, Provenance>> {
   const { uploaded, claimed, restored = NO_PROVENANCE, before, beforeProvenance, at } = input;
   const human: Provenance = { by: 'human', at };
   const next = new Map<string, Provenance>();
+  // In time slices, as every walk over 200,000 keys.
+  const clock = sliceClock();
   for (const [key, value] of uploaded) {
+    if (clock.due()) await clock.next();
     const claim = claimed.get(key);
     if (claim) {
       next.set(key, { ...claim, at });
@@ -156,7 +159,9 @@ type StoredProvenance = {
 export async function encodeProvenance(map: ProvenanceMap): Promise<Buffer> {
   const indexes = new Map<string, number>();
   const stored: StoredProvenance = { records: [], keys: [], of: [] };
+  const clock = sliceClock();
   for (const [key, provenance] of map) {
+    if (clock.due()) await clock.next();
     const id = `${provenance.by}\u0000${provenance.at}\u0000${provenance.model ?? ''}`;
     let index = indexes.get(id);
     if (index === undefined) {
@@ -186,7 +191,9 @@ export async function decodeProvenance(content: Buffer | undefined): Promise<Pro
     model === undefined ? { by, at } : { by, at, model },
   );
   const map = new Map<string, Provenance>();
+  const clock = sliceClock();
   for (let i = 0; i < keys.length; i++) {
+    if (clock.due()) await clock.next();
     const provenance = provenances[of[i]!];
     if (!provenance) throw new Error('Damaged stored provenance: a key refers to no record');
     map.set(keys[i]!, provenance);

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { KeyRename, KeyRestore } from '@tolk/contracts';
 import {
   changedAnnotations,
+  sliceClock,
   type Annotation,
   type ParsedSource,
   type SourceDiff,
@@ -36,12 +37,23 @@ function contextOf(annotations: ReadonlyMap<string, Readonly<Annotation>>, key: 
   return annotation === undefined ? '' : canonicalJson(annotation);
 }
 
-/** The index of each of `wanted` in `keys` (one pass; only when there is something to find). */
-function indexesOf(keys: readonly string[], wanted: readonly string[]): Map<string, number> {
+/**
+ * The index of each of `wanted` in `keys` (one pass; only when there is something to find), in
+ * time slices as every walk over an upload's 200,000 keys.
+ */
+async function indexesOf(keys: readonly string[], wanted: readonly string[]): Promise<Map<string, number>> {
   const found = new Map<string, number>();
   if (wanted.length === 0) return found;
-  const set = new Set(wanted);
-  for (let i = 0; i < keys.length; i++) if (set.has(keys[i]!)) found.set(keys[i]!, i);
+  const clock = sliceClock();
+  const set = new Set<string>();
+  for (const key of wanted) {
+    if (clock.due()) await clock.next();
+    set.add(key);
+  }
+  for (let i = 0; i < keys.length; i++) {
+    if (clock.due()) await clock.next();
+    if (set.has(keys[i]!)) found.set(keys[i]!, i);
+  }
   return found;
 }
 
@@ -59,12 +71,18 @@ export type DiffIndexes = { addedAt: Map<string, number>; deletedAt: Map<string,
  * walks over those few entries find them, with no lookup of the 50,000 keys in a set; should a
  * walk not find them all, they are looked up.
  */
-export function diffIndexes(base: ParsedSource, parsed: ParsedSource, match: SourceMatch): DiffIndexes {
+export async function diffIndexes(
+  base: ParsedSource,
+  parsed: ParsedSource,
+  match: SourceMatch,
+): Promise<DiffIndexes> {
   const { diff, unchangedFrom } = match;
   const addedAt = new Map<string, number>();
   const deletedAt = new Map<string, number>();
+  const clock = sliceClock();
   if (diff.added.length > 0) {
     for (let i = 0; i < parsed.keys.length && addedAt.size < diff.added.length; i++) {
+      if (clock.due()) await clock.next();
       if (unchangedFrom[i]! < 0 && parsed.keys[i] === diff.added[addedAt.size])
         addedAt.set(parsed.keys[i]!, i);
     }
@@ -73,30 +91,36 @@ export function diffIndexes(base: ParsedSource, parsed: ParsedSource, match: Sou
     const kept = new Uint8Array(base.keys.length);
     for (const from of unchangedFrom) if (from >= 0) kept[from] = 1;
     for (let i = 0; i < base.keys.length && deletedAt.size < diff.deleted.length; i++) {
+      if (clock.due()) await clock.next();
       if (kept[i] === 0 && base.keys[i] === diff.deleted[deletedAt.size]) deletedAt.set(base.keys[i]!, i);
     }
   }
   return {
-    addedAt: addedAt.size === diff.added.length ? addedAt : indexesOf(parsed.keys, diff.added),
-    deletedAt: deletedAt.size === diff.deleted.length ? deletedAt : indexesOf(base.keys, diff.deleted),
+    addedAt: addedAt.size === diff.added.length ? addedAt : await indexesOf(parsed.keys, diff.added),
+    deletedAt: deletedAt.size === diff.deleted.length ? deletedAt : await indexesOf(base.keys, diff.deleted),
   };
 }
 
 /** What a key deleted in `base` is remembered as, for restoring it later. */
-export function deletedKeysOf(
+export async function deletedKeysOf(
   base: SourceVersion,
   deleted: readonly string[],
   { deletedAt }: DiffIndexes,
-): DeletedKey[] {
-  return deleted.map((key) => {
+): Promise<DeletedKey[]> {
+  const remembered: DeletedKey[] = [];
+  // Two hashes a key: 200,000 deleted keys take a while, in time slices.
+  const clock = sliceClock(16);
+  for (const key of deleted) {
+    if (clock.due()) await clock.next();
     const i = deletedAt.get(key)!;
-    return {
+    remembered.push({
       key,
       valueHash: hash(base.values[i]!),
       contextHash: hash(contextOf(base.annotations, key)),
       revision: base.revisions[i]!,
-    };
-  });
+    });
+  }
+  return remembered;
 }
 
 /** Renames (DESIGN §13), and the added keys that are none: only they can be restores. */
@@ -109,13 +133,13 @@ export type Renames = { renames: KeyRename[]; revisions: Map<number, number>; un
  * document order: the first deleted (in base's order) with the first added (in the upload's
  * order), and so on; the rest are plain deletions and additions (`unmatched`, the added ones).
  */
-export function findRenames(
+export async function findRenames(
   base: SourceVersion,
   parsed: ParsedSource,
   diff: SourceDiff,
   { addedAt, deletedAt }: DiffIndexes,
   compareContext: boolean,
-): Renames {
+): Promise<Renames> {
   const revisions = new Map<number, number>();
   if (diff.added.length === 0 || diff.deleted.length === 0) {
     return { renames: [], revisions, unmatched: diff.added };
@@ -124,7 +148,9 @@ export function findRenames(
   const signature = (value: string, annotations: ReadonlyMap<string, Readonly<Annotation>>, key: string) =>
     compareContext ? `${value}\u0000${contextOf(annotations, key)}` : value;
   const deleted = new Map<string, { queue: { key: string; revision: number }[]; next: number }>();
+  const clock = sliceClock();
   for (const key of diff.deleted) {
+    if (clock.due()) await clock.next();
     const i = deletedAt.get(key)!;
     const at = signature(base.values[i]!, base.annotations, key);
     const entry = { key, revision: base.revisions[i]! };
@@ -136,6 +162,7 @@ export function findRenames(
   const renames: KeyRename[] = [];
   const unmatched: string[] = [];
   for (const key of diff.added) {
+    if (clock.due()) await clock.next();
     const i = addedAt.get(key)!;
     const list = deleted.get(signature(parsed.values[i]!, parsed.annotations, key));
     const from = list?.queue[list.next];
@@ -190,12 +217,12 @@ export function withRestores(
  * one of an added key is new with it, one of a deleted key went with it, and neither is a group's.
  * Reads only the annotated keys of both versions unless a group's annotation changed.
  */
-export function contextChanged(
+export async function contextChanged(
   base: ParsedSource,
   parsed: ParsedSource,
   unchangedFrom: Int32Array,
   { addedAt, deletedAt }: DiffIndexes,
-): number[] {
+): Promise<number[]> {
   const changed = changedAnnotations(
     base,
     parsed,
@@ -203,7 +230,7 @@ export function contextChanged(
     (key) => deletedAt.has(key),
   );
   if (changed.length === 0) return [];
-  const at = indexesOf(parsed.keys, changed);
+  const at = await indexesOf(parsed.keys, changed);
   const indexes = new Set<number>();
   for (const i of at.values()) if (unchangedFrom[i]! >= 0) indexes.add(i);
   // What is not a key is a group: every key under it changed context too.

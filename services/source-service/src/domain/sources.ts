@@ -285,7 +285,7 @@ export function createSources(deps: {
       base,
       diff,
       carryOver,
-      deleted: deletedKeysOf(base, diff.deleted, indexes),
+      deleted: await deletedKeysOf(base, diff.deleted, indexes),
       stored: { document: storedDocument, revisions: storedRevisions },
       version: { ...parsed, revisions, raw } satisfies SourceVersion,
     };
@@ -306,12 +306,12 @@ export function createSources(deps: {
   ): Promise<{ revisions: Int32Array; carryOver: CarryOver; indexes: DiffIndexes }> {
     const { diff, unchangedFrom } = match;
     const revisions = nextRevisions(base.revisions, unchangedFrom, version);
-    const indexes = diffIndexes(base, parsed, match);
+    const indexes = await diffIndexes(base, parsed, match);
     const compareContext = project.outdateOnContextChange;
     if (compareContext) {
-      for (const i of contextChanged(base, parsed, unchangedFrom, indexes)) revisions[i] = version;
+      for (const i of await contextChanged(base, parsed, unchangedFrom, indexes)) revisions[i] = version;
     }
-    const renames = findRenames(base, parsed, diff, indexes, compareContext);
+    const renames = await findRenames(base, parsed, diff, indexes, compareContext);
     // Only an added key that is no rename can be a restore; a first version restores nothing.
     const lastDeleted =
       renames.unmatched.length > 0 && version > 1
@@ -356,7 +356,7 @@ export function createSources(deps: {
       if (seen > 0 && options.raw && previous.raw?.equals(options.raw)) {
         return unchanged(projectId, seen, previous);
       }
-      const parsed = parseUpload(body, limits, COMPARED);
+      const parsed = await parseUpload(body, limits, COMPARED);
       const { match, unchanged: same } = compare(previous, seen, parsed);
       if (same) return unchanged(projectId, seen, previous);
       if (options.dryRun) {
