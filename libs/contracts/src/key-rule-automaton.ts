@@ -598,11 +598,11 @@ function lazyDfa(nfa: Nfa): (key: string) => boolean {
 /** Limits of determinising a rule set; past them, patterns are run as a lazy DFA. */
 export const DFA_LIMITS = {
   /** States of one DFA. */
-  states: 10_000,
-  /** Cells of all the transition tables of a rule set (states × character classes): 16 MiB. */
-  cells: 1 << 22,
-  /** Steps of a rule set's whole construction (an NFA state looked at): some tens of ms. */
-  work: 3_000_000,
+  states: 250_000,
+  /** Cells of all the transition tables of a rule set (states × character classes): 32 MiB. */
+  cells: 1 << 23,
+  /** Steps of a rule set's whole construction (an NFA state looked at): a few hundred ms at most. */
+  work: 6_000_000,
 };
 
 /** Steps of work between two yields of a compilation. */
@@ -656,16 +656,22 @@ function* construct(
   const accept: number[] = [];
   let table = new Int32Array(16 * classCount);
   const ids = new SetIndex();
+  // The DFA state of each single NFA state (-1: none yet), of which a long literal pattern makes
+  // one per character: found without hashing.
+  const ofOne = new Int32Array(nfa.size).fill(-1);
   const found = new Int32Array(nfa.size);
   /** The DFA state of the closed set in found[0, count); undefined past the limits. */
   const stateOf = (count: number): number | undefined => {
+    const one = count === 1 ? found[0]! : -1;
+    if (one >= 0 && ofOne[one]! >= 0) return ofOne[one];
     const set = sortedSet(nfa, found, count);
-    spent.work += Math.min(count * 16, nfa.size);
-    const known = ids.find(set);
+    spent.work += count;
+    const known = one >= 0 ? undefined : ids.find(set);
     if (known !== undefined) return known;
     const id = members.length;
     if (id >= DFA_LIMITS.states || (id + 1) * classCount > budget.cells) return undefined;
-    ids.add(set, id);
+    if (one >= 0) ofOne[one] = id;
+    else ids.add(set, id);
     members.push(set);
     accept.push(set[0] === MATCH_STATE ? 1 : 0);
     if ((id + 1) * classCount > table.length) {
@@ -677,18 +683,23 @@ function* construct(
   };
   /** The DFA state reached from the NFA states `from` (sorted) by a character they all take. */
   const successors = new SetIndex();
+  const afterOne = new Int32Array(nfa.size).fill(-1);
   const seeds = nfa.seeds;
   const successor = (from: Int32Array): number | undefined => {
     if (from.length === 0) return 0;
     spent.work += from.length;
-    const seen = successors.find(from);
-    if (seen !== undefined) return seen;
+    const one = from.length === 1 ? from[0]! : -1;
+    const seen = one >= 0 ? afterOne[one]! : (successors.find(from) ?? -1);
+    if (seen >= 0) return seen;
     for (let k = 0; k < from.length; k++) seeds[k] = nfa.out1[from[k]!]!;
     const count = closure(nfa, seeds, from.length, found);
     spent.work += nfa.visited;
     if (spent.work > limit) return undefined;
     const next = count > 0 ? stateOf(count) : 0;
-    if (next !== undefined) successors.add(from.slice(), next);
+    if (next !== undefined) {
+      if (one >= 0) afterOne[one] = next;
+      else successors.add(from.slice(), next);
+    }
     return next;
   };
 
@@ -701,12 +712,13 @@ function* construct(
   // literal's, a class's, the `.` a `*` stops at) are worked out one by one.
   const named: number[][] = Array.from({ length: classCount }, () => []);
   const singledOut = new Uint8Array(classCount);
+  const singled = new Int32Array(classCount);
   const wide = new Int32Array(nfa.size);
   const from = new Int32Array(nfa.size);
   let yielded = 0;
   for (let id = 1; id < members.length; id++) {
     let wideCount = 0;
-    const singled: number[] = [];
+    let singledCount = 0;
     for (const s of members[id]!) {
       if (nfa.kind[s] !== CHAR) continue;
       const set = nfa.sets[nfa.set[s]!]!;
@@ -717,7 +729,7 @@ function* construct(
         if (!set.negated) named[c]!.push(s);
         if (!singledOut[c]) {
           singledOut[c] = 1;
-          singled.push(c);
+          singled[singledCount++] = c;
         }
       }
     }
@@ -725,7 +737,8 @@ function* construct(
     if (otherwise === undefined) return undefined;
     table.fill(otherwise, id * classCount, (id + 1) * classCount);
     spent.work += classCount >> 3;
-    for (const c of singled) {
+    for (let k = 0; k < singledCount; k++) {
+      const c = singled[k]!;
       const code = bounds[c]!;
       const list = named[c]!;
       let count = 0;
@@ -770,32 +783,41 @@ function* construct(
   };
 }
 
-/** Sets of NFA states (sorted) to numbers, by a hash of their members. */
+/**
+ * Sets of NFA states (sorted) to numbers, by a hash of their members; entries with the same
+ * hash chained through `next`. Numbers and typed arrays only: a DFA of 100,000 states makes no
+ * garbage per state beyond its set.
+ */
 class SetIndex {
-  private readonly buckets = new Map<number, { set: Int32Array; value: number }[]>();
+  private readonly heads = new Map<number, number>();
+  private readonly sets: Int32Array[] = [];
+  private readonly values: number[] = [];
+  private readonly next: number[] = [];
 
   private static hash(set: Int32Array): number {
     let h = 0x811c9dc5;
     for (let i = 0; i < set.length; i++) h = Math.imul(h ^ set[i]!, 0x01000193);
-    return h;
+    // A small integer, which V8 keeps in a Map without boxing.
+    return h & 0x3fffffff;
   }
 
   find(set: Int32Array): number | undefined {
-    const bucket = this.buckets.get(SetIndex.hash(set));
-    if (!bucket) return undefined;
-    outer: for (const entry of bucket) {
-      if (entry.set.length !== set.length) continue;
-      for (let i = 0; i < set.length; i++) if (entry.set[i] !== set[i]) continue outer;
-      return entry.value;
+    for (let entry = this.heads.get(SetIndex.hash(set)) ?? -1; entry >= 0; entry = this.next[entry]!) {
+      const known = this.sets[entry]!;
+      if (known.length !== set.length) continue;
+      let same = true;
+      for (let i = 0; i < set.length && same; i++) same = known[i] === set[i];
+      if (same) return this.values[entry];
     }
     return undefined;
   }
 
   add(set: Int32Array, value: number): void {
     const h = SetIndex.hash(set);
-    const bucket = this.buckets.get(h);
-    if (bucket) bucket.push({ set, value });
-    else this.buckets.set(h, [{ set, value }]);
+    this.next.push(this.heads.get(h) ?? -1);
+    this.heads.set(h, this.sets.length);
+    this.sets.push(set);
+    this.values.push(value);
   }
 }
 
