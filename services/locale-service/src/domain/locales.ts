@@ -1,4 +1,4 @@
-import { keyRuleMatcher, type KeyRuleMatcher, type Principal } from '@tolk/contracts';
+import type { KeyRuleMatcher, Principal } from '@tolk/contracts';
 import type { Db, Queryable } from '@tolk/db';
 import { ConflictError, NotFoundError, ValidationError } from '@tolk/http';
 import { authorizeProject, type ProjectDirectory } from '@tolk/projects';
@@ -37,8 +37,9 @@ import type { CarryOver } from './carry-over.js';
 import {
   computeLocaleState,
   mayHaveHadPluralGroups,
+  prepareKeyRules,
   RULED,
-  ruledKeys,
+  ruledKeysOf,
   statusOf,
   type RuledKeys,
   targetKeysOf,
@@ -180,7 +181,7 @@ function ruledValueOf(
   translations: ReadonlyMap<string, string>,
 ): (key: string) => string | undefined {
   const keys = target ? target.keys : source.keys;
-  const ruled = ruledKeys(keys, rules);
+  const ruled = ruledKeysOf(source, target, rules);
   if (!ruled) return (key) => translations.get(key);
   const sourceTexts = icuSourceOf(source, target).values;
   const ruleOf = new Map<string, { rule: number; sourceText: string }>();
@@ -374,10 +375,10 @@ export function createLocales(deps: {
     if (!source) return untranslatedCounts(0, 0);
     const plurals = settings.i18nextPlurals;
     const target = targetKeysOf(source, row.locale, plurals);
-    const rules = keyRuleMatcher(settings.keyRules);
+    const rules = await prepareKeyRules(settings.keyRules, source, target);
     if (row.translatedFrom === 0) {
       const keys = target ? target.keys : source.keys;
-      return untranslatedCounts(source.version, keys.length, ruledKeys(keys, rules));
+      return untranslatedCounts(source.version, keys.length, ruledKeysOf(source, target, rules));
     }
     return computeLocaleState(
       source,
@@ -583,13 +584,14 @@ export function createLocales(deps: {
         projectId,
         row.countsVersion < 0 ? head.version : row.countsVersion,
       );
+      const target = targetKeysOf(source, locale, i18nextPlurals);
       const state = computeLocaleState(
         source,
-        targetKeysOf(source, locale, i18nextPlurals),
+        target,
         await storedTranslations(projectId, locale),
         row.translatedFrom,
         i18nextPlurals ? await keysMadeFrom(projectId, source, row.translatedFrom) : undefined,
-        keyRuleMatcher(keyRules),
+        await prepareKeyRules(keyRules, source, target),
       );
       return { ...present(row, head.version), missing: state.missing, outdated: state.outdated };
     },
@@ -607,7 +609,7 @@ export function createLocales(deps: {
         const { i18nextPlurals, keyRules } = await projects.lockKeySettings(projectId, tx);
         const target = source && targetKeysOf(source, locale, i18nextPlurals);
         const keys = target ? target.keys : source?.keys;
-        const ruled = keys && ruledKeys(keys, keyRuleMatcher(keyRules));
+        const ruled = source && ruledKeysOf(source, target, await prepareKeyRules(keyRules, source, target));
         const counts = untranslatedCounts(head.version, keys ? keys.length : head.keyCount, ruled);
         const added = await locales.insert(projectId, locale, counts, at, tx);
         if (!added) throw new ConflictError(`Locale ${locale} is already a target locale of this project`);
@@ -654,7 +656,7 @@ export function createLocales(deps: {
       const made = await documents.version(projectId, from);
       const madeTarget = targetKeysOf(made, locale, project.i18nextPlurals);
       // Values of keys left out of targets or never translated are not kept (DESIGN §13).
-      const ruled = ruledKeys(madeTarget ? madeTarget.keys : made.keys, keyRuleMatcher(project.keyRules));
+      const ruled = ruledKeysOf(made, madeTarget, await prepareKeyRules(project.keyRules, made, madeTarget));
       const parsed = withoutRuledKeys(upload, ruled);
       await checkAgainstSource(parsed, made, locale, madeTarget);
 
@@ -695,7 +697,7 @@ export function createLocales(deps: {
           translations,
           from,
           plurals ? made.keys : undefined,
-          keyRuleMatcher(keyRules),
+          await prepareKeyRules(keyRules, current, target),
         );
         const provenance = await uploadProvenance(projectId, locale, translations, writers, known, at, tx);
         await locales.saveTranslations(
@@ -756,7 +758,8 @@ export function createLocales(deps: {
         const { row, i18nextPlurals, keyRules } = await settledLocale(projectId, code, opened.head);
         const target = targetKeysOf(source, code, i18nextPlurals);
         const { translations, provenance } = await storedWithProvenance(projectId, code);
-        const rules = keyRuleMatcher(keyRules);
+        const rules = await prepareKeyRules(keyRules, source, target);
+        const excludedKeys = ruledKeysOf(source, target, rules)?.excludedKeys;
         const state = computeLocaleState(
           source,
           target,
@@ -769,7 +772,7 @@ export function createLocales(deps: {
           locale: code,
           target,
           valueOf: ruledValueOf(source, target, rules, translations),
-          excluded: rules.empty ? () => false : (key) => rules.ruleOf(key) === 'exclude',
+          excluded: (key) => excludedKeys?.has(key) ?? false,
           provenance,
           missing: new Set(state.missing),
           outdated: new Set(state.outdated),
@@ -796,10 +799,11 @@ export function createLocales(deps: {
       const opened = await open(principal, projectId, 'read');
       const { row, i18nextPlurals, keyRules, head } = await settledLocale(projectId, locale, opened.head);
       const { translations, provenance } = await storedWithProvenance(projectId, locale);
-      const rules = keyRuleMatcher(keyRules);
+      const rules = await prepareKeyRules(keyRules);
       const source =
         translations.size > 0 || !rules.empty ? await documents.version(projectId, head.version) : undefined;
       const target = source && targetKeysOf(source, row.locale, i18nextPlurals);
+      if (source) await prepareKeyRules(keyRules, source, target);
       const valueOf = source ? ruledValueOf(source, target, rules, translations) : () => undefined;
       // The locale's own plural forms at each group's place; stored forms it does not use (left
       // by the setting switched off and on again) are not asked for, so not written.
