@@ -1,12 +1,17 @@
 import { z } from 'zod';
 import { configLoader, env, serviceEnv } from '@tolk/config';
-import { SERVICE_PORTS } from '@tolk/contracts';
+import { DEFAULT_KEY_RULES_BUDGET, SERVICE_PORTS } from '@tolk/contracts';
 
 export const configSchema = z.object({
   ...serviceEnv(SERVICE_PORTS.project),
   // Members are added by email and listed with their emails; identity-service owns both.
   IDENTITY_SERVICE_URL: env.httpBase(`http://127.0.0.1:${SERVICE_PORTS.identity}`),
   IDENTITY_SERVICE_TIMEOUT_MS: env.count(5_000),
+  // Key rules are budgeted against the keys of the current source, which source-service holds.
+  SOURCE_SERVICE_URL: env.httpBase(`http://127.0.0.1:${SERVICE_PORTS.source}`),
+  SOURCE_SERVICE_TIMEOUT_MS: env.count(5_000),
+  // The key rules' work over the source's keys: their cost per character × its key characters.
+  KEY_RULES_BUDGET: env.count(DEFAULT_KEY_RULES_BUDGET),
 });
 
 export type ProjectConfig = z.infer<typeof configSchema>;

@@ -35,6 +35,7 @@ export function createSourceService(deps: ServiceDeps<SourceConfig>): ServicePar
       maxDepth: config.SOURCE_MAX_DEPTH,
       maxKeyLength: config.SOURCE_MAX_KEY_LENGTH,
     },
+    keyRulesBudget: config.KEY_RULES_BUDGET,
     now,
     logger,
   });

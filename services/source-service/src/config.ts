@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { configLoader, env, serviceEnv } from '@tolk/config';
-import { SERVICE_PORTS } from '@tolk/contracts';
+import { DEFAULT_KEY_RULES_BUDGET, SERVICE_PORTS } from '@tolk/contracts';
 
 const MIB = 1024 * 1024;
 
@@ -14,6 +14,8 @@ export const configSchema = z.object({
   SOURCE_MAX_KEYS: env.count(200_000),
   SOURCE_MAX_DEPTH: env.count(32),
   SOURCE_MAX_KEY_LENGTH: env.count(1000),
+  // The key rules' work over an upload's keys: their cost per character × its key characters.
+  KEY_RULES_BUDGET: env.count(DEFAULT_KEY_RULES_BUDGET),
   // Parsed versions kept in memory, counted in keys, so the common upload compares against the
   // previous version without reading or decompressing it.
   SOURCE_CACHE_MAX_KEYS: z.coerce.number().int().nonnegative().default(1_000_000),

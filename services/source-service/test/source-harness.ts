@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { RequestListener } from 'node:http';
 import { expect } from 'vitest';
 import { ATTEMPT_HEADER } from '@tolk/bus';
 import { PRINCIPAL_HEADER, type EventEnvelope, type Principal } from '@tolk/contracts';
@@ -39,6 +40,11 @@ export async function startSourceService(options: { env?: Record<string, string>
   // A broker of the test's own when given (one it stops and restarts), else the run's.
   const broker = await openTestBroker({ amqpUrl: options.amqpUrl, logger });
 
+  // project-service asks source-service the size of a source (key rules' budget): source-service
+  // listens first and is given its app once it has started.
+  let sourceApp: RequestListener | undefined = undefined;
+  const server = await listen((req, res) => sourceApp?.(req, res));
+
   const projectDb = database.db(projectService.schema);
   const projectBus = broker.bus({ logger: quiet, producer: 'project-service' });
   const project = await openService(projectService, {
@@ -48,6 +54,7 @@ export async function startSourceService(options: { env?: Record<string, string>
       INTERNAL_JWT_SECRET: INTERNAL_SECRET,
       // Never called: creating and deleting projects needs no user directory.
       IDENTITY_SERVICE_URL: 'http://127.0.0.1:9',
+      SOURCE_SERVICE_URL: server.url,
     },
     db: projectDb,
     bus: projectBus,
@@ -73,7 +80,7 @@ export async function startSourceService(options: { env?: Record<string, string>
   await service.relay(database.relayOptions);
   const queue = `source-service-test-${randomUUID()}`;
   await service.consume(queue);
-  const server = await listen(service.app);
+  sourceApp = service.app;
 
   // Every SourceChanged, as it arrived on a queue of the test's own.
   const delivered: EventEnvelope[] = [];

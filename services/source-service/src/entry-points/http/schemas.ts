@@ -46,6 +46,7 @@ export {
   versionListResponseSchema,
   type CarryOverResponse,
   type DiffResponse,
+  type SourceKeyCharactersResponse,
   type SourceFileResponse,
   type UploadResponse,
   type VersionListResponse,
