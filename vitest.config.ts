@@ -38,6 +38,7 @@ const TIMED = [
   'test/hostile/slow-uploads.test.ts',
   'libs/locale-file/test/source-performance.test.ts',
   'services/identity-service/test/passwords.test.ts',
+  'test/e2e/key-rules-through-gateway.test.ts',
 ];
 
 /**
