@@ -61,7 +61,10 @@ const pattern = z
   })
   .meta({
     description:
-      'A glob over key paths: `.` separates segments, `*` matches within one, `**` any number of them; the whole key, case-sensitive',
+      'A glob over key paths: `.` separates segments, `*` matches within one, `**` any number of them, `?` one ' +
+      'character other than `.`, `[a-z]` a class (`[^a-z]` or `[!a-z]` any other but `.`), `{a,b}` and `@(a|b)` ' +
+      'alternatives, `*(…)` `+(…)` `?(…)` repeats, `\\` escapes; the whole key, case-sensitive. A negated group ' +
+      '`!(…)` is refused',
     minLength: 1,
     maxLength: MAX_KEY_RULE_PATTERN_LENGTH,
   });
@@ -93,7 +96,9 @@ export const keyRulesInputSchema = z
       'Key rules (glob patterns over keys): `humanOnly` keys only people translate, `neverTranslate` keys whose ' +
       'targets carry the source text, `exclude` keys left out of targets. Each list given replaces that list; ' +
       'one left out stays. At most 200 patterns per list. A key several lists match follows exclude, then ' +
-      'neverTranslate, then humanOnly',
+      'neverTranslate, then humanOnly. Matching never backtracks; rules costing more than 2,000 steps per key ' +
+      "character are refused, and so are rules whose cost times the characters of the project's source keys " +
+      'passes the server budget (KEY_RULES_BUDGET, 100,000,000 by default): 400 VALIDATION_ERROR naming it',
   });
 
 /** What a key's rules make of it; undefined: translated as usual. */
