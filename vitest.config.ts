@@ -39,6 +39,7 @@ const TIMED = [
   'libs/locale-file/test/source-performance.test.ts',
   'services/identity-service/test/passwords.test.ts',
   'test/e2e/key-rules-through-gateway.test.ts',
+  'services/locale-service/test/key-rules-slices.test.ts',
 ];
 
 /**

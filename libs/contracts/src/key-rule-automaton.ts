@@ -606,7 +606,7 @@ export const DFA_LIMITS = {
 };
 
 /** Steps of work between two yields of a compilation. */
-const STEPS_PER_YIELD = 20_000;
+const STEPS_PER_YIELD = 2_000;
 
 type Budget = { work: number; cells: number };
 
@@ -733,6 +733,12 @@ function* construct(
         }
       }
     }
+    // A state of thousands of NFA states (600 nested patterns' first characters) is worked out
+    // over several turns: the scratch arrays are this construction's own.
+    if (spent.work - yielded >= STEPS_PER_YIELD) {
+      yielded = spent.work;
+      yield;
+    }
     const otherwise = successor(wide.subarray(0, wideCount));
     if (otherwise === undefined) return undefined;
     table.fill(otherwise, id * classCount, (id + 1) * classCount);
@@ -757,6 +763,10 @@ function* construct(
       const next = successor(from.subarray(0, count));
       if (next === undefined) return undefined;
       table[id * classCount + c] = next;
+      if (spent.work - yielded >= STEPS_PER_YIELD) {
+        yielded = spent.work;
+        yield;
+      }
     }
     if (spent.work > limit) return undefined;
     if (spent.work - yielded >= STEPS_PER_YIELD) {
