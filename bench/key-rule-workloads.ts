@@ -4,6 +4,7 @@
  * bench's process and in the worker that runs picomatch's RegExps.
  */
 import type { KeyRules } from '@tolk/contracts';
+import { seededRandom } from './source-documents.js';
 
 /** The key shapes: each key of `length` characters, the same ones for the same index. */
 export type KeyShape = 'a-run' | 'a-or-b' | 'a-or-b-segments' | 'words';
@@ -149,18 +150,6 @@ export const WORKLOADS: readonly Workload[] = [
   },
 ];
 
-/** mulberry32: the same numbers for the same seed, in both processes. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const WORDS = [
   'home',
   'cart',
@@ -176,7 +165,8 @@ const WORDS = [
 
 /** Key `index` of a shape, `length` characters long. */
 export function keyOf(shape: KeyShape, index: number, length: number): string {
-  const next = random(index + 1);
+  // The same numbers for the same key, in both processes.
+  const next = seededRandom(index + 1);
   const pick = <T>(items: readonly T[]) => items[Math.floor(next() * items.length)]!;
   const chars: string[] = [];
   switch (shape) {
