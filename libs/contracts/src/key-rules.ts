@@ -176,9 +176,9 @@ export function keyRuleMatcher(rules: Readonly<KeyRules> | undefined): KeyRuleMa
 }
 
 /**
- * keyRuleMatcher, compiled in slices of a few milliseconds between which the event loop serves
- * others (a rule set of 600 long patterns takes tens of milliseconds); calls for the same rules
- * share one compilation.
+ * keyRuleMatcher, compiled in slices of SLICE_MS between which the event loop serves others (a
+ * rule set of 600 long patterns takes a few hundred milliseconds); calls for the same rules share
+ * one compilation.
  */
 export function compileKeyRules(rules: Readonly<KeyRules> | undefined): Promise<KeyRuleMatcher> {
   const lists = rules ?? NO_KEY_RULES;
@@ -203,8 +203,12 @@ export function compileKeyRules(rules: Readonly<KeyRules> | undefined): Promise<
   return running;
 }
 
-/** How long one slice of work holds the event loop at most, give or take one step. */
-export const SLICE_MS = 10;
+/**
+ * How long one slice of work holds the event loop at most, give or take one step (a step is well
+ * under a millisecond). Short, because another user's request passes through the event loop many
+ * times (the gateway, the service, each database answer) and may wait for a slice each time.
+ */
+const SLICE_MS = 2;
 
 /**
  * Runs `steps` to their end, letting the event loop serve others whenever SLICE_MS have passed
