@@ -41,6 +41,8 @@ const TIMED = [
   'services/identity-service/test/passwords.test.ts',
   'services/project-service/test/glossary-event-loop.test.ts',
   'services/locale-service/test/locale-browse-load.test.ts',
+  'test/e2e/key-rules-through-gateway.test.ts',
+  'services/locale-service/test/key-rules-slices.test.ts',
 ];
 
 /**

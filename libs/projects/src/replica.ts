@@ -1,5 +1,5 @@
 import type { Db, Queryable } from '@tolk/db';
-import { canonicalLocale } from '@tolk/contracts';
+import { canonicalLocale, NO_KEY_RULES } from '@tolk/contracts';
 import type { ProjectFacts } from './project-directory.js';
 
 /** A column of the replica's tables, as `information_schema.columns` describes it. */
@@ -35,6 +35,14 @@ export const sourceLocaleColumn: ReplicaExtraColumn = {
   type: 'text',
   nullable: false,
   fromFacts: (facts) => canonicalLocale(facts.sourceLocale),
+};
+
+/** The project's key rules (DESIGN §13), as project-service describes them; none by default. */
+export const keyRulesColumn: ReplicaExtraColumn = {
+  name: 'key_rules',
+  type: 'jsonb',
+  nullable: false,
+  fromFacts: (facts) => JSON.stringify(facts.keyRules ?? NO_KEY_RULES),
 };
 
 /** The columns of both tables of a replica with these extra columns, for comparing with a database. */

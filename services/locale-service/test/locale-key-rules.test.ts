@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keyRuleMatcher, type EventEnvelope } from '@tolk/contracts';
-import { ruledKeys } from '../src/domain/locale-state.js';
+import { ruledKeysOf } from '../src/domain/locale-state.js';
 import { startLocaleService, type LocaleService } from './locale-harness.js';
 
 let service: LocaleService;
@@ -198,10 +198,11 @@ describe('key rules in the counts (DESIGN §13)', () => {
 
   it('when the same keys meet equal rules again, then their rules are worked out once', () => {
     const keys = Array.from({ length: 1000 }, (_, i) => `section${i % 10}.key${i}.url`);
-    const first = ruledKeys(keys, keyRuleMatcher({ humanOnly: [], neverTranslate: ['**.url'], exclude: [] }));
-    const again = ruledKeys(keys, keyRuleMatcher({ humanOnly: [], neverTranslate: ['**.url'], exclude: [] }));
+    const rules = () => keyRuleMatcher({ humanOnly: [], neverTranslate: ['**.url'], exclude: [] });
+    const first = ruledKeysOf({ keys }, undefined, rules());
+    const again = ruledKeysOf({ keys }, undefined, rules());
     expect(again).toBe(first);
     expect(first).toMatchObject({ excluded: 0, neverTranslated: 1000 });
-    expect(ruledKeys(keys, keyRuleMatcher(undefined))).toBeUndefined();
+    expect(ruledKeysOf({ keys }, undefined, keyRuleMatcher(undefined))).toBeUndefined();
   });
 });

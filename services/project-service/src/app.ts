@@ -6,6 +6,7 @@ import { createGlossaryRepository } from './data-access/glossary-repository.js';
 import { createIdentityClient } from './data-access/identity-client.js';
 import { createMembersRepository } from './data-access/members-repository.js';
 import { createProjectsRepository } from './data-access/projects-repository.js';
+import { createSourceClient } from './data-access/source-client.js';
 import { createAccountRemoval } from './domain/account-removal.js';
 import { createGlossary } from './domain/glossary.js';
 import { createMembers } from './domain/members.js';
@@ -45,11 +46,18 @@ export function createProjectService(deps: ServiceDeps<ProjectConfig>): ServiceP
     baseUrl: config.IDENTITY_SERVICE_URL,
     timeoutMs: config.IDENTITY_SERVICE_TIMEOUT_MS,
   });
+  const source = createSourceClient({
+    ...deps,
+    baseUrl: config.SOURCE_SERVICE_URL,
+    timeoutMs: config.SOURCE_SERVICE_TIMEOUT_MS,
+  });
   const projects = createProjects({
     db,
     projects: projectsRepository,
     members: membersRepository,
     access,
+    source,
+    keyRulesBudget: config.KEY_RULES_BUDGET,
     now,
     logger,
   });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { configLoader, env, serviceEnv } from '@tolk/config';
-import { SERVICE_PORTS } from '@tolk/contracts';
+import { DEFAULT_KEY_RULES_BUDGET, SERVICE_PORTS } from '@tolk/contracts';
 
 export const configSchema = z.object({
   ...serviceEnv(SERVICE_PORTS.project),
@@ -11,6 +11,11 @@ export const configSchema = z.object({
   // project API token of token-service, a user's account of identity-service. Slower is 504.
   TOKEN_SERVICE_URL: env.httpBase(`http://127.0.0.1:${SERVICE_PORTS.token}`),
   WRITER_CHECK_TIMEOUT_MS: env.count(2_000),
+  // Key rules are budgeted against the keys of the current source, which source-service holds.
+  SOURCE_SERVICE_URL: env.httpBase(`http://127.0.0.1:${SERVICE_PORTS.source}`),
+  SOURCE_SERVICE_TIMEOUT_MS: env.count(5_000),
+  // The key rules' work over the source's keys: their cost per character × its key characters.
+  KEY_RULES_BUDGET: env.count(DEFAULT_KEY_RULES_BUDGET),
 });
 
 export type ProjectConfig = z.infer<typeof configSchema>;

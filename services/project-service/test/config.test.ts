@@ -29,6 +29,9 @@ describe('project-service configuration', () => {
       IDENTITY_SERVICE_TIMEOUT_MS: 5000,
       TOKEN_SERVICE_URL: 'http://127.0.0.1:8085',
       WRITER_CHECK_TIMEOUT_MS: 2000,
+      SOURCE_SERVICE_URL: 'http://127.0.0.1:8083',
+      SOURCE_SERVICE_TIMEOUT_MS: 5000,
+      KEY_RULES_BUDGET: 100_000_000,
       LOG_LEVEL: 'info',
     });
     expect(Object.isFrozen(config)).toBe(true);

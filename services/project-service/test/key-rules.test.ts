@@ -234,3 +234,84 @@ describe('settings.keyRules', () => {
     );
   });
 });
+
+describe('the cost of settings.keyRules', () => {
+  /** 60 patterns each of which has too many cases to determinise: each costs its size a character. */
+  const COSTLY = Array.from({ length: 60 }, (_, i) => `**.k${i}${'.*'.repeat(14)}`);
+  const REAL = { humanOnly: ['legal.**'], neverTranslate: ['**.url', 'brand.name'], exclude: ['debug.**'] };
+
+  it('when rules cost more than 2,000 steps a key character, then 400 VALIDATION_ERROR naming the cost, and nothing is stored', async () => {
+    const { userId } = await service.signUp();
+    const project = await service.createProject(userId);
+    const response = await patch(userId, project.projectId, { settings: { keyRules: { exclude: COSTLY } } });
+    expectError(response, 400, 'VALIDATION_ERROR');
+    expect(response.body.error.message).toMatch(
+      /^body\.settings\.keyRules: these key rules take \d+ steps for each character of a key, more than the 2000 allowed: use fewer or simpler patterns/,
+    );
+    expect((await read(userId, project.projectId)).body).toStrictEqual(project);
+    expect(await eventData('ProjectUpdated', project.projectId)).toEqual([]);
+
+    const created = await service.call('POST', '/v1/projects', {
+      as: await service.as(userId),
+      body: { name: 'x', sourceLocale: 'en', settings: { keyRules: { exclude: COSTLY } } },
+    });
+    expectError(created, 400, 'VALIDATION_ERROR');
+  });
+
+  it("when the rules' work over the project's source passes the budget, then 400 VALIDATION_ERROR naming it, and nothing is stored", async () => {
+    const { userId } = await service.signUp();
+    const project = await service.createProject(userId);
+    // Three lists, one step a character each, over 40 million characters of keys: 120 million steps.
+    service.setSourceKeyCharacters(project.projectId, 40_000_000);
+    const response = await patch(userId, project.projectId, { settings: { keyRules: REAL } });
+    expectError(response, 400, 'VALIDATION_ERROR');
+    expect(response.body.error.message).toBe(
+      "body.settings.keyRules: checking the source's keys (40000000 characters) against the key rules " +
+        'would take up to 120000000 steps (3 a character), over the budget of 100000000: use fewer or ' +
+        'simpler patterns, or fewer keys',
+    );
+    expect((await read(userId, project.projectId)).body).toStrictEqual(project);
+    expect(await eventData('ProjectUpdated', project.projectId)).toEqual([]);
+
+    // One list less: 80 million steps.
+    const fewer = await patch(userId, project.projectId, {
+      settings: { keyRules: { ...REAL, humanOnly: [] } },
+    });
+    expect(fewer.status).toBe(200);
+    // Other settings never ask what the rules cost.
+    service.setSourceKeyCharacters(project.projectId, 400_000_000);
+    expect((await patch(userId, project.projectId, { settings: { model: 'm' } })).status).toBe(200);
+  });
+
+  it('when a member who is no owner patches rules, then 403 and their cost is not told', async () => {
+    const { member, project } = await service.projectWithMember();
+    const response = await patch(member.userId, project.projectId, {
+      settings: { keyRules: { exclude: COSTLY } },
+    });
+    expectError(response, 403, 'FORBIDDEN');
+  });
+});
+
+describe('settings.keyRules while source-service is down', () => {
+  let down: ProjectService;
+  beforeAll(async () => {
+    down = await startProjectService({ sourceUrl: 'http://127.0.0.1:9' });
+  });
+  afterAll(async () => {
+    await down?.close();
+  });
+
+  it('when rules are patched, then 503 and nothing is stored; other settings still change', async () => {
+    const { userId } = await down.signUp();
+    const project = await down.createProject(userId);
+    const as = await down.as(userId);
+    const path = `/v1/projects/${project.projectId}`;
+    const rules = await down.call('PATCH', path, {
+      as,
+      body: { settings: { keyRules: { exclude: ['a.*'] } } },
+    });
+    expectError(rules, 503, 'SERVICE_UNAVAILABLE');
+    expect((await down.call('GET', path, { as })).body.settings.keyRules.exclude).toEqual([]);
+    expect((await down.call('PATCH', path, { as, body: { name: 'Renamed' } })).status).toBe(200);
+  });
+});

@@ -69,10 +69,16 @@ function withInjectableFailure(db: Db) {
  * schema, migrated at start; the outbox relayed to RabbitMQ; a queue of the test's own bound to
  * every project event. `identityUrl` points project-service at another identity-service (e.g.
  * one that is down); `postgresUrl` puts the database on another Postgres server (e.g. one the
- * test restarts).
+ * test restarts). source-service is a stand-in telling the size of each project's source
+ * (`setSourceKeyCharacters`; none by default), or the one at `sourceUrl`.
  */
 export async function startProjectService(
-  options: { identityUrl?: string; identityTimeoutMs?: number; postgresUrl?: string } = {},
+  options: {
+    identityUrl?: string;
+    identityTimeoutMs?: number;
+    postgresUrl?: string;
+    sourceUrl?: string;
+  } = {},
 ) {
   const database = await openTestDatabase(options.postgresUrl);
   const logLines: string[] = [];
@@ -92,6 +98,20 @@ export async function startProjectService(
 
   // Project API tokens as token-service would answer for them, asked before a token's write commits.
   const tokens = await startWriterStandIns();
+  const sourceKeyCharacters = new Map<string, number>();
+  const sourceStandIn = await listen((req, res) => {
+    const projectId = /^\/internal\/projects\/([^/]+)\/source\/key-characters$/.exec(req.url ?? '')?.[1];
+    const characters = projectId === undefined ? undefined : (sourceKeyCharacters.get(projectId) ?? 0);
+    res.writeHead(characters === undefined ? 404 : 200, { 'content-type': 'application/json' });
+    res.end(
+      JSON.stringify({
+        version: characters ? 1 : 0,
+        keyCount: characters ? 1 : 0,
+        keyCharacters: characters,
+      }),
+    );
+  });
+
   const db = database.db(projectService.schema);
   const faults = withInjectableFailure(db);
   const bus = broker.bus({ logger, producer: 'project-service' });
@@ -102,6 +122,7 @@ export async function startProjectService(
       INTERNAL_JWT_SECRET: INTERNAL_SECRET,
       IDENTITY_SERVICE_URL: options.identityUrl ?? identityServer.url,
       TOKEN_SERVICE_URL: tokens.url,
+      SOURCE_SERVICE_URL: options.sourceUrl ?? sourceStandIn.url,
       ...(options.identityTimeoutMs
         ? { IDENTITY_SERVICE_TIMEOUT_MS: String(options.identityTimeoutMs) }
         : {}),
@@ -165,6 +186,11 @@ export async function startProjectService(
     call,
     as,
     failNextTransactionAt: faults.failNextTransactionAt,
+
+    /** What the stand-in source-service says of the size of a project's current source. */
+    setSourceKeyCharacters(projectId: string, characters: number) {
+      sourceKeyCharacters.set(projectId, characters);
+    },
 
     async asProjectToken(projectId: string, permissions: 'read' | 'read_write' = 'read'): Promise<Headers> {
       const tokenId = `tok_${randomUUID().replaceAll('-', '')}`;
@@ -234,6 +260,7 @@ export async function startProjectService(
 
     async close() {
       await server.close();
+      await sourceStandIn.close();
       await identityServer.close().catch(() => undefined);
       await tokens.close();
       await service.close();

@@ -38,6 +38,7 @@ export function createSourceService(deps: ServiceDeps<SourceConfig>): ServicePar
       maxValueLength: config.SOURCE_MAX_VALUE_LENGTH,
       maxValueBraces: config.SOURCE_MAX_VALUE_BRACES,
     },
+    keyRulesBudget: config.KEY_RULES_BUDGET,
     now,
     logger,
   });

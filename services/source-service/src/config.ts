@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { configLoader, env, serviceEnv } from '@tolk/config';
-import { SERVICE_PORTS } from '@tolk/contracts';
+import { DEFAULT_KEY_RULES_BUDGET, SERVICE_PORTS } from '@tolk/contracts';
 
 const MIB = 1024 * 1024;
 
@@ -23,6 +23,8 @@ export const configSchema = z.object({
   // Per value: what bounds the time its checks take (parse-locale-file.ts), ~10 ms at these.
   SOURCE_MAX_VALUE_LENGTH: env.count(100_000),
   SOURCE_MAX_VALUE_BRACES: env.count(1000),
+  // The key rules' work over an upload's keys: their cost per character × its key characters.
+  KEY_RULES_BUDGET: env.count(DEFAULT_KEY_RULES_BUDGET),
   // Parsed versions kept in memory, counted in keys, so the common upload compares against the
   // previous version without reading or decompressing it.
   SOURCE_CACHE_MAX_KEYS: z.coerce.number().int().nonnegative().default(1_000_000),

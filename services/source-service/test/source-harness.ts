@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { RequestListener } from 'node:http';
 import { expect } from 'vitest';
 import { ATTEMPT_HEADER } from '@tolk/bus';
 import { PRINCIPAL_HEADER, type EventEnvelope, type Principal } from '@tolk/contracts';
@@ -43,6 +44,11 @@ export async function startSourceService(options: { env?: Record<string, string>
   // Accounts and project API tokens as identity- and token-service would answer for them: asked
   // before an upload commits, and by project-service to add a member by email.
   const writers = await startWriterStandIns();
+  // project-service asks source-service the size of a source (key rules' budget): source-service
+  // listens first and is given its app once it has started.
+  let sourceApp: RequestListener | undefined = undefined;
+  const server = await listen((req, res) => sourceApp?.(req, res));
+
   const projectDb = database.db(projectService.schema);
   const projectBus = broker.bus({ logger: quiet, producer: 'project-service' });
   const project = await openService(projectService, {
@@ -51,6 +57,7 @@ export async function startSourceService(options: { env?: Record<string, string>
       AMQP_URL: broker.url,
       INTERNAL_JWT_SECRET: INTERNAL_SECRET,
       IDENTITY_SERVICE_URL: writers.url,
+      SOURCE_SERVICE_URL: server.url,
     },
     db: projectDb,
     bus: projectBus,
@@ -78,7 +85,7 @@ export async function startSourceService(options: { env?: Record<string, string>
   await service.relay(database.relayOptions);
   const queue = `source-service-test-${randomUUID()}`;
   await service.consume(queue);
-  const server = await listen(service.app);
+  sourceApp = service.app;
 
   // Every SourceChanged, as it arrived on a queue of the test's own.
   const delivered: EventEnvelope[] = [];

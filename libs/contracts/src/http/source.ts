@@ -93,8 +93,19 @@ export const carryOverResponseSchema = z.strictObject({
   ),
 });
 
+/**
+ * `GET /internal/projects/{projectId}/source/key-characters`: the size of the current version's
+ * keys, which key rules are budgeted against (0 and version 0 before the first upload).
+ */
+export const sourceKeyCharactersResponseSchema = z.strictObject({
+  version: z.number().int().nonnegative(),
+  keyCount: z.number().int().nonnegative(),
+  keyCharacters: z.number().int().nonnegative(),
+});
+
 export type DiffResponse = z.infer<typeof diffSchema>;
 export type UploadResponse = z.infer<typeof uploadResponseSchema>;
 export type SourceFileResponse = z.infer<typeof sourceFileResponseSchema>;
 export type VersionListResponse = z.infer<typeof versionListResponseSchema>;
 export type CarryOverResponse = z.infer<typeof carryOverResponseSchema>;
+export type SourceKeyCharactersResponse = z.infer<typeof sourceKeyCharactersResponseSchema>;

@@ -1,6 +1,11 @@
 import { NO_KEY_RULES, type KeyRules } from '@tolk/contracts';
 import type { Db, Queryable } from '@tolk/db';
-import { createProjectReplica, sourceLocaleColumn, type ReplicaExtraColumn } from '@tolk/projects';
+import {
+  createProjectReplica,
+  keyRulesColumn,
+  sourceLocaleColumn,
+  type ReplicaExtraColumn,
+} from '@tolk/projects';
 
 /** What locale-service knows of a project. */
 export type LocaleProject = {
@@ -22,12 +27,7 @@ export const LOCALE_PROJECT_COLUMNS: readonly ReplicaExtraColumn[] = [
     nullable: false,
     fromFacts: (facts) => facts.i18nextPlurals ?? true,
   },
-  {
-    name: 'key_rules',
-    type: 'jsonb',
-    nullable: false,
-    fromFacts: (facts) => JSON.stringify(facts.keyRules ?? NO_KEY_RULES),
-  },
+  keyRulesColumn,
 ];
 
 /** What a locale's keys and counts depend on, beyond the source (DESIGN §11, §13). */

@@ -6,7 +6,7 @@ import {
   targetKeys,
   type TargetKeys,
 } from '@tolk/locale-file';
-import type { KeyRuleMatcher } from '@tolk/contracts';
+import { compileKeyRules, inTimeSlices, type KeyRuleMatcher, type KeyRules } from '@tolk/contracts';
 import type { LocaleCounts } from '../data-access/locales-repository.js';
 
 /** What a locale's state is computed from: the source of one version and each key's revision. */
@@ -28,40 +28,127 @@ export type RuledKeys = {
   neverTranslated: number;
   /** The keys excluded or never translated: a locale keeps no translation of theirs. */
   untranslated: ReadonlySet<string>;
+  /** The keys excluded: no keys of the locale. */
+  excludedKeys: ReadonlySet<string>;
 };
 
 const ruledCache = new WeakMap<readonly string[], Map<string, RuledKeys>>();
+const ruling = new WeakMap<readonly string[], Map<string, Promise<RuledKeys>>>();
+
+/** Steps of rule work (the rules' cost per character × characters) between two yields. */
+const RULE_STEPS_PER_YIELD = 100_000;
 
 /**
- * The rules of `keys` (a source's, or a target's with its own plural forms) under `matcher`,
- * undefined when there are none. Worked out once per keys array and rule set: a large source
- * costs its regular expressions once, not on every request.
+ * The rules of a locale's keys under `matcher`, worked out step by step: a target's plain keys
+ * take their source key's rule (from `sourceRuled`), only its plural forms are matched.
  */
-export function ruledKeys(
+function* ruleSteps(
   keys: readonly string[],
-  matcher: KeyRuleMatcher | undefined,
-): RuledKeys | undefined {
-  if (!matcher || matcher.empty) return undefined;
-  let perRules = ruledCache.get(keys);
-  const known = perRules?.get(matcher.id);
-  if (known) return known;
+  matcher: KeyRuleMatcher,
+  sourceRuled?: { target: TargetKeys; ruled: RuledKeys },
+): Generator<void, RuledKeys> {
   const rules = new Uint8Array(keys.length);
   let excluded = 0;
   let neverTranslated = 0;
   const untranslated = new Set<string>();
+  const excludedKeys = new Set<string>();
+  let steps = 0;
   for (let i = 0; i < keys.length; i++) {
-    const rule = matcher.ruleOf(keys[i]!);
-    if (rule === undefined) continue;
-    rules[i] = RULED[rule];
-    if (rule === 'humanOnly') continue;
-    if (rule === 'exclude') excluded++;
-    else neverTranslated++;
-    untranslated.add(keys[i]!);
+    const key = keys[i]!;
+    const entry = sourceRuled?.target.entries[i];
+    let rule: number;
+    if (entry && !entry.group) rule = sourceRuled!.ruled.rules[entry.sources[0]!]!;
+    else {
+      const named = matcher.ruleOf(key);
+      rule = named === undefined ? 0 : RULED[named];
+      steps += matcher.cost * key.length;
+      if (steps >= RULE_STEPS_PER_YIELD) {
+        steps = 0;
+        yield;
+      }
+    }
+    if (rule === 0) continue;
+    rules[i] = rule;
+    if (rule === RULED.humanOnly) continue;
+    if (rule === RULED.exclude) {
+      excluded++;
+      excludedKeys.add(key);
+    } else neverTranslated++;
+    untranslated.add(key);
   }
-  const ruled = { rules, excluded, neverTranslated, untranslated };
+  return { rules, excluded, neverTranslated, untranslated, excludedKeys };
+}
+
+function cachedRuled(keys: readonly string[], matcher: KeyRuleMatcher): RuledKeys | undefined {
+  return ruledCache.get(keys)?.get(matcher.id);
+}
+
+function remember(keys: readonly string[], matcher: KeyRuleMatcher, ruled: RuledKeys): RuledKeys {
+  let perRules = ruledCache.get(keys);
   if (!perRules) ruledCache.set(keys, (perRules = new Map()));
   perRules.set(matcher.id, ruled);
   return ruled;
+}
+
+/**
+ * The rules of a locale's keys, `target`'s (targetKeysOf) or else the source's, under `matcher`;
+ * undefined when there are none. Worked out once per keys array and rule set: a large source
+ * costs its rules once, not on every request; and a target's plain keys take the source's.
+ */
+export function ruledKeysOf(
+  source: { readonly keys: readonly string[] },
+  target: TargetKeys | undefined,
+  matcher: KeyRuleMatcher | undefined,
+): RuledKeys | undefined {
+  if (!matcher || matcher.empty) return undefined;
+  const keys = target ? target.keys : source.keys;
+  const known = cachedRuled(keys, matcher);
+  if (known) return known;
+  const base = target && { target, ruled: ruledKeysOf(source, undefined, matcher)! };
+  const steps = ruleSteps(keys, matcher, base);
+  let step = steps.next();
+  while (!step.done) step = steps.next();
+  return remember(keys, matcher, step.value);
+}
+
+/**
+ * ruledKeysOf, worked out in slices between which the event loop serves others (a large source
+ * under costly rules takes up to a second), and cached for ruledKeysOf; concurrent calls for the
+ * same keys and rules share one evaluation.
+ */
+async function ruleInSlices(
+  source: { readonly keys: readonly string[] },
+  target: TargetKeys | undefined,
+  matcher: KeyRuleMatcher,
+): Promise<void> {
+  if (matcher.empty) return;
+  const keys = target ? target.keys : source.keys;
+  if (cachedRuled(keys, matcher)) return;
+  if (target) await ruleInSlices(source, undefined, matcher);
+  let pending = ruling.get(keys);
+  if (!pending) ruling.set(keys, (pending = new Map()));
+  let running = pending.get(matcher.id);
+  if (!running) {
+    const base = target && { target, ruled: ruledKeysOf(source, undefined, matcher)! };
+    running = inTimeSlices(ruleSteps(keys, matcher, base)).finally(() => pending.delete(matcher.id));
+    pending.set(matcher.id, running);
+  }
+  remember(keys, matcher, await running);
+}
+
+/**
+ * The project's rules compiled, and the rules of a locale's keys (`source`'s, or `target`'s)
+ * worked out, both in slices that let the event loop serve others: the synchronous code after it
+ * (ruledKeysOf, computeLocaleState) finds them cached.
+ */
+export async function prepareKeyRules(
+  rules: KeyRules,
+  source?: { readonly keys: readonly string[] },
+  target?: TargetKeys,
+): Promise<KeyRuleMatcher> {
+  const matcher = await compileKeyRules(rules);
+  if (source) await ruleInSlices(source, target, matcher);
+  return matcher;
 }
 
 /**
@@ -166,7 +253,7 @@ export async function computeLocaleState(
   // latest revision of its group's source forms.
   const entries = target?.entries;
   const count = entries ? entries.length : source.keys.length;
-  const ruled = ruledKeys(target ? target.keys : source.keys, rules);
+  const ruled = ruledKeysOf(source, target, rules);
   const clock = sliceClock();
   for (let i = 0; i < count; i++) {
     if (clock.due()) await clock.next();

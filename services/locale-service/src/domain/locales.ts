@@ -1,4 +1,4 @@
-import { keyRuleMatcher, NO_KEY_RULES, type KeyRuleMatcher, type Principal } from '@tolk/contracts';
+import { NO_KEY_RULES, type KeyRuleMatcher, type Principal } from '@tolk/contracts';
 import type { Db, Queryable } from '@tolk/db';
 import {
   ConflictError,
@@ -45,8 +45,9 @@ import type { CarryOver } from './carry-over.js';
 import {
   computeLocaleState,
   mayHaveHadPluralGroups,
+  prepareKeyRules,
   RULED,
-  ruledKeys,
+  ruledKeysOf,
   statusOf,
   type RuledKeys,
   targetKeysOf,
@@ -200,7 +201,7 @@ function ruledValueOf(
   translations: ReadonlyMap<string, string>,
 ): (key: string) => string | undefined {
   const keys = target ? target.keys : source.keys;
-  const ruled = ruledKeys(keys, rules);
+  const ruled = ruledKeysOf(source, target, rules);
   if (!ruled) return (key) => translations.get(key);
   const sourceTexts = icuSourceOf(source, target).values;
   const ruleOf = new Map<string, { rule: number; sourceText: string }>();
@@ -345,7 +346,7 @@ export function createLocales(deps: {
     listed: LocaleRevision,
   ): Promise<BrowsedLocale> {
     const { locale, i18nextPlurals } = listed;
-    const rules = keyRuleMatcher(listed.keyRules);
+    const rules = await prepareKeyRules(listed.keyRules);
     const identity = (revision: string) =>
       [source.version, i18nextPlurals, rules.id, revision].join('\u0000');
     return browsedLocales.get(
@@ -361,6 +362,11 @@ export function createLocales(deps: {
           ? await keysMadeFrom(projectId, source, stored.translatedFrom)
           : undefined;
         const target = targetKeysOf(source, locale, i18nextPlurals);
+        const excludedKeys = ruledKeysOf(
+          source,
+          target,
+          await prepareKeyRules(listed.keyRules, source, target),
+        )?.excludedKeys;
         // In time slices of its own.
         const state = await computeLocaleState(
           source,
@@ -374,7 +380,7 @@ export function createLocales(deps: {
           locale,
           target,
           valueOf: ruledValueOf(source, target, rules, translations),
-          excluded: rules.empty ? () => false : (key) => rules.ruleOf(key) === 'exclude',
+          excluded: (key) => excludedKeys?.has(key) ?? false,
           provenance,
           missing: new Set(state.missing),
           outdated: new Set(state.outdated),
@@ -386,16 +392,15 @@ export function createLocales(deps: {
   }
 
   /** The browser's rows of the shown locales: computed once per source version, settings and locales shown. */
-  function browsedRows(
+  async function browsedRows(
     projectId: string,
     source: SourceVersion,
     shown: readonly BrowsedLocale[],
     settings: Pick<LocaleRevision, 'i18nextPlurals' | 'keyRules'>,
   ): Promise<BrowseRows> {
     const codes = shown.map((locale) => locale.locale).join(',');
-    const identity = [source.version, settings.i18nextPlurals, keyRuleMatcher(settings.keyRules).id].join(
-      '\u0000',
-    );
+    const rules = await prepareKeyRules(settings.keyRules);
+    const identity = [source.version, settings.i18nextPlurals, rules.id].join('\u0000');
     return browsedRowLists.get(`${projectId}\u0000${codes}`, identity, source.keys.length, async () => ({
       value: await browseRows(source, shown, slices.lane(projectId)),
       identity,
@@ -479,10 +484,10 @@ export function createLocales(deps: {
     if (!source) return untranslatedCounts(0, 0);
     const plurals = settings.i18nextPlurals;
     const target = targetKeysOf(source, row.locale, plurals);
-    const rules = keyRuleMatcher(settings.keyRules);
+    const rules = await prepareKeyRules(settings.keyRules, source, target);
     if (row.translatedFrom === 0) {
       const keys = target ? target.keys : source.keys;
-      return untranslatedCounts(source.version, keys.length, ruledKeys(keys, rules));
+      return untranslatedCounts(source.version, keys.length, ruledKeysOf(source, target, rules));
     }
     return computeLocaleState(
       source,
@@ -697,13 +702,14 @@ export function createLocales(deps: {
         projectId,
         row.countsVersion < 0 ? head.version : row.countsVersion,
       );
+      const target = targetKeysOf(source, locale, i18nextPlurals);
       const state = await computeLocaleState(
         source,
-        targetKeysOf(source, locale, i18nextPlurals),
+        target,
         await storedTranslations(projectId, locale),
         row.translatedFrom,
         i18nextPlurals ? await keysMadeFrom(projectId, source, row.translatedFrom) : undefined,
-        keyRuleMatcher(keyRules),
+        await prepareKeyRules(keyRules, source, target),
       );
       return { ...present(row, head.version), missing: state.missing, outdated: state.outdated };
     },
@@ -722,7 +728,7 @@ export function createLocales(deps: {
         const { i18nextPlurals, keyRules } = await projects.lockKeySettings(projectId, tx);
         const target = source && targetKeysOf(source, locale, i18nextPlurals);
         const keys = target ? target.keys : source?.keys;
-        const ruled = keys && ruledKeys(keys, keyRuleMatcher(keyRules));
+        const ruled = source && ruledKeysOf(source, target, await prepareKeyRules(keyRules, source, target));
         const counts = untranslatedCounts(head.version, keys ? keys.length : head.keyCount, ruled);
         const added = await locales.insert(projectId, locale, counts, at, tx);
         if (!added) throw new ConflictError(`Locale ${locale} is already a target locale of this project`);
@@ -774,7 +780,7 @@ export function createLocales(deps: {
       const made = await documents.version(projectId, from);
       const madeTarget = targetKeysOf(made, locale, project.i18nextPlurals);
       // Values of keys left out of targets or never translated are not kept (DESIGN §13).
-      const ruled = ruledKeys(madeTarget ? madeTarget.keys : made.keys, keyRuleMatcher(project.keyRules));
+      const ruled = ruledKeysOf(made, madeTarget, await prepareKeyRules(project.keyRules, made, madeTarget));
       const parsed = withoutRuledKeys(upload, ruled);
       await checkAgainstSource(parsed, made, locale, madeTarget);
 
@@ -796,15 +802,17 @@ export function createLocales(deps: {
       // under it only when an upload was stored in between.
       const known = await storedWithProvenance(projectId, locale);
       const at = now();
-      const countsWith = ({ i18nextPlurals: plurals, keyRules }: KeySettings) =>
-        computeLocaleState(
+      const countsWith = async ({ i18nextPlurals: plurals, keyRules }: KeySettings) => {
+        const target = targetKeysOf(current, locale, plurals);
+        return computeLocaleState(
           current,
-          targetKeysOf(current, locale, plurals),
+          target,
           translations,
           from,
           plurals ? made.keys : undefined,
-          keyRuleMatcher(keyRules),
+          await prepareKeyRules(keyRules, current, target),
         );
+      };
       // The memory learns the translations new in this upload, by the texts they were made for.
       const learnedWith = (plurals: boolean) =>
         memoryOfUpload(made, targetKeysOf(made, locale, plurals), translations, known.translations);
@@ -921,10 +929,11 @@ export function createLocales(deps: {
       const opened = await open(principal, projectId, 'read');
       const { row, i18nextPlurals, keyRules, head } = await settledLocale(projectId, locale, opened.head);
       const { translations, provenance, raw } = await storedWithProvenance(projectId, locale);
-      const rules = keyRuleMatcher(keyRules);
+      const rules = await prepareKeyRules(keyRules);
       const source =
         translations.size > 0 || !rules.empty ? await documents.version(projectId, head.version) : undefined;
       const target = source && targetKeysOf(source, row.locale, i18nextPlurals);
+      if (source) await prepareKeyRules(keyRules, source, target);
       const valueOf = source ? ruledValueOf(source, target, rules, translations) : () => undefined;
       // The locale's own plural forms at each group's place; stored forms it does not use (left
       // by the setting switched off and on again) are not asked for, so not written.

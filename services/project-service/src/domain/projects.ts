@@ -1,8 +1,18 @@
 import { enqueueEvent } from '@tolk/bus';
-import { KEY_RULE_LISTS, NO_KEY_RULES, type KeyRuleList, type KeyRules } from '@tolk/contracts';
+import {
+  compileKeyRules,
+  KEY_RULE_LISTS,
+  keyRulesCostProblem,
+  keyRulesWorkProblem,
+  NO_KEY_RULES,
+  type KeyRuleList,
+  type KeyRules,
+} from '@tolk/contracts';
 import type { Db } from '@tolk/db';
+import { ValidationError } from '@tolk/http';
 import type { Logger } from '@tolk/logger';
 import type { MembersRepository } from '../data-access/members-repository.js';
+import type { SourceClient } from '../data-access/source-client.js';
 import type {
   MemberProject,
   Project,
@@ -10,7 +20,7 @@ import type {
   ProjectsRepository,
 } from '../data-access/projects-repository.js';
 import { isPlausibleId, newProjectId } from './ids.js';
-import { projectNotFound, type ProjectAccess } from './project-access.js';
+import { projectNotFound, requireOwner, type ProjectAccess } from './project-access.js';
 import { projectEvent } from './project-events.js';
 
 export const DEFAULT_SETTINGS: ProjectSettings = {
@@ -54,6 +64,8 @@ function mergeSettings(settings: ProjectSettings, patch: SettingsPatch = {}): Pr
   };
 }
 
+const KEY_RULES_FIELD = 'body.settings.keyRules';
+
 function sameProject(a: Project, b: Project): boolean {
   return (
     a.name === b.name &&
@@ -76,20 +88,39 @@ export function createProjects(deps: {
   projects: ProjectsRepository;
   members: MembersRepository;
   access: ProjectAccess;
+  source: Pick<SourceClient, 'keyCharacters'>;
+  /** The most work a project's key rules may take over its source's keys (keyRulesWorkProblem). */
+  keyRulesBudget: number;
   now: () => number;
   logger: Logger;
 }) {
-  const { db, projects, members, access, now, logger } = deps;
+  const { db, projects, members, access, source, now, logger } = deps;
+
+  /**
+   * Rules that cost too much per key character are refused; `projectId`: of a project whose
+   * current source their work over its keys must stay within the budget.
+   */
+  async function requireAffordable(rules: KeyRules, projectId?: string): Promise<void> {
+    const matcher = await compileKeyRules(rules);
+    if (matcher.empty) return;
+    const tooCostly = keyRulesCostProblem(matcher);
+    if (tooCostly) throw new ValidationError(`${KEY_RULES_FIELD}: ${tooCostly}`);
+    if (!projectId) return;
+    const problem = keyRulesWorkProblem(matcher, await source.keyCharacters(projectId), deps.keyRulesBudget);
+    if (problem) throw new ValidationError(`${KEY_RULES_FIELD}: ${problem}`);
+  }
 
   return {
     /** The creator becomes the project's first owner. */
     async create(ownerId: string, input: NewProject): Promise<MemberProject> {
+      const settings = mergeSettings(DEFAULT_SETTINGS, input.settings);
+      await requireAffordable(settings.keyRules);
       const at = now();
       const project: Project = {
         projectId: newProjectId(),
         name: input.name,
         sourceLocale: input.sourceLocale,
-        settings: mergeSettings(DEFAULT_SETTINGS, input.settings),
+        settings,
         createdAt: at,
         updatedAt: at,
       };
@@ -134,8 +165,21 @@ export function createProjects(deps: {
       return project;
     },
 
-    /** Owners only. `settings` is merged; a change that changes nothing writes nothing. */
+    /**
+     * Owners only. `settings` is merged; a change that changes nothing writes nothing. New key
+     * rules are compiled and budgeted before the project's row is locked: no lock or connection
+     * is held while that takes its time; they are checked again under the lock only when another
+     * change of them came in between.
+     */
     async update(userId: string, projectId: string, changes: ProjectChanges): Promise<MemberProject> {
+      let checked: KeyRules | undefined;
+      if (changes.settings?.keyRules) {
+        requireOwner(await access.roleOf(projectId, userId));
+        const known = await projects.find(projectId);
+        if (!known) throw projectNotFound();
+        checked = mergeKeyRules(known.settings.keyRules, changes.settings.keyRules);
+        if (!sameKeyRules(known.settings.keyRules, checked)) await requireAffordable(checked, projectId);
+      }
       return db.transaction(async (tx) => {
         const current = await access.lockAsOwner(projectId, userId, tx);
         const next: Project = {
@@ -145,6 +189,10 @@ export function createProjects(deps: {
           settings: mergeSettings(current.settings, changes.settings),
         };
         if (sameProject(current, next)) return { ...current, role: 'owner' };
+        const rules = next.settings.keyRules;
+        if (!sameKeyRules(current.settings.keyRules, rules) && !(checked && sameKeyRules(checked, rules))) {
+          await requireAffordable(rules, projectId);
+        }
         next.updatedAt = Math.max(now(), current.updatedAt);
         await projects.update(next, tx);
         const { name, sourceLocale, settings } = next;

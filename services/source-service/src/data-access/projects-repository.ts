@@ -1,5 +1,11 @@
+import type { KeyRules } from '@tolk/contracts';
 import type { Db, Queryable } from '@tolk/db';
-import { createProjectReplica, sourceLocaleColumn, type ReplicaExtraColumn } from '@tolk/projects';
+import {
+  createProjectReplica,
+  keyRulesColumn,
+  sourceLocaleColumn,
+  type ReplicaExtraColumn,
+} from '@tolk/projects';
 
 /** What source-service knows of a project, and the head of its sources. */
 export type SourceProject = {
@@ -12,6 +18,8 @@ export type SourceProject = {
   sourceUpdatedAt: number | null;
   /** Whether a changed context annotation gives its key a new revision (DESIGN §13). */
   outdateOnContextChange: boolean;
+  /** The key rules (DESIGN §13): an upload keeps their work over its keys within the budget. */
+  keyRules: KeyRules;
 };
 
 type ProjectRow = {
@@ -20,9 +28,10 @@ type ProjectRow = {
   current_version: number;
   source_updated_at: Date | null;
   outdate_on_context_change: boolean;
+  key_rules: KeyRules;
 };
 
-/** The replica's columns of source-service: the source locale, and the head of the sources. */
+/** The replica's columns of source-service: the source locale, the head of the sources, the key rules. */
 export const SOURCE_PROJECT_COLUMNS: readonly ReplicaExtraColumn[] = [
   sourceLocaleColumn,
   { name: 'current_version', type: 'integer', nullable: false },
@@ -33,6 +42,7 @@ export const SOURCE_PROJECT_COLUMNS: readonly ReplicaExtraColumn[] = [
     nullable: false,
     fromFacts: (facts) => facts.outdateOnContextChange ?? true,
   },
+  keyRulesColumn,
 ];
 
 /**
@@ -48,6 +58,7 @@ export function createProjectsRepository(db: Db) {
       currentVersion: row.current_version,
       sourceUpdatedAt: row.source_updated_at?.getTime() ?? null,
       outdateOnContextChange: row.outdate_on_context_change,
+      keyRules: row.key_rules,
     }),
   });
 

@@ -1,7 +1,7 @@
 import { enqueueEvent } from '@tolk/bus';
-import type { Principal } from '@tolk/contracts';
+import { compileKeyRules, keyCharacters, keyRulesWorkProblem, type Principal } from '@tolk/contracts';
 import type { Db, Queryable } from '@tolk/db';
-import { ifMatchHolds, NotFoundError, PreconditionFailedError, type IfMatch } from '@tolk/http';
+import { ifMatchHolds, NotFoundError, PreconditionFailedError, ValidationError, type IfMatch } from '@tolk/http';
 import {
   authorizeProject as authorize,
   projectNotFound,
@@ -153,6 +153,8 @@ export function createSources(deps: {
   writerCheck: WriterCheck;
   cache: VersionCache<SourceVersion>;
   limits: SourceLimits;
+  /** The most work the project's key rules may take over an upload's keys (keyRulesWorkProblem). */
+  keyRulesBudget: number;
   now: () => number;
   logger: Logger;
 }) {
@@ -169,6 +171,17 @@ export function createSources(deps: {
     now,
     logger,
   } = deps;
+
+  /**
+   * The project's key rules must stay within their budget over the keys of the upload: every
+   * service that evaluates them (locale-service's counts, the CLI) then finishes within it.
+   */
+  async function requireKeyRulesWithinBudget(project: SourceProject, keys: readonly string[]) {
+    const rules = await compileKeyRules(project.keyRules);
+    if (rules.empty) return;
+    const problem = keyRulesWorkProblem(rules, keyCharacters(keys), deps.keyRulesBudget);
+    if (problem) throw new ValidationError(`body: ${problem}; nothing was stored`);
+  }
 
   /** The parsed content of a version; 0 is the empty source. Undefined when it does not exist. */
   async function load(
@@ -359,6 +372,7 @@ export function createSources(deps: {
       const parsed = await parseUpload(body, limits, COMPARED);
       const { match, unchanged: same } = compare(previous, seen, parsed);
       if (same) return unchanged(projectId, seen, previous);
+      await requireKeyRulesWithinBudget(project, parsed.keys);
       if (options.dryRun) {
         const { diff } = match;
         const { revisions } = await plan(project, previous, match, parsed, seen + 1, db);
@@ -525,6 +539,19 @@ export function createSources(deps: {
     async carryOvers(projectId: string, after: number, through: number) {
       if (await projects.isDeleted(projectId)) throw projectNotFound();
       return versions.carryOvers(projectId, after, through);
+    },
+
+    /**
+     * For project-service (internal): the characters of the current version's keys, what the
+     * work of key rules is counted against; version 0, no keys, before the first upload or when
+     * source-service has not heard of the project. A deleted project is NotFoundError.
+     */
+    async keyCharacters(projectId: string) {
+      if (await projects.isDeleted(projectId)) throw projectNotFound();
+      const version = (await projects.find(projectId))?.currentVersion ?? 0;
+      const source = await load(projectId, version);
+      if (!source) throw versionNotFound(version);
+      return { version, keyCount: source.keys.length, keyCharacters: keyCharacters(source.keys) };
     },
 
     /** `GET .../source/versions`: newest first. */

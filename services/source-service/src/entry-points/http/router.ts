@@ -11,6 +11,7 @@ import {
   type CarryOverResponse,
   type DiffResponse,
   type SourceFileResponse,
+  type SourceKeyCharactersResponse,
   type UploadResponse,
   type VersionListResponse,
 } from './schemas.js';
@@ -108,6 +109,14 @@ export function createSourceRouter(deps: {
       };
       res.json(body);
     }),
+  });
+
+  // The size of the current version's keys, for project-service's budget of key rules.
+  route(router, '/internal/projects/:projectId/source/key-characters', {
+    get: async (req, res) => {
+      const body: SourceKeyCharactersResponse = await sources.keyCharacters(pathParam(req, 'projectId'));
+      res.json(body);
+    },
   });
 
   return router;

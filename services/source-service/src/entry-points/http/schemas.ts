@@ -32,6 +32,7 @@ export {
   versionListResponseSchema,
   type CarryOverResponse,
   type DiffResponse,
+  type SourceKeyCharactersResponse,
   type SourceFileResponse,
   type UploadResponse,
   type VersionListResponse,
