@@ -53,13 +53,17 @@ export function TranslationsTab(props: { project: Project }) {
   const [q, setQ] = useState('');
   const [offset, setOffset] = useState(0);
 
+  // Only a changed search goes back to the first page: a page turned while the search box holds
+  // what was already searched (on the tab's first render, say) stays where it was turned to.
   useEffect(() => {
+    const next = typed.trim();
+    if (next === q) return;
     const timer = setTimeout(() => {
-      setQ(typed.trim());
+      setQ(next);
       setOffset(0);
     }, SEARCH_DELAY_MS);
     return () => clearTimeout(timer);
-  }, [typed]);
+  }, [typed, q]);
 
   const query = new URLSearchParams();
   if (locale) query.set('locale', locale);
