@@ -37,6 +37,7 @@ const EXCLUDE = ['**/node_modules/**', '**/dist/**'];
 const TIMED = [
   'test/hostile/slow-uploads.test.ts',
   'test/hostile/big-values.test.ts',
+  'test/hostile/heavy-inputs.test.ts',
   'libs/locale-file/test/source-performance.test.ts',
   'services/identity-service/test/passwords.test.ts',
   'services/project-service/test/glossary-event-loop.test.ts',

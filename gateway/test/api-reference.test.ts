@@ -6,6 +6,7 @@ import {
   signupRequestSchema,
   updateProjectRequestSchema,
 } from '@tolk/contracts';
+import { DEFAULT_SOURCE_LIMITS } from '@tolk/locale-file';
 import { request, validateJsonSchema } from '@tolk/testing';
 import type { OpenApiDocument, OpenApiOperation } from '../src/openapi/openapi-document.js';
 import { caseInsensitivePattern } from '../src/openapi/schema-components.js';
@@ -64,6 +65,15 @@ describe('GET /v1/openapi.json', () => {
     expect(document.openapi).toBe('3.1.0');
     expect(document.info).toMatchObject({ title: expect.any(String), version: '2.0.0' });
     expect(Object.keys(document.paths).every((path) => path.startsWith('/'))).toBe(true);
+  });
+
+  it('when a locale file is described, then its values carry the default limits of the parser', () => {
+    const value = document.components.schemas['LocaleFileValue'] as { anyOf: Record<string, unknown>[] };
+    const text = value.anyOf.find((schema) => schema['type'] === 'string')!;
+    expect(text['maxLength']).toBe(DEFAULT_SOURCE_LIMITS.maxValueLength);
+    expect(text['description']).toContain(
+      `At most ${DEFAULT_SOURCE_LIMITS.maxValueBraces.toLocaleString('en')} opening braces`,
+    );
   });
 
   it('when another method is used, then 405 with the error envelope', async () => {
