@@ -143,7 +143,11 @@ export const HAND_WRITTEN_SCHEMAS: Record<string, JsonSchema> = {
   LocaleFileValue: {
     anyOf: [
       // The default limits of a value (DEFAULT_SOURCE_LIMITS of @tolk/locale-file; a test holds them equal).
-      { type: 'string', maxLength: 100_000, description: 'At most 1,000 opening braces `{` (the default limits)' },
+      {
+        type: 'string',
+        maxLength: 100_000,
+        description: 'At most 1,000 opening braces `{` (the default limits)',
+      },
       schemaRef('LocaleFile'),
       { type: 'array', items: schemaRef('LocaleFileValue') },
     ],
