@@ -1,7 +1,13 @@
 import { enqueueEvent } from '@tolk/bus';
 import { compileKeyRules, keyCharacters, keyRulesWorkProblem, type Principal } from '@tolk/contracts';
 import type { Db, Queryable } from '@tolk/db';
-import { ifMatchHolds, NotFoundError, PreconditionFailedError, ValidationError, type IfMatch } from '@tolk/http';
+import {
+  ifMatchHolds,
+  NotFoundError,
+  PreconditionFailedError,
+  ValidationError,
+  type IfMatch,
+} from '@tolk/http';
 import {
   authorizeProject as authorize,
   projectNotFound,
