@@ -9,7 +9,7 @@ import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bigValueDocuments, startBigValueUploads } from '../../bench/big-value-uploads.js';
 import { startSystem, type System } from '../e2e/system.js';
-import { victimP99 } from './victim-p99.js';
+import { localeReadsAndSourceWrites, victimP99 } from './victim-p99.js';
 
 const VICTIM_CALLS = 150;
 /** Past this a call counts as failed; two of them put p99 of 150 calls or more over a second anyway. */
@@ -145,16 +145,7 @@ describe('one user uploading the worst values', () => {
         calls: VICTIM_CALLS,
         timeoutMs: CALL_TIMEOUT_MS,
         done: () => uploads.rounds() > 0,
-        request: (n, signal) => {
-          const put = n % 2 === 1;
-          const path = `/v1/projects/${victimProject}/${put ? 'source' : 'locales/de'}`;
-          return fetch(`${system.base}${path}`, {
-            method: put ? 'PUT' : 'GET',
-            headers: { authorization: `Bearer ${victim.token}`, 'content-type': 'application/json' },
-            body: put ? JSON.stringify({ greeting: `Hello {name} ${n}` }) : undefined,
-            signal,
-          });
-        },
+        request: localeReadsAndSourceWrites(system.base, victim.token, victimProject),
       });
     } finally {
       await uploads.stop();

@@ -15,7 +15,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildOpenApiDocument, type OpenApiDocument } from '../../gateway/src/openapi/openapi-document.js';
 import { startSystem, type System } from '../e2e/system.js';
-import { victimP99 } from './victim-p99.js';
+import { localeReadsAndSourceWrites, victimP99 } from './victim-p99.js';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261127);
 /** Inputs generated of each kind; each lane sends its own one after the other, over and over. */
@@ -412,16 +412,7 @@ describe('one member sending the heaviest inputs the OpenAPI document allows', (
         timeoutMs: CALL_TIMEOUT_MS,
         // Beside at least one round of every lane.
         done: () => lanes.every((lane) => (rounds.get(lane.what) ?? 0) > 0),
-        request: (n, signal) => {
-          const put = n % 2 === 1;
-          const path = `/v1/projects/${victimProject}/${put ? 'source' : 'locales/de'}`;
-          return fetch(`${system.base}${path}`, {
-            method: put ? 'PUT' : 'GET',
-            headers: { authorization: `Bearer ${victim.token}`, 'content-type': 'application/json' },
-            body: put ? JSON.stringify({ greeting: `Hello {name} ${n}` }) : undefined,
-            signal,
-          });
-        },
+        request: localeReadsAndSourceWrites(system.base, victim.token, victimProject),
       });
     } finally {
       stopping = true;

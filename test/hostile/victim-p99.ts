@@ -32,3 +32,19 @@ export async function victimP99(options: {
   const sorted = durations.sort((a, b) => a - b);
   return sorted[Math.ceil(0.99 * sorted.length) - 1]!;
 }
+
+/**
+ * The victim's calls for victimP99: its project's `GET …/locales/de` and `PUT …/source` (a
+ * source that changes each time), in turn, through the gateway at `base`.
+ */
+export function localeReadsAndSourceWrites(base: string, token: string, projectId: string) {
+  return (n: number, signal: AbortSignal): Promise<Response> => {
+    const put = n % 2 === 1;
+    return fetch(`${base}/v1/projects/${projectId}/${put ? 'source' : 'locales/de'}`, {
+      method: put ? 'PUT' : 'GET',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: put ? JSON.stringify({ greeting: `Hello {name} ${n}` }) : undefined,
+      signal,
+    });
+  };
+}
