@@ -83,6 +83,19 @@ export function createProjectDirectory<Project>(
     },
 
     /**
+     * The project as project-service says it now, remembered (for what the replica does not know
+     * of a project it has: a column added since its last event). NotFoundError when it is gone.
+     */
+    async refresh(projectId: string): Promise<Project> {
+      const facts = await ask(projectId);
+      if (!facts || facts.projectId !== projectId) throw projectNotFound();
+      await store.remember(facts);
+      const remembered = await store.find(projectId);
+      if (!remembered) throw projectNotFound();
+      return remembered;
+    },
+
+    /**
      * The ids of the projects `userId` is a member of, and so may read, as project-service says
      * now (never kept: a removed membership counts at once).
      */

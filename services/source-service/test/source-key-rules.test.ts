@@ -75,6 +75,27 @@ describe('the key rules of an upload', () => {
   });
 });
 
+describe('the key rules of a project known before source-service kept them', () => {
+  it('when its replica row has no rules yet (as the migration leaves it), then the upload asks project-service and is held to them', async () => {
+    const rules = { humanOnly: ['legal.*'], neverTranslate: ['**.url'], exclude: ['debug.**'] };
+    const { projectId, owner } = await service.createProject({ settings: { keyRules: rules } });
+    const url = `/v1/projects/${projectId}/source`;
+    expect((await service.call('PUT', url, { as: owner, body: source(30) })).status).toBe(200);
+    // What an existing row holds after the migration: its rules not known.
+    await service.db.query(`UPDATE projects SET key_rules = NULL WHERE project_id = $1`, [projectId]);
+
+    const refused = await service.call('PUT', url, { as: owner, body: source(100) });
+    expectError(refused, 400, 'VALIDATION_ERROR');
+    expect(refused.body.error.message).toContain(`over the budget of ${BUDGET}`);
+    const { rows } = await service.db.query<{ key_rules: unknown }>(
+      `SELECT key_rules FROM projects WHERE project_id = $1`,
+      [projectId],
+    );
+    expect(rows[0]?.key_rules).toStrictEqual(rules);
+    expect((await service.call('GET', url, { as: owner })).body).toMatchObject({ version: 1, keyCount: 30 });
+  });
+});
+
 describe('GET /internal/projects/:projectId/source/key-characters', () => {
   it('when a project has a source, then its current version and its keys’ characters; 0 before the first upload', async () => {
     const { projectId, owner } = await service.createProject();

@@ -18,8 +18,11 @@ export type SourceProject = {
   sourceUpdatedAt: number | null;
   /** Whether a changed context annotation gives its key a new revision (DESIGN §13). */
   outdateOnContextChange: boolean;
-  /** The key rules (DESIGN §13): an upload keeps their work over its keys within the budget. */
-  keyRules: KeyRules;
+  /**
+   * The key rules (DESIGN §13): an upload keeps their work over its keys within the budget. Null
+   * for a project known before source-service kept them, until project-service is asked.
+   */
+  keyRules: KeyRules | null;
 };
 
 type ProjectRow = {
@@ -28,7 +31,7 @@ type ProjectRow = {
   current_version: number;
   source_updated_at: Date | null;
   outdate_on_context_change: boolean;
-  key_rules: KeyRules;
+  key_rules: KeyRules | null;
 };
 
 /** The replica's columns of source-service: the source locale, the head of the sources, the key rules. */
@@ -42,7 +45,8 @@ export const SOURCE_PROJECT_COLUMNS: readonly ReplicaExtraColumn[] = [
     nullable: false,
     fromFacts: (facts) => facts.outdateOnContextChange ?? true,
   },
-  keyRulesColumn,
+  // Null where the project was known before the rules were kept (the migration leaves them so).
+  { ...keyRulesColumn, nullable: true },
 ];
 
 /**

@@ -1,5 +1,11 @@
 import { enqueueEvent } from '@tolk/bus';
-import { compileKeyRules, keyCharacters, keyRulesWorkProblem, type Principal } from '@tolk/contracts';
+import {
+  compileKeyRules,
+  keyCharacters,
+  keyRulesWorkProblem,
+  NO_KEY_RULES,
+  type Principal,
+} from '@tolk/contracts';
 import type { Db, Queryable } from '@tolk/db';
 import {
   ifMatchHolds,
@@ -183,7 +189,8 @@ export function createSources(deps: {
    * service that evaluates them (locale-service's counts, the CLI) then finishes within it.
    */
   async function requireKeyRulesWithinBudget(project: SourceProject, keys: readonly string[]) {
-    const rules = await compileKeyRules(project.keyRules);
+    const known = project.keyRules ?? (await directory.refresh(project.projectId)).keyRules;
+    const rules = await compileKeyRules(known ?? NO_KEY_RULES);
     if (rules.empty) return;
     const problem = keyRulesWorkProblem(rules, keyCharacters(keys), deps.keyRulesBudget);
     if (problem) throw new ValidationError(`body: ${problem}; nothing was stored`);
