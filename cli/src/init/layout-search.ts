@@ -67,9 +67,9 @@ export type LayoutDetector = (search: LayoutSearch) => Promise<FoundFileSet[]>;
 /**
  * Folders that hold copies, dependencies, build output or tests, never an app's own locale
  * files: vendored dependencies of every ecosystem (npm, Bundler, Composer, Go, CocoaPods,
- * Carthage, SwiftPM, pip), build output (dist, build, target, Xcode's DerivedData and archives),
- * and test data (a test's fixtures, Java's and Android's test source sets). Hidden folders
- * (`.git`, `.venv`, `.dart_tool`, `.next`, `.build`) are never listed.
+ * Carthage, SwiftPM, pip), build output (dist, build, target, Rails' compiled assets, Xcode's DerivedData and archives),
+ * test data (a test's fixtures, Java's and Android's test source sets), and a library's example
+ * app. Hidden folders (`.git`, `.venv`, `.dart_tool`, `.next`, `.build`) are never listed.
  */
 export const IGNORED_FOLDERS = [
   '**/node_modules/**',
@@ -86,6 +86,8 @@ export const IGNORED_FOLDERS = [
   '**/dist/**',
   '**/build/**',
   '**/out/**',
+  '**/public/packs/**',
+  '**/public/assets/**',
   '**/target/**',
   '**/tmp/**',
   '**/coverage/**',
@@ -100,8 +102,9 @@ export const IGNORED_FOLDERS = [
   '**/fixtures/**',
   '**/testdata/**',
   '**/androidTest/**',
-  '**/example/**',
-  '**/examples/**',
+  // A library's example app, at the top of its repository (not `org/example/`, a Java package).
+  'example/**',
+  'examples/**',
 ];
 
 /** Deep enough for Java packages in a module of a monorepo (`a/b/src/main/resources/org/x/y/z`). */

@@ -1,28 +1,9 @@
 /** detectLayout: the file sets `tolk init` proposes for the trees real apps have. */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { detectLayout } from '../../src/init/detect-layout.js';
+import { temporaryTrees } from '../support/temp-tree.js';
 
-const roots: string[] = [];
-
-/** A directory holding `files` (path → text or bytes). */
-async function tree(files: Record<string, string | Buffer | object>): Promise<string> {
-  const root = await mkdtemp(join(tmpdir(), 'tolk-detect-'));
-  roots.push(root);
-  for (const [path, content] of Object.entries(files)) {
-    await mkdir(dirname(join(root, path)), { recursive: true });
-    const bytes =
-      typeof content === 'string' || Buffer.isBuffer(content) ? content : JSON.stringify(content, null, 2);
-    await writeFile(join(root, path), bytes);
-  }
-  return root;
-}
-
-afterEach(async () => {
-  await Promise.all(roots.splice(0).map((root) => rm(root, { recursive: true, force: true })));
-});
+const tree = temporaryTrees('tolk-detect-');
 
 describe('detectLayout', () => {
   it('when an i18next app has a folder per locale with three namespaces and plural keys, then one i18next file set with {namespace}', async () => {
