@@ -7,8 +7,8 @@
  * plural keys (`item_one`, `item_other`), plain `json` otherwise. A file whose keys hold dots (an
  * i18next app with `keySeparator: false`) is still the app's: the keys are for `tolk push` to judge.
  */
-import { formatNamed } from '../../formats/index.js';
 import { findPluralGroups } from '@tolk/locale-file';
+import { formatNamed } from '../../formats/index.js';
 import { flatKeys, plainJsonObject, readForDetection } from '../locale-file-reading.js';
 import { pathsEndingIn, type FoundFileSet, type LayoutDetector } from '../layout-search.js';
 import { nameCandidates, patternFileSet, readCandidate } from '../name-patterns.js';
