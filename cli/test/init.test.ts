@@ -260,7 +260,9 @@ describe('tolk init', () => {
         expect(result.stdout).toContain(
           'config/locales/{locale}.yml  yaml (Rails), namespace rails: de, en (2 files)',
         );
-        expect(result.stdout).toContain('Use these file sets? [Y/n]: ');
+        expect(result.stdout).toContain(
+          'Use these file sets? [Y/n, or the numbers of those to keep, e.g. 1,3]: ',
+        );
         expect(result.stdout).toContain('Source locale (en): ');
         expect(result.stdout).toContain('Target locales, comma-separated (e.g. de,fr) (de): ');
         expect(result.stdout).not.toContain('Locale files');
@@ -369,9 +371,11 @@ describe('tolk init', () => {
     it('when the files found are written in a locale that cannot be a source, then exit 2 saying so before anything is created', async () => {
       const cli = await createCliHarness(system.base);
       try {
+        // The template l10n.yaml names is the source: its locale, zh-Hant, is not one a source can be.
         await writeApp(cli, {
-          'locales/zh-Hant.json': { hello: '你好', bye: '再見' },
-          'locales/en.json': { hello: 'Hello' },
+          'l10n.yaml': 'arb-dir: lib/l10n\ntemplate-arb-file: app_zh_Hant.arb\n',
+          'lib/l10n/app_zh_Hant.arb': { '@@locale': 'zh_Hant', hello: '你好', bye: '再見' },
+          'lib/l10n/app_en.arb': { '@@locale': 'en', hello: 'Hello' },
         });
         const result = await cli.tolk(['init', '--name', 'Hant source', '--yes'], {
           env: { TOLK_TOKEN: token },
@@ -381,6 +385,91 @@ describe('tolk init', () => {
           'the source locale of the files found (name another with --source): "zh-Hant" cannot be a source locale',
         );
         expect(await projectNames(system, token)).not.toContain('Hant source');
+      } finally {
+        await cli.remove();
+      }
+    });
+
+    it('when no file says which locale is the source and none is English, then --yes asks for --source before anything is created', async () => {
+      const cli = await createCliHarness(system.base);
+      try {
+        await writeApp(cli, {
+          'locales/de.json': { hello: 'Hallo', bye: 'Tschüss' },
+          'locales/fr.json': { hello: 'Bonjour' },
+        });
+        const refused = await cli.tolk(['init', '--name', 'No source said', '--yes'], {
+          env: { TOLK_TOKEN: token },
+        });
+        expect(refused.code).toBe(2);
+        expect(refused.stderr).toContain(
+          'The files found do not say which locale is the source (de, fr seen, de has the most messages): name it with --source',
+        );
+        expect(await projectNames(system, token)).not.toContain('No source said');
+
+        const named = await cli.tolk(['init', '--name', 'Source named', '--source', 'fr', '--yes'], {
+          env: { TOLK_TOKEN: token },
+        });
+        expect(named.code, named.stderr).toBe(0);
+        expect(await cli.readJson('tolk.json')).toMatchObject({
+          sourceLocale: 'fr',
+          targetLocales: ['de'],
+          files: 'locales/{locale}.json',
+        });
+      } finally {
+        await cli.remove();
+      }
+    });
+
+    it('when no file says the source in a terminal, then the locale with the most messages is offered and the answer decides the targets', async () => {
+      const cli = await createCliHarness(system.base);
+      try {
+        await writeApp(cli, {
+          'locales/de.json': { hello: 'Hallo', bye: 'Tschüss' },
+          'locales/fr.json': { hello: 'Bonjour' },
+        });
+        const result = await cli.tolk(['init'], {
+          env: { TOLK_TOKEN: token },
+          input: ['', 'Asked', 'fr', ''],
+        });
+        expect(result.code, result.stderr).toBe(0);
+        expect(result.stdout).toContain(
+          'Source locale: not said by the files (de has the most messages); target locales: fr.',
+        );
+        expect(result.stdout).toContain('Source locale (de): ');
+        expect(result.stdout).toContain('Target locales, comma-separated (e.g. de,fr) (de): ');
+        expect(await cli.readJson('tolk.json')).toMatchObject({ sourceLocale: 'fr', targetLocales: ['de'] });
+      } finally {
+        await cli.remove();
+      }
+    });
+
+    it('when several file sets are found in a terminal, then they are numbered and the numbers answered are the ones kept', async () => {
+      const cli = await createCliHarness(system.base);
+      try {
+        await writeApp(cli, {
+          ...RAILS_APP,
+          'app/javascript/locales/en.json': { save: 'Save' },
+          'app/javascript/locales/pl.json': { save: 'Zapisz' },
+        });
+        const result = await cli.tolk(['init'], {
+          env: { TOLK_TOKEN: token },
+          input: ['4', '1', 'Kept one', '', ''],
+        });
+        expect(result.code, result.stderr).toBe(0);
+        expect(result.stdout).toContain(
+          '  1. app/javascript/locales/{locale}.json  json, namespace javascript: en, pl (2 files)',
+        );
+        expect(result.stdout).toContain(
+          'Use these file sets? [Y/n, or the numbers of those to keep, e.g. 1,3]: ',
+        );
+        expect(result.stdout).toContain('Answer y, n, or numbers from 1 to 3.');
+        expect(result.stdout).toContain('Target locales, comma-separated (e.g. de,fr) (pl): ');
+        // One set kept: the old one-pattern form, no namespace.
+        expect(await cli.readJson('tolk.json')).toMatchObject({
+          sourceLocale: 'en',
+          targetLocales: ['pl'],
+          files: 'app/javascript/locales/{locale}.json',
+        });
       } finally {
         await cli.remove();
       }

@@ -10,10 +10,13 @@ import {
 import { authenticatedClient, createContext } from '../context.js';
 import { ApiError, ExitCode, usageError } from '../errors.js';
 import { describeProposal } from '../init/describe-proposal.js';
-import { detectLayout, type FileSet, type LayoutProposal } from '../init/detect-layout.js';
+import { detectFileSets, type FileSet, type LayoutProposal } from '../init/detect-layout.js';
+import { proposeLayout } from '../init/propose-layout.js';
 import type { Io } from '../io.js';
 import { parseLocaleList, parseSourceLocale } from '../locales.js';
 import { createPrompter } from '../prompt.js';
+
+type Prompter = ReturnType<typeof createPrompter>;
 
 export const DEFAULT_FILES = 'locales/{locale}.json';
 
@@ -60,21 +63,8 @@ export async function init(io: Io, options: InitOptions) {
       }
     }
     // Before anything is created, so that a proposal refused leaves nothing behind.
-    const proposal = options.files === undefined ? await detectLayout(io.cwd) : undefined;
-    let detected: LayoutProposal | undefined;
-    if (proposal && proposal.fileSets.length > 0) {
-      const description = describeProposal(proposal);
-      if (options.yes) {
-        detected = proposal;
-      } else if (interactive) {
-        const answer = await prompter.ask(`${description}\nUse these file sets? [Y/n]`);
-        if (!/^n(o)?$/i.test(answer)) detected = proposal;
-      } else {
-        throw usageError(
-          `${description}\nPass --yes to take these file sets, or name the files with --files`,
-        );
-      }
-    }
+    const { proposal, detected } =
+      options.files === undefined ? await chooseFileSets(io.cwd, options, interactive, prompter, out) : {};
 
     const { client } = await authenticatedClient(context);
     const api = tolkApi(client);
@@ -95,13 +85,7 @@ export async function init(io: Io, options: InitOptions) {
       const fallbackName = basename(io.cwd) || 'My project';
       const name =
         options.name ?? (interactive ? await prompter.ask('Project name', fallbackName) : fallbackName);
-      const defaultSource = detected?.sourceLocale ?? 'en';
-      const source = parseSourceLocale(
-        options.source ?? (interactive ? await prompter.ask('Source locale', defaultSource) : defaultSource),
-        options.source === undefined && !interactive && detected?.sourceLocale !== undefined
-          ? 'the source locale of the files found (name another with --source)'
-          : '--source',
-      );
+      const source = await sourceLocaleFor(detected, options, interactive, prompter);
       // Checked before the project exists, so a typo leaves nothing behind.
       if (options.targets !== undefined) parseLocaleList(options.targets, '--targets');
       project = await api.createProject({ name, sourceLocale: source });
@@ -114,10 +98,11 @@ export async function init(io: Io, options: InitOptions) {
       );
     }
     const onServer = (await api.listLocales(project.projectId)).locales.map((locale) => locale.locale);
-    // The locales the server has and those with files on disk.
-    const known = [
-      ...new Set([...onServer, ...(detected?.targetLocales ?? [])].filter((l) => l !== project.sourceLocale)),
-    ];
+    // The locales the server has and those with files on disk (the source's aside).
+    const seen = detected
+      ? [...detected.targetLocales, ...detected.fileSets.flatMap((set) => set.locales)].sort()
+      : [];
+    const known = [...new Set([...onServer, ...seen].filter((l) => l !== project.sourceLocale))];
     let targetsText = options.targets;
     if (targetsText === undefined && interactive) {
       targetsText = await prompter.ask('Target locales, comma-separated (e.g. de,fr)', known.join(','));
@@ -173,6 +158,75 @@ export async function init(io: Io, options: InitOptions) {
   } finally {
     prompter.close();
   }
+}
+
+/**
+ * The file sets found, and those the user takes: all of them with --yes; in a terminal, all, none
+ * or those whose numbers are answered; elsewhere none, with exit 2 showing them. Undefined when
+ * none is found.
+ */
+async function chooseFileSets(
+  cwd: string,
+  options: InitOptions,
+  interactive: boolean,
+  prompter: Prompter,
+  out: { line(text: string): void },
+): Promise<{ proposal?: LayoutProposal; detected?: LayoutProposal }> {
+  const { found, notes } = await detectFileSets(cwd);
+  const proposal = proposeLayout(found, notes);
+  if (proposal.fileSets.length === 0) return { proposal };
+  const description = describeProposal(proposal);
+  if (options.yes) return { proposal, detected: proposal };
+  if (!interactive) {
+    throw usageError(`${description}\nPass --yes to take these file sets, or name the files with --files`);
+  }
+  const several = proposal.fileSets.length > 1;
+  for (;;) {
+    const answer = await prompter.ask(
+      `${description}\nUse these file sets? [Y/n${several ? ', or the numbers of those to keep, e.g. 1,3' : ''}]`,
+    );
+    if (/^n(o)?$/i.test(answer)) return { proposal };
+    if (!several || !/^\d/.test(answer)) return { proposal, detected: proposal };
+    const numbers = answer
+      .split(/[\s,]+/)
+      .filter(Boolean)
+      .map(Number);
+    if (numbers.every((n) => Number.isInteger(n) && n >= 1 && n <= proposal.fileSets.length)) {
+      // The sets are proposed again, alone: their namespaces, source and targets are theirs.
+      const kept = proposal.fileSets.flatMap((set, index) =>
+        numbers.includes(index + 1) ? found.filter((one) => one.fileSet.path === set.fileSet.path) : [],
+      );
+      return { proposal, detected: proposeLayout(kept, []) };
+    }
+    out.line(`Answer y, n, or numbers from 1 to ${proposal.fileSets.length}.`);
+  }
+}
+
+/**
+ * The source locale of a new project: --source, else the one the files tell (asked in a terminal,
+ * with it as the default); when they do not tell and no template says English, --yes needs
+ * --source rather than a guess.
+ */
+async function sourceLocaleFor(
+  detected: LayoutProposal | undefined,
+  options: InitOptions,
+  interactive: boolean,
+  prompter: Prompter,
+): Promise<string> {
+  if (options.source !== undefined) return parseSourceLocale(options.source, '--source');
+  const told = detected?.sourceLocale;
+  const offered = told ?? detected?.sourceLocaleGuess ?? 'en';
+  if (interactive) return parseSourceLocale(await prompter.ask('Source locale', offered), '--source');
+  if (told === undefined && detected?.sourceLocaleGuess !== undefined) {
+    const seen = [detected.sourceLocaleGuess, ...detected.targetLocales].sort().join(', ');
+    throw usageError(
+      `The files found do not say which locale is the source (${seen} seen, ${detected.sourceLocaleGuess} has the most messages): name it with --source`,
+    );
+  }
+  return parseSourceLocale(
+    offered,
+    told === undefined ? '--source' : 'the source locale of the files found (name another with --source)',
+  );
 }
 
 /**

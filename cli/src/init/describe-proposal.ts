@@ -3,11 +3,19 @@ import type { FileSet, LayoutProposal } from './detect-layout.js';
 /** The proposal as `tolk init` shows it before asking, or in the error that asks for --yes. */
 export function describeProposal(proposal: LayoutProposal): string {
   const lines = ['Found the locale files of this app:'];
-  for (const { fileSet, locales, files } of proposal.fileSets) {
+  const several = proposal.fileSets.length > 1;
+  proposal.fileSets.forEach(({ fileSet, locales, files }, index) => {
     const seen = locales.length > 0 ? locales.join(', ') : 'no locale yet';
-    lines.push(`  ${fileSet.path}  ${describeFileSet(fileSet)}: ${seen} (${plural(files.length, 'file')})`);
-  }
-  const source = proposal.sourceLocale ?? 'not seen';
+    const number = several ? `${index + 1}. ` : '';
+    lines.push(
+      `  ${number}${fileSet.path}  ${describeFileSet(fileSet)}: ${seen} (${plural(files.length, 'file')})`,
+    );
+  });
+  const source =
+    proposal.sourceLocale ??
+    (proposal.sourceLocaleGuess === undefined
+      ? 'not seen'
+      : `not said by the files (${proposal.sourceLocaleGuess} has the most messages)`);
   const targets = proposal.targetLocales.length > 0 ? proposal.targetLocales.join(', ') : 'none seen';
   lines.push(`Source locale: ${source}; target locales: ${targets}.`);
   for (const note of proposal.notes) lines.push(`Note: ${note}`);

@@ -1,28 +1,9 @@
 /** detectLayout: the file sets `tolk init` proposes for the trees real apps have. */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { detectLayout } from '../../src/init/detect-layout.js';
+import { temporaryTrees } from '../support/temp-tree.js';
 
-const roots: string[] = [];
-
-/** A directory holding `files` (path → text or bytes). */
-async function tree(files: Record<string, string | Buffer | object>): Promise<string> {
-  const root = await mkdtemp(join(tmpdir(), 'tolk-detect-'));
-  roots.push(root);
-  for (const [path, content] of Object.entries(files)) {
-    await mkdir(dirname(join(root, path)), { recursive: true });
-    const bytes =
-      typeof content === 'string' || Buffer.isBuffer(content) ? content : JSON.stringify(content, null, 2);
-    await writeFile(join(root, path), bytes);
-  }
-  return root;
-}
-
-afterEach(async () => {
-  await Promise.all(roots.splice(0).map((root) => rm(root, { recursive: true, force: true })));
-});
+const tree = temporaryTrees('tolk-detect-');
 
 describe('detectLayout', () => {
   it('when an i18next app has a folder per locale with three namespaces and plural keys, then one i18next file set with {namespace}', async () => {
@@ -98,7 +79,7 @@ describe('detectLayout', () => {
     expect(proposal.targetLocales).toEqual(['de', 'pl']);
   });
 
-  it('when a target has more plural forms than the source, then the source is still the locale with more messages', async () => {
+  it('when no file says the source and none is English, then the locale with more messages is only the guess offered, though a target has more plural forms', async () => {
     const root = await tree({
       'locales/de.json': { a: 'A', b: 'B', items_one: 'ein Ding', items_other: '{{count}} Dinge' },
       'locales/pl.json': {
@@ -113,7 +94,8 @@ describe('detectLayout', () => {
     expect(proposal.fileSets.map((set) => set.fileSet)).toEqual([
       { path: 'locales/{locale}.json', format: 'i18next' },
     ]);
-    expect(proposal.sourceLocale).toBe('de');
+    expect(proposal.sourceLocale).toBeUndefined();
+    expect(proposal.sourceLocaleGuess).toBe('de');
     expect(proposal.targetLocales).toEqual(['pl']);
   });
 
@@ -356,8 +338,6 @@ describe('detectLayout', () => {
       'public/locales/en/common.json': { save: 'Save', cancel: 'Cancel' },
       'public/locales/zh_CN/common.json': { save: '保存' },
       'public/locales/pt-br/common.json': { save: 'Salvar' },
-      'strings/en_US.json': { hello: 'Hello', bye: 'Bye' },
-      'strings/de_DE.json': { hello: 'Hallo' },
     });
     const proposal = await detectLayout(root);
     expect(proposal.fileSets.map((set) => set.fileSet)).toEqual([
@@ -366,15 +346,39 @@ describe('detectLayout', () => {
         format: 'json',
         locales: { 'zh-CN': 'zh_CN', 'pt-BR': 'pt-br' },
       },
-      {
-        path: 'strings/{locale}.json',
-        format: 'json',
-        locales: { 'en-US': 'en_US', 'de-DE': 'de_DE' },
-        namespace: 'strings',
-      },
     ]);
     expect(proposal.sourceLocale).toBe('en');
-    expect(proposal.targetLocales).toEqual(['de-DE', 'en-US', 'pt-BR', 'zh-CN']);
+    expect(proposal.targetLocales).toEqual(['pt-BR', 'zh-CN']);
+
+    const american = await detectLayout(
+      await tree({
+        'strings/en_US.json': { hello: 'Hello', bye: 'Bye' },
+        'strings/de_DE.json': { hello: 'Hallo' },
+      }),
+    );
+    expect(american.fileSets.map((set) => set.fileSet)).toEqual([
+      { path: 'strings/{locale}.json', format: 'json', locales: { 'en-US': 'en_US', 'de-DE': 'de_DE' } },
+    ]);
+    expect(american.sourceLocale).toBe('en-US');
+    expect(american.targetLocales).toEqual(['de-DE']);
+  });
+
+  it('when the source locale is en and a file set has no file of en, then that set is left out with a note (push could not read its source)', async () => {
+    const root = await tree({
+      'public/locales/en/common.json': { save: 'Save' },
+      'public/locales/de/common.json': { save: 'Speichern' },
+      'strings/en_US.json': { hello: 'Hello', bye: 'Bye' },
+      'strings/de_DE.json': { hello: 'Hallo' },
+    });
+    const proposal = await detectLayout(root);
+    expect(proposal.fileSets.map((set) => set.fileSet)).toEqual([
+      { path: 'public/locales/{locale}/{namespace}.json', format: 'json' },
+    ]);
+    expect(proposal.sourceLocale).toBe('en');
+    expect(proposal.targetLocales).toEqual(['de']);
+    expect(proposal.notes).toEqual([
+      'strings/{locale}.json was left out: it has no file of en, the source locale',
+    ]);
   });
 
   it("when two files spell the same locale, then the format's own spelling is read and the other left out", async () => {
