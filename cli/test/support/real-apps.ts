@@ -6,10 +6,26 @@
  */
 import { existsSync } from 'node:fs';
 import { cp } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const REAL_APPS_DIR = fileURLToPath(new URL('../../../../shared/corpus/real-apps', import.meta.url));
+/**
+ * `TOLK_REAL_APPS_DIR` when set; else `shared/corpus/real-apps` beside the repository, or beside
+ * the nearest folder above it that has one (a clone made one level deeper still finds it).
+ */
+function findRealApps(): string {
+  const named = process.env['TOLK_REAL_APPS_DIR'];
+  if (named) return resolve(named);
+  const repository = fileURLToPath(new URL('../../../', import.meta.url));
+  for (let dir = resolve(repository, '..'); ; dir = dirname(dir)) {
+    const candidate = join(dir, 'shared', 'corpus', 'real-apps');
+    if (existsSync(candidate) || dirname(dir) === dir) {
+      return existsSync(candidate) ? candidate : resolve(repository, '..', 'shared', 'corpus', 'real-apps');
+    }
+  }
+}
+
+export const REAL_APPS_DIR = findRealApps();
 
 export const REAL_APPS = [
   'android',
