@@ -80,7 +80,7 @@ export function readJsonFile(bytes: Buffer, path: string, options: JsonReadOptio
   try {
     parsedJson = JSON.parse(text);
   } catch (error) {
-    throw syntaxError(path, text, (error as Error).message);
+    throw jsonSyntaxError(path, text, (error as Error).message);
   }
   if (typeof parsedJson !== 'object' || parsedJson === null || Array.isArray(parsedJson)) {
     const got = parsedJson === null ? 'null' : Array.isArray(parsedJson) ? 'an array' : typeof parsedJson;
@@ -449,7 +449,7 @@ function shownKey(at: JSONPath): string {
  * JSON`, `Unexpected end of JSON input`): then the first error jsonc-parser finds is the place,
  * else the end of the text.
  */
-function syntaxError(path: string, text: string, message: string): FormatError {
+export function jsonSyntaxError(path: string, text: string, message: string): FormatError {
   const atPosition = / at position (\d+)(?: \(line \d+ column \d+\))?$/.exec(message);
   let offset: number | undefined = atPosition ? Number(atPosition[1]) : undefined;
   if (offset === undefined) {

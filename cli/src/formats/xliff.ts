@@ -414,10 +414,14 @@ function parse(bytes: Buffer, path: string, report?: Pick<ReadInput, 'path' | 'f
     }
   });
   parser.on('error', (error) => {
-    throw new FormatError(path, `is not well-formed XML: ${error.message.replace(/^[^:]*:\d+:\d+: /, '')}`, {
-      line: parser.line,
-      column: parser.column,
-    });
+    throw new FormatError(
+      path,
+      `is not well-formed XML: ${error.message.replace(/^(?:[^:]*:)?\d+:\d+: /, '')}`,
+      {
+        line: parser.line,
+        column: parser.column,
+      },
+    );
   });
   parser.write(base ? text.slice(1) : text).close();
   if (!version || !root) fail('has no <xliff> element', 0);
