@@ -6,12 +6,10 @@
  * its line and column, the file left as it is, exit 6) or findings on its keys (the file read), the
  * rest goes on, the process stays within its memory, and nothing the server has is lost.
  */
-import { mkdir, readFile, stat, truncate, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { stat, truncate } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSystem, type System } from '../../test/e2e/system.js';
-import { createCliHarness, type CliHarness } from './support/cli-harness.js';
-import { startOpenAIStandIn, type ProviderStandIn } from './support/provider-stand-ins.js';
+import { fileSetProject, systemWithModel, type FileSetProject } from './support/file-set-project.js';
 
 const json = (value: unknown) => JSON.stringify(value, null, 2) + '\n';
 
@@ -20,51 +18,20 @@ const POLISH_FORMS =
   'nplurals=4; plural=(n==1 ? 0 : (n%10>=2 && n%10<=4) && (n%100<12 || n%100>14) ? 1 : n!=1 && (n%10>=0 && n%10<=1) || (n%10>=5 && n%10<=9) || (n%100>=12 && n%100<=14) ? 2 : 3);';
 
 describe('bad input in locale files', () => {
-  let system: System;
-  let openai: ProviderStandIn;
-
-  beforeAll(async () => {
-    [system, openai] = await Promise.all([startSystem({ sources: true }), startOpenAIStandIn()]);
-  });
-  afterAll(async () => {
-    await openai?.close();
-    await system?.close();
-  });
+  const world = systemWithModel();
 
   /** A project of `files`, pushed and translated into de and pl with every file as given. */
   async function project(files: unknown, contents: Record<string, string>) {
-    const { token } = await system.signUp();
-    const cli: CliHarness = await createCliHarness(system.base);
-    const tolk = (...args: string[]) => cli.tolk(args, { env: { TOLK_TOKEN: token } });
-    const write = async (path: string, content: string | Buffer) => {
-      await mkdir(dirname(join(cli.cwd, path)), { recursive: true });
-      await writeFile(join(cli.cwd, path), content);
-    };
-    const translate = (...args: string[]) =>
-      tolk('translate', '--base-url', openai.baseURL, '--model', 'stand-in', '--concurrency', '1', ...args);
-    const init = await tolk('init', '--name', 'Bad', '--targets', 'de,pl', '--yes', '--json');
-    expect(init.code, init.stderr).toBe(0);
-    const projectId = init.json().projectId as string;
-    await cli.writeJson('tolk.json', { ...(await cli.readJson('tolk.json')), files });
-    for (const [path, content] of Object.entries(contents)) await write(path, content);
-    const push = await tolk('push');
+    const app = await fileSetProject({ ...world, targets: ['de', 'pl'], files, contents });
+    const push = await app.tolk('push');
     expect(push.code, push.stderr).toBe(0);
-    const first = await translate();
+    const first = await app.translate();
     expect(first.code, first.stderr).toBe(0);
-    const stored = async (locale: string) => {
-      const response = await system.call(
-        'GET',
-        `/v1/projects/${projectId}/locales/${locale}/translations`,
-        token,
-      );
-      expect(response.status).toBe(200);
-      return (response.body as { content: string }).content;
-    };
-    return { cli, tolk, translate, write, stored, read: (path: string) => readFile(join(cli.cwd, path)) };
+    return app;
   }
 
   describe('a JSON app', () => {
-    let app: Awaited<ReturnType<typeof project>>;
+    let app: FileSetProject;
     const PL = 'locales/pl.json';
     const GOOD = json({ title: 'Tytuł', save: 'Zapisz' });
 
@@ -76,7 +43,7 @@ describe('bad input in locale files', () => {
       });
     });
     afterAll(async () => {
-      await app?.cli.remove();
+      await app?.remove();
     });
 
     /**
@@ -85,7 +52,8 @@ describe('bad input in locale files', () => {
      */
     async function unreadable(code: string, place: string, reason: RegExp, make: () => Promise<void>) {
       await make();
-      const before = { file: await stat(join(app.cli.cwd, PL)), stored: await app.stored('pl') };
+      const stored = async () => (await app.stored('pl')).content;
+      const before = { file: await stat(join(app.cli.cwd, PL)), stored: await stored() };
       const bytes = before.file.size < 1024 * 1024 ? await app.read(PL) : undefined;
       try {
         const check = await app.tolk('check', '--json');
@@ -103,7 +71,7 @@ describe('bad input in locale files', () => {
           expect(error, result.stderr).toMatch(reason);
           expect((await stat(join(app.cli.cwd, PL))).size).toBe(before.file.size);
           if (bytes) expect((await app.read(PL)).equals(bytes)).toBe(true);
-          expect(await app.stored('pl')).toBe(before.stored);
+          expect(await stored()).toBe(before.stored);
         }
         expect((await app.read('locales/de.json')).toString()).toContain('"title"');
       } finally {
@@ -206,7 +174,7 @@ describe('bad input in locale files', () => {
       expect((await app.read('messages.pl.xlf')).toString()).toBe(bomb);
       expect(process.resourceUsage().maxRSS - grownBefore).toBeLessThan(64 * 1024);
     } finally {
-      await app.cli.remove();
+      await app.remove();
     }
   });
 
@@ -240,7 +208,7 @@ describe('bad input in locale files', () => {
       expect(translate.stderr).toContain('(`tolk check` lists them all)');
       expect(process.resourceUsage().maxRSS - grownBefore).toBeLessThan(64 * 1024);
     } finally {
-      await app.cli.remove();
+      await app.remove();
     }
   });
 
@@ -286,7 +254,7 @@ describe('bad input in locale files', () => {
       expect(written).toContain('msgstr[0] "%d plik"\nmsgstr[1] "%d pliki"\nmsgstr[2] "%d plików"');
       expect(written).toContain('msgstr "Tytuł"');
     } finally {
-      await app.cli.remove();
+      await app.remove();
     }
   });
 });

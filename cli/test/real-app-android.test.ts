@@ -9,11 +9,9 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSystem, type System } from '../../test/e2e/system.js';
 import { androidFormat } from '../src/formats/android.js';
 import type { FileFinding } from '../src/formats/index.js';
-import { createCliHarness, type CliHarness } from './support/cli-harness.js';
-import { startOpenAIStandIn, type ProviderStandIn } from './support/provider-stand-ins.js';
+import { fileSetProject, systemWithModel, type FileSetProject } from './support/file-set-project.js';
 import { copyRealApp, realApp, realAppsPresent } from './support/real-apps.js';
 
 const TARGETS = ['ar', 'de', 'pl', 'ru', 'zh-CN'];
@@ -34,23 +32,13 @@ const present = realAppsPresent();
 
 describe.skipIf(!present)('NewPipe, a real Android app, taken as it is', () => {
   const corpus = realApp('android');
-  let system: System;
-  let openai: ProviderStandIn;
-  let cli: CliHarness;
-  let tolk: (...args: string[]) => ReturnType<CliHarness['tolk']>;
+  const world = systemWithModel();
+  let app: FileSetProject;
 
   beforeAll(async () => {
-    [system, openai] = await Promise.all([startSystem({ sources: true }), startOpenAIStandIn()]);
-    const { token } = await system.signUp();
-    cli = await createCliHarness(system.base);
-    tolk = (...args) => cli.tolk(args, { env: { TOLK_TOKEN: token } });
-    await copyRealApp('android', cli.cwd);
-    const init = await tolk('init', '--name', 'NewPipe', '--targets', TARGETS.join(','), '--yes', '--json');
-    expect(init.code, init.stderr).toBe(0);
-    const config = await cli.readJson('tolk.json');
-    await cli.writeJson('tolk.json', {
-      ...config,
-      targetLocales: TARGETS,
+    app = await fileSetProject({
+      ...world,
+      targets: TARGETS,
       files: [
         {
           path: `${RES}/values-{locale}/strings.xml`,
@@ -59,13 +47,12 @@ describe.skipIf(!present)('NewPipe, a real Android app, taken as it is', () => {
         },
       ],
     });
-    const push = await tolk('push');
+    await copyRealApp('android', app.cli.cwd);
+    const push = await app.tolk('push');
     expect(push.code, push.stderr).toBe(0);
   });
   afterAll(async () => {
-    await cli?.remove();
-    await openai?.close();
-    await system?.close();
+    await app?.remove();
   });
 
   it('when tolk check runs, then each plural without other of pl and ru is an error at its line, and the exit is 1, not 2', async () => {
@@ -74,7 +61,7 @@ describe.skipIf(!present)('NewPipe, a real Android app, taken as it is', () => {
     expect(pluralsWithoutOther(polish)).toHaveLength(5);
     expect(pluralsWithoutOther(russian)).toHaveLength(9);
 
-    const check = await tolk('check', '--json');
+    const check = await app.tolk('check', '--json');
     expect(check.code, check.stderr).toBe(1);
     const findings = check.json().findings as {
       file: string;
@@ -108,16 +95,7 @@ describe.skipIf(!present)('NewPipe, a real Android app, taken as it is', () => {
   });
 
   it('when translate and pull run, then they go on for every locale, and the Polish plurals keep the forms they have', async () => {
-    const translate = await tolk(
-      'translate',
-      '--base-url',
-      openai.baseURL,
-      '--model',
-      'stand-in',
-      '--concurrency',
-      '1',
-      '--json',
-    );
+    const translate = await app.translate('--json');
     expect(translate.stderr).not.toContain('INVALID_FILE');
     expect(translate.code, translate.stderr).not.toBe(2);
     expect(translate.code, translate.stderr).not.toBe(6);
@@ -138,7 +116,7 @@ describe.skipIf(!present)('NewPipe, a real Android app, taken as it is', () => {
       `warning: ${fileOf('pl')}:427:5: listening: <plurals name="listening"> has no item`,
     );
 
-    const pull = await tolk('pull');
+    const pull = await app.tolk('pull');
     expect(pull.stderr).not.toContain('INVALID_FILE');
     expect([0, 5], pull.stderr).toContain(pull.code);
     for (const locale of TARGETS) expect(pull.stdout).toContain(`${locale}: wrote ${fileOf(locale)}`);
@@ -156,7 +134,7 @@ describe.skipIf(!present)('NewPipe, a real Android app, taken as it is', () => {
       return { document, findings };
     };
     const before = await read(join(corpus, fileOf('pl')));
-    const after = await read(join(cli.cwd, fileOf('pl')));
+    const after = await read(join(app.cli.cwd, fileOf('pl')));
     for (const { name } of pluralsWithoutOther(await readFile(join(corpus, fileOf('pl')), 'utf8'))) {
       expect(after.document[name], name).toBe(before.document[name]);
     }

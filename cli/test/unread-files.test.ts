@@ -5,12 +5,10 @@
  * `pull` go on for the other locale, leave the file as it is, and exit 6 (partly failed); nothing
  * the server had of that locale is lost.
  */
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSystem, type System } from '../../test/e2e/system.js';
-import { createCliHarness, type CliHarness } from './support/cli-harness.js';
-import { startOpenAIStandIn, type ProviderStandIn } from './support/provider-stand-ins.js';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { fileSetProject, systemWithModel } from './support/file-set-project.js';
 
 /** One app of a format: its file set, files, a Polish file that does not parse and where. */
 type Fixture = {
@@ -350,60 +348,30 @@ const FIXTURES: Fixture[] = [
 ];
 
 describe('a target file that does not parse is an error of that file alone', () => {
-  let system: System;
-  let openai: ProviderStandIn;
+  const world = systemWithModel();
 
-  beforeAll(async () => {
-    [system, openai] = await Promise.all([startSystem({ sources: true }), startOpenAIStandIn()]);
-  });
-  afterAll(async () => {
-    await openai?.close();
-    await system?.close();
-  });
-
-  /** A project of the fixture's files, pushed, translated with every file good. */
-  async function project(fixture: Fixture) {
-    const { token } = await system.signUp();
-    const cli: CliHarness = await createCliHarness(system.base);
-    const tolk = (...args: string[]) => cli.tolk(args, { env: { TOLK_TOKEN: token } });
-    const init = await tolk('init', '--name', fixture.format, '--targets', 'de,pl', '--yes', '--json');
-    expect(init.code, init.stderr).toBe(0);
-    const projectId = init.json().projectId as string;
-    const config = await cli.readJson('tolk.json');
-    await cli.writeJson('tolk.json', { ...config, files: fixture.files });
-    for (const [path, content] of Object.entries(fixture.good)) await write(cli, path, content);
-    return { cli, tolk, projectId, token };
-  }
-
-  const write = async (cli: CliHarness, path: string, content: string) => {
-    await mkdir(dirname(join(cli.cwd, path)), { recursive: true });
-    await writeFile(join(cli.cwd, path), content);
-  };
+  const project = (fixture: Fixture) =>
+    fileSetProject({
+      ...world,
+      targets: ['de', 'pl'],
+      files: fixture.files,
+      contents: fixture.good,
+    });
 
   it.each(FIXTURES.map((fixture) => [fixture.format, fixture] as const))(
     '%s: check names it at its line and column, translate and pull go on for de and leave pl as it is, exit 6, and the server keeps pl',
     async (_, fixture) => {
-      const { cli, tolk, projectId, token } = await project(fixture);
-      const translate = (...args: string[]) =>
-        tolk('translate', '--base-url', openai.baseURL, '--model', 'stand-in', '--concurrency', '1', ...args);
+      const { cli, tolk, translate, write, stored: storedOf, remove } = await project(fixture);
       try {
         expect((await tolk('push')).code).toBe(0);
         const first = await translate();
         expect(first.code, first.stderr).toBe(0);
-        const stored = async () => {
-          const response = await system.call(
-            'GET',
-            `/v1/projects/${projectId}/locales/pl/translations`,
-            token,
-          );
-          expect(response.status).toBe(200);
-          return JSON.parse((response.body as { content: string }).content) as Record<string, unknown>;
-        };
+        const stored = async () => (await storedOf('pl')).values;
         const polishBefore = await stored();
         expect(Object.keys(polishBefore).length).toBeGreaterThan(0);
 
-        await write(cli, fixture.broken.path, fixture.broken.content);
-        await write(cli, ...fixture.sourceWithCancel);
+        await write(fixture.broken.path, fixture.broken.content);
+        await write(...fixture.sourceWithCancel);
         const place = `${fixture.broken.path}:${fixture.broken.line}:${fixture.broken.column}`;
         const code = fixture.code ?? 'INVALID_FILE';
         // The source goes up; of pl's file, which push reads for edits, nothing.
@@ -448,7 +416,7 @@ describe('a target file that does not parse is an error of that file alone', () 
         expect(await readFile(join(cli.cwd, fixture.broken.path), 'utf8')).toBe(fixture.broken.content);
         expect(await stored()).toEqual(polishBefore);
       } finally {
-        await cli.remove();
+        await remove();
       }
     },
   );
@@ -470,9 +438,7 @@ describe('a target file that does not parse is an error of that file alone', () 
       broken: { path: 'App/Localizable.xcstrings', content: '', line: 6, column: 58 },
       deFile: 'web/de.json',
     };
-    const { cli, tolk } = await project(fixture);
-    const translate = () =>
-      tolk('translate', '--base-url', openai.baseURL, '--model', 'stand-in', '--concurrency', '1');
+    const { cli, tolk, translate, write, remove } = await project(fixture);
     try {
       expect((await tolk('push')).code).toBe(0);
       expect((await translate()).code).toBe(0);
@@ -480,9 +446,9 @@ describe('a target file that does not parse is an error of that file alone', () 
         '"state" : "translated",\n',
         '"state" : "translated"\n',
       );
-      await write(cli, fixture.broken.path, broken);
+      await write(fixture.broken.path, broken);
       const line = broken.split('\n').findIndex((text) => text.endsWith('"state" : "translated"')) + 2;
-      await write(cli, ...fixture.sourceWithCancel);
+      await write(...fixture.sourceWithCancel);
 
       const check = await tolk('check', '--json');
       expect(check.code, check.stderr).toBe(6);
@@ -502,7 +468,7 @@ describe('a target file that does not parse is an error of that file alone', () 
       expect(await readFile(join(cli.cwd, fixture.broken.path), 'utf8')).toBe(broken);
       expect(await readFile(join(cli.cwd, 'web/de.json'), 'utf8')).toContain('Speichern');
     } finally {
-      await cli.remove();
+      await remove();
     }
   });
 });

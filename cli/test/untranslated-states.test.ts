@@ -6,12 +6,8 @@
  * for it, and it is never stored as a person's translation nor uploaded by `push` as a local edit.
  * A String Catalog's `needs_review` is a translation a person should look at: kept, as a person's.
  */
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSystem, type System } from '../../test/e2e/system.js';
-import { createCliHarness } from './support/cli-harness.js';
-import { startOpenAIStandIn, type ProviderStandIn } from './support/provider-stand-ins.js';
+import { describe, expect, it } from 'vitest';
+import { fileSetProject, systemWithModel } from './support/file-set-project.js';
 
 type Fixture = {
   name: string;
@@ -187,62 +183,36 @@ const FIXTURES: Fixture[] = [
 ];
 
 describe('what a file marks as not translated is missing', () => {
-  let system: System;
-  let openai: ProviderStandIn;
-
-  beforeAll(async () => {
-    [system, openai] = await Promise.all([startSystem({ sources: true }), startOpenAIStandIn()]);
-  });
-  afterAll(async () => {
-    await openai?.close();
-    await system?.close();
-  });
+  const world = systemWithModel();
 
   it.each(FIXTURES.map((fixture) => [fixture.name, fixture] as const))(
     '%s: translate asks the model for it, it is never stored as a person’s, and push never uploads it as an edit',
     async (_, fixture) => {
-      const { token } = await system.signUp();
-      const cli = await createCliHarness(system.base);
-      const tolk = (...args: string[]) => cli.tolk(args, { env: { TOLK_TOKEN: token } });
-      const write = async (path: string, content: string) => {
-        await mkdir(dirname(join(cli.cwd, path)), { recursive: true });
-        await writeFile(join(cli.cwd, path), content);
-      };
+      const {
+        tolk,
+        translate: translateWith,
+        write,
+        read,
+        stored,
+        remove,
+      } = await fileSetProject({
+        ...world,
+        targets: ['pl'],
+        files: fixture.files,
+        contents: Object.fromEntries([fixture.source]),
+      });
       try {
-        const init = await tolk('init', '--name', 'States', '--targets', 'pl', '--yes', '--json');
-        expect(init.code, init.stderr).toBe(0);
-        const projectId = init.json().projectId as string;
-        await cli.writeJson('tolk.json', { ...(await cli.readJson('tolk.json')), files: fixture.files });
-        await write(...fixture.source);
         expect((await tolk('push')).code).toBe(0);
         await write(...fixture.polish);
 
-        openai.requests.length = 0;
-        const translate = await tolk(
-          'translate',
-          '--base-url',
-          openai.baseURL,
-          '--model',
-          'stand-in',
-          '--concurrency',
-          '1',
-        );
+        world.model.requests.length = 0;
+        const translate = await translateWith();
         expect(translate.code, translate.stderr).toBe(0);
-        const asked = openai.stringsReceived().flatMap((strings) => Object.values(strings));
+        const asked = world.model.stringsReceived().flatMap((strings) => Object.values(strings));
         const notTranslated = ['b', 'c'].filter((key) => key !== fixture.kept);
         expect(asked.sort()).toEqual(notTranslated.map((key) => SOURCE_TEXTS[key as 'b' | 'c']));
 
-        const stored = async () => {
-          const response = await system.call(
-            'GET',
-            `/v1/projects/${projectId}/locales/pl/translations`,
-            token,
-          );
-          expect(response.status).toBe(200);
-          const body = response.body as { content: string; provenance: Record<string, { by: string }> };
-          return { values: JSON.parse(body.content) as Record<string, string>, provenance: body.provenance };
-        };
-        const after = await stored();
+        const after = await stored('pl');
         const keyOf = (name: string) => fixture.keys?.[name] ?? name;
         expect(after.values[keyOf('a')]).toBe('Tekst A');
         expect(after.provenance[keyOf('a')]?.by).toBe('human');
@@ -256,16 +226,16 @@ describe('what a file marks as not translated is missing', () => {
         }
 
         // Marked as not translated again, with another text: no edit of a person's to upload.
-        const path = join(cli.cwd, fixture.polish[0]);
-        const untranslated = fixture.untranslate(await readFile(path, 'utf8'));
-        expect(untranslated).not.toBe(await readFile(path, 'utf8'));
-        await writeFile(path, untranslated);
+        const written = (await read(fixture.polish[0])).toString();
+        const untranslated = fixture.untranslate(written);
+        expect(untranslated).not.toBe(written);
+        await write(fixture.polish[0], untranslated);
         const push = await tolk('push', '--json');
         expect(push.code, push.stderr).toBe(0);
         expect(push.json().humanEdits).toEqual([]);
-        expect(await stored()).toEqual(after);
+        expect(await stored('pl')).toEqual(after);
       } finally {
-        await cli.remove();
+        await remove();
       }
     },
   );

@@ -380,7 +380,7 @@ function cleaned(document: Record<string, unknown>, left: ReadonlySet<string>): 
 }
 
 /** A property name as its key's segment: a dot that would leave an empty part as U+2024. */
-function escapeName(name: string): string {
+export function escapeName(name: string): string {
   return name.includes('.') ? name.replace(EMPTY_SEGMENT_DOT, KEY_DOT) : name;
 }
 

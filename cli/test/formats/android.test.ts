@@ -4,8 +4,9 @@ import { join } from 'node:path';
 import { parseSourceDocument, targetKeys } from '@tolk/locale-file';
 import { afterAll, describe, expect, it } from 'vitest';
 import { androidFormat } from '../../src/formats/android.js';
-import { FormatError, formatNamed, type FileFinding } from '../../src/formats/index.js';
+import { FormatError, formatNamed } from '../../src/formats/index.js';
 import { aapt2Compile, xmllint as runXmllint } from '../support/platform-tools.js';
+import { readWithFindings as readFileWithFindings } from './read-with-findings.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tolk-android-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -49,15 +50,10 @@ function read(text: string | Buffer, path = 'app/src/main/res/values/strings.xml
 }
 
 function readWithFindings(text: string) {
-  const findings: FileFinding[] = [];
-  const document = androidFormat.read({
-    bytes: Buffer.from(text),
+  return readFileWithFindings(androidFormat, text, {
     locale: 'pl',
     path: 'app/src/main/res/values-pl/strings.xml',
-    options: {},
-    findings,
   });
-  return { document, findings };
 }
 
 function write(source: string, locale: string, values?: Record<string, string>) {

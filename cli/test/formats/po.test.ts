@@ -5,8 +5,9 @@ import { join } from 'node:path';
 import { parseSourceDocument, targetKeys } from '@tolk/locale-file';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { FormatError, formatNamed, type FileFinding } from '../../src/formats/index.js';
+import { FormatError, formatNamed } from '../../src/formats/index.js';
 import { indexCategories, parsePluralForms, poFormat } from '../../src/formats/po.js';
+import { readWithFindings as readFileWithFindings } from './read-with-findings.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tolk-po-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -112,9 +113,7 @@ function read(text: string, path = 'locale/messages.pot', locale = 'en') {
 }
 
 function readWithFindings(text: string, path = 'locale/messages.pot', locale = 'en') {
-  const findings: FileFinding[] = [];
-  const document = poFormat.read({ bytes: Buffer.from(text), locale, path, options: {}, findings });
-  return { document, findings };
+  return readFileWithFindings(poFormat, text, { locale, path });
 }
 
 function write(source: string, locale: string, values?: Record<string, string>, existing?: string) {

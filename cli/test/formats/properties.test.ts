@@ -5,8 +5,9 @@ import { join } from 'node:path';
 import { parseSourceDocument, targetKeys } from '@tolk/locale-file';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { FormatError, formatNamed, type FileFinding, type FormatOptions } from '../../src/formats/index.js';
+import { FormatError, formatNamed, type FormatOptions } from '../../src/formats/index.js';
 import { propertiesFormat } from '../../src/formats/properties.js';
+import { readWithFindings as readFileWithFindings } from './read-with-findings.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tolk-properties-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -331,13 +332,9 @@ describe('properties format: bad input', () => {
   });
 
   it('when a key is given twice, then the last value is kept and a finding names it and both lines', () => {
-    const findings: FileFinding[] = [];
-    const document = propertiesFormat.read({
-      bytes: Buffer.from('a=1\nb=2\n  a = 3\n'),
+    const { document, findings } = readFileWithFindings(propertiesFormat, 'a=1\nb=2\n  a = 3\n', {
       locale: 'de',
       path: 'Messages_de.properties',
-      options: {},
-      findings,
     });
     expect(document).toEqual({ a: '3', b: '2' });
     expect(findings).toEqual([
@@ -354,13 +351,9 @@ describe('properties format: bad input', () => {
   });
 
   it('when a key cannot be a key of the locale document, then it is left out with a finding', () => {
-    const findings: FileFinding[] = [];
-    const document = propertiesFormat.read({
-      bytes: Buffer.from('ok=1\n@meta=2\na..b=1\n=value\n'),
+    const { document, findings } = readFileWithFindings(propertiesFormat, 'ok=1\n@meta=2\na..b=1\n=value\n', {
       locale: 'de',
       path: 'x.properties',
-      options: {},
-      findings,
     });
     expect(document).toEqual({ ok: '1' });
     expect(findings.map((finding) => [finding.line, finding.column, finding.kind])).toEqual([

@@ -3,9 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseSourceDocument, targetKeys } from '@tolk/locale-file';
 import { afterAll, describe, expect, it } from 'vitest';
-import { FormatError, formatNamed, type FileFinding } from '../../src/formats/index.js';
+import { FormatError, formatNamed } from '../../src/formats/index.js';
 import { stringsFormat } from '../../src/formats/strings.js';
 import { prop2poStrings } from '../support/platform-tools.js';
+import { readWithFindings as readFileWithFindings } from './read-with-findings.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tolk-strings-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -269,14 +270,10 @@ describe('strings format: bad input', () => {
   });
 
   it('when a key is given twice, then the last value is kept with a finding; a key that cannot be one is left out with a finding', () => {
-    const findings: FileFinding[] = [];
     const text = '"a" = "1";\n"b" = "2";\n"a" = "3";\n"Are you sure\u2024" = "x";\n';
-    const document = stringsFormat.read({
-      bytes: Buffer.from(text),
+    const { document, findings } = readFileWithFindings(stringsFormat, text, {
       locale: 'de',
       path: 'de.lproj/Localizable.strings',
-      options: {},
-      findings,
     });
     expect(document).toEqual({ a: '3', b: '2' });
     expect(findings).toEqual([

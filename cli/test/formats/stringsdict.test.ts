@@ -3,9 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseSourceDocument, targetKeys } from '@tolk/locale-file';
 import { afterAll, describe, expect, it } from 'vitest';
-import { FormatError, formatNamed, type FileFinding } from '../../src/formats/index.js';
+import { FormatError, formatNamed } from '../../src/formats/index.js';
 import { stringsdictFormat } from '../../src/formats/stringsdict.js';
 import { plistutilRoundTrip } from '../support/platform-tools.js';
+import { readWithFindings as readFileWithFindings } from './read-with-findings.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tolk-stringsdict-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -18,15 +19,10 @@ function plistutil(bytes: Buffer): string {
 }
 
 function readWithFindings(text: string) {
-  const findings: FileFinding[] = [];
-  const document = stringsdictFormat.read({
-    bytes: Buffer.from(text),
+  return readFileWithFindings(stringsdictFormat, text, {
     locale: 'de',
     path: 'App/de.lproj/Localizable.stringsdict',
-    options: {},
-    findings,
   });
-  return { document, findings };
 }
 
 function read(bytes: string | Buffer) {

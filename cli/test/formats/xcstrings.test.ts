@@ -5,8 +5,9 @@
  */
 import { parseSourceDocument, targetKeys } from '@tolk/locale-file';
 import { describe, expect, it } from 'vitest';
-import { FormatError, formatNamed, type FileFinding } from '../../src/formats/index.js';
+import { FormatError, formatNamed } from '../../src/formats/index.js';
 import { xcstringsFormat } from '../../src/formats/xcstrings.js';
+import { readWithFindings as readFileWithFindings } from './read-with-findings.js';
 
 const unit = (indent: string, state: string, value: string) => [
   `${indent}"stringUnit" : {`,
@@ -117,15 +118,7 @@ function xcodeLayout(value: unknown, indent = ''): string {
 }
 
 function readWithFindings(text: string, locale = 'en') {
-  const findings: FileFinding[] = [];
-  const document = xcstringsFormat.read({
-    bytes: Buffer.from(text),
-    locale,
-    path: 'App/Localizable.xcstrings',
-    options: {},
-    findings,
-  });
-  return { document, findings };
+  return readFileWithFindings(xcstringsFormat, text, { locale, path: 'App/Localizable.xcstrings' });
 }
 
 function read(text: string | Buffer, locale = 'en') {

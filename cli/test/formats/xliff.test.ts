@@ -9,9 +9,10 @@ import {
   targetKeys,
 } from '@tolk/locale-file';
 import { afterAll, describe, expect, it } from 'vitest';
-import { FormatError, formatNamed, type FileFinding } from '../../src/formats/index.js';
+import { FormatError, formatNamed } from '../../src/formats/index.js';
 import { xliffFormat } from '../../src/formats/xliff.js';
 import { xliff2po as runXliff2po, xmllint as runXmllint } from '../support/platform-tools.js';
+import { readWithFindings as readFileWithFindings } from './read-with-findings.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tolk-xliff-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -111,15 +112,7 @@ function write(source: string, locale: string, values?: Record<string, string>, 
 }
 
 function readWithFindings(text: string) {
-  const findings: FileFinding[] = [];
-  const document = xliffFormat.read({
-    bytes: Buffer.from(text),
-    locale: 'en',
-    path: 'src/locale/messages.xlf',
-    options: {},
-    findings,
-  });
-  return { document, findings };
+  return readFileWithFindings(xliffFormat, text, { locale: 'en', path: 'src/locale/messages.xlf' });
 }
 
 function readAs(locale: string, text: string | Buffer) {

@@ -6,9 +6,10 @@ import { parseSourceDocument, targetKeys } from '@tolk/locale-file';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
-import { type FileFinding, FormatError, formatNamed } from '../../src/formats/index.js';
+import { FormatError, formatNamed } from '../../src/formats/index.js';
 import { icuPluralMessage, pluralBranches } from '../../src/formats/plural-message.js';
 import { yamlFormat } from '../../src/formats/yaml.js';
+import { readWithFindings as readFileWithFindings } from './read-with-findings.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tolk-yaml-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -47,15 +48,11 @@ function read(text: string, options: { rails?: boolean; locale?: string } = {}) 
 
 /** The file read, with its findings. */
 function readWithFindings(text: string, options: { rails?: boolean; locale?: string } = {}) {
-  const findings: FileFinding[] = [];
-  const document = yamlFormat.read({
-    bytes: Buffer.from(text),
+  return readFileWithFindings(yamlFormat, text, {
     locale: options.locale ?? 'en',
     path: 'config/locales/en.yml',
     options: { rails: options.rails },
-    findings,
   });
-  return { document, findings };
 }
 
 /** The source read, and written for `locale` with `values` (the source's own by default). */
