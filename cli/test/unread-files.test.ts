@@ -413,6 +413,7 @@ describe('a target file that does not parse is an error of that file alone', () 
         expect(pull.code, pull.stderr).toBe(6);
         expect(pull.stderr).toContain(`error: ${code}: ${place}: `);
         expect(pull.stdout).toContain('de: wrote');
+        expect(pull.stdout).not.toContain('pl: wrote');
         expect(await readFile(join(cli.cwd, fixture.broken.path), 'utf8')).toBe(fixture.broken.content);
         expect(await stored()).toEqual(polishBefore);
       } finally {

@@ -96,9 +96,12 @@ export async function pull(io: Io, options: { locale: string[]; json: boolean; f
 
     const keyCount = server.size;
     const file = paths.length === 1 ? shown(paths[0]!, io.cwd) : `${paths.length} ${locale} files`;
-    out.line(
-      `${locale}: wrote ${file} (${keyCount} keys, synced with source version ${translations.syncedVersion})`,
-    );
+    // A locale none of whose files could be read: its errors say so.
+    if (paths.length > 0) {
+      out.line(
+        `${locale}: wrote ${file} (${keyCount} keys, synced with source version ${translations.syncedVersion})`,
+      );
+    }
     const keptKeys = [...kept];
     if (keptKeys.length > 0) {
       keptAny = true;
