@@ -315,7 +315,7 @@ function gitlab() {
 const number = (value) => new Intl.NumberFormat('en-US').format(value);
 
 /** What the pull or merge request says: what this run translated, what it cost, which files. */
-function describe({ summary, files, base, baseCommit, pullCode, translateCode }) {
+function describe({ summary, files, base, baseCommit, pullCode, translateCode, unreadFiles }) {
   const lines = [
     `Tolk translated \`${base}\` at ${baseCommit.slice(0, 12)}: \`tolk push\`, \`tolk translate\`, \`tolk pull\`.`,
     '',
@@ -345,7 +345,13 @@ function describe({ summary, files, base, baseCommit, pullCode, translateCode })
       '',
     );
   }
-  if (translateCode !== 0) {
+  if (unreadFiles) {
+    lines.push(
+      '⚠️ Some locale files could not be read (they do not parse, or are not text); they were left as they are and the rest was translated: fix them (see the job’s log) and run again.',
+      '',
+    );
+  }
+  if (translateCode !== 0 && translateCode !== 6) {
     lines.push(
       `⚠️ \`tolk translate\` exited with ${translateCode}: some keys were not translated (see the job's log).`,
       '',
@@ -426,7 +432,9 @@ async function translate(platform, workdir) {
 
   const tolk = makeTolk(workdir);
   const pushed = await tolk(['push']);
-  if (pushed.code !== 0) throw new Failure(`tolk push failed (exit ${pushed.code})`, pushed.code);
+  // 6: a locale file could not be read; it is left as it is and everything else goes on.
+  if (pushed.code !== 0 && pushed.code !== 6)
+    throw new Failure(`tolk push failed (exit ${pushed.code})`, pushed.code);
 
   const translateArgs = ['translate', '--json'];
   if (setting('TOLK_PROVIDER')) translateArgs.push('--provider', setting('TOLK_PROVIDER'));
@@ -440,7 +448,11 @@ async function translate(platform, workdir) {
     summary = undefined;
   }
   // Keys that failed leave the rest uploaded: those still make a pull request, and the job fails.
-  if (translated.code !== 0 && !(translated.code === 4 && summary?.locales?.length)) {
+  if (
+    translated.code !== 0 &&
+    translated.code !== 6 &&
+    !(translated.code === 4 && summary?.locales?.length)
+  ) {
     throw new Failure(`tolk translate failed (exit ${translated.code})`, translated.code);
   }
   if (summary) {
@@ -450,8 +462,11 @@ async function translate(platform, workdir) {
   }
 
   const pulled = await tolk(['pull']);
-  if (pulled.code !== 0 && pulled.code !== 5)
+  if (pulled.code !== 0 && pulled.code !== 5 && pulled.code !== 6)
     throw new Failure(`tolk pull failed (exit ${pulled.code})`, pulled.code);
+  const unreadFiles = [pushed.code, translated.code, pulled.code].includes(6);
+  // The request is made with what was done; the job still says what was not.
+  const runCode = translated.code || (unreadFiles ? 6 : 0);
 
   // What the CLI changed in the working directory (paths from the repository's root): the target
   // files and .tolk/state.json.
@@ -467,7 +482,7 @@ async function translate(platform, workdir) {
   if (!files.some((file) => !file.split('/').includes('.tolk'))) {
     say(`Nothing to commit: the target files are up to date with ${base}; no ${forge.noun}.`);
     setOutputs({ changed: 'false' });
-    return translated.code;
+    return runCode;
   }
 
   await git(['checkout', '--quiet', '-B', branch], workdir);
@@ -507,6 +522,7 @@ async function translate(platform, workdir) {
     baseCommit,
     pullCode: pulled.code,
     translateCode: translated.code,
+    unreadFiles,
   });
   const existing = await forge.find(branch, base);
   if (unchanged && existing) {
@@ -517,7 +533,7 @@ async function translate(platform, workdir) {
       'pull-request-number': existing.number,
       'pull-request-url': existing.url ?? '',
     });
-    return translated.code;
+    return runCode;
   }
   const request = existing
     ? await forge.update(existing, { base, body })
@@ -531,7 +547,7 @@ async function translate(platform, workdir) {
   summarize(
     `Tolk: ${existing ? 'updated' : 'opened'} ${forge.noun} ${request.url ?? `#${request.number}`}\n\n${body}`,
   );
-  return translated.code;
+  return runCode;
 }
 
 async function main() {

@@ -16,6 +16,11 @@ export const ExitCode = {
    * kept and named, everything else written (`--force` writes the server's value over it).
    */
   localChanges: 5,
+  /**
+   * Partly failed: a locale file could not be read (it does not parse, is too large, is not
+   * text); it was left as it is and named at its line and column, everything else was done.
+   */
+  partial: 6,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 
@@ -33,6 +38,17 @@ export class CliError extends Error {
 
 export function usageError(message: string): CliError {
   return new CliError('USAGE', message, ExitCode.usage);
+}
+
+/**
+ * The exit of a command that did its work except for files it could not read: `partial`, unless
+ * the work itself ended worse (usage, auth, a failure).
+ */
+export function withUnreadFiles(code: ExitCode, unreadFiles: number): ExitCode {
+  if (unreadFiles === 0) return code;
+  return code === ExitCode.ok || code === ExitCode.problems || code === ExitCode.localChanges
+    ? ExitCode.partial
+    : code;
 }
 
 /** The server answered with its error envelope (or something else that is not a success). */

@@ -210,7 +210,7 @@ describe('tolk glossary and translate with a glossary', () => {
       },
     );
 
-    it('when the CSV is not UTF-8, then exit 2 naming the line', async () => {
+    it('when the CSV is not UTF-8, then exit 2 naming the line and column', async () => {
       await writeBytes(
         'g.csv',
         Buffer.concat([
@@ -222,7 +222,7 @@ describe('tolk glossary and translate with a glossary', () => {
       const result = await tolk('glossary', 'import', 'g.csv');
       expect(result.code).toBe(2);
       expect(result.stderr).toBe(
-        'error: INVALID_FILE: g.csv:2:1: is not UTF-8 text; save the glossary as UTF-8 CSV\n',
+        'error: INVALID_FILE: g.csv:2:9: is not UTF-8 text; save the glossary as UTF-8 CSV\n',
       );
       expect(await glossary()).toEqual([]);
     });

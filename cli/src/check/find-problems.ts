@@ -34,6 +34,9 @@ export const FINDING_KINDS = [
   'max-length',
   'untranslated',
   'extra',
+  'duplicate',
+  'format',
+  'unreadable',
 ] as const;
 export type FindingKind = (typeof FINDING_KINDS)[number];
 
@@ -56,6 +59,10 @@ export const SEVERITY: Record<FindingKind, Severity> = {
   'max-length': 'error',
   untranslated: 'warning',
   extra: 'warning',
+  // A file's own findings carry their severity (a duplicate aapt2 or msgfmt refuses is an error).
+  duplicate: 'warning',
+  format: 'warning',
+  unreadable: 'error',
 };
 
 /** A finding before it is placed in a file. */

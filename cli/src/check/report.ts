@@ -14,6 +14,8 @@ export type Finding = {
   file: string;
   /** 1-based line of the key's value in the file (1 when the key is not in it). */
   line: number;
+  /** 1-based column, for what the file's format places exactly (a file's own findings). */
+  column?: number;
   locale: string;
   /** The key (of the server document: `namespace.key` with several files); null for a whole file. */
   key: string | null;
@@ -139,7 +141,12 @@ export function githubReport(summary: CheckSummary): string {
     .map((finding) => {
       const title = `tolk check: ${finding.kind} (${finding.locale})`;
       const message = finding.key === null ? finding.message : `${finding.key}: ${finding.message}`;
-      const properties = [`file=${finding.file}`, `line=${finding.line}`, `title=${title}`]
+      const properties = [
+        `file=${finding.file}`,
+        `line=${finding.line}`,
+        ...(finding.column === undefined ? [] : [`col=${finding.column}`]),
+        `title=${title}`,
+      ]
         .map((property) => {
           const equals = property.indexOf('=');
           return property.slice(0, equals + 1) + escapeGithubProperty(property.slice(equals + 1));
@@ -166,6 +173,9 @@ const GITLAB_SEVERITY: Record<FindingKind, 'info' | 'minor' | 'major' | 'critica
   glossary: 'minor',
   untranslated: 'minor',
   extra: 'minor',
+  duplicate: 'major',
+  format: 'minor',
+  unreadable: 'blocker',
 };
 
 /**

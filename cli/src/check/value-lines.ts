@@ -4,7 +4,8 @@
  *
  * - JSON files (`json`, `i18next`, `arb`, the old single file) are walked with `jsonc-parser`
  *   (already the JSON formats' parser), flattened as `parseSourceDocument` flattens them: nested
- *   names and array indexes joined with `.`, `@key` annotations and `@@` metadata left out.
+ *   names and array indexes joined with `.`, `@key` annotations and `@@` metadata left out, a
+ *   dot that leaves an empty part of a name as the formats key it (U+2024).
  * - YAML files are walked with the `yaml` package's node ranges (a Rails file without its locale
  *   root, as its format reads it).
  * - An Xcode String Catalog points at the string's localization for the locale, else the string.
@@ -15,6 +16,7 @@
 import { findNodeAtLocation, parseTree, type Node as JsonNode } from 'jsonc-parser';
 import { LineCounter, isMap, isScalar, isSeq, parseDocument, type Node as YamlNode } from 'yaml';
 import type { FormatName } from '../formats/index.js';
+import { escapeName } from '../formats/json-document.js';
 
 export type ValueLines = {
   /** The line of `key`'s value (a key of the file's own document, without namespace); 1 if unknown. */
@@ -79,7 +81,9 @@ function jsonLines(text: string, lineAt: (offset: number) => number): Map<string
         if (!name || !value || typeof name.value !== 'string') continue;
         // Annotations and metadata are not keys (parseSourceDocument's rule).
         if (name.value.startsWith('@')) continue;
-        walk(value, top ? name.value : `${path}.${name.value}`, false);
+        // Named as the JSON formats name keys (`"Saved."` is `Saved․`).
+        const segment = escapeName(name.value);
+        walk(value, top ? segment : `${path}.${segment}`, false);
       }
     } else if (node.type === 'array') {
       (node.children ?? []).forEach((item, index) => walk(item, `${path}.${index}`, false));

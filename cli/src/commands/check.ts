@@ -6,14 +6,15 @@ import { findProblems, SEVERITY, type KeyFinding } from '../check/find-problems.
 import { report, summaryLine, type CheckFormat, type Finding } from '../check/report.js';
 import { valueLines, type ValueLines } from '../check/value-lines.js';
 import { projectContext } from '../context.js';
-import { ExitCode, usageError } from '../errors.js';
+import { ExitCode, usageError, withUnreadFiles } from '../errors.js';
 import {
   keyPrefix,
   namespaceFiles,
-  readBytes,
-  readSourceParts,
-  readThroughFormat,
+  readLocaleFile,
+  readSourceFiles,
   serverDocument,
+  type FileFailure,
+  type PlacedFinding,
   type SourcePart,
 } from '../files/file-sets.js';
 import { parseLocaleDocument, shown } from '../files/locale-files.js';
@@ -27,14 +28,23 @@ import { valuesOf } from '../translate/merge.js';
 export type CheckOptions = { locale: string[]; format: CheckFormat };
 
 /** One target file of a namespace as `check` reads it. */
-type TargetFile = { part: SourcePart; path: string; exists: boolean; lines: ValueLines | undefined };
+type TargetFile = {
+  part: SourcePart;
+  path: string;
+  exists: boolean;
+  /** It could not be read: its keys are not checked. */
+  unread: boolean;
+  lines: ValueLines | undefined;
+};
 
 /**
  * Checks the local target files against the local source files and the server, without calling
  * a model (DESIGN §14): missing and outdated keys, placeholders, ICU syntax and plural categories,
  * markup, glossary terms, `maxLength` annotations and copies of the source. Each finding names
- * its file and the line of its key's value. Exit 1 when there is any finding, 0 when none (2 to 4
- * for errors, as everywhere).
+ * its file and the line of its key's value; so are the files' own findings (DESIGN §15: a key
+ * given twice, a plural without `other`, ...) and each file that cannot be read, at its line and
+ * column, whose keys are then not checked. Exit 1 when there is any finding, 0 when none;
+ * `partial` when a file could not be read (2 to 4 for errors, as everywhere).
  */
 export async function check(io: Io, options: CheckOptions) {
   const { out, project, client } = await projectContext(io, { json: options.format === 'json' });
@@ -44,8 +54,10 @@ export async function check(io: Io, options: CheckOptions) {
   if (chosen.length === 0)
     throw usageError('No target locales in tolk.json: add them with `tolk init --targets ...`');
 
-  // The local files first: a project whose files cannot be read is exit 2 before any request.
-  const parts = await readSourceParts(project, await namespaceFiles(project, io.cwd), io.cwd);
+  // The local files first: a project whose file sets are wrong is exit 2 before any request. A
+  // source file that cannot be read is a finding, and its namespace is not checked.
+  const sourceFiles = await readSourceFiles(project, await namespaceFiles(project, io.cwd), io.cwd);
+  const { parts } = sourceFiles;
   const source = parseLocaleDocument(serverDocument(parts), project.file, io.cwd);
 
   const api = tolkApi(client);
@@ -93,23 +105,63 @@ export async function check(io: Io, options: CheckOptions) {
   }
 
   const findings: Finding[] = [];
+  const unreadFiles: FileFailure[] = [];
+  const unreadable = (failure: FileFailure) => {
+    unreadFiles.push(failure);
+    findings.push({
+      file: failure.file,
+      line: failure.line,
+      column: failure.column,
+      locale: failure.locale,
+      key: null,
+      kind: 'unreadable',
+      severity: SEVERITY.unreadable,
+      message: `${failure.reason} (${failure.code}); its keys are not checked`,
+    });
+  };
+  const fileFinding = (finding: PlacedFinding) =>
+    findings.push({
+      file: finding.file,
+      line: finding.line,
+      column: finding.column,
+      locale: finding.locale,
+      key: finding.key,
+      kind: finding.kind,
+      severity: finding.severity,
+      message: finding.message,
+    });
+  for (const { failure } of sourceFiles.failed) unreadable(failure);
+  sourceFiles.findings.forEach(fileFinding);
+
   for (const locale of chosen) {
     const files = new Map<SourcePart, TargetFile>();
     const local = new Map<string, string>();
     const partOfLocalKey = new Map<string, SourcePart>();
+    /** Keys a file's own finding says are a plural without `other`: not reported again as ICU. */
+    const pluralsOfFiles = new Set<string>();
     for (const part of parts) {
       const path = part.file.pathOf(locale);
-      const bytes = await readBytes(path, io.cwd);
-      files.set(part, { part, path, exists: bytes !== undefined, lines: undefined });
-      if (bytes === undefined) continue;
-      const { parsed } = readThroughFormat(part.file, bytes, locale, path, io.cwd);
+      const read = await readLocaleFile(part.file, locale, path, io.cwd);
+      files.set(part, {
+        part,
+        path,
+        exists: read.status !== 'absent',
+        unread: read.status === 'failed',
+        lines: undefined,
+      });
+      if (read.status === 'failed') unreadable(read.failure);
+      if (read.status !== 'read') continue;
+      for (const finding of read.findings) {
+        fileFinding(finding);
+        if (finding.kind === 'plural' && finding.key !== null) pluralsOfFiles.add(finding.key);
+      }
       const prefix = keyPrefix(part.file);
-      parsed.keys.forEach((key, index) => {
-        local.set(prefix + key, parsed.values[index]!);
+      read.parsed.keys.forEach((key, index) => {
+        local.set(prefix + key, read.parsed.values[index]!);
         partOfLocalKey.set(prefix + key, part);
       });
       const format = part.file.set.legacy ? 'json' : part.file.set.format.name;
-      files.get(part)!.lines = valueLines(bytes.toString('utf8'), format, {
+      files.get(part)!.lines = valueLines(read.bytes.toString('utf8'), format, {
         locale,
         rails: part.file.set.options.rails === true,
       });
@@ -143,6 +195,9 @@ export async function check(io: Io, options: CheckOptions) {
     const missingFiles = new Set<TargetFile>();
     for (const finding of keyFindings) {
       const { file, line } = place(finding);
+      // A file not read says so once; its keys are not checked.
+      if (file.unread) continue;
+      if ((finding.kind === 'icu' || finding.kind === 'plural') && pluralsOfFiles.has(finding.key)) continue;
       // A file that is not there is one finding, not one per key.
       if (!file.exists && finding.kind === 'missing') {
         missingFiles.add(file);
@@ -175,7 +230,7 @@ export async function check(io: Io, options: CheckOptions) {
   io.stdout.write(report(options.format, summary));
   // The other formats are read by tools; people still see the outcome on stderr.
   if (options.format === 'github' || options.format === 'gitlab') out.note(summaryLine(summary));
-  return findings.length > 0 ? ExitCode.problems : ExitCode.ok;
+  return withUnreadFiles(findings.length > 0 ? ExitCode.problems : ExitCode.ok, unreadFiles.length);
 }
 
 /**

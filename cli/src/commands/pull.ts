@@ -1,7 +1,8 @@
 import { tolkApi } from '../api/tolk-api.js';
 import { projectContext } from '../context.js';
 import { ExitCode, usageError } from '../errors.js';
-import { describeSource, layoutParts, readLocalValues, writeTargetFile } from '../files/file-sets.js';
+import { fileProblems } from '../files/file-problems.js';
+import { keysOfParts, layoutParts, readLocalValues, writeTargetFile } from '../files/file-sets.js';
 import { parseLocaleDocument, shown } from '../files/locale-files.js';
 import { isUnsyncedLocal, loadSyncState, saveSyncState, syncedHashes } from '../files/sync-state.js';
 import type { Io } from '../io.js';
@@ -16,7 +17,9 @@ const LISTED_KEYS = 20;
  * Writes the server's translations of each target locale (or the --locale ones) into the local
  * files, each namespace into its own file in its format and in its source file's layout. A local
  * value that differs from the server's and was never uploaded is kept and named, and the exit is
- * `localChanges`; with --force the server's value is written over it.
+ * `localChanges`; with --force the server's value is written over it. A file that cannot be read
+ * (DESIGN §15) is left as it is and named (even with --force: what it holds is unknown), every
+ * other file is written, and the exit is `partial`.
  */
 export async function pull(io: Io, options: { locale: string[]; json: boolean; force?: boolean }) {
   const { out, project, client } = await projectContext(io, options);
@@ -27,7 +30,7 @@ export async function pull(io: Io, options: { locale: string[]; json: boolean; f
   const api = tolkApi(client);
   const [projectInfo, sourceFile] = await Promise.all([api.getProject(projectId), api.getSource(projectId)]);
   const serverSourceDocument = JSON.parse(sourceFile.content) as Record<string, unknown>;
-  const parts = await layoutParts({
+  const sourceFiles = await layoutParts({
     project,
     cwd: io.cwd,
     note: out.note,
@@ -35,6 +38,12 @@ export async function pull(io: Io, options: { locale: string[]; json: boolean; f
     source: parseLocaleDocument(serverSourceDocument, project.file, io.cwd),
     version: sourceFile.version,
   });
+  const { parts } = sourceFiles;
+  const problems = fileProblems({
+    source: "its namespace's target files were not written",
+    target: 'it was left as it is; fix it (or delete it) and pull again',
+  });
+  problems.addSource(sourceFiles);
   const i18nextPlurals = projectInfo.settings.i18nextPlurals ?? true;
   const rules = projectKeyRules(projectInfo);
   const state = await loadSyncState(project.dir);
@@ -45,8 +54,14 @@ export async function pull(io: Io, options: { locale: string[]; json: boolean; f
     const document = JSON.parse(translations.content) as unknown;
     const server = valuesOf(parseLocaleDocument(document, project.file, io.cwd));
     const local = await readLocalValues(parts, locale, io.cwd);
+    problems.addLocal(local);
     const synced = state.locales[locale] ?? {};
     const kept = new Set<string>();
+    // The keys of a file not read: what it holds is unknown, so their sync record stays as it was.
+    const unread = keysOfParts(server.keys(), [
+      ...(local?.failed.keys() ?? []),
+      ...sourceFiles.failed.map(({ file }) => ({ file })),
+    ]);
     // Excluded keys are left out; keys never translated carry the server's source text (DESIGN §13).
     const valueOf = ruledValueOf(rules, server, (key: string) => {
       const mine = local?.values.get(key);
@@ -59,6 +74,7 @@ export async function pull(io: Io, options: { locale: string[]; json: boolean; f
     });
     const paths: string[] = [];
     for (const part of parts) {
+      if (local?.failed.has(part)) continue;
       const path = await writeTargetFile({
         part,
         sourceLocale,
@@ -71,7 +87,7 @@ export async function pull(io: Io, options: { locale: string[]; json: boolean; f
       paths.push(path);
     }
     const hashes = syncedHashes(server, (await readLocalValues(parts, locale, io.cwd))?.values);
-    for (const key of kept) {
+    for (const key of [...kept, ...unread]) {
       if (synced[key] === undefined) delete hashes[key];
       else hashes[key] = synced[key];
     }
@@ -79,10 +95,13 @@ export async function pull(io: Io, options: { locale: string[]; json: boolean; f
     state.versions[locale] = translations.translatedFrom;
 
     const keyCount = server.size;
-    const file = paths.length === 1 ? shown(paths[0]!, io.cwd) : describeSource(parts, locale, io.cwd);
-    out.line(
-      `${locale}: wrote ${file} (${keyCount} keys, synced with source version ${translations.syncedVersion})`,
-    );
+    const file = paths.length === 1 ? shown(paths[0]!, io.cwd) : `${paths.length} ${locale} files`;
+    // A locale none of whose files could be read: its errors say so.
+    if (paths.length > 0) {
+      out.line(
+        `${locale}: wrote ${file} (${keyCount} keys, synced with source version ${translations.syncedVersion})`,
+      );
+    }
     const keptKeys = [...kept];
     if (keptKeys.length > 0) {
       keptAny = true;
@@ -103,10 +122,10 @@ export async function pull(io: Io, options: { locale: string[]; json: boolean; f
     });
   }
   await saveSyncState(project.dir, state);
-  out.document({ locales: written });
+  problems.print(out.note);
+  out.document({ locales: written, ...problems.document() });
   if (keptAny) {
     out.note(`Local changes kept (see above); the server's values of those keys are not in your files.`);
-    return ExitCode.localChanges;
   }
-  return ExitCode.ok;
+  return problems.exitCode(keptAny ? ExitCode.localChanges : ExitCode.ok);
 }

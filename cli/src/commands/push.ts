@@ -6,10 +6,11 @@ import {
   describeSource,
   namespaceFiles,
   readLocalValues,
-  readSourceParts,
+  readSourceFiles,
   serverDocument,
   type SourcePart,
 } from '../files/file-sets.js';
+import { fileProblems, type FileProblems } from '../files/file-problems.js';
 import { parseLocaleDocument } from '../files/locale-files.js';
 import { hashValue, isUnsyncedLocal, loadSyncState, saveSyncState } from '../files/sync-state.js';
 import type { Io } from '../io.js';
@@ -45,7 +46,13 @@ export async function push(io: Io, options: { dryRun: boolean; json: boolean }) 
   const { out, project, client } = await projectContext(io, options);
   const { projectId, sourceLocale } = project.config;
   const api = tolkApi(client);
-  const parts = await readSourceParts(project, await namespaceFiles(project, io.cwd), io.cwd);
+  const sourceFiles = await readSourceFiles(project, await namespaceFiles(project, io.cwd), io.cwd);
+  // A source is all its files: one that cannot be read would be its keys deleted. Nothing is uploaded.
+  const unreadSource = sourceFiles.failed[0]?.failure;
+  if (unreadSource) throw new CliError(unreadSource.code, unreadSource.message, ExitCode.usage);
+  const { parts } = sourceFiles;
+  const problems = fileProblems({ source: 'nothing was uploaded', target: 'its edits were not uploaded' });
+  problems.addSource(sourceFiles);
   const file = describeSource(parts, sourceLocale, io.cwd);
   const document = serverDocument(parts);
   parseLocaleDocument(document, parts.length === 1 ? parts[0]!.file.sourcePath : project.file, io.cwd);
@@ -57,6 +64,7 @@ export async function push(io: Io, options: { dryRun: boolean; json: boolean }) 
     targetLocales: project.config.targetLocales,
     parts,
     dryRun: options.dryRun,
+    problems,
   });
   for (const edits of humanEdits) {
     const keys = `${edits.keys} edited translation${edits.keys === 1 ? '' : 's'}`;
@@ -81,8 +89,9 @@ export async function push(io: Io, options: { dryRun: boolean; json: boolean }) 
   }
   if (answer.needsTranslation && !options.dryRun)
     out.line('Target locales are behind: run `tolk translate`.');
-  out.document({ file, dryRun: options.dryRun, ...answer, humanEdits });
-  return exitCode;
+  problems.print(out.note);
+  out.document({ file, dryRun: options.dryRun, ...answer, humanEdits, ...problems.document() });
+  return problems.exitCode(exitCode);
 }
 
 /**
@@ -102,6 +111,7 @@ async function pushTargetEdits(options: {
   targetLocales: readonly string[];
   parts: readonly SourcePart[];
   dryRun: boolean;
+  problems: FileProblems;
 }): Promise<{ results: HumanEdits[]; exitCode: ExitCode }> {
   const { io, api, projectId, parts } = options;
   const state = await loadSyncState(options.dir);
@@ -111,6 +121,7 @@ async function pushTargetEdits(options: {
     const synced = state.locales[locale];
     if (synced === undefined) continue;
     const local = await readLocalValues(parts, locale, io.cwd);
+    options.problems.addLocal(local);
     if (!local) continue;
     const result: HumanEdits = {
       locale,

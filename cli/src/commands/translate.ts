@@ -21,14 +21,17 @@ import { caughtUpLocales } from '../api/caught-up-locales.js';
 import { projectAndSource } from '../api/project-and-source.js';
 import { tolkApi, type TolkApi } from '../api/tolk-api.js';
 import { projectContext } from '../context.js';
-import { CliError, ExitCode, usageError } from '../errors.js';
+import { CliError, ExitCode, usageError, withUnreadFiles } from '../errors.js';
 import {
   describeSource,
+  keysOfParts,
   layoutParts,
   readLocalValues,
   writeTargetFile,
+  type LocalFiles,
   type SourcePart,
 } from '../files/file-sets.js';
+import { fileProblems } from '../files/file-problems.js';
 import { parseLocaleDocument, shown } from '../files/locale-files.js';
 import {
   isUnsyncedLocal,
@@ -124,6 +127,11 @@ type LocaleWork = {
   keepHuman: Set<string>;
   /** The server's translations when the work was planned. */
   planned: ReadonlyMap<string, string>;
+  /**
+   * Keys of files that could not be read (DESIGN §15): what they hold may be a person's work, so
+   * they are not translated, and their files are not written.
+   */
+  unread: ReadonlySet<string>;
   remaining: number;
   translated: Map<string, string>;
   /** The keys of `translated` that came from translation memory. */
@@ -155,7 +163,7 @@ export async function translate(io: Io, options: TranslateOptions) {
   const { locales } = await caughtUpLocales(api, projectId, sourceFile.version, io.signal);
   const serverSourceDocument = JSON.parse(sourceFile.content) as Record<string, unknown>;
   const source = parseLocaleDocument(serverSourceDocument, project.file, io.cwd);
-  const parts = await layoutParts({
+  const sourceFiles = await layoutParts({
     project,
     cwd: io.cwd,
     note: out.note,
@@ -163,6 +171,12 @@ export async function translate(io: Io, options: TranslateOptions) {
     source,
     version: sourceFile.version,
   });
+  const { parts } = sourceFiles;
+  const problems = fileProblems({
+    source: "its namespace's keys were not translated and its target files not written",
+    target: 'its keys were not translated and it was not written; fix it and translate again',
+  });
+  problems.addSource(sourceFiles);
   const syncState = await loadSyncState(project.dir);
 
   const byCode = new Map(locales.map((locale) => [locale.locale, locale]));
@@ -183,12 +197,20 @@ export async function translate(io: Io, options: TranslateOptions) {
   for (const code of chosen) {
     const state = byCode.get(code)!;
     const target = targetKeys(source, code, { i18nextPlurals });
+    const local = await readLocalValues(parts, code, io.cwd);
+    problems.addLocal(local);
+    const unread = keysOfParts(target.keys, [
+      ...(local?.failed.keys() ?? []),
+      ...sourceFiles.failed.map(({ file }) => ({ file })),
+    ]);
+    // Every file of the locale unread: there is nothing it can be told or given.
+    if (unread.size > 0 && unread.size === target.keys.length) continue;
     const upToDate =
       !options.force && state.status === 'up_to_date' && state.sourceVersion === sourceFile.version;
     if (upToDate) {
       // Nothing to translate; uploaded only to bring local work (hand edits never uploaded) to the server.
       const edited = keysWithLocalValues(
-        await localWork(api, projectId, code, parts, target, syncState, io.cwd),
+        await localWork(api, projectId, code, local, target, syncState, io.cwd),
         rules,
       );
       if (edited.length === 0) continue;
@@ -206,7 +228,8 @@ export async function translate(io: Io, options: TranslateOptions) {
           version: sourceFile.version,
           source,
           target,
-          parts,
+          local,
+          unread,
           syncState,
           cwd: io.cwd,
           force: options.force,
@@ -266,6 +289,7 @@ export async function translate(io: Io, options: TranslateOptions) {
       references: plan.references,
       keepHuman,
       planned: plan.server,
+      unread,
       remaining: 0,
       translated: new Map(memory?.filled),
       fromMemory: new Set(memory?.filled.keys()),
@@ -294,9 +318,14 @@ export async function translate(io: Io, options: TranslateOptions) {
   }
 
   if (work.length === 0) {
-    out.line(`Every locale is up to date with source version ${sourceFile.version}; nothing to translate.`);
-    out.document(summaryDocument([], undefined, undefined, { inputTokens: 0, outputTokens: 0 }, started));
-    return ExitCode.ok;
+    if (problems.failed.length === 0)
+      out.line(`Every locale is up to date with source version ${sourceFile.version}; nothing to translate.`);
+    problems.print(out.note);
+    out.document({
+      ...summaryDocument([], undefined, undefined, { inputTokens: 0, outputTokens: 0 }, started),
+      ...problems.document(),
+    });
+    return problems.exitCode();
   }
 
   const needsModel = work.some((item) => item.keys.length > 0);
@@ -556,6 +585,7 @@ export async function translate(io: Io, options: TranslateOptions) {
     );
   }
   reportGlossaryMisses(outcomes, out.note);
+  problems.print(out.note);
   for (const outcome of outcomes) {
     if (outcome.keptHuman === 0) continue;
     out.note(
@@ -570,7 +600,10 @@ export async function translate(io: Io, options: TranslateOptions) {
     out.note(`${outcome.locale}: ${what}`);
     for (const problem of outcome.problems.slice(0, 20)) out.note(`  ${problem}`);
   }
-  out.document(summaryDocument(outcomes, provider, modelId, usage, started, memorySavedChars));
+  out.document({
+    ...summaryDocument(outcomes, provider, modelId, usage, started, memorySavedChars),
+    ...problems.document(),
+  });
   if (fatal) {
     out.error(fatal);
     return fatal.exitCode;
@@ -584,7 +617,7 @@ export async function translate(io: Io, options: TranslateOptions) {
       ? ExitCode.auth
       : ExitCode.failure;
   }
-  return ExitCode.ok;
+  return withUnreadFiles(ExitCode.ok, problems.failed.length);
 }
 
 /** The target keys whose local value differs from the server's and was never uploaded. */
@@ -592,7 +625,7 @@ async function localWork(
   api: TolkApi,
   projectId: string,
   locale: string,
-  parts: readonly SourcePart[],
+  local: LocalFiles | undefined,
   target: TargetKeys,
   syncState: SyncState,
   cwd: string,
@@ -601,7 +634,6 @@ async function localWork(
   // may as well be the server's newer value: nothing is uploaded (pull names such keys).
   const synced = syncState.locales[locale];
   if (synced === undefined) return [];
-  const local = await readLocalValues(parts, locale, cwd);
   if (!local) return [];
   const translations = await api.getTranslations(projectId, locale);
   const server = valuesOf(parseLocaleDocument(JSON.parse(translations.content), locale, cwd));
@@ -646,17 +678,18 @@ async function planLocale(options: {
   version: number;
   source: ParsedSource;
   target: TargetKeys;
-  parts: readonly SourcePart[];
+  local: LocalFiles | undefined;
+  /** Keys of files that could not be read: never asked. */
+  unread: ReadonlySet<string>;
   syncState: SyncState;
   cwd: string;
   force: boolean;
   overwriteHuman: boolean;
 }): Promise<LocalePlan> {
-  const { api, projectId, locale, version, source, target } = options;
-  const [detail, translations, local] = await Promise.all([
+  const { api, projectId, locale, version, source, target, local } = options;
+  const [detail, translations] = await Promise.all([
     api.getLocale(projectId, locale),
     api.getTranslations(projectId, locale),
-    readLocalValues(options.parts, locale, options.cwd),
   ]);
   if (detail.sourceVersion < version) {
     throw new CliError(
@@ -682,7 +715,9 @@ async function planLocale(options: {
     }
   }
   const outdated = new Set(detail.outdated);
-  const candidates = options.force ? target.keys : [...detail.missing, ...detail.outdated];
+  const candidates = (options.force ? target.keys : [...detail.missing, ...detail.outdated]).filter(
+    (key) => !options.unread.has(key),
+  );
   const plan: LocalePlan = { ...nothingToPlan(), humanValues, server };
   for (const key of candidates) {
     const human = options.overwriteHuman ? undefined : humanValues.get(key);
@@ -767,6 +802,7 @@ async function uploadLocale(options: {
         values = valuesOf(parseLocaleDocument(merged.document, outcome.file, io.cwd));
         outcome.leftForPeople = leftForPeople(item.target, options.rules, values);
         for (const part of parts) {
+          if (localFiles?.failed.has(part)) continue;
           await writeTargetFile({
             part,
             sourceLocale: options.sourceLocale,
@@ -798,10 +834,13 @@ async function uploadLocale(options: {
     const { answer, mergedAgain } = uploaded!;
     outcome.mergedAgain = mergedAgain ?? null;
     syncState.versions[item.locale] = version;
-    syncState.locales[item.locale] = syncedHashes(
-      values,
-      (await readLocalValues(parts, item.locale, io.cwd))?.values,
-    );
+    const hashes = syncedHashes(values, (await readLocalValues(parts, item.locale, io.cwd))?.values);
+    // What a file not read holds is unknown: the sync record of its keys stays as it was.
+    for (const key of item.unread) {
+      if (synced[key] === undefined) delete hashes[key];
+      else hashes[key] = synced[key];
+    }
+    syncState.locales[item.locale] = hashes;
     outcome.uploaded = true;
     outcome.status = answer.status;
     progress.state(

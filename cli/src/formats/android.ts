@@ -27,14 +27,28 @@
  *   comments, and so is a string array one of whose items has none (Android takes an array whole
  *   from one directory).
  * - Locales as Android's resource directories spell them: `pl`, `pt-rBR`, `b+zh+Hant`.
+ * - What aapt2 or Android allow and Tolk does not expect is a finding on its key at its line, and
+ *   the rest of the file is read (DESIGN §15): a `<plurals>` without `other` (its quantities are
+ *   kept: an error, the app has no text for the counts `other` covers), a name given twice or a
+ *   quantity given twice (the first is kept; aapt2 refuses the file: an error), an element or
+ *   quantity Tolk does not read, a resource that may hold text Tolk does not read (`<item
+ *   type="string">`, `<array>`), an element without a name. Only a file that is not well-formed
+ *   XML (or has a DOCTYPE, or no `<resources>` root) is refused.
  */
 import { parseTargetLocale } from '@tolk/contracts';
 import { pluralCategories, PLURAL_CATEGORIES, type PluralCategory } from '@tolk/locale-file';
-import { DOMParser } from '@xmldom/xmldom';
-import { FormatError, type LocaleFormat, type ReadInput, type WriteInput } from './format.js';
+import {
+  addFinding,
+  FormatError,
+  type FileFinding,
+  type LocaleFormat,
+  type ReadInput,
+  type WriteInput,
+} from './format.js';
 import { keyOfName } from './key-names.js';
 import { icuPluralMessage, pluralBranches, type Interpolation } from './plural-message.js';
 import { decodeUtf8 } from './utf8.js';
+import { parseXmlStrictly, type XmlNode } from './xml-dom.js';
 
 /** Android text has no named arguments: `{name}` in it reads as an ICU argument and back. */
 const ANDROID_INTERPOLATION: Interpolation = { prefix: '' };
@@ -47,7 +61,7 @@ export const androidFormat: LocaleFormat = {
   spellLocale,
   readLocale,
   read(input: ReadInput) {
-    return documentOf(load(input.bytes, input.path));
+    return documentOf(load(input.bytes, input.path, input));
   },
   write(input: WriteInput) {
     return Buffer.from(writeResources(input), 'utf8');
@@ -76,19 +90,6 @@ function readLocale(spelled: string): string | undefined {
   return parsed.ok && spellLocale(parsed.locale) === spelled ? parsed.locale : undefined;
 }
 
-type XmlNode = {
-  nodeType: number;
-  nodeName: string;
-  lineNumber?: number;
-  columnNumber?: number;
-  firstChild: XmlNode | null;
-  nextSibling: XmlNode | null;
-  parentNode: XmlNode | null;
-  data?: string;
-  getAttribute?(name: string): string | null;
-  hasAttribute?(name: string): boolean;
-};
-
 const ELEMENT = 1;
 const TEXT = 3;
 const CDATA = 4;
@@ -116,7 +117,14 @@ type Loaded = {
   comments: Map<number, number[]>;
 };
 
-function load(bytes: Buffer, path: string): Loaded {
+/** Other resources (colors, sizes, styles, ...) hold no text to translate; these may. */
+function holdsText(node: XmlNode): boolean {
+  const type = node.getAttribute?.('type');
+  if (node.nodeName === 'item') return type === 'string' || type === 'plurals';
+  return node.nodeName === 'array';
+}
+
+function load(bytes: Buffer, path: string, report?: Pick<ReadInput, 'path' | 'findings'>): Loaded {
   const decoded = decodeUtf8(bytes, path, 'save strings.xml as UTF-8');
   const bom = decoded.startsWith('\uFEFF') ? 1 : 0;
   const text = decoded;
@@ -147,7 +155,7 @@ function load(bytes: Buffer, path: string): Loaded {
       },
     );
   }
-  const document = parseXml(text.slice(bom), path);
+  const document = parseXmlStrictly(text.slice(bom), path);
   const root = document.documentElement;
   if (!root || root.nodeName !== 'resources') {
     return fail(
@@ -164,27 +172,67 @@ function load(bytes: Buffer, path: string): Loaded {
   const comments = new Map<number, number[]>();
   const names = new Map<string, XmlNode>();
 
+  const finding = (
+    node: XmlNode,
+    key: string | null,
+    kind: FileFinding['kind'],
+    message: string,
+    severity: FileFinding['severity'] = 'warning',
+  ) => {
+    if (report) {
+      addFinding(report, {
+        key,
+        kind,
+        severity,
+        message,
+        line: node.lineNumber ?? 1,
+        column: node.columnNumber ?? 1,
+      });
+    }
+  };
+
   children.forEach((span, index) => {
     const { node } = span;
     if (node.nodeType !== ELEMENT) return;
     const kind = ({ string: 'string', 'string-array': 'array', plurals: 'plurals' } as const)[
       node.nodeName as 'string'
     ];
-    if (!kind) return;
+    if (!kind) {
+      if (holdsText(node)) {
+        finding(
+          node,
+          node.getAttribute!('name') || null,
+          'format',
+          `<${node.nodeName}${node.getAttribute!('type') ? ` type="${node.getAttribute!('type')}"` : ''}> is a resource Tolk does not read (it reads <string>, <plurals> and <string-array>); left out of targets`,
+        );
+      }
+      return;
+    }
     const name = node.getAttribute!('name');
-    if (name === null || name === '') return fail(`a <${node.nodeName}> has no name attribute`, node);
+    if (name === null || name === '') {
+      finding(node, null, 'format', `a <${node.nodeName}> has no name attribute; left out`, 'error');
+      return;
+    }
     if (!NAME.test(name)) {
-      return fail(
-        `the name ${JSON.stringify(name)} is not a resource name (letters, digits, _ and . between them)`,
+      finding(
         node,
+        null,
+        'format',
+        `the name ${JSON.stringify(name)} is not a resource name (letters, digits, _ and . between them); left out`,
+        'error',
       );
+      return;
     }
     const earlier = names.get(name);
     if (earlier) {
-      return fail(
-        `the name ${JSON.stringify(name)} is defined twice (lines ${earlier.lineNumber}, ${node.lineNumber})`,
+      finding(
         node,
+        keyOfName(name),
+        'duplicate',
+        `the name ${JSON.stringify(name)} is given twice (lines ${earlier.lineNumber}, ${node.lineNumber}); the first is kept, and aapt2 refuses the file until one goes`,
+        'error',
       );
+      return;
     }
     names.set(name, node);
     if (node.getAttribute!('translatable') === 'false') return;
@@ -194,49 +242,73 @@ function load(bytes: Buffer, path: string): Loaded {
       entries.set(index, { kind, name, span: span, value: content.value, cdata: content.cdata });
     } else {
       const items = places.childrenOf(span).filter((child) => child.node.nodeType === ELEMENT);
-      for (const item of items) {
-        if (item.node.nodeName !== 'item') {
-          return fail(
-            `<${node.nodeName} name="${name}"> holds a <${item.node.nodeName}>; only <item> elements go in it`,
-            item.node,
-          );
-        }
-      }
+      const others = items.filter((item) => item.node.nodeName !== 'item');
       if (kind === 'array') {
+        if (others.length > 0) {
+          // An array's items are keys by their index: one Tolk cannot read leaves the rest unplaced.
+          finding(
+            others[0]!.node,
+            keyOfName(name),
+            'format',
+            `<string-array name="${name}"> holds a <${others[0]!.node.nodeName}>; only <item> elements go in it, so the array is left out`,
+          );
+          return;
+        }
         const read = items.map((item) => ({ span: item, ...contentOf(places, item) }));
         if (read.every((item) => item.reference)) return;
         entries.set(index, { kind, name, span: span, items: read });
       } else {
-        const plural: PluralItem[] = items.map((item) => {
+        const key = keyOfName(name);
+        for (const other of others) {
+          finding(
+            other.node,
+            key,
+            'format',
+            `<plurals name="${name}"> holds a <${other.node.nodeName}>; only <item> elements go in it, so it is left out`,
+          );
+        }
+        const plural: PluralItem[] = [];
+        for (const item of items) {
+          if (item.node.nodeName !== 'item') continue;
           const quantity = item.node.getAttribute!('quantity') ?? '';
           if (!(PLURAL_CATEGORIES as readonly string[]).includes(quantity)) {
-            return fail(
-              `<plurals name="${name}"> has an item of quantity ${JSON.stringify(quantity)}; quantities are ${PLURAL_CATEGORIES.join(', ')}`,
+            finding(
               item.node,
+              key,
+              'format',
+              `<plurals name="${name}"> has an item of quantity ${JSON.stringify(quantity)}; quantities are ${PLURAL_CATEGORIES.join(', ')}, so it is left out`,
             );
+            continue;
           }
-          if (
-            items.some(
-              (other) =>
-                other !== item &&
-                other.start < item.start &&
-                other.node.getAttribute!('quantity') === quantity,
-            )
-          ) {
-            return fail(`<plurals name="${name}"> has two items of quantity "${quantity}"`, item.node);
+          if (plural.some((other) => other.quantity === quantity)) {
+            finding(
+              item.node,
+              key,
+              'duplicate',
+              `<plurals name="${name}"> has two items of quantity "${quantity}"; the first is kept, and aapt2 refuses the file until one goes`,
+              'error',
+            );
+            continue;
           }
           const content = contentOf(places, item);
-          return {
+          plural.push({
             span: item,
             quantity: quantity as PluralCategory,
             value: content.value,
             cdata: content.cdata,
-          };
-        });
+          });
+        }
+        if (plural.length === 0) {
+          finding(node, key, 'format', `<plurals name="${name}"> has no item Tolk reads; left out`);
+          return;
+        }
         if (!plural.some((item) => item.quantity === 'other')) {
-          return fail(
-            `<plurals name="${name}"> has no item of quantity "other", which every language uses`,
+          finding(
             node,
+            key,
+            'plural',
+            `<plurals name="${name}"> has no item of quantity "other", which every language uses; its ${plural.map((item) => item.quantity).join(', ')} are kept`,
+            'error',
           );
         }
         const value = icuPluralMessage(
@@ -250,29 +322,6 @@ function load(bytes: Buffer, path: string): Loaded {
     comments.set(index, commentsAbove(children, index));
   });
   return { path, text, children, entries, comments };
-}
-
-/** The file's DOM (xmldom: no external entity is ever fetched); a fault is a FormatError. */
-function parseXml(text: string, path: string): { documentElement: XmlNode | null } {
-  let fault: FormatError | undefined;
-  try {
-    return new DOMParser({
-      onError(level, message, context) {
-        if (level === 'warning') return;
-        const locator = (context as { locator?: { lineNumber?: number; columnNumber?: number } } | undefined)
-          ?.locator;
-        fault = new FormatError(
-          path,
-          `is not well-formed XML: ${message}`,
-          locator?.lineNumber ? { line: locator.lineNumber, column: locator.columnNumber ?? 1 } : undefined,
-        );
-        throw fault;
-      },
-    }).parseFromString(text, 'text/xml') as unknown as { documentElement: XmlNode | null };
-  } catch (error) {
-    // xmldom wraps what its error handler throws in a ParseError of its own.
-    throw fault ?? new FormatError(path, `is not well-formed XML: ${(error as Error).message}`);
-  }
 }
 
 /** The comments right above children[index]: only whitespace between, no blank line. */
@@ -353,6 +402,9 @@ function contentOf(places: Places, element: Span): { value: string; cdata: boole
   return { value: builder.done(), cdata, reference };
 }
 
+const UNQUOTED_RUN = /[^\\"\s]+/y;
+const QUOTED_RUN = /[^\\"]+/y;
+
 /** aapt2's reading of a value's text: escapes, quotes, whitespace. */
 class AndroidText {
   private out = '';
@@ -361,6 +413,16 @@ class AndroidText {
 
   text(data: string): void {
     for (let at = 0; at < data.length; at++) {
+      // A run of plain characters goes in at once: one by one, a large file's values cost
+      // gigabytes of string pieces before they are joined.
+      const run = this.quoted ? QUOTED_RUN : UNQUOTED_RUN;
+      run.lastIndex = at;
+      const plain = run.exec(data);
+      if (plain) {
+        this.emit(plain[0]);
+        at += plain[0].length - 1;
+        continue;
+      }
       const char = data[at]!;
       if (char === '\\' && at + 1 < data.length) {
         const next = data[++at]!;
@@ -525,7 +587,9 @@ function writeResources(input: WriteInput): string {
     let out = text.slice(span.start, open);
     categories.forEach((category) => {
       const own = entry.items.find((item) => item.quantity === category);
-      const branch = branches.get(category) ?? '';
+      // A form the message lacks (and no `other` to give it) is left out, as the file had it.
+      const branch = branches.get(category);
+      if (branch === undefined) return;
       const open = own
         ? text.slice(own.span.start, openTagEnd(text, own.span.start))
         : itemOpen.replace(/quantity\s*=\s*(["'])[^"']*\1/, `quantity="${category}"`);

@@ -1,8 +1,9 @@
 import { parseTargetLocale } from '@tolk/contracts';
 import { rebuildTranslation } from '@tolk/locale-file';
 import { bcp47Spelling } from './bcp47-spelling.js';
-import { FormatError, type LocaleFormat } from './format.js';
+import { addFinding, type LocaleFormat, type ReadInput } from './format.js';
 import { readJsonFile, readJsonSource, writeJsonFile } from './json-document.js';
+import { positionIn } from './utf8.js';
 
 const LOCALE_METADATA = '@@locale';
 const spelling = bcp47Spelling('_');
@@ -13,7 +14,9 @@ const spelling = bcp47Spelling('_');
  * - Locales are spelled with underscores, in file names and in `@@locale` (`pt_BR`, `zh_Hant`):
  *   gen-l10n refuses a file whose `@@locale` differs from the locale its name ends with.
  * - Messages are strings (ICU MessageFormat for plurals and selects, which stay one key); a
- *   nested object is no message and is refused with its line and column.
+ *   nested object is no message: a finding at its line and column, left out.
+ * - An `@@locale` naming another locale than the file's is an error finding (gen-l10n stops on
+ *   it); the file is still read as the locale its name says.
  * - `@key` metadata (`description`, `placeholders` with their `type`/`format`, ...) and other
  *   `@@` metadata are carried into every target next to their messages. gen-l10n takes
  *   descriptions and placeholder types from the template file only and ignores them elsewhere,
@@ -26,10 +29,11 @@ export const arbFormat: LocaleFormat = {
   name: 'arb',
   extensions: ['.arb'],
   ...spelling,
-  read({ bytes, path, locale }) {
-    const { document } = readJsonFile(bytes, path, { flat: true });
+  read(input) {
+    const { bytes, path, locale, findings } = input;
+    const { document } = readJsonFile(bytes, path, { flat: true, ...(findings ? { findings } : {}) });
     const declared = document[LOCALE_METADATA];
-    if (declared !== undefined) checkDeclaredLocale(declared, locale, path);
+    if (declared !== undefined) checkDeclaredLocale(declared, locale, input, bytes);
     return document;
   },
   write({ source, locale, valueOf, target }) {
@@ -44,12 +48,18 @@ export const arbFormat: LocaleFormat = {
 };
 
 /** `@@locale` must name the file's locale: gen-l10n stops on a mismatch with the file name. */
-function checkDeclaredLocale(declared: unknown, locale: string, path: string): void {
+function checkDeclaredLocale(declared: unknown, locale: string, input: ReadInput, bytes: Buffer): void {
   const parsed = typeof declared === 'string' ? parseTargetLocale(declared.replaceAll('_', '-')) : undefined;
   if (parsed?.ok && parsed.locale === locale) return;
-  throw new FormatError(
-    path,
-    `@@locale is ${JSON.stringify(declared)}, but the file is the ${locale} file ` +
+  const text = bytes.toString('utf8');
+  const at = Math.max(text.indexOf(`"${LOCALE_METADATA}"`), 0);
+  addFinding(input, {
+    key: null,
+    kind: 'format',
+    severity: 'error',
+    message:
+      `@@locale is ${JSON.stringify(declared)}, but the file is the ${locale} file ` +
       `(expected "${spelling.spellLocale(locale)}"; Flutter's gen-l10n refuses a mismatch)`,
-  );
+    ...positionIn(text, at),
+  });
 }

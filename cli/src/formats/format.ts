@@ -16,7 +16,12 @@
  *   format's own structure with the target's CLDR categories, taken from the ICU message.
  *   Written from a source file and its own values, a format gives back the same bytes wherever
  *   the format allows (indentation, key order, comments, final newline).
- * - A file that does not parse in its format is a `FormatError` naming the line and column.
+ * - A file is judged by its entries (DESIGN §15). Only a file that does not parse in its format at
+ *   all is a `FormatError`, naming the line and column. An entry the format allows but Tolk does
+ *   not expect (a plural without `other`, a key given twice, an element Tolk does not read) is a
+ *   `FileFinding` on its key, reported through `ReadInput.findings`, and the rest of the file is
+ *   read: a plural keeps the forms it has, a key given twice the value the platform keeps, and
+ *   what Tolk does not read is left out.
  */
 import type { TargetKeys } from '@tolk/locale-file';
 
@@ -62,7 +67,60 @@ export type ReadInput = {
    * its msgstrs empty.
    */
   source?: boolean;
+  /** Where `read` reports the file's findings (`addFinding`); not reported when absent. */
+  findings?: FileFinding[];
 };
+
+/**
+ * The kinds of a file's findings, beyond those of a value's text (`icu`, `placeholder`, ...):
+ * `duplicate`, a key given twice; `plural`, a plural structure without `other`; `format`, an
+ * entry or element Tolk does not read (or reads past), left out.
+ */
+export const FILE_FINDING_KINDS = ['duplicate', 'plural', 'format'] as const;
+export type FileFindingKind = (typeof FILE_FINDING_KINDS)[number];
+
+/**
+ * What a file holds that its format allows and Tolk does not expect (DESIGN §15): the shape of
+ * a translation's findings (key, kind, severity, message) and where it is. An error is what breaks
+ * or misleads at run time (the platform refuses the file, a plural without `other`); a warning
+ * what the platform reads past (a duplicate it keeps one of, an entry it does not use).
+ */
+export type FileFinding = {
+  /** The key of the file's locale document it is about; null for the file as a whole. */
+  key: string | null;
+  kind: FileFindingKind;
+  severity: 'error' | 'warning';
+  message: string;
+  /** The file as the user sees it (`ReadInput.path`). */
+  file: string;
+  line: number;
+  column: number;
+};
+
+/** At most this many findings of one file are kept: a file of a million duplicates says so once. */
+export const MAX_FILE_FINDINGS = 1000;
+
+/** Reports a finding of the file being read, while it has fewer than MAX_FILE_FINDINGS. */
+export function addFinding(
+  input: Pick<ReadInput, 'path' | 'findings'>,
+  finding: Omit<FileFinding, 'file'>,
+): void {
+  const sink = input.findings;
+  if (!sink || sink.length > MAX_FILE_FINDINGS) return;
+  if (sink.length === MAX_FILE_FINDINGS) {
+    sink.push({
+      key: null,
+      kind: finding.kind,
+      severity: 'warning',
+      message: `more than ${MAX_FILE_FINDINGS} findings in this file; the rest are not listed`,
+      file: input.path,
+      line: finding.line,
+      column: finding.column,
+    });
+    return;
+  }
+  sink.push({ ...finding, file: input.path });
+}
 
 export type WriteInput = {
   /** The source file, read from disk: the layout the target keeps. */
@@ -106,7 +164,7 @@ export interface LocaleFormat {
    * it spells none.
    */
   readLocale(spelled: string): string | undefined;
-  /** The file as a locale document. Throws FormatError. */
+  /** The file as a locale document, its findings in `input.findings`. Throws FormatError. */
   read(input: ReadInput): Record<string, unknown>;
   /** The target file's bytes. */
   write(input: WriteInput): Buffer;

@@ -14,7 +14,7 @@ export function plainJsonFormat(name: Extract<FormatName, 'json' | 'i18next'>): 
     name,
     extensions: ['.json'],
     ...bcp47Spelling('-'),
-    read: ({ bytes, path }) => readJsonFile(bytes, path).document,
+    read: ({ bytes, path, findings }) => readJsonFile(bytes, path, findings ? { findings } : {}).document,
     write({ source, locale, valueOf, target }: WriteInput) {
       const { parsed, style } = readJsonSource(source);
       return writeJsonFile(rebuildTranslation(parsed, valueOf, { locale, target }), style);

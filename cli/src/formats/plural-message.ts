@@ -86,7 +86,8 @@ export function icuPluralMessage(
  * structure), in the format's syntax:
  * - a message made of one `plural` argument gives each category its branch; a category the
  *   message lacks gets the `other` branch, so the app never finds a form missing (Rails raises on
- *   a missing one; the server's checks keep this from happening to a translated value);
+ *   a missing one; the server's checks keep this from happening to a model's translation); a
+ *   message without `other` (a person's, read from a file that had none) gives only its own;
  * - `zero` is taken from `zero` or else `=0`: Rails and i18next look it up for a count of 0 in
  *   every language, so a language that has no CLDR `zero` (en, pl) gets one only when the
  *   message has one; a language whose categories include it (ar, lv) always does;
@@ -111,15 +112,20 @@ export function pluralBranches(
     const option = options[selector];
     return option && formatText(option.value, argument, interpolation);
   };
-  const other = textOf('other') ?? '';
+  // A person's message may lack `other` (a file that had none): its forms are kept, and a
+  // category it lacks is left out rather than given a text the message never had.
+  const other = textOf('other');
   const zero = textOf('zero') ?? textOf('=0');
+  const set = (category: PluralCategory, text: string | undefined) => {
+    if (text !== undefined) branches.set(category, text);
+  };
   for (const category of PLURAL_CATEGORIES) {
     if (category === 'zero') {
-      if (categories.includes('zero')) branches.set('zero', zero ?? other);
-      else if (zero !== undefined) branches.set('zero', zero);
+      if (categories.includes('zero')) set('zero', zero ?? other);
+      else set('zero', zero);
       continue;
     }
-    if (categories.includes(category)) branches.set(category, textOf(category) ?? other);
+    if (categories.includes(category)) set(category, textOf(category) ?? other);
   }
   return branches;
 }
@@ -134,7 +140,7 @@ export function pluralBranches(
 export function singlePlural(message: string): PluralElement | undefined | null {
   let elements: MessageFormatElement[];
   try {
-    elements = parse(message, { ignoreTag: true });
+    elements = parse(message, { ignoreTag: true, requiresOtherClause: false });
   } catch {
     return null;
   }
@@ -162,7 +168,7 @@ export function singlePlural(message: string): PluralElement | undefined | null 
 
 function parseOrLiteral(message: string): MessageFormatElement[] {
   try {
-    return parse(message, { ignoreTag: true });
+    return parse(message, { ignoreTag: true, requiresOtherClause: false });
   } catch {
     return [{ type: TYPE.literal, value: message }];
   }

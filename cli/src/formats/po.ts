@@ -29,15 +29,29 @@
  *   wrapped at 79 columns as gettext's tools wrap. A POT cannot come back as itself: a target
  *   has msgstrs, and its header gets `Language` and `Plural-Forms`.
  * - An ICU `#` in a plural branch is written `{count}` (gettext has no such sign).
- * - Refused: a header line that is not `Name: value`, a `Plural-Forms` with no `nplurals` and
- *   `plural`, a charset other than UTF-8, an entry given twice (same msgctxt and msgid), a PO
- *   syntax error: each with its line.
+ * - Untranslated: an empty msgstr and a `#, fuzzy` entry (gettext uses neither at run time) have
+ *   no value in a target; a plural's empty `msgstr[n]` is a form it lacks.
+ * - Findings, each at its line, the rest of the file read (DESIGN §15): an entry given twice (same
+ *   msgctxt and msgid; the first is kept, as `msguniq --use-first`; msgfmt refuses the catalog,
+ *   so it is an error), a header line that is not `Name: value` (left out), a `Plural-Forms`
+ *   with no `nplurals` and `plural` or one that does not evaluate (the plural entries are then
+ *   left out: which form is which is unknown), a plural whose `other` form is empty, a msgid that
+ *   cannot be a key.
+ * - Refused (the file does not parse): a PO syntax error, a charset other than UTF-8, bytes that
+ *   are not UTF-8 (UTF-16, binary), each with its line.
  */
 import { parseTargetLocale } from '@tolk/contracts';
 import { pluralCategories, type PluralCategory } from '@tolk/locale-file';
 import { po as gettextPo, type PoEntry } from 'gettext-parser';
 import { bcp47Spelling } from './bcp47-spelling.js';
-import { FormatError, type LocaleFormat, type ReadInput, type WriteInput } from './format.js';
+import {
+  addFinding,
+  FormatError,
+  type FileFinding,
+  type LocaleFormat,
+  type ReadInput,
+  type WriteInput,
+} from './format.js';
 import { icuPluralMessage, pluralBranches, type Interpolation } from './plural-message.js';
 import { keyOfName, nameProblem } from './key-names.js';
 import { decodeUtf8 } from './utf8.js';
@@ -143,17 +157,41 @@ const PO_LINE = /^\s*(?:(?:msgctxt|msgid|msgid_plural|msgstr(?:\[\d+\])?)\s+)?"(
 
 /** One part of the file: an entry's lines, or lines between entries (blank, obsolete `#~`). */
 type Part =
-  | { kind: 'entry'; lines: string[]; line: number; entry: PoEntry; key: string }
+  | {
+      kind: 'entry';
+      lines: string[];
+      line: number;
+      entry: PoEntry;
+      key: string;
+      /** An entry Tolk does not read (a second one of a msgid, a msgid that cannot be a key). */
+      unread?: boolean;
+    }
   | { kind: 'text'; lines: string[] };
 
 type Parsed = {
   parts: Part[];
   header?: Extract<Part, { kind: 'entry' }>;
   headers: Map<string, string>;
+  /** The header's `Plural-Forms` is there and broken: which form is which is unknown. */
+  brokenPluralForms?: { line: number };
   eol: string;
 };
 
-function parse(bytes: Buffer, path: string): Parsed {
+/** Where a file's findings go while it is read: nowhere for a file a target is written from. */
+type Report = Pick<ReadInput, 'path' | 'findings'> | undefined;
+
+function report(
+  sink: Report,
+  key: string | null,
+  kind: FileFinding['kind'],
+  severity: FileFinding['severity'],
+  message: string,
+  line: number,
+): void {
+  if (sink) addFinding(sink, { key, kind, severity, message, line, column: 1 });
+}
+
+function parse(bytes: Buffer, path: string, sink?: Report): Parsed {
   const text = decodeUtf8(bytes, path, 'gettext catalogs Tolk reads are UTF-8 (msgconv --to-code=UTF-8)');
   const eol = text.includes('\r\n') ? '\r\n' : '\n';
   const lines = text.split(/\r?\n/);
@@ -215,45 +253,73 @@ function parse(bytes: Buffer, path: string): Parsed {
     const msgidLine = part.line + part.lines.findIndex((line) => line.startsWith('msgid'));
     if (entry.msgid === '' && entry.msgctxt === undefined) {
       if (parsed.header || part !== parts.find((candidate) => candidate.kind === 'entry')) {
-        throw new FormatError(path, 'an entry with an empty msgid that is not the header (the first entry)', {
-          line: msgidLine,
-          column: 1,
-        });
+        report(
+          sink,
+          null,
+          'format',
+          'warning',
+          'an entry with an empty msgid that is not the header (the first entry); left out',
+          msgidLine,
+        );
+        part.unread = true;
+        continue;
       }
       parsed.header = part;
-      readHeader(parsed, part, path);
+      readHeader(parsed, part, path, sink);
       continue;
     }
-    part.key = keyOf(entry, path, msgidLine);
+    const key = keyOf(entry, msgidLine, sink);
+    if (key === undefined) {
+      part.unread = true;
+      continue;
+    }
+    part.key = key;
     const first = seen.get(part.key);
     if (first !== undefined) {
       const what =
         entry.msgctxt === undefined
           ? `the msgid ${JSON.stringify(entry.msgid)}`
           : `the msgid ${JSON.stringify(entry.msgid)} with msgctxt ${JSON.stringify(entry.msgctxt)}`;
-      throw new FormatError(path, `${what} is defined twice (lines ${first}, ${msgidLine})`, {
-        line: msgidLine,
-        column: 1,
-      });
+      report(
+        sink,
+        part.key,
+        'duplicate',
+        'error',
+        `${what} is given twice (lines ${first}, ${msgidLine}); the first is kept, and msgfmt refuses the catalog until one goes`,
+        msgidLine,
+      );
+      part.unread = true;
+      continue;
     }
     seen.set(part.key, msgidLine);
   }
   return parsed;
 }
 
-function readHeader(parsed: Parsed, part: Extract<Part, { kind: 'entry' }>, path: string): void {
+function readHeader(
+  parsed: Parsed,
+  part: Extract<Part, { kind: 'entry' }>,
+  path: string,
+  sink: Report,
+): void {
   const msgstrAt = part.line + part.lines.findIndex((line) => line.startsWith('msgstr'));
   const body = part.entry.msgstr[0] ?? '';
   const fields = body.split('\n');
   if (fields.at(-1) === '') fields.pop();
+  const lineOf = (index: number) =>
+    msgstrAt + index + (part.lines[msgstrAt - part.line] === 'msgstr ""' ? 1 : 0);
   fields.forEach((field, index) => {
     const match = /^([\w-]+):\s*(.*)$/.exec(field);
     if (!match) {
-      throw new FormatError(
-        path,
-        `broken header: ${JSON.stringify(field)} is not a "Name: value" line (each header field ends with \\n)`,
-        { line: msgstrAt + index + (part.lines[msgstrAt - part.line] === 'msgstr ""' ? 1 : 0), column: 1 },
+      report(
+        sink,
+        null,
+        'format',
+        'warning',
+        `a header line ${JSON.stringify(field)} is not a "Name: value" line (each header field ends with \\n); left out`,
+        lineOf(index),
       );
+      return;
     }
     parsed.headers.set(match[1]!, match[2]!.trim());
   });
@@ -272,28 +338,36 @@ function readHeader(parsed: Parsed, part: Extract<Part, { kind: 'entry' }>, path
   // A template's `nplurals=INTEGER; plural=EXPRESSION;` is a placeholder, not a broken header.
   const placeholder = pluralForms !== undefined && /INTEGER|EXPRESSION/.test(pluralForms);
   if (pluralForms !== undefined && pluralForms !== '' && !placeholder && !parsePluralForms(pluralForms)) {
-    throw new FormatError(
-      path,
-      `broken header: Plural-Forms ${JSON.stringify(pluralForms)} is not "nplurals=N; plural=EXPRESSION;"`,
-      {
-        line: msgstrAt,
-        column: 1,
-      },
+    const at = fields.findIndex((field) => field.startsWith('Plural-Forms'));
+    parsed.brokenPluralForms = { line: lineOf(Math.max(at, 0)) };
+    report(
+      sink,
+      null,
+      'plural',
+      'error',
+      `Plural-Forms ${JSON.stringify(pluralForms)} is not "nplurals=N; plural=EXPRESSION;" (msgfmt refuses it); ` +
+        'which form of a plural is which is unknown, so the plural entries are left out',
+      parsed.brokenPluralForms.line,
     );
   }
 }
 
-function keyOf(entry: PoEntry, path: string, line: number): string {
+function keyOf(entry: PoEntry, line: number, sink: Report): string | undefined {
   const name =
     entry.msgctxt === undefined ? entry.msgid : `${entry.msgctxt}${CONTEXT_SEPARATOR}${entry.msgid}`;
   const problem = [entry.msgid, entry.msgctxt ?? ''].some((text) => text.includes(CONTEXT_SEPARATOR))
     ? "holds U+0004, gettext's separator of a context"
     : nameProblem(name);
   if (problem) {
-    throw new FormatError(path, `the msgid ${JSON.stringify(entry.msgid)} cannot be a key: it ${problem}`, {
+    report(
+      sink,
+      null,
+      'format',
+      'warning',
+      `the msgid ${JSON.stringify(entry.msgid)} cannot be a key: it ${problem}; left out`,
       line,
-      column: 1,
-    });
+    );
+    return undefined;
   }
   return keyOfName(name);
 }
@@ -302,23 +376,41 @@ const isFuzzy = (entry: PoEntry) =>
   (entry.comments?.flag ?? '').split(',').some((flag) => flag.trim() === 'fuzzy');
 
 function readPo(input: ReadInput): Record<string, unknown> {
-  const parsed = parse(input.bytes, input.path);
+  const parsed = parse(input.bytes, input.path, input);
   const template = input.path.endsWith('.pot') || !parsed.headers.get('Language') || input.source === true;
   const pluralForms = parsePluralForms(parsed.headers.get('Plural-Forms') ?? '');
   const document: Record<string, unknown> = {};
   for (const part of parsed.parts) {
-    if (part.kind !== 'entry' || part === parsed.header) continue;
+    if (part.kind !== 'entry' || part === parsed.header || part.unread) continue;
     const { entry } = part;
     const translated = !isFuzzy(entry) && entry.msgstr.some((text) => text !== '');
     let value: string | undefined;
     if (entry.msgid_plural !== undefined) {
-      if (translated && pluralForms) {
+      if (parsed.brokenPluralForms && translated) value = undefined;
+      else if (translated && pluralForms) {
         const categories = indexCategories(pluralForms, input.locale);
         const branches: [PluralCategory, string][] = [];
         categories.forEach((category, index) => {
-          if (!branches.some(([seen]) => seen === category))
-            branches.push([category, entry.msgstr[index] ?? '']);
+          const text = entry.msgstr[index] ?? '';
+          // An empty form is one gettext shows the msgid for: not translated.
+          if (text !== '' && !branches.some(([seen]) => seen === category)) branches.push([category, text]);
         });
+        // gettext's forms of some languages have no `other` (Polish: integers only); one that has
+        // it and leaves it empty shows the msgid_plural for most counts.
+        if (categories.includes('other') && !branches.some(([category]) => category === 'other')) {
+          report(
+            input,
+            part.key,
+            'plural',
+            'error',
+            `msgstr[${categories.lastIndexOf('other')}], the "other" form (${input.locale}), is empty; gettext shows the msgid_plural for it`,
+            part.line +
+              Math.max(
+                part.lines.findIndex((line) => line.startsWith('msgstr')),
+                0,
+              ),
+          );
+        }
         value = icuPluralMessage('count', sortCategories(branches), INTERPOLATION);
       } else if (template || translated) {
         value = icuPluralMessage(
@@ -424,7 +516,7 @@ function writePo(input: WriteInput): Buffer {
   parsed.parts.forEach((part) => {
     if (part.kind === 'text') return out.push(part.lines);
     if (part === parsed.header) return out.push(headerLines(part, parsed, spelled, pluralText));
-    const value = input.valueOf(part.key);
+    const value = part.unread ? undefined : input.valueOf(part.key);
     if (value === undefined) {
       // Left out with the blank line that separated it from the next entry.
       out.push([]);

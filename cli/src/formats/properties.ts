@@ -14,20 +14,24 @@
  * - A target keeps the source's lines: comments, blank lines, separators, order, and the lines of
  *   every value that did not change. A changed value is written on its key's line; a key with no
  *   value is left out with its comment lines.
- * - Refused: bytes that are not the file's encoding, a malformed `\u` escape, a key given twice,
- *   a key the locale document cannot hold (empty, starting with `@`, or with an empty segment).
+ * - A key given twice is a finding, and its last value is kept, as Java's `Properties.load` keeps
+ *   it; a key the locale document cannot hold (empty, starting with `@`, or with an empty segment)
+ *   is a finding and left out.
+ * - Refused (the file does not parse): bytes that are not the file's encoding (UTF-16, binary),
+ *   a malformed `\u` escape.
  */
 import { parseTargetLocale } from '@tolk/contracts';
 import { parseSourceDocument, type PluralGroup } from '@tolk/locale-file';
 import { Properties, type PropertiesNode, type PropertyNode } from 'properties-file/parser';
 import {
+  addFinding,
   FormatError,
   type FormatOptions,
   type LocaleFormat,
   type ReadInput,
   type WriteInput,
 } from './format.js';
-import { decodeUtf8 } from './utf8.js';
+import { checkNoNul, checkNotUtf16, decodeUtf8 } from './utf8.js';
 
 export const propertiesFormat: LocaleFormat = {
   name: 'properties',
@@ -44,44 +48,70 @@ export const propertiesFormat: LocaleFormat = {
     return parsed.ok ? parsed.locale : undefined;
   },
   read(input: ReadInput) {
-    return documentOf(load(input.bytes, input.path, input.options));
+    return documentOf(load(input.bytes, input.path, input.options, input));
   },
   write: writeProperties,
 };
 
-type Loaded = { path: string; latin1: boolean; properties: Properties };
+type Loaded = {
+  path: string;
+  latin1: boolean;
+  properties: Properties;
+  /** The properties that are no key of the document, by their node. */
+  unread: Set<PropertyNode>;
+};
 
-function load(bytes: Buffer, path: string, options: FormatOptions): Loaded {
+const ENCODING_HINT = 'if it is ISO-8859-1 (Java before 9), set "encoding": "iso-8859-1" for it in tolk.json';
+
+function load(bytes: Buffer, path: string, options: FormatOptions, report?: ReadInput): Loaded {
   const latin1 = options.encoding === 'iso-8859-1';
-  const text = latin1
-    ? bytes.toString('latin1')
-    : decodeUtf8(
-        bytes,
-        path,
-        'if it is ISO-8859-1 (Java before 9), set "encoding": "iso-8859-1" for it in tolk.json',
-      );
+  let text: string;
+  if (latin1) {
+    checkNotUtf16(bytes, path, 'save it as ISO-8859-1, as tolk.json says it is');
+    text = bytes.toString('latin1');
+    checkNoNul(text, path);
+  } else text = decodeUtf8(bytes, path, ENCODING_HINT);
   let properties: Properties;
   try {
     properties = new Properties(text);
   } catch (error) {
-    throw new FormatError(path, (error as Error).message, malformedEscapeAt(text, (error as Error).message));
-  }
-  const loaded = { path, latin1, properties };
-  for (const collision of properties.getKeyCollisions()) {
-    const lines = collision.nodes.map((node) => node.startingLineNumber);
     throw new FormatError(
       path,
-      `the key ${JSON.stringify(collision.key)} is defined twice (lines ${lines.join(', ')})`,
-      { line: lines[1]!, column: collision.nodes[1]!.leadingWhitespace.length + 1 },
+      (error as Error).message,
+      malformedEscapeAt(text, (error as Error).message) ?? { line: 1, column: 1 },
     );
+  }
+  const loaded: Loaded = { path, latin1, properties, unread: new Set() };
+  const finding = (node: PropertyNode, kind: 'duplicate' | 'format', message: string) => {
+    if (report) {
+      addFinding(report, {
+        key: node.key,
+        kind,
+        severity: 'warning',
+        message,
+        line: node.startingLineNumber,
+        column: node.leadingWhitespace.length + 1,
+      });
+    }
+  };
+  for (const collision of properties.getKeyCollisions()) {
+    const lines = collision.nodes.map((node) => node.startingLineNumber);
+    for (const node of collision.nodes.slice(1)) {
+      finding(
+        node,
+        'duplicate',
+        `the key ${JSON.stringify(collision.key)} is given twice (lines ${lines.join(', ')}); the last value is kept, as Java keeps it`,
+      );
+    }
   }
   for (const node of properties.getProperties()) {
     const key = node.key;
     if (key === '' || key.startsWith('@') || key.startsWith('.') || key.endsWith('.') || key.includes('..')) {
-      throw new FormatError(
-        path,
-        `the key ${JSON.stringify(key)} cannot be a key of a locale document (empty, starting with @, which marks annotations, or with an empty segment between dots)`,
-        { line: node.startingLineNumber, column: node.leadingWhitespace.length + 1 },
+      loaded.unread.add(node);
+      finding(
+        node,
+        'format',
+        `the key ${JSON.stringify(key)} cannot be a key of a locale document (empty, starting with @, which marks annotations, or with an empty segment between dots); left out`,
       );
     }
   }
@@ -127,7 +157,7 @@ function documentOf(loaded: Loaded): Record<string, unknown> {
   const document: Record<string, unknown> = {};
   const nodes = loaded.properties.nodes;
   nodes.forEach((node, index) => {
-    if (node.type !== 'property') return;
+    if (node.type !== 'property' || loaded.unread.has(node)) return;
     define(document, node.key, node.value);
     const description = commentsAbove(nodes, index)
       .map((at) => (nodes[at] as Extract<PropertiesNode, { type: 'comment' }>).body.trim())

@@ -19,19 +19,30 @@
  * - A target keeps the source's text: comments, blank lines, order, the spelling of every value
  *   that did not change; a changed value replaces the quoted value only; a key with no value is
  *   left out with the comments right above it.
- * - Refused: an unterminated string or comment, a pair missing `=` or `;`, bytes that are not the
- *   encoding, a key given twice.
+ * - A key given twice is a finding, and its last value is kept, as Foundation's reader keeps it
+ *   (each pair replaces the one before); a key the locale document cannot hold is a finding and
+ *   left out of the document and of targets.
+ * - Refused (the file does not parse): an unterminated string or comment, a pair missing `=` or
+ *   `;`, bytes that are not the encoding, a NUL (a binary file).
  */
 import { lprojSpelling } from './bcp47-spelling.js';
-import { FormatError, type LocaleFormat, type ReadInput, type WriteInput } from './format.js';
+import {
+  addFinding,
+  FormatError,
+  type FileFinding,
+  type LocaleFormat,
+  type ReadInput,
+  type WriteInput,
+} from './format.js';
 import { keyOfName, nameProblem } from './key-names.js';
+import { checkNoNul } from './utf8.js';
 
 export const stringsFormat: LocaleFormat = {
   name: 'strings',
   extensions: ['.strings'],
   ...lprojSpelling,
   read(input: ReadInput) {
-    return documentOf(parseStrings(decodeApple(input.bytes, input.path), input.path));
+    return documentOf(parseStrings(decodeApple(input.bytes, input.path), input.path, input));
   },
   write: writeStrings,
 };
@@ -54,6 +65,7 @@ export function decodeApple(bytes: Buffer, path: string): AppleText {
   else if (bytes.length >= 2 && bytes[0] !== 0 && bytes[1] === 0) encoding = 'utf16le';
   else if (bytes.length >= 2 && bytes[0] === 0 && bytes[1] !== 0) encoding = 'utf16be';
   const body = bytes.subarray(bom ? (encoding === 'utf8' ? 3 : 2) : 0);
+  let text: string;
   try {
     const decoder = new TextDecoder(
       encoding === 'utf8' ? 'utf-8' : encoding === 'utf16le' ? 'utf-16le' : 'utf-16be',
@@ -63,10 +75,12 @@ export function decodeApple(bytes: Buffer, path: string): AppleText {
       },
     );
     if (encoding !== 'utf8' && body.length % 2 !== 0) throw new Error('odd length');
-    return { text: decoder.decode(body), encoding, bom };
+    text = decoder.decode(body);
   } catch {
     throw notText(encoding === 'utf8' ? 'UTF-8' : 'UTF-16');
   }
+  checkNoNul(text, path);
+  return { text, encoding, bom };
 }
 
 /** `text` stored as `like` is. */
@@ -88,25 +102,39 @@ type Pair = {
   blockStart: number;
   blockEnd: number;
   comments: string[];
+  /** A pair Tolk does not read: its key cannot be a key. Left out of targets. */
+  unread?: boolean;
 };
 
 type Parsed = { source: AppleText; pairs: Pair[] };
 
+/** Where a file's findings go while it is read: nowhere for a file a target is written from. */
+type Report = Pick<ReadInput, 'path' | 'findings'> | undefined;
+
 const WORD = /[A-Za-z0-9_$+/:.-]/;
 
-function parseStrings(source: AppleText, path: string): Parsed {
+function parseStrings(source: AppleText, path: string, report?: Report): Parsed {
   const { text } = source;
   let at = 0;
+  // Places are asked for in the order of the file: counted on from the last one, not from the start.
+  let counted = { offset: 0, line: 1, lineStart: 0 };
   const positionOf = (offset: number) => {
-    let line = 1;
-    let lineStart = 0;
-    for (let i = 0; i < offset; i++) {
-      if (text[i] === '\n') {
-        line++;
-        lineStart = i + 1;
-      }
+    if (offset < counted.offset) counted = { offset: 0, line: 1, lineStart: 0 };
+    let { line, lineStart } = counted;
+    for (let i = text.indexOf('\n', counted.offset); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) {
+      line++;
+      lineStart = i + 1;
     }
+    counted = { offset, line, lineStart };
     return { line, column: offset - lineStart + 1 };
+  };
+  const finding = (
+    key: string,
+    kind: FileFinding['kind'],
+    message: string,
+    where: { line: number; column: number },
+  ) => {
+    if (report) addFinding(report, { key, kind, severity: 'warning', message, ...where });
   };
   const fail = (reason: string, offset: number): never => {
     throw new FormatError(path, reason, positionOf(offset));
@@ -218,30 +246,33 @@ function parseStrings(source: AppleText, path: string): Parsed {
     if (blockStart > lineStart) blockEnd = at;
     previousEnd = at;
     const firstLine = seen.get(key.value);
-    if (firstLine !== undefined) {
-      throw new FormatError(
-        path,
-        `the key ${JSON.stringify(key.value)} is defined twice (lines ${firstLine}, ${keyAt.line})`,
+    const problem = nameProblem(key.value);
+    if (firstLine !== undefined && !problem) {
+      finding(
+        keyOfName(key.value),
+        'duplicate',
+        `the key ${JSON.stringify(key.value)} is given twice (lines ${firstLine}, ${keyAt.line}); the last value is kept, as Apple's reader keeps it`,
         keyAt,
       );
     }
     seen.set(key.value, keyAt.line);
-    const problem = nameProblem(key.value);
     if (problem) {
-      throw new FormatError(
-        path,
-        `the key ${JSON.stringify(key.value)} cannot be a key of a locale document: it ${problem}`,
+      finding(
+        key.value,
+        'format',
+        `the key ${JSON.stringify(key.value)} cannot be a key of a locale document: it ${problem}; left out`,
         keyAt,
       );
     }
     pairs.push({
-      key: keyOfName(key.value),
+      key: problem ? '' : keyOfName(key.value),
       value: value.value,
       valueStart: value.start,
       valueEnd: value.end,
       blockStart,
       blockEnd,
       comments: above.map((comment) => comment.text),
+      ...(problem ? { unread: true } : {}),
     });
     skip(true);
   }
@@ -260,6 +291,7 @@ function commentText(comment: string): string {
 function documentOf(parsed: Parsed): Record<string, unknown> {
   const document: Record<string, unknown> = {};
   for (const pair of parsed.pairs) {
+    if (pair.unread) continue;
     define(document, pair.key, pair.value);
     const description = pair.comments
       .map(commentText)
@@ -297,7 +329,7 @@ function writeStrings(input: WriteInput): Buffer {
   let out = '';
   let at = 0;
   for (const pair of parsed.pairs) {
-    const value = input.valueOf(pair.key);
+    const value = pair.unread ? undefined : input.valueOf(pair.key);
     if (value === undefined) {
       out += text.slice(at, pair.blockStart);
       at = pair.blockEnd;

@@ -22,19 +22,34 @@
  * An entry's key is its key in the file, escaped where the locale document cannot hold it as it
  * is (`"%d files deleted."`, a final i18next plural suffix: `key-names.ts`).
  *
- * Refused: XML that does not parse (line and column), a root that is not a dict, an entry that is
- * not a dict or has no `NSStringLocalizedFormatKey`, a variable the format key names that is not
- * a dict with `NSStringFormatSpecTypeKey` = `NSStringPluralRuleType`, and `other`.
+ * Findings, each at its entry's `<key>`, the rest of the file read (DESIGN §15): an entry that is
+ * not a dict, has no `NSStringLocalizedFormatKey`, names a variable that is not a dict with
+ * `NSStringFormatSpecTypeKey` = `NSStringPluralRuleType`, or whose key cannot be a key (left out);
+ * a variable without `other` (its forms are kept: an error, Foundation has no text for the counts
+ * `other` covers).
+ *
+ * Refused (the file does not parse): XML that is not well-formed or names an entity it does not
+ * define (line and column; checked by xmldom strictly before `plist` reads it), a DOCTYPE with
+ * declarations of its own (how an entity bomb comes; Apple's DOCTYPE has none), a root that is not
+ * a dict.
  */
 import { TYPE, parse as parseIcu, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
 import { printAST } from '@formatjs/icu-messageformat-parser/printer.js';
 import { PLURAL_CATEGORIES, pluralCategories, type PluralCategory } from '@tolk/locale-file';
 import * as plist from 'plist';
 import { lprojSpelling } from './bcp47-spelling.js';
-import { FormatError, type LocaleFormat, type ReadInput, type WriteInput } from './format.js';
+import {
+  addFinding,
+  FormatError,
+  type FileFinding,
+  type LocaleFormat,
+  type ReadInput,
+  type WriteInput,
+} from './format.js';
 import { icuBranchText, icuPluralMessage, pluralBranches, type Interpolation } from './plural-message.js';
 import { keyOfName, nameProblem } from './key-names.js';
 import { decodeUtf8 } from './utf8.js';
+import { parseXmlStrictly, refuseInternalSubset } from './xml-dom.js';
 
 const FORMAT_KEY = 'NSStringLocalizedFormatKey';
 const SPEC_TYPE = 'NSStringFormatSpecTypeKey';
@@ -49,7 +64,7 @@ export const stringsdictFormat: LocaleFormat = {
   extensions: ['.stringsdict'],
   ...lprojSpelling,
   read(input: ReadInput) {
-    const loaded = load(input.bytes, input.path);
+    const loaded = load(input.bytes, input.path, input);
     const document: Record<string, unknown> = {};
     for (const entry of loaded.entries) define(document, entry.key, entry.message);
     return document;
@@ -79,66 +94,102 @@ function isDict(value: unknown): value is PlistDict {
   );
 }
 
-function load(bytes: Buffer, path: string): Loaded {
+function load(bytes: Buffer, path: string, report?: Pick<ReadInput, 'path' | 'findings'>): Loaded {
   const text = decodeUtf8(bytes, path, 'save it as UTF-8');
-  // Where a `<key>` of the file is, for errors about its entry.
+  // Where a `<key>` of the file is, for findings about its entry.
   const keyAt = (name: string) => {
     const escaped = name.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
     const offset = text.indexOf(`<key>${escaped}</key>`);
-    return offset === -1 ? undefined : positionOf(text, offset);
+    return offset === -1 ? { line: 1, column: 1 } : positionOf(text, offset);
   };
+  const finding = (
+    name: string,
+    key: string | null,
+    kind: FileFinding['kind'],
+    message: string,
+    severity: FileFinding['severity'] = 'warning',
+  ) => {
+    if (report) addFinding(report, { key, kind, severity, message, ...keyAt(name) });
+  };
+  refuseInternalSubset(text, path, 'property lists');
+  // Strictly first, for the place of any fault: `plist` itself reads past what xmldom reports.
+  parseXmlStrictly(text, path);
   let root: unknown;
   try {
     root = plist.parse(text);
   } catch (error) {
-    // xmldom's errors carry a locator (line and column) of where the XML goes wrong.
-    const { message, locator } = error as Error & {
-      locator?: { lineNumber?: number; columnNumber?: number };
-    };
-    const where = /line:(\d+),col:(\d+)/.exec(message);
-    const line = locator?.lineNumber ?? (where ? Number(where[1]) : undefined);
-    const column = locator?.columnNumber ?? (where ? Number(where[2]) : undefined);
     throw new FormatError(
       path,
-      `is not a property list: ${message.split('\n')[0]!.replace(/^\[xmldom \w+\]\s*/, '')}`,
-      line !== undefined && column !== undefined ? { line, column } : undefined,
+      `is not a property list: ${(error as Error).message.split('\n')[0]!}`,
+      error instanceof RangeError
+        ? { line: 1, column: 1 }
+        : positionOf(text, Math.max(text.search(/<plist[\s>]/), 0)),
     );
   }
-  if (!isDict(root)) throw new FormatError(path, 'the property list is not a dict of entries');
+  if (!isDict(root)) {
+    throw new FormatError(
+      path,
+      'the property list is not a dict of entries',
+      positionOf(text, Math.max(text.search(/<plist[\s>]/), 0)),
+    );
+  }
   const entries: Entry[] = [];
   for (const [key, value] of Object.entries(root)) {
-    const at = keyAt(key);
-    if (!isDict(value)) throw new FormatError(path, `the entry ${JSON.stringify(key)} is not a dict`, at);
+    if (!isDict(value)) {
+      finding(key, null, 'format', `the entry ${JSON.stringify(key)} is not a dict; left out`);
+      continue;
+    }
     const formatKey = value[FORMAT_KEY];
     if (typeof formatKey !== 'string') {
-      throw new FormatError(
-        path,
-        `the entry ${JSON.stringify(key)} has no ${FORMAT_KEY} (a string such as "%#@items@")`,
-        at,
+      finding(
+        key,
+        null,
+        'format',
+        `the entry ${JSON.stringify(key)} has no ${FORMAT_KEY} (a string such as "%#@items@"); left out`,
       );
+      continue;
     }
     const problem = nameProblem(key);
     if (problem) {
-      throw new FormatError(
-        path,
-        `the key ${JSON.stringify(key)} cannot be a key of a locale document: it ${problem}`,
-        at,
+      finding(
+        key,
+        null,
+        'format',
+        `the key ${JSON.stringify(key)} cannot be a key of a locale document: it ${problem}; left out`,
       );
+      continue;
     }
     const variables = new Map<string, PlistDict>();
+    let unread: string | undefined;
     for (const [, name] of formatKey.matchAll(VARIABLE)) {
       const variable = value[name!];
-      const problem = !isDict(variable)
+      unread ??= !isDict(variable)
         ? `names the variable ${JSON.stringify(name)}, which is not a dict of the entry`
         : variable[SPEC_TYPE] !== PLURAL_RULE
           ? `has the variable ${JSON.stringify(name)} whose ${SPEC_TYPE} is not ${PLURAL_RULE}`
-          : typeof variable.other !== 'string'
-            ? `has the variable ${JSON.stringify(name)} without an "other" string`
-            : undefined;
-      if (problem) {
-        throw new FormatError(path, `the entry ${JSON.stringify(key)} ${problem}`, at);
+          : undefined;
+      if (unread) break;
+      const forms = PLURAL_CATEGORIES.filter(
+        (category) => typeof (variable as PlistDict)[category] === 'string',
+      );
+      if (forms.length === 0) {
+        unread = `has the variable ${JSON.stringify(name)} with no plural form`;
+        break;
+      }
+      if (!forms.includes('other')) {
+        finding(
+          key,
+          keyOfName(key),
+          'plural',
+          `the entry ${JSON.stringify(key)} has the variable ${JSON.stringify(name)} without an "other" string, which every language uses; its ${forms.join(', ')} are kept`,
+          'error',
+        );
       }
       variables.set(name!, variable as PlistDict);
+    }
+    if (unread) {
+      finding(key, keyOfName(key), 'format', `the entry ${JSON.stringify(key)} ${unread}; left out`);
+      continue;
     }
     entries.push({
       name: key,

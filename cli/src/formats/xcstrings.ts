@@ -32,6 +32,12 @@
  *   is no translation yet. A plural whose branches all hold the same text, itself an ICU plural,
  *   reads as that text: a message that is not one plural (text around its plural) is written as
  *   every category's text, as it is.
+ * - Findings, each at its place, the rest of the catalog read (DESIGN §15): a key given twice in
+ *   one object (the last is kept, as Foundation's JSON reader keeps it), a string that is not an
+ *   object or whose key cannot be a key (left out, and kept as it is), a target's plural without
+ *   `other` (its forms are kept: an error). Refused (the file does not parse): JSON that does not
+ *   parse or is nested deeper than 32 levels, a version Tolk does not know, no `sourceLanguage`
+ *   or `strings`.
  * - Writing a target changes only that locale, and only the keys whose value differs from what
  *   the file holds: such a localization gets `stringUnit` state `translated`, or for a plural key
  *   `variations.plural` with the TARGET's CLDR categories (from `pluralBranches`), or for a key
@@ -43,10 +49,23 @@
  */
 import { TYPE, parse as parseIcu, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
 import { printAST } from '@formatjs/icu-messageformat-parser/printer.js';
-import { PLURAL_CATEGORIES, pluralCategories, type PluralCategory } from '@tolk/locale-file';
+import {
+  DEFAULT_SOURCE_LIMITS,
+  PLURAL_CATEGORIES,
+  pluralCategories,
+  type PluralCategory,
+} from '@tolk/locale-file';
 import { parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
 import { bcp47Spelling } from './bcp47-spelling.js';
-import { FormatError, type LocaleFormat, type ReadInput, type WriteInput } from './format.js';
+import {
+  addFinding,
+  FormatError,
+  type FileFinding,
+  type LocaleFormat,
+  type ReadInput,
+  type WriteInput,
+} from './format.js';
+import { checkJsonDepth } from './json-document.js';
 import { keyOfName, nameProblem } from './key-names.js';
 import {
   icuBranchText,
@@ -103,7 +122,21 @@ type Catalog = {
   root: JsonObject;
   sourceLanguage: string;
   strings: JsonObject;
+  /** Where findings go when the catalog is read for a locale (not when a target is written). */
+  report: Pick<ReadInput, 'path' | 'findings'> | undefined;
 };
+
+function finding(
+  catalog: Pick<Catalog, 'text' | 'report'>,
+  key: string | null,
+  kind: FileFinding['kind'],
+  message: string,
+  offset: number,
+  severity: FileFinding['severity'] = 'warning',
+): void {
+  if (catalog.report)
+    addFinding(catalog.report, { key, kind, severity, message, ...positionOf(catalog.text, offset) });
+}
 
 function positionOf(text: string, offset: number) {
   const before = text.slice(0, offset);
@@ -119,21 +152,42 @@ function fail(catalog: { text: string; path: string }, reason: string, offset?: 
   );
 }
 
-function valueOfNode(node: Node, text: string, file: { text: string; path: string }): JsonValue {
+type Reading = { text: string; path: string; report: Catalog['report'] };
+
+/** `role`: the root (whose `strings` are the catalog's), the catalog's strings, or any other value. */
+function valueOfNode(
+  node: Node,
+  text: string,
+  file: Reading,
+  role: 'root' | 'strings' | 'other' = 'other',
+): JsonValue {
+  const inStrings = role === 'strings';
   if (node.type === 'object') {
     const entries: JsonEntry[] = [];
-    const seen = new Set<string>();
+    const seen = new Map<string, number>();
     for (const property of node.children ?? []) {
       const [keyNode, valueNode] = property.children ?? [];
       if (!keyNode || !valueNode) fail(file, 'a property has no value', property.offset);
       const key = keyNode.value as string;
-      if (seen.has(key))
-        fail(file, `the key ${JSON.stringify(key)} is given twice in one object`, keyNode.offset);
-      seen.add(key);
+      const first = seen.get(key);
+      if (first !== undefined) {
+        finding(
+          file,
+          inStrings && !nameProblem(key) ? keyOfName(key) : null,
+          'duplicate',
+          `the key ${JSON.stringify(key)} is given twice in one object (first on line ${positionOf(text, first).line}); the last is kept, as Foundation's JSON reader keeps it`,
+          keyNode.offset,
+        );
+        entries.splice(
+          entries.findIndex((entry) => entry.key === key),
+          1,
+        );
+      }
+      seen.set(key, keyNode.offset);
       entries.push({
         key,
         rawKey: text.slice(keyNode.offset, keyNode.offset + keyNode.length),
-        value: valueOfNode(valueNode, text, file),
+        value: valueOfNode(valueNode, text, file, role === 'root' && key === 'strings' ? 'strings' : 'other'),
         offset: keyNode.offset,
       });
     }
@@ -154,11 +208,12 @@ function valueOfNode(node: Node, text: string, file: { text: string; path: strin
   };
 }
 
-function load(bytes: Buffer, path: string): Catalog {
+function load(bytes: Buffer, path: string, report?: Catalog['report']): Catalog {
   let text = decodeUtf8(bytes, path, 'save it as UTF-8');
   const bom = text.startsWith(BOM);
   if (bom) text = text.slice(BOM.length);
-  const file = { text, path };
+  checkJsonDepth(text, path, DEFAULT_SOURCE_LIMITS.maxDepth);
+  const file: Reading = { text, path, report };
   const errors: ParseError[] = [];
   const tree = parseTree(text, errors, { disallowComments: true, allowTrailingComma: false });
   if (errors.length > 0) {
@@ -166,7 +221,7 @@ function load(bytes: Buffer, path: string): Catalog {
     fail(file, `is not JSON (${printParseErrorCode(first!.error)})`, first!.offset);
   }
   if (!tree || tree.type !== 'object') fail(file, 'is not a String Catalog: its JSON is not an object', 0);
-  const root = valueOfNode(tree, text, file) as JsonObject;
+  const root = valueOfNode(tree, text, file, 'root') as JsonObject;
   const version = field(root, 'version');
   const supported = KNOWN_VERSIONS.join(', ');
   if (version?.kind !== 'scalar' || typeof version.value !== 'string') {
@@ -188,7 +243,13 @@ function load(bytes: Buffer, path: string): Catalog {
   if (strings?.kind !== 'object') fail(file, 'is not a String Catalog: "strings" (an object) is missing', 0);
   for (const entry of strings.entries) {
     if (entry.value.kind !== 'object') {
-      fail(file, `the string ${JSON.stringify(entry.key)} is not an object`, entry.offset);
+      finding(
+        file,
+        null,
+        'format',
+        `the string ${JSON.stringify(entry.key)} is not an object; left out`,
+        entry.offset,
+      );
     }
   }
   const end = tree.offset + tree.length;
@@ -200,6 +261,7 @@ function load(bytes: Buffer, path: string): Catalog {
     root,
     sourceLanguage: sourceLanguage.value,
     strings,
+    report,
   };
 }
 
@@ -218,11 +280,19 @@ function stringField(object: JsonValue | undefined, key: string): string | undef
   return value?.kind === 'scalar' && typeof value.value === 'string' ? value.value : undefined;
 }
 
-/** The key of the locale document for a catalog key: the shared rule of key-names.ts. */
-function documentKey(catalog: Catalog, entry: JsonEntry): string {
+/** The key of the locale document for a catalog key (key-names.ts); undefined, said, when it can be none. */
+function documentKey(catalog: Catalog, entry: JsonEntry): string | undefined {
   const problem = nameProblem(entry.key);
-  if (problem)
-    fail(catalog, `the key ${JSON.stringify(entry.key)} cannot be a key: it ${problem}`, entry.offset);
+  if (problem) {
+    finding(
+      catalog,
+      null,
+      'format',
+      `the key ${JSON.stringify(entry.key)} cannot be a key: it ${problem}; left out`,
+      entry.offset,
+    );
+    return undefined;
+  }
   return keyOfName(entry.key);
 }
 
@@ -238,6 +308,7 @@ function unitValue(unit: JsonValue | undefined, source: boolean): string | undef
 function pluralVariations(
   localization: JsonValue,
   source: boolean,
+  noOther?: (plural: JsonValue) => void,
 ): (readonly [PluralCategory, string])[] | undefined {
   const variations = field(localization, 'variations');
   if (variations?.kind !== 'object' || variations.entries.length !== 1) return undefined;
@@ -251,25 +322,33 @@ function pluralVariations(
     if (text === undefined) return undefined;
     branches.push([category, text]);
   }
-  if (!branches.some(([category]) => category === 'other')) return undefined;
   // A form that is no CLDR category (a device name, a typo): not a plural read here.
   if (plural.entries.some((entry) => !(PLURAL_CATEGORIES as readonly string[]).includes(entry.key))) {
     return undefined;
+  }
+  if (!branches.some(([category]) => category === 'other')) {
+    // A source's plural is read only whole; a person's translation keeps the forms it has.
+    if (source || branches.length === 0 || !noOther) return undefined;
+    noOther(plural);
   }
   return branches;
 }
 
 /** The message of a localization (see the module's comment), or undefined. */
-function messageOf(localization: JsonValue | undefined, source: boolean): string | undefined {
+function messageOf(
+  localization: JsonValue | undefined,
+  source: boolean,
+  noOther?: (plural: JsonValue) => void,
+): string | undefined {
   if (localization?.kind !== 'object') return undefined;
   const substitutions = field(localization, 'substitutions');
   if (substitutions !== undefined) {
     const format = unitValue(field(localization, 'stringUnit'), source);
     if (format === undefined || field(localization, 'variations') !== undefined) return undefined;
-    return substitutedMessage(format, substitutions, source);
+    return substitutedMessage(format, substitutions, source, noOther);
   }
   if (field(localization, 'variations') !== undefined) {
-    const branches = pluralVariations(localization, source);
+    const branches = pluralVariations(localization, source, noOther);
     if (!branches) return undefined;
     const texts = new Set(branches.map(([, text]) => text));
     if (!source && texts.size === 1) {
@@ -287,12 +366,17 @@ function messageOf(localization: JsonValue | undefined, source: boolean): string
  * (as the `stringsdict` format reads its format key). Undefined when a substitution it names is
  * not a plural read here.
  */
-function substitutedMessage(format: string, substitutions: JsonValue, source: boolean): string | undefined {
+function substitutedMessage(
+  format: string,
+  substitutions: JsonValue,
+  source: boolean,
+  noOther?: (plural: JsonValue) => void,
+): string | undefined {
   let out = '';
   let at = 0;
   for (const match of format.matchAll(SUBSTITUTION)) {
     const substitution = field(substitutions, match[1]!);
-    const branches = substitution && pluralVariations(substitution, source);
+    const branches = substitution && pluralVariations(substitution, source, noOther);
     if (!branches) return undefined;
     out += icuBranchText(format.slice(at, match.index), APPLE_INTERPOLATION);
     out += icuPluralMessage(match[1]!, branches, APPLE_INTERPOLATION);
@@ -324,15 +408,17 @@ type SourceString = {
 function sourceStrings(catalog: Catalog): SourceString[] {
   const strings: SourceString[] = [];
   for (const entry of catalog.strings.entries) {
-    if (entry.key === '') continue;
+    if (entry.key === '' || entry.value.kind !== 'object') continue;
     const shouldTranslate = field(entry.value, 'shouldTranslate');
     if (shouldTranslate?.kind === 'scalar' && shouldTranslate.value === false) continue;
     const localization = field(field(entry.value, 'localizations'), catalog.sourceLanguage);
     const message = localization === undefined ? entry.key : messageOf(localization, true);
     if (message === undefined) continue;
+    const key = documentKey(catalog, entry);
+    if (key === undefined) continue;
     strings.push({
       entry,
-      key: documentKey(catalog, entry),
+      key,
       message,
       shape:
         field(localization, 'substitutions') !== undefined
@@ -353,7 +439,7 @@ function define(object: Record<string, unknown>, key: string, value: unknown): v
 }
 
 function readXcstrings(input: ReadInput): Record<string, unknown> {
-  const catalog = load(input.bytes, input.path);
+  const catalog = load(input.bytes, input.path, input);
   const document: Record<string, unknown> = {};
   const spelled = spelling.spellLocale(input.locale);
   const source = spelling.readLocale(catalog.sourceLanguage) === input.locale;
@@ -363,7 +449,16 @@ function readXcstrings(input: ReadInput): Record<string, unknown> {
       if (string.comment?.trim()) define(document, `@${string.key}`, { description: string.comment.trim() });
       continue;
     }
-    const message = messageOf(field(field(string.entry.value, 'localizations'), spelled), false);
+    const message = messageOf(field(field(string.entry.value, 'localizations'), spelled), false, (plural) =>
+      finding(
+        catalog,
+        string.key,
+        'plural',
+        `the ${spelled} plural of ${JSON.stringify(string.entry.key)} has no "other", which every language uses; its forms are kept`,
+        plural.offset,
+        'error',
+      ),
+    );
     if (message !== undefined) define(document, string.key, message);
   }
   return document;

@@ -17,7 +17,9 @@
  * - Values are the `<source>` texts; read as a target locale's file (its target language that
  *   locale, see `isTargetFile`), the `<target>` texts, inline codes read back as the source's
  *   tokens; a unit with no target, an empty one or one not translated (1.2 `new`,
- *   `needs-translation`, 2.0 `initial`) has no value.
+ *   `needs-translation`, 2.0 `initial`) has no value. A 2.0 segment without `state` and with a
+ *   target is read as translated: the specification's default is `initial`, but Angular (and
+ *   every tool that writes 2.0 without states) uses any target it finds.
  * - The unit's notes (1.2 `<note>`, 2.0 `<notes><note>`) are its context; Angular's meaning is
  *   prefixed `meaning:`.
  * - Inline codes (`<x id="INTERPOLATION" equiv-text="{{ name }}"/>`, `<ph>`, `<bpt>`, 2.0
@@ -38,13 +40,24 @@
  *   whatever the server has, and so is the target of a unit not to be translated (which Tolk
  *   never writes one for). Written for the source's own locale, the `<source>` texts are what
  *   change, so the source comes back byte for byte.
- * - Refused: malformed XML (line and column), a DTD, a root that is not `<xliff>`, an unknown
- *   version, a unit without id, an id given twice, an id the locale document cannot hold, a 2.0
- *   unit of several segments, a source whose text reads as a token (`&lt;x1/&gt;`).
+ * - Findings, each at its unit, the rest of the file read (DESIGN §15): an id given twice (the
+ *   first unit is kept, as Angular's loader keeps it; it stops the build: an error), a unit
+ *   without id or `<source>`, an id the locale document cannot hold, a 2.0 unit of several
+ *   segments, a text that reads as a token (`&lt;x1/&gt;`): each such unit is left out, of the
+ *   document and of targets.
+ * - Refused (the file does not parse): malformed XML (line and column), a DTD (no entity of one
+ *   is ever read, so no entity bomb), a root that is not `<xliff>`, an unknown version.
  */
 import { SaxesParser, type SaxesTag } from 'saxes';
 import { bcp47Spelling } from './bcp47-spelling.js';
-import { FormatError, type LocaleFormat, type ReadInput, type WriteInput } from './format.js';
+import {
+  addFinding,
+  FormatError,
+  type FileFinding,
+  type LocaleFormat,
+  type ReadInput,
+  type WriteInput,
+} from './format.js';
 import { keyOfName, nameProblem } from './key-names.js';
 import { decodeUtf8 } from './utf8.js';
 
@@ -53,9 +66,10 @@ export const xliffFormat: LocaleFormat = {
   extensions: ['.xlf', '.xliff'],
   /** Angular's spelling: `messages.pt-BR.xlf`. */
   ...bcp47Spelling('-'),
-  read({ bytes, path, locale }: ReadInput) {
+  read(input: ReadInput) {
+    const { bytes, path, locale } = input;
     const document: Record<string, unknown> = {};
-    for (const unit of parse(bytes, path).units) {
+    for (const unit of parse(bytes, path, input).units) {
       if (!unit.translatable) continue;
       const value = isTargetFile(unit, locale) ? translationOf(unit) : unit.value;
       if (value === undefined) continue;
@@ -106,7 +120,15 @@ type Unit = {
   codes: Code[];
   notes: string[];
 };
-type Parsed = { text: string; version: '1.2' | '2.0'; root: Range; files: Range[]; units: Unit[] };
+type Parsed = {
+  text: string;
+  version: '1.2' | '2.0';
+  root: Range;
+  files: Range[];
+  units: Unit[];
+  /** Units Tolk does not read (findings): left out of targets. */
+  unread: Range[];
+};
 
 const PAIRED = new Set(['g', 'pc', 'mrk']);
 /** The tokens inline codes are in values: `<x1/>`, `<g2>`, `</g2>`. */
@@ -134,7 +156,7 @@ function openText(
   return { kind, start, innerStart, depth, value: '', open: [], unmatched: 0 };
 }
 
-function parse(bytes: Buffer, path: string): Parsed {
+function parse(bytes: Buffer, path: string, report?: Pick<ReadInput, 'path' | 'findings'>): Parsed {
   const text = decodeUtf8(bytes, path, 'XLIFF files are UTF-8');
   const base = text.startsWith('\uFEFF') ? 1 : 0;
   const parser = new SaxesParser({ position: true });
@@ -150,6 +172,25 @@ function parse(bytes: Buffer, path: string): Parsed {
   const languages: Unit['languages'] = {};
   const files: Range[] = [];
   const units: Unit[] = [];
+  const unread: Range[] = [];
+  /** A finding about the unit being read, which is then left out. */
+  const leaveOut = (
+    reason: string,
+    kind: FileFinding['kind'] = 'format',
+    severity: FileFinding['severity'] = 'warning',
+  ) => {
+    if (!unit || unit.unread) return;
+    unit.unread = true;
+    if (report) {
+      addFinding(report, {
+        key: unit.translatable && unit.id && !nameProblem(unit.id) ? keyOfName(unit.id) : null,
+        kind,
+        severity,
+        message: `${reason}; left out`,
+        ...lineColumn(text, unit.start),
+      });
+    }
+  };
   const seen = new Map<string, number>();
   const stack: string[] = [];
   /** For each open `<group>`: whether its units are not to be translated. */
@@ -162,6 +203,7 @@ function parse(bytes: Buffer, path: string): Parsed {
         notes: string[];
         codes: Code[];
         translatable: boolean;
+        unread?: boolean;
       })
     | undefined;
   /** The `<source>` or `<target>` being read: its text, inline codes as tokens. */
@@ -250,35 +292,36 @@ function parse(bytes: Buffer, path: string): Parsed {
       groups.push(attr('translate') === undefined ? !!groups.at(-1) : attr('translate') === 'no');
     const unitElement = version === '1.2' ? 'trans-unit' : 'unit';
     if (name === unitElement) {
-      const id = attr('id');
-      if (id === undefined || id === '') fail(`has a <${name}> without an id`, start);
+      const id = attr('id') ?? '';
       const translate = attr('translate');
       const translatable = translate === undefined ? !groups.at(-1) : translate !== 'no';
-      unit = { id: id!, key: keyOfName(id!), translatable, start, segments: 0, notes: [], codes: [] };
+      unit = { id, key: keyOfName(id), translatable, start, segments: 0, notes: [], codes: [] };
       unit.languages = { ...languages };
+      if (id === '') {
+        leaveOut(`a <${name}> has no id`);
+        return;
+      }
       if (!translatable) return;
-      const before = seen.get(id!);
+      const before = seen.get(id);
       if (before !== undefined) {
-        fail(
-          `the id ${JSON.stringify(id)} is given twice (lines ${lineColumn(text, before).line}, ${lineColumn(text, start).line}); each unit needs its own`,
-          start,
+        leaveOut(
+          `the id ${JSON.stringify(id)} is given twice (lines ${lineColumn(text, before).line}, ${lineColumn(text, start).line}); the first unit is kept, and Angular refuses the file until one goes`,
+          'duplicate',
+          'error',
         );
+        return;
       }
-      seen.set(id!, start);
-      const problem = nameProblem(id!);
-      if (problem) {
-        fail(`the id ${JSON.stringify(id)} cannot be a key of a locale document: it ${problem}`, start);
-      }
+      seen.set(id, start);
+      const problem = nameProblem(id);
+      if (problem)
+        leaveOut(`the id ${JSON.stringify(id)} cannot be a key of a locale document: it ${problem}`);
       return;
     }
     if (!unit) return;
     if (name === 'segment') {
       unit.segments++;
       if (unit.segments > 1 && unit.translatable)
-        fail(
-          `the unit ${JSON.stringify(unit.id)} has several segments; Tolk reads units of one segment`,
-          start,
-        );
+        leaveOut(`the unit ${JSON.stringify(unit.id)} has several segments; Tolk reads units of one segment`);
       if (unit.segments === 1) {
         unit.segment = { start, end };
         const state = attr('state');
@@ -314,7 +357,7 @@ function parse(bytes: Buffer, path: string): Parsed {
     if (inText) {
       const token = TOKEN.exec(data);
       if (token && unit!.translatable) {
-        fail(
+        leaveOut(
           `the unit ${JSON.stringify(unit!.id)} has the text ${JSON.stringify(token[0])}, which Tolk writes for an inline code; write it as an inline code or reword it`,
         );
       }
@@ -364,21 +407,25 @@ function parse(bytes: Buffer, path: string): Parsed {
       note = undefined;
     } else if (tag.name === (version === '1.2' ? 'trans-unit' : 'unit')) {
       // A unit not to be translated is Tolk's business only as far as it can keep its target.
-      if (!unit.source && unit.translatable)
-        fail(`the unit ${JSON.stringify(unit.id)} has no <source>`, unit.start);
-      if (unit.source) units.push({ ...(unit as Unit), range: { start: unit.start, end } });
+      if (!unit.source && unit.translatable) leaveOut(`the unit ${JSON.stringify(unit.id)} has no <source>`);
+      if (unit.unread) unread.push({ start: unit.start, end });
+      else if (unit.source) units.push({ ...(unit as Unit), range: { start: unit.start, end } });
       unit = undefined;
     }
   });
   parser.on('error', (error) => {
-    throw new FormatError(path, `is not well-formed XML: ${error.message.replace(/^[^:]*:\d+:\d+: /, '')}`, {
-      line: parser.line,
-      column: parser.column,
-    });
+    throw new FormatError(
+      path,
+      `is not well-formed XML: ${error.message.replace(/^(?:[^:]*:)?\d+:\d+: /, '')}`,
+      {
+        line: parser.line,
+        column: parser.column,
+      },
+    );
   });
   parser.write(base ? text.slice(1) : text).close();
   if (!version || !root) fail('has no <xliff> element', 0);
-  return { text, version: version!, root: root!, files, units };
+  return { text, version: version!, root: root!, files, units, unread };
 }
 
 function lineColumn(text: string, offset: number): { line: number; column: number } {
@@ -468,8 +515,15 @@ function keptTarget(
 }
 
 function writeXliff({ source, sourceLocale, locale, valueOf, existing }: WriteInput): Buffer {
-  const { text, version, root, files, units } = parse(source, 'the source file');
+  const { text, version, root, files, units, unread } = parse(source, 'the source file');
   const edits: (Range & { replacement: string })[] = [];
+  /** Removes a unit with the indentation of its line. */
+  const removeUnit = (range: Range) => {
+    const lineStart = text.lastIndexOf('\n', range.start - 1);
+    const start = /^\s*$/.test(text.slice(lineStart + 1, range.start)) ? lineStart : range.start;
+    edits.push({ start: Math.max(start, 0), end: range.end, replacement: '' });
+  };
+  for (const range of unread) removeUnit(range);
   const own = locale === sourceLocale;
   const retag = (range: Range, name: string, value: string) =>
     edits.push({ ...range, replacement: withAttribute(text.slice(range.start, range.end), name, value) });
@@ -505,10 +559,7 @@ function writeXliff({ source, sourceLocale, locale, valueOf, existing }: WriteIn
     if (!unit.translatable) continue;
     const value = valueOf(unit.key);
     if (value === undefined) {
-      // The unit with the indentation of its line.
-      const lineStart = text.lastIndexOf('\n', unit.range.start - 1);
-      const start = /^\s*$/.test(text.slice(lineStart + 1, unit.range.start)) ? lineStart : unit.range.start;
-      edits.push({ start: Math.max(start, 0), end: unit.range.end, replacement: '' });
+      removeUnit(unit.range);
       continue;
     }
     if (own) {

@@ -15,20 +15,30 @@
  * - A mapping whose keys are CLDR plural categories, `other` and at least one more (Rails'
  *   `one:` / `other:`, also go-i18n's, Hugo's and i18n-js's YAML), is one key whose value is an
  *   ICU plural message on `count`, and is written back with the target's categories. This is for
- *   plain YAML too: no YAML localisation library gives such a mapping another meaning.
+ *   plain YAML too: no YAML localisation library gives such a mapping another meaning. In a Rails
+ *   file, `other:` alone (Japanese) is a plural too, and so are two or more categories without
+ *   `other`: their forms are kept, and the missing `other` is an error finding (Rails raises
+ *   for a count no form covers).
  * - Rails files are read as Ruby reads them, YAML 1.1 (`no` is false). Their values that are not
  *   text (`number.format.precision: 2`, `significant: false`, `~` in `abbr_day_names`, Ruby
  *   symbols `:year` in `date.order`) are Rails' own settings: they are kept as they are in every
- *   target and never sent for translation. In a plain YAML file such a value is refused: a locale
- *   file holds texts, and a number or boolean there is most often text that lost its quotes.
+ *   target and never sent for translation. In a plain YAML file such a value is a finding and
+ *   left out: a locale file holds texts, and a number or boolean there is most often text that
+ *   lost its quotes.
  * - A changed value keeps its scalar's style where that style can hold it: a plain scalar that
  *   would read as something else than the text (`yes`, `12`, `:)`, or a line break) is written
  *   double-quoted, checked against both YAML 1.1 (Ruby, PyYAML) and 1.2 readers.
  * - A sequence with an element missing in the target is left out as a whole: the elements after
  *   a gap would shift to other indexes.
- * - Refused: anchors and aliases (a translated alias would change every place that uses it),
- *   duplicate keys, several documents in one file, tags the core schema does not know, and for
- *   Rails a root that is not one key naming the file's locale.
+ * - What YAML allows and Tolk does not expect is a finding at its place, and the rest is read
+ *   (DESIGN §15): a key given twice (the last value is kept, as Ruby's Psych and PyYAML keep it),
+ *   an alias (`*name`: it stays as it is in targets, sharing the text of its anchor, which is
+ *   translated where it stands; aliases are never expanded, so anchors that would expand
+ *   without bound cost nothing), a merge key (`<<: *defaults`), a tag the core schema does not
+ *   know, a key that is no text or cannot be a key, several documents (the first is read, as
+ *   Ruby reads it).
+ * - Refused (the file does not parse): a YAML syntax error, and for Rails a root that is not one
+ *   key naming the file's locale.
  */
 import { parseTargetLocale } from '@tolk/contracts';
 import {
@@ -56,11 +66,13 @@ import {
   type YAMLSeq,
 } from 'yaml';
 import {
+  addFinding,
   FormatError,
   type FormatOptions,
   type LocaleFormat,
   type ReadInput,
   type WriteInput,
+  type FileFinding,
 } from './format.js';
 import { icuPluralMessage, pluralBranches, type Interpolation } from './plural-message.js';
 import { decodeUtf8 } from './utf8.js';
@@ -84,6 +96,8 @@ type Loaded = {
   keys: YAMLMap | undefined;
   /** Rails: the pair of the locale key. */
   localePair: Pair | undefined;
+  /** Where findings go when the file is read (not when a target is written from it). */
+  report: { path: string; findings?: FileFinding[] } | undefined;
 };
 
 /** What a value of the file is to Tolk. */
@@ -108,7 +122,7 @@ export const yamlFormat: LocaleFormat = {
 };
 
 function readYaml(input: ReadInput): Record<string, unknown> {
-  const loaded = load(input.bytes, input.path, input.locale, input.options);
+  const loaded = load(input.bytes, input.path, input.locale, input.options, input);
   const document = loaded.keys ? readMap(loaded, loaded.keys, '') : {};
   return document;
 }
@@ -135,31 +149,27 @@ function writeYaml(input: WriteInput): Buffer {
 
 // ---- reading the file --------------------------------------------------------------------
 
-function load(bytes: Buffer, path: string, locale: string, options: FormatOptions): Loaded {
+function load(
+  bytes: Buffer,
+  path: string,
+  locale: string,
+  options: FormatOptions,
+  report?: ReadInput,
+): Loaded {
   const rails = options.rails === true;
   // The byte order mark stays in the text: the parser keeps it as a token of the file.
   const text = decodeUtf8(bytes, path, 'YAML files are UTF-8');
   const lines = new LineCounter();
   const tokens = Array.from(new Parser(lines.addNewLine).parse(text));
   // Ruby reads YAML 1.1 (`no` and `on` are booleans, `0777` is octal); JavaScript readers 1.2.
-  const composer = new Composer({ keepSourceTokens: true, version: rails ? '1.1' : '1.2', uniqueKeys: true });
+  // Keys given twice are found in readMap: the composer's own check is quadratic in a mapping's size.
+  const composer = new Composer({
+    keepSourceTokens: true,
+    version: rails ? '1.1' : '1.2',
+    uniqueKeys: false,
+  });
   const documents = Array.from(composer.compose(tokens, true));
   const document = documents[0]!;
-  for (const problem of documents.flatMap((doc) => [...doc.errors, ...doc.warnings])) {
-    const reason =
-      problem.code === 'DUPLICATE_KEY'
-        ? `the key ${JSON.stringify(text.slice(problem.pos[0], problem.pos[1]))} is defined twice in one mapping`
-        : problem.message.split('\n')[0]!;
-    throw new FormatError(path, reason, position(lines, problem.pos[0]));
-  }
-  if (documents.length > 1) {
-    const second = documents[1]!.contents?.range[0] ?? text.length;
-    throw new FormatError(
-      path,
-      'holds several YAML documents (---); a locale file is one',
-      position(lines, second),
-    );
-  }
   const loaded: Loaded = {
     path,
     rails,
@@ -168,10 +178,26 @@ function load(bytes: Buffer, path: string, locale: string, options: FormatOption
     lines,
     keys: undefined,
     localePair: undefined,
+    report: report && { path, ...(report.findings ? { findings: report.findings } : {}) },
   };
+  for (const problem of document.errors) {
+    throw new FormatError(path, problem.message.split('\n')[0]!, position(lines, problem.pos[0]));
+  }
+  for (const problem of document.warnings) {
+    finding(loaded, null, 'format', problem.message.split('\n')[0]!, problem.pos[0]);
+  }
+  if (documents.length > 1) {
+    const second = documents[1]!.contents?.range[0] ?? text.length;
+    finding(
+      loaded,
+      null,
+      'format',
+      'holds several YAML documents (---); the first is read, as Ruby and YAML libraries read a file',
+      second,
+    );
+  }
   const root = document.contents;
   if (root === null || (isScalar(root) && root.value === null && !root.anchor)) return loaded;
-  checkNode(loaded, root, '');
   if (!isMap(root)) throw problemAt(loaded, root, 'the file must be a mapping of keys');
   if (!rails) {
     loaded.keys = root as YAMLMap;
@@ -204,33 +230,6 @@ function railsLocale(name: string): string | undefined {
   return parsed.ok ? parsed.locale : undefined;
 }
 
-/** Anchors and aliases anywhere below `node` are refused, with the key they are at. */
-function checkNode(loaded: Loaded, node: unknown, path: string): void {
-  if (isAlias(node)) {
-    throw problemAt(
-      loaded,
-      node,
-      `${shown(path)} is the alias *${node.source}: a translated alias would change every place that uses it; write the text out at each place`,
-    );
-  }
-  if (!isScalar(node) && !isMap(node) && !isSeq(node)) return;
-  if (node.anchor) {
-    throw problemAt(
-      loaded,
-      node,
-      `${shown(path)} has the anchor &${node.anchor}: anchors and aliases share one text between keys, which translations cannot keep; write the text out at each place`,
-    );
-  }
-  if (isMap(node)) {
-    for (const pair of node.items) {
-      checkNode(loaded, pair.key, path);
-      checkNode(loaded, pair.value, join(path, isScalar(pair.key) ? String(pair.key.value) : '?'));
-    }
-  } else if (isSeq(node)) {
-    node.items.forEach((item, index) => checkNode(loaded, item, join(path, String(index))));
-  }
-}
-
 /** The name of a mapping's key as the document has it: its text, as written for a plain `1:`. */
 function keyName(loaded: Loaded, pair: Pair): string {
   const key = pair.key;
@@ -241,6 +240,27 @@ function keyName(loaded: Loaded, pair: Pair): string {
 }
 
 function classify(loaded: Loaded, node: unknown, path: string): Value {
+  if (isAlias(node)) {
+    finding(
+      loaded,
+      path,
+      'format',
+      `${shown(path)} is the alias *${node.source}: it is kept as it is, sharing the text (and the translation) of &${node.source}`,
+      node.range?.[0],
+    );
+    return { kind: 'kept' };
+  }
+  const tag = (node as { tag?: string } | null)?.tag;
+  if (tag !== undefined && !tag.startsWith('tag:yaml.org,2002:')) {
+    finding(
+      loaded,
+      path,
+      'format',
+      `${shown(path)} has the tag ${tag}, which Tolk does not read; left out`,
+      rangeOf(node),
+    );
+    return { kind: 'kept' };
+  }
   if (isScalar(node)) {
     if (typeof node.value === 'string' && !isRubySymbol(loaded, node)) {
       return { kind: 'text', node, text: node.value };
@@ -252,30 +272,56 @@ function classify(loaded: Loaded, node: unknown, path: string): Value {
     }
     if (loaded.rails) return { kind: 'kept' };
     const what = node.value === null ? 'empty (null)' : `a ${typeof node.value}`;
-    throw problemAt(
+    finding(
       loaded,
-      node,
-      `${shown(path)} is ${what}, not a text: a locale file holds texts; quote it if it is one ("${String(node.source ?? node.value ?? '')}")`,
+      path,
+      'format',
+      `${shown(path)} is ${what}, not a text: a locale file holds texts; quote it if it is one ("${String(node.source ?? node.value ?? '')}"); left out`,
+      rangeOf(node),
     );
+    return { kind: 'kept' };
   }
   if (node === null || node === undefined) {
-    if (loaded.rails) return { kind: 'kept' };
-    throw new FormatError(loaded.path, `${shown(path)} has no value; write "" for an empty text`);
+    if (!loaded.rails)
+      finding(loaded, path, 'format', `${shown(path)} has no value; write "" for an empty text; left out`);
+    return { kind: 'kept' };
   }
   if (isSeq(node)) return { kind: 'seq', node: node as YAMLSeq };
-  if (!isMap(node)) throw problemAt(loaded, node, `${shown(path)}: unsupported YAML node`);
+  if (!isMap(node)) {
+    finding(
+      loaded,
+      path,
+      'format',
+      `${shown(path)}: a YAML node Tolk does not read; left out`,
+      rangeOf(node),
+    );
+    return { kind: 'kept' };
+  }
   const map = node as YAMLMap;
   const branches: [PluralCategory, Pair][] = [];
   for (const pair of map.items) {
     const name = isScalar(pair.key) ? pair.key.value : undefined;
     if (typeof name !== 'string' || !isPluralCategory(name) || !isScalar(pair.value)) break;
     if (typeof pair.value.value !== 'string') break;
+    if (branches.some(([category]) => category === name)) break;
     branches.push([name, pair as Pair]);
   }
+  const hasOther = branches.some(([category]) => category === 'other');
+  const all = branches.length === map.items.length;
+  // Plain YAML may use category names as keys of its own (`one:` and `two:` of a list of steps);
+  // a Rails file's mapping of categories is a plural hash, `other:` alone (Japanese) included.
   const plural =
-    branches.length === map.items.length &&
-    branches.length >= 2 &&
-    branches.some(([category]) => category === 'other');
+    all && (loaded.rails ? branches.length >= (hasOther ? 1 : 2) : hasOther && branches.length >= 2);
+  if (plural && !hasOther) {
+    finding(
+      loaded,
+      path,
+      'plural',
+      `the plural hash ${shown(path)} has no "other", which every language uses (Rails raises for a count no form covers); its forms are kept`,
+      rangeOf(map),
+      'error',
+    );
+  }
   return plural ? { kind: 'plural', node: map, branches } : { kind: 'map', node: map };
 }
 
@@ -286,16 +332,54 @@ function isRubySymbol(loaded: Loaded, node: Scalar): boolean {
 
 function readMap(loaded: Loaded, map: YAMLMap, prefix: string): Record<string, unknown> {
   const object: Record<string, unknown> = {};
+  const seen = new Map<string, number>();
   map.items.forEach((pair, index) => {
+    if (!isScalar(pair.key)) {
+      finding(
+        loaded,
+        prefix.slice(0, -1),
+        'format',
+        'a key that is a mapping or a sequence, not a text; left out',
+        rangeOf(pair.key),
+      );
+      return;
+    }
     const name = keyName(loaded, pair);
     const path = prefix + name;
-    if (name === '' || name.startsWith('@')) {
-      throw problemAt(
+    if (name === '<<' && isAlias(pair.value)) {
+      finding(
         loaded,
-        pair.key,
-        `the key ${JSON.stringify(name)} cannot be a key of a locale document (empty, or starting with @, which marks annotations)`,
+        path,
+        'format',
+        `merges *${pair.value.source} into ${shown(prefix.slice(0, -1))}: the keys it merges are not read here, and the merge is kept as it is`,
+        rangeOf(pair.key),
       );
+      return;
     }
+    if (name === '' || name.startsWith('@')) {
+      finding(
+        loaded,
+        path,
+        'format',
+        `the key ${JSON.stringify(name)} cannot be a key of a locale document (empty, or starting with @, which marks annotations); left out`,
+        rangeOf(pair.key),
+      );
+      return;
+    }
+    const at = rangeOf(pair.key);
+    const first = seen.get(name);
+    if (first !== undefined) {
+      finding(
+        loaded,
+        path,
+        'duplicate',
+        `the key ${JSON.stringify(name)} is given twice in one mapping (first on line ${first}); the last value is kept, as Ruby and YAML libraries keep it`,
+        at,
+      );
+      delete object[name];
+      delete object[`@${name}`];
+    }
+    seen.set(name, at === undefined ? 1 : loaded.lines.linePos(at).line);
     const value = readValue(loaded, pair.value, path);
     if (value === undefined) return;
     define(object, name, value);
@@ -375,6 +459,8 @@ function writeMap(writer: Writer, map: YAMLMap, prefix: string, parent?: Item): 
   const remove = new Set<Item>();
   const regroup = new Map<PluralGroup, Pair[]>();
   for (const pair of map.items) {
+    // A key that is no text was left out of the document: kept as it is.
+    if (!isScalar(pair.key)) continue;
     const path = prefix + keyName(writer.loaded, pair);
     const value = classify(writer.loaded, pair.value, path);
     if (value.kind === 'text' && target.groups.length > 0) {
@@ -437,7 +523,8 @@ function writePluralHash(writer: Writer, value: Extract<Value, { kind: 'plural' 
   const texts = pluralBranches(message, pluralCategories(writer.input.locale), RAILS_INTERPOLATION);
   const sourceOrder = value.branches.map(([category]) => category);
   const keep = sameSet(sourceOrder, [...texts.keys()]);
-  const other = value.branches.find(([category]) => category === 'other')![1];
+  // A form the source lacks is written as its `other` is (or its last form, without one).
+  const other = (value.branches.find(([category]) => category === 'other') ?? value.branches.at(-1)!)[1];
   const items: Item[] = [];
   for (const category of keep ? sourceOrder : [...texts.keys()]) {
     const text = texts.get(category)!;
@@ -702,7 +789,29 @@ function position(lines: LineCounter, offset: number): { line: number; column: n
   return { line, column: col };
 }
 
+function rangeOf(node: unknown): number | undefined {
+  return (node as { range?: [number, number, number] | null } | null)?.range?.[0];
+}
+
 function problemAt(loaded: Loaded, node: unknown, reason: string): FormatError {
-  const range = (node as { range?: [number, number, number] | null } | null)?.range;
-  return new FormatError(loaded.path, reason, range ? position(loaded.lines, range[0]) : undefined);
+  return new FormatError(loaded.path, reason, position(loaded.lines, rangeOf(node) ?? 0));
+}
+
+/** A finding of the file being read, at `offset` (the start of the file when unknown). */
+function finding(
+  loaded: Loaded,
+  key: string | null,
+  kind: FileFinding['kind'],
+  message: string,
+  offset?: number,
+  severity: FileFinding['severity'] = 'warning',
+): void {
+  if (!loaded.report) return;
+  addFinding(loaded.report, {
+    key: key === null || key === '' ? null : key,
+    kind,
+    severity,
+    message,
+    ...position(loaded.lines, offset ?? 0),
+  });
 }

@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { androidFormat } from '../../src/formats/android.js';
 import { FormatError, formatNamed } from '../../src/formats/index.js';
 import { aapt2Compile, xmllint as runXmllint } from '../support/platform-tools.js';
+import { readWithFindings as readFileWithFindings } from './read-with-findings.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tolk-android-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -45,6 +46,13 @@ function read(text: string | Buffer, path = 'app/src/main/res/values/strings.xml
     locale: 'en',
     path,
     options: {},
+  });
+}
+
+function readWithFindings(text: string) {
+  return readFileWithFindings(androidFormat, text, {
+    locale: 'pl',
+    path: 'app/src/main/res/values-pl/strings.xml',
   });
 }
 
@@ -344,27 +352,78 @@ describe('android format: bad input', () => {
     expect(error.position).toEqual({ line: 2, column: 1 });
   });
 
-  it('refuses a name given twice, a plural without other, an unknown quantity, a root that is not resources', () => {
-    expect(
-      failure(() =>
-        read('<resources>\n<string name="a">x</string>\n<string name="a">y</string>\n</resources>'),
-      ).message,
-    ).toBe('app/src/main/res/values/strings.xml:3:1: the name "a" is defined twice (lines 2, 3)');
-    expect(
-      failure(() =>
-        read('<resources>\n<plurals name="p"><item quantity="one">x</item></plurals>\n</resources>'),
-      ).message,
-    ).toContain('<plurals name="p"> has no item of quantity "other"');
-    expect(
-      failure(() =>
-        read(
-          '<resources>\n<plurals name="p"><item quantity="lots">x</item><item quantity="other">y</item></plurals>\n</resources>',
-        ),
-      ).message,
-    ).toContain('an item of quantity "lots"');
+  it('reads a name given twice, a plural without other and an unknown quantity as findings at their lines; refuses a root that is not resources', () => {
+    const twice = readWithFindings(
+      '<resources>\n<string name="a">x</string>\n<string name="a">y</string>\n</resources>',
+    );
+    expect(twice.document).toEqual({ a: 'x' });
+    expect(twice.findings).toEqual([
+      {
+        key: 'a',
+        kind: 'duplicate',
+        severity: 'error',
+        message:
+          'the name "a" is given twice (lines 2, 3); the first is kept, and aapt2 refuses the file until one goes',
+        file: 'app/src/main/res/values-pl/strings.xml',
+        line: 3,
+        column: 1,
+      },
+    ]);
+    const noOther = readWithFindings(
+      '<resources>\n<plurals name="p">\n  <item quantity="one">%d plik</item>\n  <item quantity="few">%d pliki</item>\n</plurals>\n</resources>',
+    );
+    expect(noOther.document).toEqual({ p: '{count, plural, one {%d plik} few {%d pliki}}' });
+    expect(noOther.findings).toEqual([
+      {
+        key: 'p',
+        kind: 'plural',
+        severity: 'error',
+        message:
+          '<plurals name="p"> has no item of quantity "other", which every language uses; its one, few are kept',
+        file: 'app/src/main/res/values-pl/strings.xml',
+        line: 2,
+        column: 1,
+      },
+    ]);
+    const lots = readWithFindings(
+      '<resources>\n<plurals name="p"><item quantity="lots">x</item><item quantity="other">y</item><item quantity="other">z</item></plurals>\n</resources>',
+    );
+    expect(lots.document).toEqual({ p: '{count, plural, other {y}}' });
+    expect(lots.findings.map((finding) => [finding.kind, finding.severity, finding.line])).toEqual([
+      ['format', 'warning', 2],
+      ['duplicate', 'error', 2],
+    ]);
+    expect(lots.findings[0]!.message).toContain('an item of quantity "lots"');
+    const unread = readWithFindings(
+      '<resources>\n<item type="string" name="x">X</item>\n<color name="c">#fff</color>\n<string>no name</string>\n<string name="ok">OK</string>\n</resources>',
+    );
+    expect(unread.document).toEqual({ ok: 'OK' });
+    expect(unread.findings.map((finding) => [finding.key, finding.kind, finding.line])).toEqual([
+      ['x', 'format', 2],
+      [null, 'format', 4],
+    ]);
     expect(failure(() => read('<manifest/>')).message).toContain(
       'has no <resources> root element (it is <manifest>)',
     );
+  });
+
+  it('writes a plural without other with the forms its value has', () => {
+    const source =
+      '<resources>\n    <plurals name="p">\n        <item quantity="one">%d file</item>\n        <item quantity="other">%d files</item>\n    </plurals>\n</resources>\n';
+    expect(write(source, 'pl', { p: '{count, plural, one {%d plik} few {%d pliki} many {%d plików}}' })).toBe(
+      '<resources>\n    <plurals name="p">\n        <item quantity="one">%d plik</item>\n        <item quantity="few">%d pliki</item>\n        <item quantity="many">%d plików</item>\n    </plurals>\n</resources>\n',
+    );
+  });
+
+  it('refuses an unknown entity at its place, and reads values of 200,000 characters in a few megabytes', () => {
+    const entity = failure(() => read('<resources>\n<string name="a">&lol9;</string>\n</resources>'));
+    expect(entity.message).toContain('is not well-formed XML');
+    expect(entity.position?.line).toBe(2);
+    const long = 'x '.repeat(100_000);
+    const before = process.memoryUsage().heapUsed;
+    const document = read(`<resources><string name="a">${long}</string></resources>`);
+    expect(document['a']).toBe(long.trim());
+    expect(process.memoryUsage().heapUsed - before).toBeLessThan(64 * 1024 * 1024);
   });
 
   it('refuses bytes that are not UTF-8', () => {

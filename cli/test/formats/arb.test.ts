@@ -218,45 +218,67 @@ describe('arb format: targets as gen-l10n reads them', () => {
 });
 
 describe('arb format: bad input', () => {
-  it('when a message is a nested object, then the error names it at its line and column', () => {
-    const error = readError(arbFormat, '{\n  "@@locale": "en",\n  "home": {\n    "title": "Home"\n  }\n}');
-    expect(error.reason).toBe('"home" must be a string (a translatable text), got an object');
-    expect(error.position).toEqual({ line: 3, column: 11 });
+  it('when a message is a nested object, then it is left out with a finding at its line and column', () => {
+    const { document, findings } = readFile(
+      arbFormat,
+      '{\n  "@@locale": "en",\n  "home": {\n    "title": "Home"\n  },\n  "b": "B"\n}',
+    );
+    expect(document).toEqual({ '@@locale': 'en', b: 'B' });
+    expect(findings).toMatchObject([
+      {
+        key: 'home',
+        kind: 'format',
+        message: '"home" is an object, not a message (a text); left out',
+        line: 3,
+        column: 11,
+      },
+    ]);
   });
 
-  it('when a message is a number, then the error names it, while numbers in placeholders are metadata', () => {
-    expect(readError(arbFormat, '{"count": 3}').reason).toBe(
-      '"count" must be a string (a translatable text), got a number',
-    );
+  it('when a message is a number, then it is left out with a finding, while numbers in placeholders are metadata', () => {
+    expect(readFile(arbFormat, '{"count": 3, "b": "B"}').findings).toMatchObject([
+      { key: 'count', message: '"count" is a number, not a text; left out' },
+    ]);
     expect(readFile(arbFormat, template).parsed.annotations.get('price')).toMatchObject({
       placeholders: { value: { optionalParameters: { decimalDigits: 2 } } },
     });
   });
 
-  it('when @@locale names another locale than the file, then the error says what gen-l10n expects', () => {
-    const error = readError(arbFormat, '{"@@locale": "de", "a": "A"}', 'pt-BR');
-    expect(error.reason).toBe(
-      '@@locale is "de", but the file is the pt-BR file (expected "pt_BR"; Flutter\'s gen-l10n refuses a mismatch)',
-    );
-    expect(readFile(arbFormat, '{"@@locale": "pt_BR", "a": "A"}', 'pt-BR').document['@@locale']).toBe(
-      'pt_BR',
-    );
+  it('when @@locale names another locale than the file, then an error finding says what gen-l10n expects and the file is read', () => {
+    const { parsed, findings } = readFile(arbFormat, '{\n  "@@locale": "de",\n  "a": "A"\n}', 'pt-BR');
+    expect(parsed.keys).toEqual(['a']);
+    expect(findings).toEqual([
+      {
+        key: null,
+        kind: 'format',
+        severity: 'error',
+        message:
+          '@@locale is "de", but the file is the pt-BR file (expected "pt_BR"; Flutter\'s gen-l10n refuses a mismatch)',
+        file: 'locales/pt-BR.json',
+        line: 2,
+        column: 3,
+      },
+    ]);
+    const declared = readFile(arbFormat, '{"@@locale": "pt_BR", "a": "A"}', 'pt-BR');
+    expect(declared.document['@@locale']).toBe('pt_BR');
+    expect(declared.findings).toEqual([]);
   });
 
-  it('when a key is given twice or the file is not JSON, then the error has its line and column', () => {
-    expect(readError(arbFormat, '{\n  "a": "A",\n  "@a": {},\n  "a": "B"\n}').position).toEqual({
-      line: 4,
-      column: 3,
-    });
+  it('when a key is given twice, then the last is kept with a finding; a file that is not JSON has its line and column', () => {
+    const { document, findings } = readFile(arbFormat, '{\n  "a": "A",\n  "@a": {},\n  "a": "B"\n}');
+    expect(document).toEqual({ a: 'B', '@a': {} });
+    expect(findings).toMatchObject([{ key: 'a', kind: 'duplicate', line: 4, column: 3 }]);
     expect(readError(arbFormat, '{\n  "a": "A",\n}').message).toBe(
       'locales/en.json:3:1: not valid JSON: Expected double-quoted property name',
     );
   });
 
-  it('when an annotation annotates no message, then the error names it at its line and column', () => {
-    const error = readError(arbFormat, '{"a": "A", "@b": {"description": "gone"}}');
-    expect(error.reason).toBe('"@b" annotates "b", which is not in its object');
-    expect(error.position).toEqual({ line: 1, column: 12 });
+  it('when an annotation annotates no message (a message not translated yet), then it is left out with a finding', () => {
+    const { document, findings } = readFile(arbFormat, '{"a": "A", "@b": {"description": "gone"}}');
+    expect(document).toEqual({ a: 'A' });
+    expect(findings).toMatchObject([
+      { key: '@b', message: '"@b" annotates "b", which is not in its object; left out', line: 1, column: 12 },
+    ]);
   });
 });
 

@@ -138,16 +138,30 @@ describe('i18next format: targets read by i18next', () => {
 });
 
 describe('i18next format: bad input and spelling', () => {
-  it('when a plural form is not a string, then the error names it at its line and column', () => {
-    const error = readError(i18nextFormat, '{\n  "items_one": "{{count}} item",\n  "items_other": 2\n}');
-    expect(error.reason).toBe('"items_other" must be a string (a translatable text), got a number');
-    expect(error.position).toEqual({ line: 3, column: 18 });
+  it('when a plural form is not a string, then it is left out with a finding at its line and column', () => {
+    const { parsed, findings } = readFile(
+      i18nextFormat,
+      '{\n  "items_one": "{{count}} item",\n  "items_other": 2\n}',
+    );
+    expect(parsed.keys).toEqual(['items_one']);
+    expect(findings).toMatchObject([
+      {
+        key: 'items_other',
+        kind: 'format',
+        message: '"items_other" is a number, not a text; left out',
+        line: 3,
+        column: 18,
+      },
+    ]);
   });
 
-  it('when a plural form is given twice, then the error names it', () => {
-    const error = readError(i18nextFormat, '{"items_one": "a", "items_other": "b", "items_one": "c"}');
-    expect(error.reason).toMatch(/^"items_one" is defined twice in the same object/);
-    expect(error.position).toEqual({ line: 1, column: 40 });
+  it('when a plural form is given twice, then the last is kept and a finding names it', () => {
+    const { document, findings } = readFile(
+      i18nextFormat,
+      '{"items_one": "a", "items_other": "b", "items_one": "c"}',
+    );
+    expect(document).toEqual({ items_one: 'c', items_other: 'b' });
+    expect(findings).toMatchObject([{ key: 'items_one', kind: 'duplicate', line: 1, column: 40 }]);
   });
 
   it('when the file is not JSON, then the error has its line and column', () => {

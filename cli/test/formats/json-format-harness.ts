@@ -2,17 +2,18 @@
 // target from it, and catching the FormatError of a bad file.
 import { expect } from 'vitest';
 import { parseSourceDocument, targetKeys, type ParsedSource, type PluralKeyOptions } from '@tolk/locale-file';
-import { FormatError, type LocaleFormat } from '../../src/formats/index.js';
+import { FormatError, type FileFinding, type LocaleFormat } from '../../src/formats/index.js';
 
-/** A file read by `format`, and the document checked by the server's own rules. */
+/** A file read by `format`, the document checked by the server's own rules, and its findings. */
 export function readFile(
   format: LocaleFormat,
   text: string | Buffer,
   locale = 'en',
-): { document: Record<string, unknown>; parsed: ParsedSource } {
+): { document: Record<string, unknown>; parsed: ParsedSource; findings: FileFinding[] } {
   const bytes = typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
-  const document = format.read({ bytes, locale, path: `locales/${locale}.json`, options: {} });
-  return { document, parsed: parseSourceDocument(document) };
+  const findings: FileFinding[] = [];
+  const document = format.read({ bytes, locale, path: `locales/${locale}.json`, options: {}, findings });
+  return { document, parsed: parseSourceDocument(document), findings };
 }
 
 /** The source written back from its own values: byte-identical where the format allows. */

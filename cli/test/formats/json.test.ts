@@ -188,15 +188,35 @@ describe('json format: bad input', () => {
     },
   );
 
-  it('when a key is given twice in one object, then the error names it and both places', () => {
-    const error = readError(
+  it('when a key is given twice in one object, then the last value is kept and a finding names both places', () => {
+    const { document, findings } = readFile(
       jsonFormat,
       '{\n  "home": {\n    "title": "A",\n    "body": "B",\n    "title": "C"\n  }\n}',
     );
-    expect(error.position).toEqual({ line: 5, column: 5 });
-    expect(error.reason).toBe(
-      '"home.title" is defined twice in the same object (first on line 3); JSON readers keep only the last value',
-    );
+    expect(document).toEqual({ home: { title: 'C', body: 'B' } });
+    expect(findings).toEqual([
+      {
+        key: 'home.title',
+        kind: 'duplicate',
+        severity: 'warning',
+        message:
+          '"home.title" is given twice in the same object (first on line 3); JSON readers keep the last value, and so does Tolk',
+        file: 'locales/en.json',
+        line: 5,
+        column: 5,
+      },
+    ]);
+  });
+
+  it('when a key is given twice and the last is no text, then the key is left out with both findings', () => {
+    const { document, findings } = readFile(jsonFormat, '{"a": "x", "a": 3, "b": "y"}');
+    expect(document).toEqual({ b: 'y' });
+    expect(findings.map((finding) => [finding.key, finding.kind])).toEqual([
+      ['a', 'duplicate'],
+      ['a', 'format'],
+    ]);
+    // And the other way round the text is kept.
+    expect(readFile(jsonFormat, '{"a": 3, "a": "x"}').document).toEqual({ a: 'x' });
   });
 
   it('when the same name is in two different objects, then it is no duplicate', () => {
@@ -206,17 +226,53 @@ describe('json format: bad input', () => {
   });
 
   it.each([
-    ['a number', '{\n  "cart": {\n    "count": 3\n  }\n}', 'cart.count', 'a number', 3, 14],
-    ['a boolean', '{"enabled": true}', 'enabled', 'a boolean', 1, 13],
-    ['null', '{"list": ["a", null]}', 'list.1', 'null', 1, 16],
+    [
+      'a number',
+      '{\n  "cart": {\n    "count": 3,\n    "title": "Cart"\n  }\n}',
+      'cart.count',
+      'a number',
+      3,
+      14,
+    ],
+    ['a boolean', '{"enabled": true, "title": "Cart"}', 'enabled', 'a boolean', 1, 13],
+    ['null', '{"title": "Cart", "list": ["a", null]}', 'list.1', 'null', 1, 33],
   ])(
-    'when a value is %s, then the error names the key at its line and column',
+    'when a value is %s, then it is left out with a finding at its line and column and the rest is read',
     (_, text, key, got, line, column) => {
-      const error = readError(jsonFormat, text);
-      expect(error.reason).toBe(`"${key}" must be a string (a translatable text), got ${got}`);
-      expect(error.position).toEqual({ line, column });
+      const { parsed, findings } = readFile(jsonFormat, text);
+      expect(parsed.keys).toEqual([key.startsWith('cart') ? 'cart.title' : 'title']);
+      expect(findings).toMatchObject([
+        {
+          key,
+          kind: 'format',
+          severity: 'warning',
+          message: `"${key}" is ${got}, not a text; left out`,
+          line,
+          column,
+        },
+      ]);
     },
   );
+
+  it('when a key cannot be a key (empty), then it is left out with a finding; a name with a final dot is a key of its own', () => {
+    const { document, parsed, findings } = readFile(
+      jsonFormat,
+      '{"": "x", "Saved.": "Gespeichert.", "a..b": "c"}',
+    );
+    expect(parsed.keys).toEqual(['Saved\u2024', 'a\u2024\u2024b']);
+    expect(findings).toMatchObject([{ key: '', kind: 'format', line: 1, column: 2 }]);
+    // Written back with the file's own names.
+    const values = new Map(parsed.keys.map((key, index) => [key, parsed.values[index]!]));
+    expect(
+      JSON.parse(
+        writeTarget(jsonFormat, '{"Saved.": "Saved.", "a..b": "c"}', 'de', (key) => values.get(key)),
+      ),
+    ).toEqual({
+      'Saved.': 'Gespeichert.',
+      'a..b': 'c',
+    });
+    expect(document).toEqual({ 'Saved\u2024': 'Gespeichert.', 'a\u2024\u2024b': 'c' });
+  });
 
   it('when an annotation holds numbers or booleans, then they are context, not values', () => {
     const { parsed } = readFile(jsonFormat, '{"a": "A", "@a": {"maxLength": 10, "draft": false}}');
@@ -236,24 +292,51 @@ describe('json format: bad input', () => {
   );
 
   it.each([
-    ['object', '{\n  "a": {\n    "b": {}\n  }\n}', '"a.b" is an empty object, which holds no key', 3, 10],
-    ['array', '{"list": []}', '"list" is an empty array, which holds no key', 1, 10],
+    [
+      'object',
+      '{\n  "a": {\n    "b": {}\n  },\n  "c": "C"\n}',
+      'a.b',
+      '"a.b" is an empty object, which holds no key; left out',
+      3,
+      10,
+    ],
+    [
+      'array',
+      '{"list": [], "c": "C"}',
+      'list',
+      '"list" is an empty array, which holds no key; left out',
+      1,
+      10,
+    ],
   ])(
-    'when an %s below the top is empty, then the error names it at its line and column',
-    (_, text, reason, line, column) => {
-      const error = readError(jsonFormat, text);
-      expect(error.reason).toBe(reason);
-      expect(error.position).toEqual({ line, column });
+    'when an %s below the top is empty, then it is left out with a finding at its line and column',
+    (_, text, key, message, line, column) => {
+      const { parsed, findings } = readFile(jsonFormat, text);
+      expect(parsed.keys).toEqual(['c']);
+      expect(findings).toMatchObject([{ key, kind: 'format', message, line, column }]);
     },
   );
 
-  it('when an annotation annotates a key its object does not have, then the error names it at its line and column', () => {
-    const error = readError(
+  it('when an annotation annotates a key its object does not have, then it is left out with a finding at its line and column', () => {
+    const { document, findings } = readFile(
       jsonFormat,
       '{\n  "home": {\n    "title": "T",\n    "@titel": {"description": "typo"}\n  }\n}',
     );
-    expect(error.reason).toBe('"home.@titel" annotates "titel", which is not in its object');
-    expect(error.position).toEqual({ line: 4, column: 5 });
+    expect(document).toEqual({ home: { title: 'T' } });
+    expect(findings).toMatchObject([
+      {
+        key: 'home.@titel',
+        message: '"home.@titel" annotates "titel", which is not in its object; left out',
+        line: 4,
+        column: 5,
+      },
+    ]);
+  });
+
+  it('when the annotated key is left out, then its annotation goes with it', () => {
+    const { document, findings } = readFile(jsonFormat, '{"a": 1, "@a": {"description": "d"}, "b": "B"}');
+    expect(document).toEqual({ b: 'B' });
+    expect(findings.map((finding) => finding.key)).toEqual(['a']);
   });
 
   it('when annotations hold empty objects and arrays, then they are context and no error', () => {
@@ -261,9 +344,47 @@ describe('json format: bad input', () => {
     expect(parsed.annotations.get('a')).toEqual({ placeholders: { x: {} }, tags: [] });
   });
 
-  it('when the file is not UTF-8, then the error says so', () => {
-    const latin1 = Buffer.from('{"a": "caf\xe9"}', 'latin1');
-    expect(readError(jsonFormat, latin1).reason).toBe('not UTF-8 text (JSON locale files are UTF-8)');
+  it('when the file is not UTF-8, then the error says so at the first byte that is not', () => {
+    const latin1 = Buffer.from('{\n  "a": "caf\xe9"\n}', 'latin1');
+    const error = readError(jsonFormat, latin1);
+    expect(error.reason).toBe('is not UTF-8 text; JSON locale files are UTF-8');
+    expect(error.position).toEqual({ line: 2, column: 12 });
+  });
+
+  it('when the file is UTF-16 with or without a byte order mark, then the error says so', () => {
+    for (const bytes of [
+      Buffer.from('{"a": "b"}', 'utf16le'),
+      Buffer.from('\uFEFF{"a": "b"}', 'utf16le'),
+      Buffer.from('{"a": "b"}', 'utf16le').swap16(),
+    ]) {
+      const error = readError(jsonFormat, bytes);
+      expect(error.reason).toMatch(
+        /^is UTF-16 text \((little|big) endian, with(out)? a byte order mark\), not UTF-8/,
+      );
+      expect(error.position).toEqual({ line: 1, column: 1 });
+    }
+  });
+
+  it('when the file is binary, then the error names the NUL byte it holds', () => {
+    const error = readError(jsonFormat, Buffer.from('{"a":\n "b\u0000"}'));
+    expect(error.reason).toBe('holds a NUL byte: it is a binary file, not a text file in its format');
+    expect(error.position).toEqual({ line: 2, column: 4 });
+  });
+
+  it('when the file is nested 100,000 levels deep, then the error names the bracket past 32 levels, quickly', () => {
+    const levels = 100_000;
+    const started = performance.now();
+    const arrays = readError(jsonFormat, '{"a":' + '['.repeat(levels) + ']'.repeat(levels) + '}');
+    const objects = readError(
+      jsonFormat,
+      '{\n"a":' + '{"b":'.repeat(levels) + '"x"' + '}'.repeat(levels) + '}',
+    );
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(arrays.reason).toBe('is nested deeper than 32 levels, more than a locale file may be');
+    expect(arrays.position).toEqual({ line: 1, column: 37 });
+    expect(objects.position).toEqual({ line: 2, column: 5 + 5 * 31 });
+    // Brackets in strings are text.
+    expect(readFile(jsonFormat, `{"a": "${'['.repeat(100)}"}`).parsed.keys).toEqual(['a']);
   });
 });
 

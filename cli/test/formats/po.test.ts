@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FormatError, formatNamed } from '../../src/formats/index.js';
 import { indexCategories, parsePluralForms, poFormat } from '../../src/formats/po.js';
+import { readWithFindings as readFileWithFindings } from './read-with-findings.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tolk-po-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -109,6 +110,10 @@ msgstr "An old draft"
 
 function read(text: string, path = 'locale/messages.pot', locale = 'en') {
   return poFormat.read({ bytes: Buffer.from(text), locale, path, options: {} });
+}
+
+function readWithFindings(text: string, path = 'locale/messages.pot', locale = 'en') {
+  return readFileWithFindings(poFormat, text, { locale, path });
 }
 
 function write(source: string, locale: string, values?: Record<string, string>, existing?: string) {
@@ -467,33 +472,107 @@ describe('po: bad input', () => {
     const values = Object.fromEntries(parsed.keys.map((key, at) => [key, `[pl] ${parsed.values[at]!}`]));
     const back = read(write(pot, 'pl', values).toString(), 'locale/pl.po', 'pl');
     expect(Object.values(back)).toEqual(parsed.values.map((value) => `[pl] ${value}`));
-    expect(failure(() => read('msgid "items\u02CDone"\nmsgstr ""\n')).reason).toContain('U+02CD');
+    const unread = readWithFindings('msgid "items\u02CDone"\nmsgstr ""\n\nmsgid "b"\nmsgstr ""\n');
+    expect(unread.document).toEqual({ b: 'b' });
+    expect(unread.findings).toMatchObject([
+      { key: null, kind: 'format', line: 1, message: expect.stringContaining('U+02CD') },
+    ]);
   });
 
-  it('refuses a broken header line with its line', () => {
-    const error = failure(() =>
-      read('msgid ""\nmsgstr ""\n"Language: en\\n"\n"no colon here\\n"\n\nmsgid "a"\nmsgstr ""\n'),
+  it('reads past a broken header line, with a finding at its line', () => {
+    const { document, findings } = readWithFindings(
+      'msgid ""\nmsgstr ""\n"Language: de\\n"\n"no colon here\\n"\n\nmsgid "a"\nmsgstr "A"\n',
+      'locale/de.po',
+      'de',
     );
-    expect(error.reason).toContain('broken header: "no colon here" is not a "Name: value" line');
-    expect(error.position).toEqual({ line: 4, column: 1 });
+    expect(document).toEqual({ a: 'A' });
+    expect(findings).toMatchObject([
+      {
+        key: null,
+        kind: 'format',
+        severity: 'warning',
+        message: expect.stringContaining('a header line "no colon here" is not a "Name: value" line'),
+        line: 4,
+        column: 1,
+      },
+    ]);
   });
 
-  it('refuses a malformed Plural-Forms', () => {
-    const error = failure(() => read('msgid ""\nmsgstr ""\n"Plural-Forms: two forms\\n"\n'));
-    expect(error.reason).toContain('Plural-Forms "two forms" is not "nplurals=N; plural=EXPRESSION;"');
-    expect(error.position?.line).toBe(2);
-  });
-
-  it('refuses a msgid given twice, and a msgctxt/msgid pair given twice, naming both lines', () => {
-    const twice = failure(() => read('msgid "a"\nmsgstr ""\n\n#: x.c:1\nmsgid "a"\nmsgstr ""\n'));
-    expect(twice.reason).toBe('the msgid "a" is defined twice (lines 1, 5)');
-    expect(twice.position).toEqual({ line: 5, column: 1 });
-    const withContext = failure(() =>
-      read(
-        'msgctxt "m"\nmsgid "a"\nmsgstr ""\n\nmsgid "a"\nmsgstr ""\n\nmsgctxt "m"\nmsgid "a"\nmsgstr ""\n',
-      ),
+  it('leaves the plural entries out of a catalog whose Plural-Forms is broken, with an error finding at its line', () => {
+    const { document, findings } = readWithFindings(
+      'msgid ""\nmsgstr ""\n"Language: pl\\n"\n"Plural-Forms: nplurals=3; plural=(n==1 ? 0 : ;\\n"\n\n' +
+        'msgid "a"\nmsgstr "A"\n\nmsgid "file"\nmsgid_plural "files"\nmsgstr[0] "plik"\nmsgstr[1] "pliki"\nmsgstr[2] "plików"\n',
+      'locale/pl.po',
+      'pl',
     );
-    expect(withContext.reason).toBe('the msgid "a" with msgctxt "m" is defined twice (lines 2, 9)');
+    expect(document).toEqual({ a: 'A' });
+    expect(findings).toMatchObject([
+      {
+        key: null,
+        kind: 'plural',
+        severity: 'error',
+        message: expect.stringContaining(
+          'Plural-Forms "nplurals=3; plural=(n==1 ? 0 : ;" is not "nplurals=N; plural=EXPRESSION;"',
+        ),
+        line: 4,
+      },
+    ]);
+    expect(readWithFindings('msgid ""\nmsgstr ""\n"Plural-Forms: two forms\\n"\n').findings[0]?.line).toBe(3);
+  });
+
+  it('keeps the first of a msgid given twice, and of a msgctxt/msgid pair given twice, with an error finding naming both lines', () => {
+    const twice = readWithFindings(
+      'msgid "a"\nmsgstr "A"\n\n#: x.c:1\nmsgid "a"\nmsgstr "B"\n',
+      'locale/de.po',
+      'de',
+    );
+    expect(twice.document).toEqual({ a: 'A' });
+    expect(twice.findings).toEqual([
+      {
+        key: 'a',
+        kind: 'duplicate',
+        severity: 'error',
+        message:
+          'the msgid "a" is given twice (lines 1, 5); the first is kept, and msgfmt refuses the catalog until one goes',
+        file: 'locale/de.po',
+        line: 5,
+        column: 1,
+      },
+    ]);
+    const withContext = readWithFindings(
+      'msgctxt "m"\nmsgid "a"\nmsgstr ""\n\nmsgid "a"\nmsgstr ""\n\nmsgctxt "m"\nmsgid "a"\nmsgstr ""\n',
+    );
+    expect(withContext.findings[0]?.message).toMatch(
+      /^the msgid "a" with msgctxt "m" is given twice \(lines 2, 9\)/,
+    );
+    // A target written from such a source has the entry once.
+    const written = write('msgid "a"\nmsgstr ""\n\nmsgid "a"\nmsgstr ""\n', 'de', { a: 'A' }).toString();
+    expect(written.match(/msgid "a"/g)).toHaveLength(1);
+  });
+
+  it('reads an empty msgstr and a fuzzy entry as not translated, and an empty plural form as a form it lacks', () => {
+    const { document, findings } = readWithFindings(
+      'msgid ""\nmsgstr ""\n"Language: pl\\n"\n"Plural-Forms: nplurals=3; plural=(n==1 ? 0 : n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 : 2);\\n"\n\n' +
+        'msgid "empty"\nmsgstr ""\n\n#, fuzzy\nmsgid "fuzzy"\nmsgstr "Rozmyte"\n\n' +
+        'msgid "file"\nmsgid_plural "files"\nmsgstr[0] "plik"\nmsgstr[1] ""\nmsgstr[2] "plików"\n\n' +
+        'msgid "dir"\nmsgid_plural "dirs"\nmsgstr[0] "katalog"\nmsgstr[1] "katalogi"\nmsgstr[2] ""\n',
+      'locale/pl.po',
+      'pl',
+    );
+    // Polish gettext forms are one, few and many: no count is `other` (a fraction) in gettext.
+    expect(document).toEqual({
+      file: '{count, plural, one {plik} many {plików}}',
+      dir: '{count, plural, one {katalog} few {katalogi}}',
+    });
+    expect(findings).toEqual([]);
+    const german = readWithFindings(
+      'msgid ""\nmsgstr ""\n"Language: de\\n"\n"Plural-Forms: nplurals=2; plural=(n != 1);\\n"\n\n' +
+        'msgid "file"\nmsgid_plural "files"\nmsgstr[0] "Datei"\nmsgstr[1] ""\n',
+      'locale/de.po',
+      'de',
+    );
+    expect(german.document).toEqual({ file: '{count, plural, one {Datei}}' });
+    expect(german.findings).toMatchObject([{ key: 'file', kind: 'plural', severity: 'error', line: 8 }]);
   });
 
   it('refuses a syntax error with its line', () => {

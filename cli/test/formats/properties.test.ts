@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FormatError, formatNamed, type FormatOptions } from '../../src/formats/index.js';
 import { propertiesFormat } from '../../src/formats/properties.js';
+import { readWithFindings as readFileWithFindings } from './read-with-findings.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tolk-properties-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -315,7 +316,7 @@ describe('properties format: any text', () => {
 describe('properties format: bad input', () => {
   it('when the bytes are not UTF-8, then the error says where and suggests ISO-8859-1', () => {
     const error = failure(() => read(Buffer.from('a=ok\nb=caf\xe9\n', 'latin1')));
-    expect(error.position).toEqual({ line: 2, column: 1 });
+    expect(error.position).toEqual({ line: 2, column: 6 });
     expect(error.reason).toContain('"encoding": "iso-8859-1"');
     expect(read(Buffer.from('a=ok\nb=caf\xe9\n', 'latin1'), { encoding: 'iso-8859-1' })).toEqual({
       a: 'ok',
@@ -330,15 +331,48 @@ describe('properties format: bad input', () => {
     expect(failure(() => read('a=\\u00')).position?.line).toBe(1);
   });
 
-  it('when a key is given twice, then the error names it and both lines', () => {
-    const error = failure(() => read('a=1\nb=2\n  a = 3\n'));
-    expect(error.reason).toBe('the key "a" is defined twice (lines 1, 3)');
-    expect(error.position).toEqual({ line: 3, column: 3 });
+  it('when a key is given twice, then the last value is kept and a finding names it and both lines', () => {
+    const { document, findings } = readFileWithFindings(propertiesFormat, 'a=1\nb=2\n  a = 3\n', {
+      locale: 'de',
+      path: 'Messages_de.properties',
+    });
+    expect(document).toEqual({ a: '3', b: '2' });
+    expect(findings).toEqual([
+      {
+        key: 'a',
+        kind: 'duplicate',
+        severity: 'warning',
+        message: 'the key "a" is given twice (lines 1, 3); the last value is kept, as Java keeps it',
+        file: 'Messages_de.properties',
+        line: 3,
+        column: 3,
+      },
+    ]);
   });
 
-  it('when a key cannot be a key of the locale document, then it is refused', () => {
-    expect(failure(() => read('ok=1\n@meta=2\n')).position).toEqual({ line: 2, column: 1 });
-    expect(failure(() => read('a..b=1\n')).reason).toContain('"a..b"');
-    expect(failure(() => read('=value\n')).reason).toContain('""');
+  it('when a key cannot be a key of the locale document, then it is left out with a finding', () => {
+    const { document, findings } = readFileWithFindings(propertiesFormat, 'ok=1\n@meta=2\na..b=1\n=value\n', {
+      locale: 'de',
+      path: 'x.properties',
+    });
+    expect(document).toEqual({ ok: '1' });
+    expect(findings.map((finding) => [finding.line, finding.column, finding.kind])).toEqual([
+      [2, 1, 'format'],
+      [3, 1, 'format'],
+      [4, 1, 'format'],
+    ]);
+    expect(findings[1]!.message).toContain('"a..b"');
+  });
+
+  it('when the file is UTF-16 or binary, then it is refused with a place, whatever its encoding', () => {
+    for (const options of [{}, { encoding: 'iso-8859-1' as const }]) {
+      expect(failure(() => read(Buffer.from('a=b\nc=d\n', 'utf16le'), options)).reason).toMatch(
+        /^is UTF-16 text/,
+      );
+      expect(failure(() => read(Buffer.from('a=b\nc=\u0000d\n'), options)).position).toEqual({
+        line: 2,
+        column: 3,
+      });
+    }
   });
 });

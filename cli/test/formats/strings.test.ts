@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { FormatError, formatNamed } from '../../src/formats/index.js';
 import { stringsFormat } from '../../src/formats/strings.js';
 import { prop2poStrings } from '../support/platform-tools.js';
+import { readWithFindings as readFileWithFindings } from './read-with-findings.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tolk-strings-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -260,19 +261,70 @@ describe('strings format: bad input', () => {
     expect(failure(() => read('/* never closed\n"a" = "b";')).position).toEqual({ line: 1, column: 1 });
   });
 
-  it('when a pair lacks = or ;, or a key is twice, then the error says where', () => {
+  it('when a pair lacks = or ;, then the error says where', () => {
     expect(failure(() => read('"a" "b";')).reason).toBe('"=" is missing after the key "a"');
     const semicolon = failure(() => read('"a" = "b"\n"c" = "d";'));
     expect(semicolon.reason).toBe('";" is missing after the value of "a"');
     expect(semicolon.position).toEqual({ line: 2, column: 1 });
-    const twice = failure(() => read('"a" = "1";\n"b" = "2";\n"a" = "3";\n'));
-    expect(twice.reason).toBe('the key "a" is defined twice (lines 1, 3)');
-    expect(twice.position).toEqual({ line: 3, column: 1 });
-    expect(failure(() => read('"Are you sure\u2024" = "x";')).reason).toContain('U+2024');
     expect(failure(() => read('"a" = "\\U12G4";')).position).toEqual({ line: 1, column: 8 });
   });
 
-  it('when the bytes are not UTF-8 nor UTF-16, then the file is refused', () => {
+  it('when a key is given twice, then the last value is kept with a finding; a key that cannot be one is left out with a finding', () => {
+    const text = '"a" = "1";\n"b" = "2";\n"a" = "3";\n"Are you sure\u2024" = "x";\n';
+    const { document, findings } = readFileWithFindings(stringsFormat, text, {
+      locale: 'de',
+      path: 'de.lproj/Localizable.strings',
+    });
+    expect(document).toEqual({ a: '3', b: '2' });
+    expect(findings).toEqual([
+      {
+        key: 'a',
+        kind: 'duplicate',
+        severity: 'warning',
+        message:
+          'the key "a" is given twice (lines 1, 3); the last value is kept, as Apple\'s reader keeps it',
+        file: 'de.lproj/Localizable.strings',
+        line: 3,
+        column: 1,
+      },
+      expect.objectContaining({
+        kind: 'format',
+        line: 4,
+        column: 1,
+        message: expect.stringContaining('U+2024'),
+      }),
+    ]);
+    // A target written from such a source has no pair for the key that cannot be one.
+    const parsed = parseSourceDocument(read(text));
+    const target = stringsFormat
+      .write({
+        source: Buffer.from(text),
+        sourceLocale: 'en',
+        locale: 'de',
+        valueOf: (key) => `[de] ${key}`,
+        target: targetKeys(parsed, 'de'),
+        options: {},
+      })
+      .toString();
+    expect(target).toBe('"a" = "[de] a";\n"b" = "[de] b";\n"a" = "[de] a";\n');
+  });
+
+  it('when 200,000 pairs are read, then their places are counted in linear time', () => {
+    const text = Array.from({ length: 200_000 }, (_, i) => `"k${i}" = "v${i}";`).join('\n');
+    const started = performance.now();
+    expect(Object.keys(read(text))).toHaveLength(200_000);
+    expect(performance.now() - started).toBeLessThan(5000);
+  });
+
+  it('when the bytes are not UTF-8 nor UTF-16, or binary, then the file is refused', () => {
     expect(failure(() => read(Buffer.from('"a" = "caf\xe9";', 'latin1'))).reason).toContain('UTF-8');
+    const binary = failure(() => read(Buffer.from('"a" = "b";\n"c" = "\u0000";')));
+    expect(binary.reason).toContain('NUL');
+    expect(binary.position).toEqual({ line: 2, column: 8 });
+  });
+
+  it('when the file is UTF-16 without a byte order mark, then it is read as UTF-16, as Apple reads it', () => {
+    expect(read(Buffer.from('"a" = "b";\n', 'utf16le'))).toEqual({ a: 'b' });
+    expect(read(Buffer.from('"a" = "b";\n', 'utf16le').swap16())).toEqual({ a: 'b' });
   });
 });

@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { FormatError, formatNamed } from '../../src/formats/index.js';
 import { stringsdictFormat } from '../../src/formats/stringsdict.js';
 import { plistutilRoundTrip } from '../support/platform-tools.js';
+import { readWithFindings as readFileWithFindings } from './read-with-findings.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tolk-stringsdict-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -15,6 +16,13 @@ function plistutil(bytes: Buffer): string {
   const input = join(dir, `f-${Math.random().toString(36).slice(2)}.stringsdict`);
   writeFileSync(input, bytes);
   return plistutilRoundTrip(input);
+}
+
+function readWithFindings(text: string) {
+  return readFileWithFindings(stringsdictFormat, text, {
+    locale: 'de',
+    path: 'App/de.lproj/Localizable.stringsdict',
+  });
 }
 
 function read(bytes: string | Buffer) {
@@ -241,22 +249,74 @@ describe('stringsdict format: targets', () => {
 });
 
 describe('stringsdict format: bad input', () => {
-  it('when an entry has no NSStringLocalizedFormatKey, then the error names it and its line', () => {
+  it('when an entry has no NSStringLocalizedFormatKey, then it is left out with a finding at its line', () => {
     const source = SOURCE.replace(
       '<key>NSStringLocalizedFormatKey</key>\n\t\t<string>%#@items@</string>\n',
       '',
     );
-    const error = failure(() => read(source));
-    expect(error.reason).toBe(
-      'the entry "items_count" has no NSStringLocalizedFormatKey (a string such as "%#@items@")',
-    );
-    expect(error.position).toEqual({ line: 5, column: 2 });
+    const { document, findings } = readWithFindings(source);
+    expect(Object.keys(document)).toEqual(['files_in_folders']);
+    expect(findings).toEqual([
+      {
+        key: null,
+        kind: 'format',
+        severity: 'warning',
+        message:
+          'the entry "items_count" has no NSStringLocalizedFormatKey (a string such as "%#@items@"); left out',
+        file: 'App/de.lproj/Localizable.stringsdict',
+        line: 5,
+        column: 2,
+      },
+    ]);
   });
 
-  it('when a variable is missing or not a plural rule, then the error names the entry and variable', () => {
+  it('when a variable is missing or not a plural rule, then the entry is left out with a finding naming the variable', () => {
     const missing = SOURCE.replace('%#@folders@ {ok}', '%#@folder@ {ok}');
-    expect(failure(() => read(missing)).reason).toBe(
-      'the entry "files_in_folders" names the variable "folder", which is not a dict of the entry',
+    const { document, findings } = readWithFindings(missing);
+    expect(Object.keys(document)).toEqual(['items_count']);
+    expect(findings).toMatchObject([
+      {
+        key: 'files_in_folders',
+        message:
+          'the entry "files_in_folders" names the variable "folder", which is not a dict of the entry; left out',
+      },
+    ]);
+  });
+
+  it('when a variable has no other, then its forms are kept and an error finding names the entry', () => {
+    const noOther = SOURCE.replace('\t\t\t<key>other</key>\n\t\t\t<string>%lld items</string>\n', '');
+    expect(noOther).not.toBe(SOURCE);
+    const { document, findings } = readWithFindings(noOther);
+    expect(document['items_count']).toBe('{items, plural, one {%lld item}}');
+    expect(findings).toMatchObject([
+      {
+        key: 'items_count',
+        kind: 'plural',
+        severity: 'error',
+        message:
+          'the entry "items_count" has the variable "items" without an "other" string, which every language uses; its one are kept',
+        line: 5,
+      },
+    ]);
+  });
+
+  it('when a DOCTYPE declares entities (billion laughs) or a value names an unknown entity, then the file is refused at its place', () => {
+    const lol = ['<!ENTITY lol "lol">'];
+    for (let level = 1; level <= 9; level++) {
+      lol.push(`<!ENTITY lol${level} "${`&lol${level === 1 ? '' : level - 1};`.repeat(10)}">`);
+    }
+    const bomb = SOURCE.replace(
+      '<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">',
+      `<!DOCTYPE plist [\n${lol.join('\n')}\n]>`,
+    ).replace('%lld items', '&lol9;');
+    expect(bomb).toContain('&lol9;');
+    const refused = failure(() => read(bomb));
+    expect(refused.reason).toContain('has a DOCTYPE with declarations of its own');
+    expect(refused.position).toEqual({ line: 2, column: 1 });
+    const unknown = failure(() => read(SOURCE.replace('%lld items', '&lol9;')));
+    expect(unknown.reason).toMatch(/^is not well-formed XML: .*lol9/);
+    expect(unknown.position?.line).toBe(
+      SOURCE.split('\n').findIndex((line) => line.includes('%lld items')) + 1,
     );
   });
 

@@ -7,6 +7,7 @@ import { parseSourceDocument, targetKeys } from '@tolk/locale-file';
 import { describe, expect, it } from 'vitest';
 import { FormatError, formatNamed } from '../../src/formats/index.js';
 import { xcstringsFormat } from '../../src/formats/xcstrings.js';
+import { readWithFindings as readFileWithFindings } from './read-with-findings.js';
 
 const unit = (indent: string, state: string, value: string) => [
   `${indent}"stringUnit" : {`,
@@ -114,6 +115,10 @@ function xcodeLayout(value: unknown, indent = ''): string {
   if (entries.length === 0) return `{\n\n${indent}}`;
   const lines = entries.map(([key, item]) => `${inner}${JSON.stringify(key)} : ${xcodeLayout(item, inner)}`);
   return `{\n${lines.join(',\n')}\n${indent}}`;
+}
+
+function readWithFindings(text: string, locale = 'en') {
+  return readFileWithFindings(xcstringsFormat, text, { locale, path: 'App/Localizable.xcstrings' });
 }
 
 function read(text: string | Buffer, locale = 'en') {
@@ -403,19 +408,60 @@ describe('xcstrings format', () => {
     expect(failure(() => read('{\n  "sourceLanguage" : "en",\n  "strings" : {,\n}')).message).toMatch(
       /^App\/Localizable\.xcstrings:3:16: is not JSON/,
     );
-    expect(
-      failure(() =>
-        read(
-          '{\n  "sourceLanguage" : "en",\n  "strings" : {\n    "a" : {},\n    "a" : {}\n  },\n  "version" : "1.0"\n}',
-        ),
-      ).message,
-    ).toBe('App/Localizable.xcstrings:5:5: the key "a" is given twice in one object');
-    expect(
-      failure(() =>
-        read('{\n  "sourceLanguage" : "en",\n  "strings" : {\n    "@me" : {}\n  },\n  "version" : "1.0"\n}'),
-      ).message,
-    ).toMatch(/^App\/Localizable\.xcstrings:4:5: the key "@me" cannot be a key/);
     expect(failure(() => read('{"sourceLanguage":"en","version":"1.0"}')).message).toMatch(/"strings"/);
     expect(failure(() => read(Buffer.from([0x7b, 0xff, 0x7d]))).message).toMatch(/is not UTF-8/);
+    const deep = failure(() =>
+      read('{"strings":' + '{"a":'.repeat(100_000) + '{}' + '}'.repeat(100_000) + '}'),
+    );
+    expect(deep.reason).toBe('is nested deeper than 32 levels, more than a locale file may be');
+  });
+
+  it('when a key is given twice or cannot be a key, or a string is no object, then a finding says where and the rest is read', () => {
+    const { document, findings } = readWithFindings(
+      '{\n  "sourceLanguage" : "en",\n  "strings" : {\n    "a" : {\n      "comment" : "first"\n    },\n    "a" : {},\n' +
+        '    "@me" : {},\n    "odd" : 3,\n    "b" : {}\n  },\n  "version" : "1.0"\n}',
+    );
+    expect(document).toEqual({ a: 'a', b: 'b' });
+    expect(findings.map((finding) => [finding.key, finding.kind, finding.line, finding.column])).toEqual([
+      ['a', 'duplicate', 7, 5],
+      [null, 'format', 9, 5],
+      [null, 'format', 8, 5],
+    ]);
+    expect(findings[2]!.message).toMatch(/^the key "@me" cannot be a key/);
+  });
+
+  it('when a target plural has no other, then its forms are kept with an error finding; a unit in state new is no translation', () => {
+    const catalog = JSON.stringify(
+      {
+        sourceLanguage: 'en',
+        strings: {
+          files: {
+            localizations: {
+              en: { variations: { plural: { one: unitOf('%lld file'), other: unitOf('%lld files') } } },
+              pl: { variations: { plural: { one: unitOf('%lld plik'), few: unitOf('%lld pliki') } } },
+            },
+          },
+          fresh: { localizations: { pl: { stringUnit: { state: 'new', value: 'fresh' } } } },
+          review: {
+            localizations: { pl: { stringUnit: { state: 'needs_review', value: 'Do przejrzenia' } } },
+          },
+        },
+        version: '1.0',
+      },
+      null,
+      2,
+    );
+    const { document, findings } = readWithFindings(catalog, 'pl');
+    expect(document).toEqual({
+      files: '{count, plural, one {%lld plik} few {%lld pliki}}',
+      review: 'Do przejrzenia',
+    });
+    expect(findings).toMatchObject([
+      { key: 'files', kind: 'plural', severity: 'error', line: 26, column: 23 },
+    ]);
   });
 });
+
+function unitOf(value: string) {
+  return { stringUnit: { state: 'translated', value } };
+}

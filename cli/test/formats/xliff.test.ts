@@ -12,6 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { FormatError, formatNamed } from '../../src/formats/index.js';
 import { xliffFormat } from '../../src/formats/xliff.js';
 import { xliff2po as runXliff2po, xmllint as runXmllint } from '../support/platform-tools.js';
+import { readWithFindings as readFileWithFindings } from './read-with-findings.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tolk-xliff-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -108,6 +109,10 @@ function write(source: string, locale: string, values?: Record<string, string>, 
     ...(existing === undefined ? {} : { existing: Buffer.from(existing) }),
     options: {},
   });
+}
+
+function readWithFindings(text: string) {
+  return readFileWithFindings(xliffFormat, text, { locale: 'en', path: 'src/locale/messages.xlf' });
 }
 
 function readAs(locale: string, text: string | Buffer) {
@@ -289,13 +294,32 @@ describe('xliff format', () => {
     );
   });
 
-  it('when an id is given twice, then the error names both lines', () => {
+  it('when an id is given twice, then the first unit is kept with an error finding naming both lines, and targets have it once', () => {
     const source = ANGULAR_12.replace('<trans-unit id="plain">', '<trans-unit id="greeting">');
-    expect(failure(() => read(source)).message).toBe(
-      'src/locale/messages.xlf:20:7: the id "greeting" is given twice (lines 5, 20); each unit needs its own',
-    );
+    const { document, findings } = readWithFindings(source);
+    expect(Object.keys(document).filter((key) => !key.startsWith('@'))).toEqual([
+      'greeting',
+      'cart.checkout',
+    ]);
+    expect(findings).toEqual([
+      {
+        key: 'greeting',
+        kind: 'duplicate',
+        severity: 'error',
+        message:
+          'the id "greeting" is given twice (lines 5, 20); the first unit is kept, and Angular refuses the file until one goes; left out',
+        file: 'src/locale/messages.xlf',
+        line: 20,
+        column: 7,
+      },
+    ]);
+    expect(
+      write(source, 'pl', { greeting: 'Cześć <x1/>' })
+        .toString()
+        .match(/id="greeting"/g),
+    ).toHaveLength(1);
     const twoFiles = ANGULAR_20.replace('<unit id="plain">', '<unit id="greeting">');
-    expect(failure(() => read(twoFiles)).position).toEqual({ line: 13, column: 5 });
+    expect(readWithFindings(twoFiles).findings).toMatchObject([{ kind: 'duplicate', line: 13, column: 5 }]);
   });
 
   it('when a file has a DTD or an external entity, then it is refused and nothing is read (no XXE)', () => {
@@ -313,15 +337,19 @@ describe('xliff format', () => {
     );
   });
 
-  it('when a unit has no id or a 2.0 unit several segments, then it is refused', () => {
-    expect(failure(() => read(ANGULAR_12.replace('<trans-unit id="plain">', '<trans-unit>'))).message).toBe(
-      'src/locale/messages.xlf:20:7: has a <trans-unit> without an id',
-    );
+  it('when a unit has no id or a 2.0 unit several segments, then it is left out with a finding', () => {
+    const noId = readWithFindings(ANGULAR_12.replace('<trans-unit id="plain">', '<trans-unit>'));
+    expect(noId.document).not.toHaveProperty('plain');
+    expect(noId.findings).toMatchObject([
+      { key: null, kind: 'format', message: 'a <trans-unit> has no id; left out', line: 20, column: 7 },
+    ]);
     const segments = ANGULAR_20.replace(
       '<source>Sign out</source>\n      </segment>',
       '<source>Sign out</source>\n      </segment>\n      <segment><source>Now</source></segment>',
     );
-    expect(failure(() => read(segments)).message).toMatch(/the unit "plain" has several segments/);
+    const several = readWithFindings(segments);
+    expect(several.document).not.toHaveProperty('plain');
+    expect(several.findings[0]!.message).toMatch(/the unit "plain" has several segments/);
   });
 
   it('when a unit is an Angular ICU plural, then its value is an ICU message and a target has the target locale forms', () => {
@@ -390,13 +418,20 @@ describe('xliff format', () => {
     );
   });
 
-  it('when a source text reads as an inline code token, then it is refused rather than written back as a code', () => {
-    const error = failure(() =>
-      read(ANGULAR_12.replace('<source>Sign out</source>', '<source>Use &lt;x1/&gt; here</source>')),
-    );
-    expect(error.message).toMatch(
-      /^src\/locale\/messages\.xlf:21:\d+: the unit "plain" has the text "<x1\/>", which Tolk writes for an inline code/,
-    );
+  it('when a source text reads as an inline code token, then the unit is left out rather than written back as a code', () => {
+    const source = ANGULAR_12.replace('<source>Sign out</source>', '<source>Use &lt;x1/&gt; here</source>');
+    const { document, findings } = readWithFindings(source);
+    expect(document).not.toHaveProperty('plain');
+    expect(findings).toMatchObject([
+      {
+        key: 'plain',
+        message: expect.stringMatching(
+          /^the unit "plain" has the text "<x1\/>", which Tolk writes for an inline code/,
+        ),
+        line: 20,
+      },
+    ]);
+    expect(write(source, 'pl', { greeting: 'Cześć <x1/>' }).toString()).not.toContain('id="plain"');
   });
 
   it('when ids are English sentences or end in a plural suffix, then they are keys the server holds and round trip', () => {

@@ -9,6 +9,7 @@ import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { FormatError, formatNamed } from '../../src/formats/index.js';
 import { icuPluralMessage, pluralBranches } from '../../src/formats/plural-message.js';
 import { yamlFormat } from '../../src/formats/yaml.js';
+import { readWithFindings as readFileWithFindings } from './read-with-findings.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tolk-yaml-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -39,6 +40,15 @@ function pyyaml(bytes: Buffer): unknown {
 function read(text: string, options: { rails?: boolean; locale?: string } = {}) {
   return yamlFormat.read({
     bytes: Buffer.from(text),
+    locale: options.locale ?? 'en',
+    path: 'config/locales/en.yml',
+    options: { rails: options.rails },
+  });
+}
+
+/** The file read, with its findings. */
+function readWithFindings(text: string, options: { rails?: boolean; locale?: string } = {}) {
+  return readFileWithFindings(yamlFormat, text, {
     locale: options.locale ?? 'en',
     path: 'config/locales/en.yml',
     options: { rails: options.rails },
@@ -622,28 +632,123 @@ describe('yaml format: bad input', () => {
     expect(failure(() => read('a: b: c\n')).position).toEqual({ line: 1, column: 4 });
   });
 
-  it('when a key is defined twice, then the error names it and its line', () => {
-    const error = failure(() => read('a:\n  b: x\n  c: y\n  b: z\n'));
-    expect(error.reason).toContain('"b" is defined twice');
-    expect(error.position).toEqual({ line: 4, column: 3 });
+  it('when a key is given twice, then the last value is kept and a finding names it and its line', () => {
+    const { document, findings } = readWithFindings('a:\n  b: x\n  c: y\n  b: z\n');
+    expect(document).toEqual({ a: { c: 'y', b: 'z' } });
+    expect(findings).toEqual([
+      {
+        key: 'a.b',
+        kind: 'duplicate',
+        severity: 'warning',
+        message:
+          'the key "b" is given twice in one mapping (first on line 2); the last value is kept, as Ruby and YAML libraries keep it',
+        file: 'config/locales/en.yml',
+        line: 4,
+        column: 3,
+      },
+    ]);
   });
 
-  it('when the file has an anchor or an alias, then it is refused with the reason', () => {
-    const anchor = failure(() => read('base: &greeting Hello\nother: x\n'));
-    expect(anchor.reason).toContain('"base" has the anchor &greeting');
-    expect(anchor.position).toEqual({ line: 1, column: 17 });
-    const alias = failure(() =>
-      read('en:\n  defaults: &d\n    a: x\n  page:\n    <<: *d\n', { rails: true }),
+  it('when a mapping has 20,000 keys, then it is read in linear time', () => {
+    const keys = (count: number) => Array.from({ length: count }, (_, i) => `k${i}: v${i}`).join('\n') + '\n';
+    const time = (count: number) => {
+      const started = performance.now();
+      expect(Object.keys(read(keys(count)))).toHaveLength(count);
+      return performance.now() - started;
+    };
+    time(2000);
+    // Ten times the keys in well under a hundred times the time (the duplicate check was quadratic).
+    expect(time(20_000)).toBeLessThan(Math.max(time(2000), 5) * 30);
+  });
+
+  it('when the file has anchors and aliases, then anchors are read where they stand and each alias is a finding, kept as it is', () => {
+    const { document, findings } = readWithFindings('base: &greeting Hello\nother: *greeting\nlast: x\n');
+    expect(document).toEqual({ base: 'Hello', last: 'x' });
+    expect(findings).toMatchObject([
+      {
+        key: 'other',
+        kind: 'format',
+        severity: 'warning',
+        message:
+          '"other" is the alias *greeting: it is kept as it is, sharing the text (and the translation) of &greeting',
+        line: 2,
+        column: 8,
+      },
+    ]);
+    const merged = readWithFindings('en:\n  defaults: &d\n    a: x\n  page:\n    <<: *d\n    b: y\n', {
+      rails: true,
+    });
+    expect(merged.document).toEqual({ defaults: { a: 'x' }, page: { b: 'y' } });
+    expect(merged.findings).toMatchObject([{ key: 'page.<<', kind: 'format', line: 5, column: 5 }]);
+    // A target keeps the alias, so it shares the translation of its anchor.
+    expect(write('base: &greeting Hello\nother: *greeting\n', 'de', { base: 'Hallo' })).toBe(
+      'base: &greeting Hallo\nother: *greeting\n',
     );
-    expect(alias.reason).toMatch(/anchor &d|alias \*d/);
-    expect(failure(() => read('a: x\nb: *a\n')).reason).toBeTruthy();
   });
 
-  it('when a plain file holds a number, a boolean or null, then the error names the key', () => {
-    expect(failure(() => read('a:\n  count: 12\n')).reason).toContain('"a.count" is a number, not a text');
-    expect(failure(() => read('a: true\n')).reason).toContain('"a" is a boolean');
-    expect(failure(() => read('a:\n  b:\n')).reason).toContain('"a.b" is empty (null)');
-    expect(failure(() => read('list: [x, 2]\n')).reason).toContain('"list.1" is a number');
+  it('when anchors would expand without bound (billion laughs), then nothing is expanded and the file is read at once', () => {
+    const levels = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
+    for (let level = 1; level < 9; level++) {
+      const name = String.fromCharCode(97 + level);
+      const previous = String.fromCharCode(96 + level);
+      levels.push(`${name}: &${name} [${Array(9).fill(`*${previous}`).join(',')}]`);
+    }
+    const started = performance.now();
+    const { document, findings } = readWithFindings(levels.join('\n') + '\ntitle: Hi\n');
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(document).toMatchObject({
+      a: ['lol', 'lol', 'lol', 'lol', 'lol', 'lol', 'lol', 'lol', 'lol'],
+      title: 'Hi',
+    });
+    expect(Object.keys(document)).toEqual(['a', 'title']);
+    expect(findings).toHaveLength(8 * 9);
+    expect(findings[0]).toMatchObject({ key: 'b.0', message: expect.stringContaining('alias *a') });
+  });
+
+  it('when a plain file holds a number, a boolean or null, then it is left out with a finding naming the key', () => {
+    const messages = (text: string) => readWithFindings(text).findings.map((finding) => finding.message);
+    expect(messages('a:\n  count: 12\n  b: x\n')[0]).toContain('"a.count" is a number, not a text');
+    expect(readWithFindings('a:\n  count: 12\n  b: x\n').document).toEqual({ a: { b: 'x' } });
+    expect(messages('a: true\n')[0]).toContain('"a" is a boolean');
+    expect(messages('a:\n  b:\n')[0]).toContain('"a.b" is empty (null)');
+    expect(readWithFindings('list: [x, 2]\n')).toMatchObject({
+      document: { list: { 0: 'x' } },
+      findings: [{ key: 'list.1', line: 1, column: 11 }],
+    });
+  });
+
+  it('when a key is empty or starts with @, then it is left out with a finding', () => {
+    const { document, findings } = readWithFindings('"": x\n"@a": y\nb: z\n');
+    expect(document).toEqual({ b: 'z' });
+    expect(findings.map((finding) => [finding.key, finding.line])).toEqual([
+      [null, 1],
+      ['@a', 2],
+    ]);
+  });
+
+  it('when a Rails plural hash has no other, then its forms are kept and an error finding names it; other alone is a plural', () => {
+    const { document, findings } = readWithFindings(
+      'pl:\n  files:\n    one: "%{count} plik"\n    few: "%{count} pliki"\n  ja_like:\n    other: "%{count}"\n',
+      { rails: true, locale: 'pl' },
+    );
+    expect(document).toEqual({
+      files: '{count, plural, one {%{count} plik} few {%{count} pliki}}',
+      ja_like: '{count, plural, other {%{count}}}',
+    });
+    expect(findings).toEqual([
+      {
+        key: 'files',
+        kind: 'plural',
+        severity: 'error',
+        message:
+          'the plural hash "files" has no "other", which every language uses (Rails raises for a count no form covers); its forms are kept',
+        file: 'config/locales/en.yml',
+        line: 3,
+        column: 5,
+      },
+    ]);
+    // Plain YAML keeps category names as keys of their own unless other and another are there.
+    expect(read('steps:\n  one: First\n  two: Second\n')).toEqual({ steps: { one: 'First', two: 'Second' } });
   });
 
   it('when a Rails file does not have its locale as the one root key, then it is refused', () => {
@@ -658,14 +763,26 @@ describe('yaml format: bad input', () => {
     expect(read('pt_BR:\n  a: x\n', { rails: true, locale: 'pt-BR' })).toEqual({ a: 'x' });
   });
 
-  it('when the file has several documents, a tag it does not know, or is not UTF-8, then it is refused', () => {
-    expect(failure(() => read('a: x\n---\nb: y\n')).reason).toContain('several YAML documents');
-    expect(failure(() => read('a: !ruby/object x\n')).reason).toContain('!ruby/object');
+  it('when the file has several documents or a tag it does not know, then a finding says so and the rest is read', () => {
+    const several = readWithFindings('a: x\n---\nb: y\n');
+    expect(several.document).toEqual({ a: 'x' });
+    expect(several.findings).toMatchObject([
+      { key: null, line: 3, message: expect.stringContaining('several YAML documents') },
+    ]);
+    const tagged = readWithFindings('a: !ruby/object x\nb: y\n');
+    expect(tagged.document).toEqual({ b: 'y' });
+    expect(tagged.findings.map((finding) => finding.message).join('\n')).toContain('!ruby/object');
+  });
+
+  it('when the file is not UTF-8 or is nested too deep to read, then it is refused with a place', () => {
     const latin1 = Buffer.from('a: caf\xe9\n', 'latin1');
     const error = failure(() =>
       yamlFormat.read({ bytes: latin1, locale: 'en', path: 'en.yml', options: {} }),
     );
     expect(error.reason).toContain('not UTF-8');
+    expect(error.position).toEqual({ line: 1, column: 7 });
+    const deep = failure(() => read('a: ' + '['.repeat(100_000) + ']'.repeat(100_000) + '\n'));
+    expect(deep.position?.line).toBe(1);
   });
 });
 

@@ -295,6 +295,13 @@ export async function startCiWorld(kind: 'github' | 'gitlab') {
       await commitAll(seed, message);
       await git(['push', '--quiet', 'origin', 'main'], seed);
     },
+    /** The developer commits a file as it is to main (a broken one, say) and pushes it. */
+    async commitFile(path: string, content: string, message: string) {
+      await mkdir(dirname(join(seed, path)), { recursive: true });
+      await writeFile(join(seed, path), content);
+      await commitAll(seed, message);
+      await git(['push', '--quiet', 'origin', 'main'], seed);
+    },
     /** The translation branch squash-merged into main by the developer. */
     async mergeTranslations(branch: string) {
       await git(['fetch', '--quiet', 'origin', branch], seed);

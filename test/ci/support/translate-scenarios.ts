@@ -240,6 +240,20 @@ export function translateScenarios(platform: Platform) {
       }
     });
 
+    it('when a locale file on main does not parse, then the rest is translated, the request says so and the job exits 6', async () => {
+      const broken = '{\n  "cart": {\n    "title": "Votre panier"\n  \n}\n';
+      await world.commitFile('locales/fr.json', broken, 'A broken French file');
+      await world.changeSource((source) => {
+        source.home.later = 'See you later';
+      }, 'See you later');
+      const result = await run('main');
+      expect(result.code, result.stderr).toBe(6);
+      expect(result.stderr).toMatch(/error: INVALID_JSON: locales\/fr\.json:\d+:\d+: /);
+      expect(JSON.parse(await world.fileOn(BRANCH, 'locales/de.json')).home.later).toBe('[de] See you later');
+      expect(await world.fileOn(BRANCH, 'locales/fr.json')).toBe(broken.trimEnd());
+      expect(world.forge.opened[0]!.body).toContain('⚠️ Some locale files could not be read');
+    });
+
     it('when the platform refuses to open the request, then the exit is 3 with its message and no token is shown', async () => {
       await world.changeSource((source) => {
         source.home.hello = 'Hello';
