@@ -4,7 +4,7 @@
  * (it does not parse); what its entries say is for `tolk push` and `tolk check` to report.
  */
 import { findPluralGroups } from '@tolk/locale-file';
-import type { FormatOptions, LocaleFormat } from '../formats/index.js';
+import type { FileFinding, FormatOptions, LocaleFormat } from '../formats/index.js';
 
 export type DetectionRead = { document: Record<string, unknown>; messages: number } | { error: Error };
 
@@ -26,13 +26,16 @@ export type DetectionReadInput = {
 export function readForDetection(input: DetectionReadInput): DetectionRead {
   const { format, bytes, locale, path, options = {}, plainly } = input;
   let document: Record<string, unknown> | undefined;
+  const findings: FileFinding[] = [];
   try {
-    document = format.read({ bytes, locale, path, options });
+    document = format.read({ bytes, locale, path, options, findings });
   } catch (error) {
     document = plainly?.(bytes);
     if (document === undefined) return { error: error as Error };
   }
   const keys = flatKeys(document);
+  // A file whose every entry its format read past holds no text: no locale file of it.
+  if (keys.length === 0 && findings.length > 0) return { error: new Error(findings[0]!.message) };
   const groups = findPluralGroups(keys);
   const forms = groups.reduce((sum, group) => sum + group.forms.length, 0);
   return { document, messages: keys.length - forms + groups.length };
