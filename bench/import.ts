@@ -14,13 +14,11 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { Readable } from 'node:stream';
 import { z } from 'zod';
 import { env, loadConfig } from '@tolk/config';
 import { loadProjectConfig } from '../cli/src/config/project-config.js';
 import { namespaceFiles, readLocalValues, readSourceFiles } from '../cli/src/files/file-sets.js';
-import type { Io } from '../cli/src/io.js';
-import { run } from '../cli/src/run.js';
+import { tolkInProcess } from './cli-in-process.js';
 import { seededRandom } from './source-documents.js';
 import { createHttpClient, startTolk, type HttpClient, type TolkSystem } from './source-system.js';
 
@@ -102,25 +100,6 @@ function generateApp() {
   return { namespaces, document, keys };
 }
 
-/** `tolk <args>` in-process in `cwd`, its output captured; its exit code with it. */
-async function tolk(args: string[], cwd: string, environment: Record<string, string>) {
-  let stdout = '';
-  let stderr = '';
-  const io: Io = {
-    env: environment,
-    cwd,
-    stdin: Readable.from([]),
-    stdout: { write: (chunk: string) => (stdout += chunk) },
-    stderr: { write: (chunk: string) => (stderr += chunk) },
-    isTTY: false,
-    stdinIsTTY: false,
-    openBrowser: () => Promise.reject(new Error('no browser in the bench')),
-    signal: new AbortController().signal,
-  };
-  const code = await run(args, io);
-  return { code, stdout, stderr };
-}
-
 /** (a): every file of every locale read through its format, as push reads them. */
 async function readAll(cwd: string): Promise<number> {
   const project = await loadProjectConfig(cwd);
@@ -171,7 +150,7 @@ try {
     TOLK_API_URL: system.gatewayUrl,
     TOLK_TOKEN: token,
   };
-  const cli = (args: string[]) => tolk(args, cwd, environment);
+  const cli = (args: string[]) => tolkInProcess(args, cwd, environment);
 
   const app = generateApp();
   let bytes = 0;
