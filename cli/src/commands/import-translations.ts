@@ -152,8 +152,7 @@ async function importLocale(
     }
     options.state.locales[locale] = hashes;
     options.state.versions[locale] = options.sourceVersion;
-    progress.batchDone(locale, result.imported, 1, 1);
-    progress.state(locale, 'imported');
+    progress.keysDone(locale, local.values.size, 'imported');
   } catch (error) {
     if (!(error instanceof CliError)) throw error;
     result.error = { code: error.code, message: error.message };
