@@ -14,6 +14,7 @@
  * The rules are those of icu-messages.ts, placeholders.ts and markup.ts, judged here: no parser of
  * its own.
  */
+import { FINDING_KINDS, FINDING_SEVERITIES } from '@tolk/contracts';
 import type { FlatEntries } from './diff.js';
 import {
   findIcuProblems,
@@ -26,17 +27,9 @@ import { comparePluralFormPlaceholders, translationLookup } from './placeholders
 import { pluralCategories } from './plural-categories.js';
 import { sourceTextOf, type TargetKeys } from './plural-groups.js';
 
-export const FINDING_KINDS = [
-  'icu',
-  'placeholder',
-  'markup',
-  'plural',
-  'copy',
-  'max-length',
-  'glossary',
-] as const;
+export { FINDING_KINDS, FINDING_SEVERITIES };
 export type FindingKind = (typeof FINDING_KINDS)[number];
-export type FindingSeverity = 'error' | 'warning';
+export type FindingSeverity = (typeof FINDING_SEVERITIES)[number];
 
 /** What is found in one key's translation. */
 export type Finding = { key: string; kind: FindingKind; severity: FindingSeverity; message: string };
