@@ -43,7 +43,13 @@ import {
 import type { Io } from '../io.js';
 import { parseLocaleList } from '../locales.js';
 import { contextNotes, planBatches, shareBatches } from '../translate/batches.js';
-import { compileGlossary, glossaryMiss, reportGlossaryMisses } from '../translate/glossary.js';
+import {
+  compileGlossary,
+  glossaryMiss,
+  reportGlossaryMisses,
+  type CompiledGlossary,
+} from '../translate/glossary.js';
+import { keysToFix, type FixLevel, type ValueFinding } from '../translate/fix.js';
 import { mergeTranslations, valuesOf } from '../translate/merge.js';
 import { createProgress, type Progress } from '../translate/progress.js';
 import {
@@ -69,6 +75,12 @@ export type TranslateOptions = {
   memory?: boolean;
   /** With force: a person's translations too. */
   overwriteHuman?: boolean;
+  /**
+   * `--fix`: the keys whose translation has errors (`warnings`: or warnings) go to the model with
+   * their text as the reference (DESIGN §15). Without it, a person's translation is never sent for
+   * what it says.
+   */
+  fix?: FixLevel;
   concurrency: number;
   json: boolean;
 };
@@ -110,6 +122,10 @@ type LocaleOutcome = {
   keptHuman: number;
   /** Keys a person translated whose source changed: asked with that translation as the reference. */
   humanReferences: number;
+  /** `--fix`: the keys whose translation has findings to fix, asked with it as the reference. */
+  toFix: number;
+  /** `--fix`: of those, the keys whose fixed translation was stored (it passed every rule). */
+  fixed: number;
   status: LocaleResponse['status'] | null;
   error: { code: string; message: string } | null;
 };
@@ -123,6 +139,8 @@ type LocaleWork = {
   batches: TranslationUnit[][];
   /** Target key → a person's translation of its earlier source text, sent as the reference. */
   references: Map<string, string>;
+  /** `--fix`: target key → what was found wrong in its reference. */
+  fixes: Map<string, string[]>;
   /** Keys asked only as part of their plural group: a person's, kept whatever the model answers. */
   keepHuman: Set<string>;
   /** The server's translations when the work was planned. */
@@ -207,7 +225,27 @@ export async function translate(io: Io, options: TranslateOptions) {
     if (unread.size > 0 && unread.size === target.keys.length) continue;
     const upToDate =
       !options.force && state.status === 'up_to_date' && state.sourceVersion === sourceFile.version;
-    if (upToDate) {
+    // --fix plans an up-to-date locale too: its translations may have findings to fix.
+    let plan =
+      upToDate && !options.fix
+        ? undefined
+        : await planLocale({
+            api,
+            projectId,
+            locale: code,
+            version: sourceFile.version,
+            source,
+            target,
+            local,
+            unread,
+            syncState,
+            cwd: io.cwd,
+            force: options.force,
+            overwriteHuman: options.overwriteHuman ?? false,
+            fix: options.fix && { level: options.fix, sourceLocale, rules, glossary },
+          });
+    if (!plan || (upToDate && plan.wanted.size === 0)) {
+      plan = nothingToPlan();
       // Nothing to translate; uploaded only to bring local work (hand edits never uploaded) to the server.
       const edited = keysWithLocalValues(
         await localWork(api, projectId, code, local, target, syncState, io.cwd),
@@ -219,22 +257,6 @@ export async function translate(io: Io, options: TranslateOptions) {
           `${edited.length > 20 ? ', ...' : ''}`,
       );
     }
-    const plan = upToDate
-      ? nothingToPlan()
-      : await planLocale({
-          api,
-          projectId,
-          locale: code,
-          version: sourceFile.version,
-          source,
-          target,
-          local,
-          unread,
-          syncState,
-          cwd: io.cwd,
-          force: options.force,
-          overwriteHuman: options.overwriteHuman ?? false,
-        });
     // Keys only people translate, or never translated, go neither to the model nor to memory.
     let units = unitsForModel(translationUnits(source, target, plan.wanted), rules);
     // --force asks the model again on purpose: memory would answer with what is stored. A key a
@@ -287,6 +309,7 @@ export async function translate(io: Io, options: TranslateOptions) {
       keys,
       batches: planBatches(units, valueOf),
       references: plan.references,
+      fixes: plan.fixes,
       keepHuman,
       planned: plan.server,
       unread,
@@ -310,7 +333,9 @@ export async function translate(io: Io, options: TranslateOptions) {
         mergedAgain: null,
         leftForPeople: [],
         keptHuman: kept.size,
-        humanReferences: plan.references.size,
+        humanReferences: [...plan.references.keys()].filter((key) => !plan.fixes.has(key)).length,
+        toFix: plan.fixes.size,
+        fixed: 0,
         status: null,
         error: null,
       },
@@ -318,8 +343,12 @@ export async function translate(io: Io, options: TranslateOptions) {
   }
 
   if (work.length === 0) {
-    if (problems.failed.length === 0)
-      out.line(`Every locale is up to date with source version ${sourceFile.version}; nothing to translate.`);
+    if (problems.failed.length === 0) {
+      const fixing = options.fix ? ` and no translation has ${findingsOf(options.fix)} to fix` : '';
+      out.line(
+        `Every locale is up to date with source version ${sourceFile.version}${fixing}; nothing to translate.`,
+      );
+    }
     problems.print(out.note);
     out.document({
       ...summaryDocument([], undefined, undefined, { inputTokens: 0, outputTokens: 0 }, started),
@@ -439,6 +468,7 @@ export async function translate(io: Io, options: TranslateOptions) {
       plurals: units.flatMap((unit) => (unit.plural ? [unit.plural] : [])),
       examples,
       references: item.references,
+      fixes: item.fixes,
       onAttemptFailed: ({ attempt, problems }: { attempt: number; problems: KeyProblem[] }) =>
         progress.retrying(item.locale, `attempt ${attempt} rejected for ${describeProblems(problems)}`),
     });
@@ -552,6 +582,13 @@ export async function translate(io: Io, options: TranslateOptions) {
         `about ${Math.ceil(memorySavedChars / CHARS_PER_TOKEN)} tokens saved (estimated at ${CHARS_PER_TOKEN} characters a token).`,
     );
   }
+  for (const { locale, toFix, fixed } of outcomes) {
+    if (!options.fix) break;
+    out.line(
+      `${locale}: fixed ${fixed} of ${toFix} key${toFix === 1 ? '' : 's'} with ${findingsOf(options.fix)}` +
+        (fixed < toFix ? ' (the others keep their text: no answer passed every rule)' : ''),
+    );
+  }
   for (const outcome of outcomes) {
     if (outcome.replacedLocal.length === 0) continue;
     out.note(
@@ -649,6 +686,8 @@ type LocalePlan = {
   keptHuman: string[];
   /** Key → a person's translation, for every key that has one. */
   humanValues: Map<string, string>;
+  /** `--fix`: wanted key → what was found wrong in its reference (its current text). */
+  fixes: Map<string, string[]>;
   /** The server's translations the plan was made with. */
   server: ReadonlyMap<string, string>;
 };
@@ -659,6 +698,7 @@ function nothingToPlan(): LocalePlan {
     references: new Map(),
     keptHuman: [],
     humanValues: new Map(),
+    fixes: new Map(),
     server: new Map(),
   };
 }
@@ -685,6 +725,8 @@ async function planLocale(options: {
   cwd: string;
   force: boolean;
   overwriteHuman: boolean;
+  /** `--fix`: the findings to fix, and what judging a value needs. */
+  fix?: { level: FixLevel; sourceLocale: string; rules: KeyRuleMatcher; glossary: CompiledGlossary };
 }): Promise<LocalePlan> {
   const { api, projectId, locale, version, source, target, local } = options;
   const [detail, translations] = await Promise.all([
@@ -726,6 +768,26 @@ async function planLocale(options: {
       plan.wanted.add(key);
       plan.references.set(key, human);
     } else plan.keptHuman.push(key);
+  }
+  if (options.fix) {
+    const fixes = keysToFix({
+      ...options.fix,
+      locale,
+      source,
+      target,
+      server,
+      // A server before DESIGN §15 gives no findings: then every value is judged here.
+      serverFindings: 'findings' in detail ? (detail.findings as ValueFinding[]) : undefined,
+      local: local?.values,
+      synced,
+    });
+    for (const [key, { text, findings }] of fixes) {
+      if (options.unread.has(key)) continue;
+      plan.wanted.add(key);
+      plan.references.set(key, text);
+      plan.fixes.set(key, findings);
+    }
+    plan.keptHuman = plan.keptHuman.filter((key) => !plan.fixes.has(key));
   }
   return plan;
 }
@@ -781,6 +843,8 @@ async function uploadLocale(options: {
         }
         outcome.replacedLocal = [];
         for (const [key, fresh] of translated) {
+          // A value --fix was asked to fix is replaced on purpose.
+          if (item.fixes.has(key)) continue;
           const mine = local?.get(key);
           if (mine !== fresh && isUnsyncedLocal(mine, server.get(key), synced[key]))
             outcome.replacedLocal.push(key);
@@ -794,12 +858,21 @@ async function uploadLocale(options: {
           local,
           translated,
           failed: item.failed,
+          // A key --fix could not fix keeps the text it had.
+          keep: new Map(
+            [...item.fixes.keys()]
+              .filter((key) => item.failed.has(key))
+              .map((key) => [key, item.references.get(key)!]),
+          ),
           rules: options.rules,
         });
         outcome.translated = item.translated.size;
         outcome.failedKeys = item.target.keys.filter((key) => item.failed.has(key));
         rejectedLocal = merged.rejectedLocal;
         values = valuesOf(parseLocaleDocument(merged.document, outcome.file, io.cwd));
+        outcome.fixed = [...item.fixes.keys()].filter(
+          (key) => translated.has(key) && values.get(key) === translated.get(key),
+        ).length;
         outcome.leftForPeople = leftForPeople(item.target, options.rules, values);
         for (const part of parts) {
           if (localFiles?.failed.has(part)) continue;
@@ -859,6 +932,11 @@ async function uploadLocale(options: {
       `${key}: the value in ${outcome.file} has other placeholders than the source; not uploaded`,
     );
   }
+}
+
+/** What `--fix` fixes, as the summary says it. */
+function findingsOf(level: FixLevel): string {
+  return level === 'warnings' ? 'errors or warnings' : 'errors';
 }
 
 /** A memory lookup that failed costs the run nothing but the model's work: said, then carried on. */
