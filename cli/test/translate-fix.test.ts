@@ -78,9 +78,14 @@ describe('tolk translate --fix', () => {
   });
 
   it('when --fix=warnings runs, then the copy of the source goes to the model too and the summary says how many were fixed', async () => {
+    // A locale behind on a new key, with nothing to fix: only the new key is asked.
+    await project.cli.writeJson('locales/en.json', { ...SOURCE, thanks: 'Thank you very much' });
+    expect((await tolk('push')).code).toBe(0);
     const errorsOnly = await translate('--fix');
     expect(errorsOnly.code, errorsOnly.stderr).toBe(0);
-    expect(keysAsked()).toEqual([]);
+    expect(keysAsked()).toEqual(['thanks']);
+    expect(errorsOnly.stdout).toContain('No translation has errors to fix.');
+    openai.requests.length = 0;
 
     const result = await translate('--fix=warnings');
     expect(result.code, result.stderr).toBe(0);

@@ -582,13 +582,7 @@ export async function translate(io: Io, options: TranslateOptions) {
         `about ${Math.ceil(memorySavedChars / CHARS_PER_TOKEN)} tokens saved (estimated at ${CHARS_PER_TOKEN} characters a token).`,
     );
   }
-  for (const { locale, toFix, fixed } of outcomes) {
-    if (!options.fix) break;
-    out.line(
-      `${locale}: fixed ${fixed} of ${toFix} key${toFix === 1 ? '' : 's'} with ${findingsOf(options.fix)}` +
-        (fixed < toFix ? ' (the others keep their text: no answer passed every rule)' : ''),
-    );
-  }
+  if (options.fix) printFixed(outcomes, options.fix, out.line);
   for (const outcome of outcomes) {
     if (outcome.replacedLocal.length === 0) continue;
     out.note(
@@ -930,6 +924,18 @@ async function uploadLocale(options: {
   for (const key of rejectedLocal) {
     outcome.problems.push(
       `${key}: the value in ${outcome.file} has other placeholders than the source; not uploaded`,
+    );
+  }
+}
+
+/** `--fix`: per locale with keys to fix, how many were fixed; or that none had any. */
+function printFixed(outcomes: readonly LocaleOutcome[], level: FixLevel, line: (text: string) => void) {
+  const fixing = outcomes.filter((outcome) => outcome.toFix > 0);
+  if (fixing.length === 0) line(`No translation has ${findingsOf(level)} to fix.`);
+  for (const { locale, toFix, fixed } of fixing) {
+    line(
+      `${locale}: fixed ${fixed} of ${toFix} key${toFix === 1 ? '' : 's'} with ${findingsOf(level)}` +
+        (fixed < toFix ? ' (the others keep their text: no answer passed every rule)' : ''),
     );
   }
 }
