@@ -102,12 +102,17 @@ describe('judgeTranslation', () => {
   });
 
   it.each([
-    ['one word', 'OK'],
-    ['a name and a placeholder', 'Tolk {version}'],
     ['numbers and placeholders', '{count} / {total}'],
     ['an address', 'https://tolk.example/help'],
   ])('when %s is copied, then it is no finding', (_, text) => {
     expect(judge(text, text, 'de')).toEqual([]);
+  });
+
+  it.each([
+    ['one word', 'OK'],
+    ['a name and a placeholder', 'Tolk {version}'],
+  ])('when %s is copied, then it is the copy warning a person may intend', (_, text) => {
+    expect(judge(text, text, 'de')).toEqual([{ kind: 'copy', severity: 'warning' }]);
   });
 
   it('when the copy is of the same language (en-GB from en), then it is no finding', () => {
@@ -184,9 +189,10 @@ describe('findingsByKey and worstSeverity', () => {
 });
 
 describe('isSameInEveryLanguage and markupProblem', () => {
-  it('when a text has two words, then it is not the same in every language', () => {
+  it('when a text has a word, then it is not the same in every language; without one it is', () => {
     expect(isSameInEveryLanguage('Save file')).toBe(false);
-    expect(isSameInEveryLanguage('<b>OK</b> {n}')).toBe(true);
+    expect(isSameInEveryLanguage('<b>OK</b> {n}')).toBe(false);
+    expect(isSameInEveryLanguage('<b>42</b> {n} %d%%')).toBe(true);
   });
 
   it('when tags nest in order, then there is no markup problem', () => {
