@@ -9,6 +9,7 @@ import { pull } from './commands/pull.js';
 import { push } from './commands/push.js';
 import { status } from './commands/status.js';
 import { translate } from './commands/translate.js';
+import { FIX_LEVELS, type FixLevel } from './translate/fix.js';
 import { CliError, ExitCode, InterruptedError, usageError } from './errors.js';
 import type { Io } from './io.js';
 import { createOutput } from './output.js';
@@ -62,7 +63,7 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
         'TOLK_TOKEN=tolk_... tolk pull',
       ) +
         '\nEnvironment: TOLK_TOKEN, TOLK_API_URL, OPENAI_API_KEY, ANTHROPIC_API_KEY, ... (see the README).' +
-        '\nExit codes: 0 ok, 1 behind (status --check) or problems found (check), 2 usage or validation, 3 auth, 4 network or server.\n',
+        '\nExit codes: 0 ok, 1 behind (status --check) or an error found (check), 2 usage or validation, 3 auth, 4 network or server.\n',
     );
 
   program
@@ -152,10 +153,18 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
       'Upload the source locale file and show what changed; your edits of target files go up as human translations',
     )
     .option('--dry-run', 'show the diff the upload would make, store nothing')
+    .option(
+      '--import',
+      "upload every translated value of the target files as a person's (the first push always does)",
+    )
     .option('--json', 'print the server answer as JSON')
-    .addHelpText('after', examples('tolk push', 'tolk push --dry-run --json'))
-    .action(async (options: { dryRun?: boolean; json?: boolean }) => {
-      exitCode = await push(io, { dryRun: options.dryRun ?? false, json: options.json ?? false });
+    .addHelpText('after', examples('tolk push', 'tolk push --import', 'tolk push --dry-run --json'))
+    .action(async (options: { dryRun?: boolean; import?: boolean; json?: boolean }) => {
+      exitCode = await push(io, {
+        dryRun: options.dryRun ?? false,
+        import: options.import ?? false,
+        json: options.json ?? false,
+      });
     });
 
   program
@@ -186,20 +195,27 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
         .default('human'),
     )
     .option('--json', 'print the findings as JSON (the same as --format json)')
+    .option('--strict', 'exit 1 on warnings too (copies of the source, glossary, maxLength, outdated, ...)')
     .addHelpText(
       'after',
       examples(
         'tolk check',
+        'tolk check --strict                      # warnings fail it too',
         'tolk check --locale de --json',
         'tolk check --format github               # in a GitHub Actions step: annotations on the files',
         'tolk check --format gitlab > gl-code-quality-report.json   # GitLab: artifacts:reports:codequality',
       ) +
-        '\nExit codes: 0 nothing found, 1 problems found, 2 usage or a bad file, 3 auth, 4 network or server.\n',
+        '\nExit codes: 0 nothing found or only warnings (printed), 1 an error found (with --strict also a warning),' +
+        '\n2 usage or configuration, 3 auth, 4 network or server, 6 a file could not be read.\n',
     )
-    .action(async (options: { locale: string[]; format: CheckFormat; json?: boolean }) => {
+    .action(async (options: { locale: string[]; format: CheckFormat; json?: boolean; strict?: boolean }) => {
       if (options.json && options.format !== 'human' && options.format !== 'json')
         throw usageError(`--json and --format ${options.format} ask for two outputs; give one`);
-      exitCode = await check(io, { locale: options.locale, format: options.json ? 'json' : options.format });
+      exitCode = await check(io, {
+        locale: options.locale,
+        format: options.json ? 'json' : options.format,
+        strict: options.strict ?? false,
+      });
     });
 
   program
@@ -226,6 +242,14 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
       '--overwrite-human',
       "with --force, translate again a person's translations too (implies --force)",
     )
+    .addOption(
+      new Option(
+        '--fix [level]',
+        "send the keys whose translation has errors (--fix=warnings: or warnings) to the model, a person's text as the reference to keep",
+      )
+        .choices(FIX_LEVELS)
+        .preset('errors'),
+    )
     .option(
       '--no-memory',
       'ask the model for every key: no translations of identical texts from translation memory, no examples',
@@ -243,7 +267,9 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
         '\nMISTRAL_API_KEY, DEEPSEEK_API_KEY, OPENROUTER_API_KEY), else from the key you stored in the dashboard.\n' +
         "\nA person's translations (edited in a target file and uploaded by `tolk push` or `translate`, or through" +
         '\nthe API) are never sent to the model again unless their source text changed; then the model gets the' +
-        "\nperson's text as the reference to keep. --overwrite-human re-translates them like any other key.\n",
+        "\nperson's text as the reference to keep. --overwrite-human re-translates them like any other key." +
+        '\n--fix sends the keys whose translation has errors (--fix=warnings: errors or warnings, as `tolk check`' +
+        '\nsays them) with the text they have as the reference, and stores an answer only if it passes every rule.\n',
     )
     .action(
       async (options: {
@@ -254,6 +280,7 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
         force?: boolean;
         memory: boolean;
         overwriteHuman?: boolean;
+        fix?: FixLevel;
         concurrency: number;
         json?: boolean;
       }) => {
