@@ -246,17 +246,6 @@ function copyRule(options: JudgeOptions): (sourceText: string, value: string) =>
     value === sourceText && !isSameInEveryLanguage(sourceText) && !(keptAsIs?.(sourceText) ?? false);
 }
 
-/** The findings by key, each key's in the order found. */
-export function findingsByKey(findings: readonly Finding[]): Map<string, StoredFinding[]> {
-  const byKey = new Map<string, StoredFinding[]>();
-  for (const { key, ...finding } of findings) {
-    const list = byKey.get(key);
-    if (list) list.push(finding);
-    else byKey.set(key, [finding]);
-  }
-  return byKey;
-}
-
 /** The worst severity of a key's findings; undefined when it has none. */
 export function worstSeverity(findings: readonly Pick<Finding, 'severity'>[]): FindingSeverity | undefined {
   if (findings.length === 0) return undefined;
