@@ -184,6 +184,23 @@ describe('the first push and push --import take the target files as a person’s
     expect((await stored('pl')).values).toEqual({});
   });
 
+  it('a locale of tolk.json that is not a target locale on the server is named and skipped', async () => {
+    const { cli, tolk } = await app();
+    const config = await cli.readJson('tolk.json');
+    await cli.writeJson('tolk.json', { ...config, targetLocales: [...config.targetLocales, 'fr'] });
+    await cli.writeJson('locales/fr.json', { bye: 'Au revoir' });
+    const pushed = await tolk('push', '--json');
+    expect(pushed.code, pushed.stderr).toBe(0);
+    expect(pushed.stderr).toContain(
+      'fr: not a target locale of the project on the server; its files were not imported',
+    );
+    expect(pushed.json().imported.skipped).toEqual(['fr']);
+    expect((pushed.json().imported.locales as { locale: string }[]).map((locale) => locale.locale)).toEqual([
+      'de',
+      'pl',
+    ]);
+  });
+
   it('a teammate’s upload between the download and the import (412) is merged with, and the import uploaded again', async () => {
     const { cli, tolk, stored, teammateAdds } = await app({
       'locales/de.json': { greeting: 'Hallo {name}' },

@@ -146,7 +146,7 @@ async function importLocale(
       locale,
       merge: async (translations) => {
         const server = valuesOf(parseLocaleDocument(JSON.parse(translations.content), locale, io.cwd));
-        merged = new Map([...server, ...local.values]);
+        merged = server.size === 0 ? local.values : new Map([...server, ...local.values]);
         // No provenance claim: every value of the upload the server does not already have is a person's.
         // Own properties whatever the keys (`__proto__` too), made at once: a locale has tens of thousands.
         return {
