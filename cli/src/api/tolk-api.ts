@@ -18,6 +18,7 @@ import {
   sourceFileResponseSchema,
   translationsResponseSchema,
   uploadResponseSchema,
+  uploadTranslationsResponseSchema,
   userResponseSchema,
   type ProvenanceClaim,
 } from '@tolk/contracts';
@@ -105,7 +106,7 @@ export function tolkApi(client: ApiClient) {
         body: options.claim ? { ...content, [PROVENANCE_MEMBER]: options.claim } : content,
         query: { sourceVersion },
         headers: options.ifMatch ? { 'if-match': options.ifMatch } : undefined,
-        schema: localeResponseSchema,
+        schema: uploadTranslationsResponseSchema,
       }),
 
     lookUpMemory: (projectId: string, code: string, texts: string[], near = 0) =>

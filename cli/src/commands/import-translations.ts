@@ -7,7 +7,7 @@
  * that `translate` neither uploads them again nor writes over them.
  */
 import { access } from 'node:fs/promises';
-import type { LocaleResponse } from '@tolk/contracts';
+import type { UploadTranslationsResponse } from '@tolk/contracts';
 import type { TolkApi } from '../api/tolk-api.js';
 import { CliError, ExitCode } from '../errors.js';
 import { keysOfParts, readLocalValues, type LocalFiles, type SourcePart } from '../files/file-sets.js';
@@ -29,9 +29,9 @@ export type ImportedLocale = {
   locale: string;
   /** The file's translated values taken by the server (those it ignored not counted). */
   imported: number;
-  /** Keys of the locale with at least one error finding, as the server counts them (null: it does not). */
+  /** Keys of the locale with at least one error finding, as the server counts them (null: not uploaded). */
   errorCount: number | null;
-  /** Keys with warnings but no error (null: the server does not count them). */
+  /** Keys with warnings but no error (null: not uploaded). */
   warningCount: number | null;
   /** Keys of the files the source does not have: ignored by the server (at most 100 named). */
   ignored: string[];
@@ -178,28 +178,17 @@ async function importLocale(
   return result;
 }
 
-/**
- * The counts of the upload's answer: its findings and the keys it ignored, read when the server
- * gives them (a server that does not store a person's translation with findings refuses instead).
- */
+/** The counts of the upload's answer: the locale's findings and the keys of the files it ignored. */
 function findingCounts(
-  answer: LocaleResponse,
+  answer: UploadTranslationsResponse,
   values: ReadonlyMap<string, string>,
 ): Pick<ImportedLocale, 'imported' | 'errorCount' | 'warningCount' | 'ignored' | 'ignoredCount'> {
-  const extra = answer as LocaleResponse & {
-    errorCount?: number;
-    warningCount?: number;
-    ignored?: string[];
-    ignoredCount?: number;
-  };
-  const ignored = extra.ignored ?? [];
-  const ignoredCount = extra.ignoredCount ?? ignored.length;
   return {
-    imported: Math.max(0, values.size - ignoredCount),
-    errorCount: extra.errorCount ?? null,
-    warningCount: extra.warningCount ?? null,
-    ignored,
-    ignoredCount,
+    imported: Math.max(0, values.size - answer.ignoredCount),
+    errorCount: answer.errorCount,
+    warningCount: answer.warningCount,
+    ignored: answer.ignored,
+    ignoredCount: answer.ignoredCount,
   };
 }
 
