@@ -19,6 +19,7 @@ import {
   sourceFileResponseSchema,
   translationsResponseSchema,
   uploadResponseSchema,
+  uploadTranslationsResponseSchema,
   userResponseSchema,
   type ProvenanceClaim,
 } from '@tolk/contracts';
