@@ -153,15 +153,24 @@ function makeTolk(workdir) {
 // ---------------------------------------------------------------------------------------------
 // check
 
+/** `strict` / TOLK_CHECK_STRICT: `true` fails the check on warnings too (`tolk check --strict`). */
+function strictArgs() {
+  const strict = setting('TOLK_CHECK_STRICT', 'false');
+  if (strict !== 'true' && strict !== 'false')
+    throw new Failure(`strict must be true or false, got ${strict}`, 2);
+  return strict === 'true' ? ['--strict'] : [];
+}
+
 async function check(platform, workdir) {
   const tolk = makeTolk(workdir);
+  const strict = strictArgs();
   if (platform === 'github') {
-    const result = await tolk(['check', '--format', 'github']);
+    const result = await tolk(['check', '--format', 'github', ...strict]);
     return result.code;
   }
   // GitLab shows the code-quality report of the job (artifacts: reports: codequality).
   const report = resolve(setting('CI_PROJECT_DIR', process.cwd()), 'gl-code-quality-report.json');
-  const result = await tolk(['check', '--format', 'gitlab'], { capture: true });
+  const result = await tolk(['check', '--format', 'gitlab', ...strict], { capture: true });
   // An empty file is not a report GitLab can read (a CLI without `check` prints nothing on stdout).
   writeFileSync(report, result.stdout.trim() ? result.stdout : '[]\n');
   say(`tolk check: exit ${result.code}; code-quality report written to ${report}`);

@@ -62,7 +62,7 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
         'TOLK_TOKEN=tolk_... tolk pull',
       ) +
         '\nEnvironment: TOLK_TOKEN, TOLK_API_URL, OPENAI_API_KEY, ANTHROPIC_API_KEY, ... (see the README).' +
-        '\nExit codes: 0 ok, 1 behind (status --check) or problems found (check), 2 usage or validation, 3 auth, 4 network or server.\n',
+        '\nExit codes: 0 ok, 1 behind (status --check) or an error found (check), 2 usage or validation, 3 auth, 4 network or server.\n',
     );
 
   program
@@ -186,20 +186,27 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
         .default('human'),
     )
     .option('--json', 'print the findings as JSON (the same as --format json)')
+    .option('--strict', 'exit 1 on warnings too (copies of the source, glossary, maxLength, outdated, ...)')
     .addHelpText(
       'after',
       examples(
         'tolk check',
+        'tolk check --strict                      # warnings fail it too',
         'tolk check --locale de --json',
         'tolk check --format github               # in a GitHub Actions step: annotations on the files',
         'tolk check --format gitlab > gl-code-quality-report.json   # GitLab: artifacts:reports:codequality',
       ) +
-        '\nExit codes: 0 nothing found, 1 problems found, 2 usage or a bad file, 3 auth, 4 network or server.\n',
+        '\nExit codes: 0 nothing found or only warnings (printed), 1 an error found (with --strict also a warning),' +
+        '\n2 usage or configuration, 3 auth, 4 network or server, 6 a file could not be read.\n',
     )
-    .action(async (options: { locale: string[]; format: CheckFormat; json?: boolean }) => {
+    .action(async (options: { locale: string[]; format: CheckFormat; json?: boolean; strict?: boolean }) => {
       if (options.json && options.format !== 'human' && options.format !== 'json')
         throw usageError(`--json and --format ${options.format} ask for two outputs; give one`);
-      exitCode = await check(io, { locale: options.locale, format: options.json ? 'json' : options.format });
+      exitCode = await check(io, {
+        locale: options.locale,
+        format: options.json ? 'json' : options.format,
+        strict: options.strict ?? false,
+      });
     });
 
   program

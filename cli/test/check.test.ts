@@ -70,6 +70,9 @@ const DE_ARB = [
   '',
 ].join('\n');
 
+/** The ARB file's German, with nothing to find. */
+const RIGHT_DE_ARB = { '@@locale': 'de', saveLabel: 'Speichern', welcome: 'Hallo, {name}' };
+
 type Expected = { file: string; line: number; locale: string; key: string | null; kind: string };
 
 const COMMON_DE = 'locales/de/shop,main.json';
@@ -87,6 +90,7 @@ const EXPECTED: Expected[] = [
   { file: COMMON_DE, line: 6, locale: 'de', key: 'shop,main.cart', kind: 'glossary' },
   { file: COMMON_DE, line: 9, locale: 'de', key: 'shop,main.items_few', kind: 'plural' },
   { file: COMMON_DE, line: 10, locale: 'de', key: 'shop,main.button', kind: 'untranslated' },
+  { file: COMMON_DE, line: 12, locale: 'de', key: 'shop,main.ok', kind: 'untranslated' },
   { file: COMMON_DE, line: 13, locale: 'de', key: 'shop,main.files', kind: 'icu' },
   { file: COMMON_DE, line: 14, locale: 'de', key: 'shop,main.checkout', kind: 'extra' },
   { file: COMMON_DE, line: 15, locale: 'de', key: 'shop,main.bye', kind: 'outdated' },
@@ -228,12 +232,17 @@ describe('tolk check', () => {
       expect(byKey('shop,main.title').message).toContain('changed since the last `tolk push`');
       expect(byKey('shop,main.bye').message).toContain('the server has it outdated');
       expect(byKey('shop,main.button')).toMatchObject({ severity: 'warning' });
+      // DESIGN §15: what the runtime tolerates or a person may intend is a warning.
+      expect(byKey('shop,main.ok')).toMatchObject({ severity: 'warning' });
+      expect(byKey('shop,main.items_few')).toMatchObject({ severity: 'warning' });
+      expect(byKey('app.saveLabel')).toMatchObject({ severity: 'warning' });
+      expect(byKey('shop,main.files')).toMatchObject({ severity: 'error' });
       expect(byKey('shop,main.footer')).toMatchObject({ severity: 'error', message: 'no translation' });
       expect(byKey('shop,main.checkout')).toMatchObject({ severity: 'warning' });
       expect(byKey('shop,main.checkout').message).toContain('not a key of the source');
       expect(document.counts).toEqual({
-        errors: 11,
-        warnings: 5,
+        errors: 9,
+        warnings: 8,
         byKind: {
           missing: 4,
           outdated: 2,
@@ -243,7 +252,7 @@ describe('tolk check', () => {
           markup: 2,
           glossary: 1,
           'max-length': 1,
-          untranslated: 1,
+          untranslated: 2,
           extra: 1,
         },
       });
@@ -281,8 +290,8 @@ describe('tolk check', () => {
         }),
       ).toEqual(EXPECTED.map(({ file, line, kind, key }) => ({ file, line, kind, key })));
       expect(blocks.at(-1)).toBe(
-        '16 problems (11 errors, 5 warnings) in 4 files: 4 missing, 2 outdated, 2 placeholder, 1 icu, 1 plural, ' +
-          '2 markup, 1 glossary, 1 max-length, 1 untranslated, 1 extra; 2 locales checked against source version 2.',
+        '17 problems (9 errors, 8 warnings) in 4 files: 4 missing, 2 outdated, 2 placeholder, 1 icu, 1 plural, ' +
+          '2 markup, 1 glossary, 1 max-length, 2 untranslated, 1 extra; 2 locales checked against source version 2.',
       );
     });
 
@@ -312,7 +321,7 @@ describe('tolk check', () => {
       expect(result.stdout).toContain('title=tolk check%3A placeholder (de)::');
       expect(result.stdout).toContain('::error file=locales/de/shop%2Cmain.json,line=1,');
       expect(result.stdout).toContain('::shop,main.Sale: 50%25, today%0Aonly: no translation\n');
-      expect(result.stderr).toContain('16 problems');
+      expect(result.stderr).toContain('17 problems');
     });
 
     it('when run with --format gitlab, then the report is a Code Quality array with stable fingerprints', async () => {
@@ -346,7 +355,7 @@ describe('tolk check', () => {
   it('when every target value is right, then check says so and exits 0', async () => {
     const { cli, tolk, projectId } = await project('de');
     // Copies of the source that are no problem: a glossary term kept as is, a key never
-    // translated, one word, a number; an excluded key needs no translation at all.
+    // translated, a text without words; an excluded key needs no translation at all.
     const call = (method: string, path: string, body: unknown) =>
       system.call(method, `/v1/projects/${projectId}${path}`, token, body);
     expect(
@@ -370,7 +379,6 @@ describe('tolk check', () => {
       items_one: 'One item',
       items_other: '{{count}} items',
       save: '<b>Save</b> now',
-      ok: 'OK',
       editor: 'Visual Studio Code',
       motto: 'Just do it',
       year: '{{year}} 2026',
@@ -382,22 +390,56 @@ describe('tolk check', () => {
       items_one: 'Ein Artikel',
       items_other: '{{count}} Artikel',
       save: '<b>Speichern</b> jetzt',
-      ok: 'OK',
       editor: 'Visual Studio Code',
       motto: 'Just do it',
       year: '{{year}} 2026',
     });
-    await cli.writeJson('l10n/app_de.arb', {
-      '@@locale': 'de',
-      saveLabel: 'Speichern',
-      welcome: 'Hallo, {name}',
-    });
+    await cli.writeJson(ARB_DE, RIGHT_DE_ARB);
     const human = await tolk('check');
     expect(human.code, human.stdout + human.stderr).toBe(0);
     expect(human.stdout).toBe('No problems: 1 locale checked against source version 1.\n');
     expect((await tolk('check', '--format', 'github')).stdout).toBe('');
     expect((await tolk('check', '--format', 'gitlab')).json()).toEqual([]);
     expect((await tolk('check', '--json')).json()).toMatchObject({ ok: true, findings: [] });
+  });
+
+  it('when the only finding is a German "OK" equal to the English one, then it is a warning printed and the exit is 0; --strict exits 1; a broken placeholder exits 1', async () => {
+    const { cli, tolk } = await project('de');
+    await cli.writeJson('locales/en/common.json', { ok: 'OK', greeting: 'Hello {{name}}' });
+    expect((await tolk('push')).code).toBe(0);
+    await cli.writeJson('locales/de/common.json', { ok: 'OK', greeting: 'Hallo {{name}}' });
+    await cli.writeJson(ARB_DE, RIGHT_DE_ARB);
+
+    const human = await tolk('check');
+    expect(human.code, human.stdout + human.stderr).toBe(0);
+    expect(human.stdout).toContain('warning  untranslated  common.ok: the same text as the source (en)');
+    expect(human.stdout).toContain('1 problem (0 errors, 1 warning)');
+    expect(human.stdout).toContain('Only warnings: the check passes (`--strict` fails on them).');
+    const json = await tolk('check', '--json');
+    expect(json.code).toBe(0);
+    expect(json.json()).toMatchObject({
+      ok: true,
+      counts: { errors: 0, warnings: 1 },
+      findings: [{ key: 'common.ok', kind: 'untranslated', severity: 'warning' }],
+    });
+    const github = await tolk('check', '--format', 'github');
+    expect(github.code).toBe(0);
+    expect(parseGithub(github.stdout).map(({ severity, line }) => ({ severity, line }))).toEqual([
+      { severity: 'warning', line: 2 },
+    ]);
+    const gitlab = await tolk('check', '--format', 'gitlab');
+    expect(gitlab.code).toBe(0);
+    expect(codeQualityReport.parse(gitlab.json()).map((issue) => issue.severity)).toEqual(['minor']);
+
+    const strict = await tolk('check', '--strict', '--json');
+    expect(strict.code).toBe(1);
+    expect(strict.json()).toMatchObject({ ok: false, counts: { errors: 0, warnings: 1 } });
+    expect((await tolk('check', '--strict')).stdout).not.toContain('Only warnings');
+
+    await cli.writeJson('locales/de/common.json', { ok: 'OK', greeting: 'Hallo {{nme}}' });
+    const broken = await tolk('check', '--json');
+    expect(broken.code).toBe(1);
+    expect(broken.json()).toMatchObject({ ok: false, counts: { errors: 1, warnings: 1 } });
   });
 
   it('when an annotation changed and is not pushed yet, then the keys it describes are outdated, unless the project keeps translations on a context change', async () => {
@@ -414,11 +456,7 @@ describe('tolk check', () => {
       checkout: { pay: 'Jetzt bezahlen', back: 'Zurück zum Warenkorb' },
       title: 'Laden',
     });
-    await cli.writeJson('l10n/app_de.arb', {
-      '@@locale': 'de',
-      saveLabel: 'Speichern',
-      welcome: 'Hallo, {name}',
-    });
+    await cli.writeJson(ARB_DE, RIGHT_DE_ARB);
     expect((await tolk('check')).code).toBe(0);
 
     // The group's note changed: both keys under it; the title's removed: the title.
@@ -427,8 +465,10 @@ describe('tolk check', () => {
       '@checkout': { description: 'The checkout page, on a phone' },
       '@title': undefined,
     });
+    // Outdated is a warning: printed, failing only with --strict.
     const result = await tolk('check', '--json');
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(0);
+    expect((await tolk('check', '--strict')).code).toBe(1);
     const findings = result.json().findings as { key: string; kind: string; line: number; message: string }[];
     expect(findings.map(({ key, kind, line }) => ({ key, kind, line }))).toEqual([
       { key: 'common.checkout.pay', kind: 'outdated', line: 3 },
@@ -472,13 +512,13 @@ describe('tolk check', () => {
       '@title': undefined,
       'save.all.done': 'Saved',
     });
-    expect((await tolk('check')).code).toBe(1);
+    expect((await tolk('check', '--strict')).code).toBe(1);
 
     const off = await system.call('PATCH', `/v1/projects/${projectId}`, token, {
       settings: { outdateOnContextChange: false },
     });
     expect(off.status, JSON.stringify(off.body)).toBe(200);
-    expect((await tolk('check')).code).toBe(0);
+    expect((await tolk('check', '--strict')).code).toBe(0);
   });
 
   it('when the files are YAML (Rails) and Java properties, then each finding points at its line', async () => {

@@ -185,6 +185,27 @@ describe('mode: check on github', () => {
     });
   }
 
+  it('when strict is true, then the step runs tolk check --strict and exits with its code; another value than true or false is exit 2', async () => {
+    const record = join(fake.dir, 'record-strict.json');
+    const result = await runScript(fake.dir, {
+      GITHUB_ACTIONS: 'true',
+      FAKE_RECORD: record,
+      FAKE_OUTPUT: '::warning file=locales/de.json,line=2::ok: the same text as the source (en)\n',
+      FAKE_EXIT: '1',
+      ...actionEnv({ token: 'tolk_check_token', 'cli-version': fake.cli, strict: 'true' }, 'ghs'),
+    });
+    expect(result.code).toBe(1);
+    expect(JSON.parse(await readFile(record, 'utf8'))).toMatchObject({
+      args: ['check', '--format', 'github', '--strict'],
+    });
+    const wrong = await runScript(
+      fake.dir,
+      actionEnv({ token: 't', 'cli-version': fake.cli, strict: 'yes' }, 'ghs'),
+    );
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toBe('error: strict must be true or false, got yes\n');
+  });
+
   it('when the mode is neither check nor translate, then the exit is 2 and says which are known', async () => {
     const result = await runScript(
       fake.dir,

@@ -136,6 +136,20 @@ translateScenarios({
 
 describe('mode: check on gitlab', () => {
   const fake = useFakeCli();
+  /** The check job with a stand-in CLI that prints `output`, exits `exit` and records its call in `record`. */
+  const runCheck = (record: string, output: string, exit: number, variables: Record<string, string> = {}) =>
+    runScript(
+      fake.dir,
+      jobEnv('tolk:check', {
+        CI_PROJECT_DIR: fake.dir,
+        TOLK_TOKEN: 'tolk_check_token',
+        TOLK_CLI_VERSION: fake.cli,
+        FAKE_RECORD: record,
+        FAKE_OUTPUT: output,
+        FAKE_EXIT: String(exit),
+        ...variables,
+      }),
+    );
 
   for (const exit of [1, 0]) {
     it(`when tolk check exits ${exit}, then its report is written for GitLab and the job exits ${exit}`, async () => {
@@ -151,17 +165,7 @@ describe('mode: check on gitlab', () => {
             },
           ]
         : [];
-      const result = await runScript(
-        fake.dir,
-        jobEnv('tolk:check', {
-          CI_PROJECT_DIR: fake.dir,
-          TOLK_TOKEN: 'tolk_check_token',
-          TOLK_CLI_VERSION: fake.cli,
-          FAKE_RECORD: record,
-          FAKE_OUTPUT: JSON.stringify(report),
-          FAKE_EXIT: String(exit),
-        }),
-      );
+      const result = await runCheck(record, JSON.stringify(report), exit);
       expect(result.code).toBe(exit);
       expect(JSON.parse(await readFile(record, 'utf8'))).toEqual({
         args: ['check', '--format', 'gitlab'],
@@ -176,4 +180,14 @@ describe('mode: check on gitlab', () => {
       );
     });
   }
+
+  it("when TOLK_CHECK_STRICT is 'true', then the job runs tolk check --strict and exits with its code", async () => {
+    expect(jobEnv('tolk:check', {})).toMatchObject({ TOLK_CHECK_STRICT: 'false' });
+    const record = join(fake.dir, 'record-strict.json');
+    const result = await runCheck(record, '[]', 1, { TOLK_CHECK_STRICT: 'true' });
+    expect(result.code).toBe(1);
+    expect(JSON.parse(await readFile(record, 'utf8'))).toMatchObject({
+      args: ['check', '--format', 'gitlab', '--strict'],
+    });
+  });
 });

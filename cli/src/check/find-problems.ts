@@ -43,20 +43,22 @@ export type FindingKind = (typeof FINDING_KINDS)[number];
 export type Severity = 'error' | 'warning';
 
 /**
- * Errors break the app or lose text (a missing key, a broken placeholder or message, a label that
- * does not fit); warnings are translations a person should look at again (made for an older source
- * text, a glossary term not used, the source copied) or text no one reads (a key the source lacks).
- * Both fail the check.
+ * DESIGN §15: errors break or mislead at run time (a missing key, a broken placeholder, message or
+ * markup, a plural without `other`); warnings are what the runtime tolerates or a person may
+ * intend (a CLDR category `other` covers, a form the language does not use, a copy of the source,
+ * a glossary term not used, a label longer than its maxLength, a translation made for an older
+ * source text, a key the source lacks). Errors fail the check; warnings only with `--strict`.
  */
 export const SEVERITY: Record<FindingKind, Severity> = {
   missing: 'error',
   outdated: 'warning',
   placeholder: 'error',
   icu: 'error',
-  plural: 'error',
+  // A file's own plural without `other` carries its own severity (an error).
+  plural: 'warning',
   markup: 'error',
   glossary: 'warning',
-  'max-length': 'error',
+  'max-length': 'warning',
   untranslated: 'warning',
   extra: 'warning',
   // A file's own findings carry their severity (a duplicate aapt2 or msgfmt refuses is an error).
@@ -261,19 +263,18 @@ function language(locale: string): string {
   return locale.split('-')[0]!.toLowerCase();
 }
 
-/** Placeholders, printf conversions and tags: what is not words of a text. */
+/** URLs, placeholders, printf conversions and tags: what is not words of a text. */
 const NOT_WORDS =
-  /\{\{[^{}]*\}\}|\{[^{}]*\}|%(?:\d+\$)?[-+ #0]*\d*(?:\.\d+)?(?:hh|h|ll|l|q|z|t|j)?[a-zA-Z@]|<[^<>]*>/g;
-const WORD = /\p{L}+/gu;
+  /\b(?:https?|mailto):\S+|\{\{[^{}]*\}\}|\{[^{}]*\}|%(?:\d+\$)?[-+ #0]*\d*(?:\.\d+)?(?:hh|h|ll|l|q|z|t|j)?[a-zA-Z@]|<[^<>]*>/g;
+const WORD = /\p{L}/u;
 
 /**
- * A copy of the source that is no sign of a missing translation: a text with at most one word
- * once placeholders and tags are left out (numbers, `{count}`, `OK`, `Tolk`, `iPhone`: names
- * and loanwords are often the same in every language), or a glossary term kept as is.
+ * A copy of the source that is no sign of a missing translation: a text without a word once
+ * placeholders and tags are left out (`{count}`, `42`, `%d%%`), or a glossary term kept as is.
+ * Any other copy (`OK`, a brand name) is a warning a person may intend (DESIGN §15).
  */
 export function isTriviallyIdentical(text: string, glossary: CompiledGlossary, locale: string): boolean {
-  const words = text.replace(NOT_WORDS, ' ').match(WORD) ?? [];
-  if (words.length <= 1) return true;
+  if (!WORD.test(text.replace(NOT_WORDS, ' '))) return true;
   const keptTerms = entriesUsedIn(glossary, [text]).filter((entry) => entry.keepAsIs);
   const bare = text.trim().toLocaleLowerCase(locale);
   return keptTerms.some((entry) => entry.term.toLocaleLowerCase(locale) === bare);

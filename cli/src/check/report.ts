@@ -28,7 +28,16 @@ export type CheckSummary = {
   sourceVersion: number;
   locales: string[];
   findings: Finding[];
+  /** `--strict`: warnings fail the check too. */
+  strict?: boolean;
 };
+
+/** Whether the check fails: an error, or with `--strict` any finding (DESIGN §15). */
+export function failed(summary: CheckSummary): boolean {
+  return summary.strict
+    ? summary.findings.length > 0
+    : summary.findings.some((finding) => finding.severity === 'error');
+}
 
 /** Findings in the order every output lists them: by file, line, key, kind. */
 export function sortFindings(findings: Finding[]): Finding[] {
@@ -58,7 +67,10 @@ function countsByKind(findings: readonly Finding[]): Partial<Record<FindingKind,
   return counts;
 }
 
-/** The closing line: how many problems of each kind, or that there are none. */
+/**
+ * The closing line: how many problems of each kind, or that there are none; with only warnings
+ * (and no `--strict`), that they do not fail the check.
+ */
 export function summaryLine(summary: CheckSummary): string {
   const { findings, locales, sourceVersion } = summary;
   const checked = `${plural(locales.length, 'locale')} checked against source version ${sourceVersion}`;
@@ -68,9 +80,11 @@ export function summaryLine(summary: CheckSummary): string {
   const kinds = Object.entries(countsByKind(findings))
     .map(([kind, count]) => `${count} ${kind}`)
     .join(', ');
+  const outcome =
+    errors > 0 || summary.strict ? '' : ' Only warnings: the check passes (`--strict` fails on them).';
   return (
     `${plural(findings.length, 'problem')} (${plural(errors, 'error')}, ${plural(findings.length - errors, 'warning')}) ` +
-    `in ${plural(files, 'file')}: ${kinds}; ${checked}.`
+    `in ${plural(files, 'file')}: ${kinds}; ${checked}.${outcome}`
   );
 }
 
@@ -110,7 +124,7 @@ export function jsonReport(summary: CheckSummary): string {
   return (
     JSON.stringify(
       {
-        ok: findings.length === 0,
+        ok: !failed(summary),
         sourceVersion: summary.sourceVersion,
         locales: summary.locales,
         counts: { errors, warnings: findings.length - errors, byKind: countsByKind(findings) },
@@ -158,25 +172,17 @@ export function githubReport(summary: CheckSummary): string {
 }
 
 /**
- * GitLab's Code Quality severities: a broken message (ICU, placeholders, markup) can fail at
- * runtime; missing and wrong plural forms, and labels too long, show wrong text; the warnings are
- * for a person to review.
+ * GitLab's Code Quality severity of a finding: a file not read is a blocker; a broken message (ICU,
+ * placeholders, markup) can fail at runtime; the other errors show wrong or no text; the warnings
+ * are for a person to review.
  */
-const GITLAB_SEVERITY: Record<FindingKind, 'info' | 'minor' | 'major' | 'critical' | 'blocker'> = {
-  icu: 'critical',
-  placeholder: 'critical',
-  markup: 'critical',
-  missing: 'major',
-  plural: 'major',
-  'max-length': 'major',
-  outdated: 'minor',
-  glossary: 'minor',
-  untranslated: 'minor',
-  extra: 'minor',
-  duplicate: 'major',
-  format: 'minor',
-  unreadable: 'blocker',
-};
+function gitlabSeverity(finding: Finding): 'minor' | 'major' | 'critical' | 'blocker' {
+  if (finding.kind === 'unreadable') return 'blocker';
+  if (finding.severity === 'warning') return 'minor';
+  return BREAKS_AT_RUNTIME.has(finding.kind) ? 'critical' : 'major';
+}
+
+const BREAKS_AT_RUNTIME = new Set<FindingKind>(['icu', 'placeholder', 'markup']);
 
 /**
  * `--format gitlab`: a Code Quality report (a JSON array), for `artifacts: reports:
@@ -190,7 +196,7 @@ export function gitlabReport(summary: CheckSummary): string {
     fingerprint: createHash('sha256')
       .update(JSON.stringify([finding.kind, finding.file, finding.locale, finding.key]))
       .digest('hex'),
-    severity: GITLAB_SEVERITY[finding.kind],
+    severity: gitlabSeverity(finding),
     location: { path: finding.file, lines: { begin: finding.line } },
   }));
   return JSON.stringify(issues, null, 2) + '\n';

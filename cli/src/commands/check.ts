@@ -3,7 +3,7 @@ import { projectAndSource } from '../api/project-and-source.js';
 import { tolkApi } from '../api/tolk-api.js';
 import { caughtUpLocales } from '../api/caught-up-locales.js';
 import { findProblems, SEVERITY, type KeyFinding } from '../check/find-problems.js';
-import { report, summaryLine, type CheckFormat, type Finding } from '../check/report.js';
+import { failed, report, summaryLine, type CheckFormat, type Finding } from '../check/report.js';
 import { valueLines, type ValueLines } from '../check/value-lines.js';
 import { projectContext } from '../context.js';
 import { ExitCode, usageError, withUnreadFiles } from '../errors.js';
@@ -25,7 +25,12 @@ import { compileGlossary } from '../translate/glossary.js';
 import { projectKeyRules } from '../translate/key-rules.js';
 import { valuesOf } from '../translate/merge.js';
 
-export type CheckOptions = { locale: string[]; format: CheckFormat };
+export type CheckOptions = {
+  locale: string[];
+  format: CheckFormat;
+  /** Warnings fail the check too. */
+  strict?: boolean;
+};
 
 /** One target file of a namespace as `check` reads it. */
 type TargetFile = {
@@ -43,8 +48,9 @@ type TargetFile = {
  * markup, glossary terms, `maxLength` annotations and copies of the source. Each finding names
  * its file and the line of its key's value; so are the files' own findings (DESIGN §15: a key
  * given twice, a plural without `other`, ...) and each file that cannot be read, at its line and
- * column, whose keys are then not checked. Exit 1 when there is any finding, 0 when none;
- * `partial` when a file could not be read (2 to 4 for errors, as everywhere).
+ * column, whose keys are then not checked. Exit 1 when there is an error, 0 when there are only
+ * warnings (printed; with `strict` they fail it too); `partial` when a file could not be read (2 to
+ * 4 for usage, auth and network, as everywhere: never for what the files say).
  */
 export async function check(io: Io, options: CheckOptions) {
   const { out, project, client } = await projectContext(io, { json: options.format === 'json' });
@@ -226,11 +232,12 @@ export async function check(io: Io, options: CheckOptions) {
     }
   }
 
-  const summary = { sourceVersion: sourceFile.version, locales: chosen, findings };
+  const strict = options.strict ?? false;
+  const summary = { sourceVersion: sourceFile.version, locales: chosen, findings, strict };
   io.stdout.write(report(options.format, summary));
   // The other formats are read by tools; people still see the outcome on stderr.
   if (options.format === 'github' || options.format === 'gitlab') out.note(summaryLine(summary));
-  return withUnreadFiles(findings.length > 0 ? ExitCode.problems : ExitCode.ok, unreadFiles.length);
+  return withUnreadFiles(failed(summary) ? ExitCode.problems : ExitCode.ok, unreadFiles.length);
 }
 
 /**
