@@ -34,15 +34,13 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { Readable } from 'node:stream';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { z } from 'zod';
 import { env, loadConfig } from '@tolk/config';
 import { parseSourceDocument } from '@tolk/locale-file';
-import type { Io } from '../cli/src/io.js';
-import { run } from '../cli/src/run.js';
 import { contextNotes } from '../cli/src/translate/batches.js';
 import { startOpenAIStandIn, type ProviderStandIn } from '../cli/test/support/provider-stand-ins.js';
+import { tolkInProcess } from './cli-in-process.js';
 import { editValues, generateSource } from './source-documents.js';
 import { createHttpClient, startTolk, type HttpClient, type TolkSystem } from './source-system.js';
 
@@ -192,22 +190,9 @@ async function startModel(standIn: ProviderStandIn) {
   };
 }
 
-/** `tolk <args>` in-process in `cwd`, its output captured. */
+/** `tolk <args>` in-process in `cwd`; an exit other than 0 is an error with its output. */
 async function tolk(args: string[], cwd: string, environment: Record<string, string>) {
-  let stdout = '';
-  let stderr = '';
-  const io: Io = {
-    env: environment,
-    cwd,
-    stdin: Readable.from([]),
-    stdout: { write: (chunk: string) => (stdout += chunk) },
-    stderr: { write: (chunk: string) => (stderr += chunk) },
-    isTTY: false,
-    stdinIsTTY: false,
-    openBrowser: () => Promise.reject(new Error('no browser in the bench')),
-    signal: new AbortController().signal,
-  };
-  const code = await run(args, io);
+  const { code, stdout, stderr } = await tolkInProcess(args, cwd, environment);
   if (code !== 0)
     throw new Error(`tolk ${args.join(' ')} exited ${code}:\n${stderr}\n${stdout}`.slice(0, 4000));
   return stdout;

@@ -152,10 +152,18 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
       'Upload the source locale file and show what changed; your edits of target files go up as human translations',
     )
     .option('--dry-run', 'show the diff the upload would make, store nothing')
+    .option(
+      '--import',
+      "upload every translated value of the target files as a person's (the first push always does)",
+    )
     .option('--json', 'print the server answer as JSON')
-    .addHelpText('after', examples('tolk push', 'tolk push --dry-run --json'))
-    .action(async (options: { dryRun?: boolean; json?: boolean }) => {
-      exitCode = await push(io, { dryRun: options.dryRun ?? false, json: options.json ?? false });
+    .addHelpText('after', examples('tolk push', 'tolk push --import', 'tolk push --dry-run --json'))
+    .action(async (options: { dryRun?: boolean; import?: boolean; json?: boolean }) => {
+      exitCode = await push(io, {
+        dryRun: options.dryRun ?? false,
+        import: options.import ?? false,
+        json: options.json ?? false,
+      });
     });
 
   program

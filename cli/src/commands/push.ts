@@ -17,6 +17,7 @@ import type { Io } from '../io.js';
 import { recordOf } from '../ai/translation-prompt.js';
 import { valuesOf } from '../translate/merge.js';
 import { describeMergedAgain, uploadMerged } from '../translate/upload-merged.js';
+import { describeImport, importTranslations, type ImportResult } from './import-translations.js';
 
 /** Up to this many changed keys are listed one by one; more are counted. */
 const LISTED_KEYS = 20;
@@ -41,8 +42,12 @@ type HumanEdits = {
  * version (each read through its format and checked locally first, by the server's rules;
  * nothing is uploaded when one fails) and shows the diff. The edits go first so that they are
  * checked against the source they were made for, not one this push makes.
+ *
+ * The first push of a project (the server had no source version) and `--import` then import the
+ * target files (DESIGN §15, importTranslations): every translated value as a person's, made from
+ * the version just stored; with `--import` the edits go up with them, not before.
  */
-export async function push(io: Io, options: { dryRun: boolean; json: boolean }) {
+export async function push(io: Io, options: { dryRun: boolean; json: boolean; import?: boolean }) {
   const { out, project, client } = await projectContext(io, options);
   const { projectId, sourceLocale } = project.config;
   const api = tolkApi(client);
@@ -61,8 +66,9 @@ export async function push(io: Io, options: { dryRun: boolean; json: boolean }) 
     api,
     projectId,
     dir: project.dir,
-    targetLocales: project.config.targetLocales,
     parts,
+    // An import takes every value of the files, the edits among them.
+    targetLocales: options.import ? [] : project.config.targetLocales,
     dryRun: options.dryRun,
     problems,
   });
@@ -87,11 +93,51 @@ export async function push(io: Io, options: { dryRun: boolean; json: boolean }) 
     out.line(`${prefix}${file}: source version ${verb} ${answer.version}, ${answer.keyCount} keys.`);
     for (const line of describeDiff(answer.diff)) out.line(line);
   }
+  // The first push of a project, and --import, take the target files as they are (DESIGN §15).
+  let imported: ImportResult | undefined;
+  if (options.import || isFirstVersion(answer)) {
+    imported = await importTranslations({
+      io,
+      api,
+      projectId,
+      dir: project.dir,
+      parts,
+      targetLocales: project.config.targetLocales,
+      sourceVersion: answer.version,
+      dryRun: options.dryRun,
+      json: options.json,
+      problems,
+    });
+    for (const locale of imported.skipped)
+      out.note(`${locale}: not a target locale of the project on the server; its files were not imported`);
+    for (const result of imported.locales) {
+      if (result.mergedAgain) out.line(describeMergedAgain(result.locale, result.mergedAgain));
+      if (result.error) out.note(describeImport(result, options.dryRun));
+      else out.line(describeImport(result, options.dryRun));
+    }
+  }
   if (answer.needsTranslation && !options.dryRun)
     out.line('Target locales are behind: run `tolk translate`.');
   problems.print(out.note);
-  out.document({ file, dryRun: options.dryRun, ...answer, humanEdits, ...problems.document() });
-  return problems.exitCode(exitCode);
+  out.document({
+    file,
+    dryRun: options.dryRun,
+    ...answer,
+    humanEdits,
+    ...(imported && { imported: { locales: imported.locales, skipped: imported.skipped } }),
+    ...problems.document(),
+  });
+  return problems.exitCode(worse(exitCode, imported?.exitCode ?? ExitCode.ok));
+}
+
+/** Whether the push stored (or would store) the project's first source version: the server had none. */
+function isFirstVersion(answer: { version: number; keyCount: number; diff: DiffResponse }): boolean {
+  return answer.version === 1 && answer.keyCount > 0 && answer.diff.added.length === answer.keyCount;
+}
+
+/** The exit of two parts of a command: a failure of either, the edits' first. */
+function worse(first: ExitCode, second: ExitCode): ExitCode {
+  return first !== ExitCode.ok ? first : second;
 }
 
 /**

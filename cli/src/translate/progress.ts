@@ -73,6 +73,11 @@ export function createProgress(
     retrying(locale: string, reason: string) {
       update(locale, { state: `retrying: ${reason}` }, `retrying: ${reason}`);
     },
+    /** Keys done other than by translating (an import): the bar filled by them, `state` said. */
+    keysDone(locale: string, keys: number, state: string) {
+      const row = rows.find((r) => r.locale === locale)!;
+      update(locale, { done: row.done + keys, state }, state);
+    },
     state(locale: string, state: string) {
       update(locale, { state }, state);
     },

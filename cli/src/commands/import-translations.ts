@@ -1,0 +1,206 @@
+/**
+ * Adoption is an import (DESIGN §15): the translated values of every target file uploaded as a
+ * person's, made from the source version a push has just stored. Values the formats read as not
+ * translated are no values (readLocalValues leaves them out). The file's values are merged over
+ * the server's (keys the file lacks keep the server's) and uploaded with the revision of the
+ * download they were merged with (uploadMerged); the sync state then records them as synced, so
+ * that `translate` neither uploads them again nor writes over them.
+ */
+import type { LocaleResponse } from '@tolk/contracts';
+import type { TolkApi } from '../api/tolk-api.js';
+import { recordOf } from '../ai/translation-prompt.js';
+import { CliError, ExitCode } from '../errors.js';
+import { keysOfParts, readLocalValues, type LocalFiles, type SourcePart } from '../files/file-sets.js';
+import type { FileProblems } from '../files/file-problems.js';
+import { parseLocaleDocument } from '../files/locale-files.js';
+import { loadSyncState, saveSyncState, syncedHashes, type SyncState } from '../files/sync-state.js';
+import type { Io } from '../io.js';
+import { createProgress, type Progress } from '../translate/progress.js';
+import { valuesOf } from '../translate/merge.js';
+import { uploadMerged } from '../translate/upload-merged.js';
+
+/** Locales imported at once: each is one download and one upload of a whole locale. */
+const CONCURRENT_LOCALES = 4;
+/** Up to this many ignored keys are named in the line of a locale. */
+const NAMED_IGNORED = 5;
+
+/** What the import did for one target locale, as printed and in `--json`. */
+export type ImportedLocale = {
+  locale: string;
+  /** The file's translated values taken by the server (those it ignored not counted). */
+  imported: number;
+  /** Keys of the locale with at least one error finding, as the server counts them (null: it does not). */
+  errorCount: number | null;
+  /** Keys with warnings but no error (null: the server does not count them). */
+  warningCount: number | null;
+  /** Keys of the files the source does not have: ignored by the server (at most 100 named). */
+  ignored: string[];
+  ignoredCount: number;
+  uploaded: boolean;
+  /** The server's translations changed during the upload: the file's values were merged with them again. */
+  mergedAgain?: { keys: number };
+  error?: { code: string; message: string };
+};
+
+export type ImportResult = {
+  locales: ImportedLocale[];
+  /** Target locales of tolk.json with files that are not target locales on the server: skipped. */
+  skipped: string[];
+  exitCode: ExitCode;
+};
+
+/** Where the import goes: the project, its source files, the source version the values are made from. */
+type ImportTarget = {
+  io: Io;
+  api: TolkApi;
+  projectId: string;
+  parts: readonly SourcePart[];
+  sourceVersion: number;
+  dryRun: boolean;
+};
+
+/**
+ * Imports the target files of `targetLocales` as made from `sourceVersion`, a few locales at once;
+ * a locale whose upload fails is named with the server's message and the others go on (exit 6).
+ */
+export async function importTranslations(
+  options: ImportTarget & {
+    dir: string;
+    targetLocales: readonly string[];
+    json: boolean;
+    problems: FileProblems;
+  },
+): Promise<ImportResult> {
+  const { io, api, projectId, parts } = options;
+  const onServer = new Set((await api.listLocales(projectId)).locales.map((locale) => locale.locale));
+  const state = await loadSyncState(options.dir);
+  const skipped: string[] = [];
+  const work: { locale: string; local: LocalFiles }[] = [];
+  for (const locale of options.targetLocales) {
+    const local = await readLocalValues(parts, locale, io.cwd);
+    if (!local) continue;
+    if (!onServer.has(locale)) {
+      skipped.push(locale);
+      continue;
+    }
+    options.problems.addLocal(local);
+    if (local.values.size > 0) work.push({ locale, local });
+  }
+  const progress = createProgress(io.isTTY && !options.json ? io.stdout : io.stderr, {
+    tty: io.isTTY && !options.json,
+    locales: work.map(({ locale, local }) => ({ locale, total: local.values.size })),
+  });
+  const results: ImportedLocale[] = [];
+  const queue = [...work];
+  const worker = async () => {
+    for (let next = queue.shift(); next; next = queue.shift()) {
+      results.push(await importLocale({ ...options, ...next, state, progress }));
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(CONCURRENT_LOCALES, work.length) }, worker));
+  progress.done();
+  const order = new Map(work.map(({ locale }, index) => [locale, index]));
+  results.sort((a, b) => order.get(a.locale)! - order.get(b.locale)!);
+  if (results.some((result) => result.uploaded)) await saveSyncState(options.dir, state);
+  const failed = results.some((result) => result.error);
+  return { locales: results, skipped, exitCode: failed ? ExitCode.partial : ExitCode.ok };
+}
+
+/** One locale: the file's values over the server's, uploaded as a person's; the sync state updated. */
+async function importLocale(
+  options: ImportTarget & { locale: string; local: LocalFiles; state: SyncState; progress: Progress },
+): Promise<ImportedLocale> {
+  const { io, locale, local, progress } = options;
+  const result: ImportedLocale = {
+    locale,
+    imported: local.values.size,
+    errorCount: null,
+    warningCount: null,
+    ignored: [],
+    ignoredCount: 0,
+    uploaded: false,
+  };
+  if (options.dryRun) return result;
+  progress.state(locale, `uploading ${local.values.size} translations`);
+  let merged = new Map<string, string>();
+  try {
+    const uploaded = await uploadMerged({
+      api: options.api,
+      projectId: options.projectId,
+      locale,
+      merge: async (translations) => {
+        const server = valuesOf(parseLocaleDocument(JSON.parse(translations.content), locale, io.cwd));
+        merged = new Map([...server, ...local.values]);
+        // No provenance claim: every value of the upload the server does not already have is a person's.
+        return {
+          document: recordOf(merged),
+          sourceVersion: options.sourceVersion,
+          ownKeys: local.values.size,
+        };
+      },
+    });
+    const { answer, mergedAgain } = uploaded!;
+    Object.assign(result, findingCounts(answer, local.values));
+    result.uploaded = true;
+    if (mergedAgain) result.mergedAgain = mergedAgain;
+    // What the files hold is what is synced now; a file not read keeps the record of its keys.
+    const before = options.state.locales[locale] ?? {};
+    const hashes = syncedHashes(merged, local.values);
+    for (const key of keysOfParts(merged.keys(), local.failed.keys())) {
+      if (before[key] === undefined) delete hashes[key];
+      else hashes[key] = before[key];
+    }
+    options.state.locales[locale] = hashes;
+    options.state.versions[locale] = options.sourceVersion;
+    progress.keysDone(locale, local.values.size, 'imported');
+  } catch (error) {
+    if (!(error instanceof CliError)) throw error;
+    result.error = { code: error.code, message: error.message };
+    progress.state(locale, `import failed: ${error.code}`);
+  }
+  return result;
+}
+
+/**
+ * The counts of the upload's answer: its findings and the keys it ignored, read when the server
+ * gives them (a server that does not store a person's translation with findings refuses instead).
+ */
+function findingCounts(
+  answer: LocaleResponse,
+  values: ReadonlyMap<string, string>,
+): Pick<ImportedLocale, 'imported' | 'errorCount' | 'warningCount' | 'ignored' | 'ignoredCount'> {
+  const extra = answer as LocaleResponse & {
+    errorCount?: number;
+    warningCount?: number;
+    ignored?: string[];
+    ignoredCount?: number;
+  };
+  const ignored = extra.ignored ?? [];
+  const ignoredCount = extra.ignoredCount ?? ignored.length;
+  return {
+    imported: Math.max(0, values.size - ignoredCount),
+    errorCount: extra.errorCount ?? null,
+    warningCount: extra.warningCount ?? null,
+    ignored,
+    ignoredCount,
+  };
+}
+
+/** What a person reads of a locale's import: `de: imported 820 translations, 3 with errors, 41 with warnings`. */
+export function describeImport(result: ImportedLocale, dryRun: boolean): string {
+  const { locale } = result;
+  const translations = `${result.imported} translation${result.imported === 1 ? '' : 's'}`;
+  if (result.error) return `${locale}: not imported: ${result.error.code}: ${result.error.message}`;
+  if (dryRun) return `Dry run: ${locale}: ${translations} would be imported as a person's`;
+  const parts = [`${locale}: imported ${translations}`];
+  if (result.errorCount !== null) parts.push(`${result.errorCount} with errors`);
+  if (result.warningCount !== null) parts.push(`${result.warningCount} with warnings`);
+  if (result.ignoredCount > 0) {
+    const named = result.ignored.slice(0, NAMED_IGNORED).join(', ');
+    const more = result.ignoredCount > NAMED_IGNORED ? ', ...' : '';
+    parts.push(
+      `${result.ignoredCount} key${result.ignoredCount === 1 ? '' : 's'} ignored (not in the source: ${named}${more})`,
+    );
+  }
+  return parts.join(', ');
+}
