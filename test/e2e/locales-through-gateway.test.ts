@@ -172,6 +172,7 @@ describe('source and locales through the gateway', () => {
       user.token,
       {
         files: '{count, plural, one {# plik} other {# pliki}}',
+        '@@provenance': { ai: { model: 'openai:gpt-4o-mini', keys: ['files'] } },
       },
     );
     expect(englishShaped.status).toBe(400);

@@ -516,9 +516,18 @@ describe('the OpenAPI document against the live system', () => {
       token,
       params: ptBr,
       query: { sourceVersion: '1' },
-      body: { hello: 'Olá' },
+      body: { hello: 'Olá', '@@provenance': { ai: { model: 'openai:gpt-4o-mini', keys: ['hello'] } } },
     });
     expect(wrongPlaceholder.status).toBe(400);
+    // A person's: stored with its finding, the answer as documented.
+    const withFinding = await documented('put', translations, {
+      token,
+      params: ptBr,
+      query: { sourceVersion: '1' },
+      body: { hello: 'Olá', unknown: 'x' },
+    });
+    expect(withFinding.body).toMatchObject({ errorCount: 1, ignored: ['unknown'], ignoredCount: 1 });
+    expect((await documented('get', locale, { token, params: ptBr })).body.findings).toHaveLength(1);
     expect(
       (await documented('put', translations, { token, params: ptBr, body: { hello: 'Olá {name}' } })).status,
     ).toBe(400);

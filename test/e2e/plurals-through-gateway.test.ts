@@ -1,8 +1,9 @@
 /**
  * i18next plural groups (DESIGN §11) through the one public entry: the real gateway in front of
  * identity-, project-, source- and locale-service, events through the outboxes and RabbitMQ. Each
- * target locale is counted, checked and downloaded over its own CLDR forms; every refused upload
- * answers the error envelope naming the keys and stores nothing.
+ * target locale is counted, checked and downloaded over its own CLDR forms; a form the locale does
+ * not use is ignored and named; every refused upload (a model's value breaking a rule) answers the
+ * error envelope naming the keys and stores nothing.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startSystem, type System } from './system.js';
@@ -51,6 +52,11 @@ describe('i18next plural groups through the gateway', () => {
     'place_ordinal_other',
     'greeting',
   ];
+
+  /** `body` with `keys` claimed as the model's: held to every rule (DESIGN §15). */
+  function byModel(body: Record<string, unknown>, keys: string[]) {
+    return { ...body, '@@provenance': { ai: { model: 'openai:gpt-4o-mini', keys } } };
+  }
 
   /** A project whose English source is at version 1 for each of `locales`. */
   async function projectWith(locales: string[], source: unknown = ENGLISH) {
@@ -172,7 +178,7 @@ describe('i18next plural groups through the gateway', () => {
     ]);
   });
 
-  describe('bad input: 400, the envelope naming the keys, and nothing stored', () => {
+  describe("a model's bad value: 400, the envelope naming the keys, and nothing stored", () => {
     /** Polish holds POLISH; `body` is refused with `message`; Polish still holds POLISH after. */
     async function refused(body: unknown, message: string | RegExp) {
       const { token, project } = await projectWith(['pl']);
@@ -194,18 +200,22 @@ describe('i18next plural groups through the gateway', () => {
       expect(JSON.parse(pulled.body.content as string)).toStrictEqual(POLISH);
     }
 
-    it('when a form is one Polish does not use, then it is named with the Polish categories', async () => {
-      await refused(
-        { ...POLISH, cart: { ...POLISH.cart, item_two: '{{count}} przedmioty' } },
-        'Plural forms that pl does not use: "cart.item_two" (pl: one, few, many, other); nothing was stored',
-      );
-    });
-
-    it('when an ordinal form is one Polish does not use, then it is named with the Polish ordinals', async () => {
-      await refused(
-        { ...POLISH, place_ordinal_one: '{{count}}.' },
-        'Plural forms that pl does not use: "place_ordinal_one" (pl ordinals: other); nothing was stored',
-      );
+    it('when forms are ones Polish does not use, then they are ignored and named, the rest stored', async () => {
+      const { token, project } = await projectWith(['pl']);
+      const response = await call('PUT', `${project}/locales/pl/translations?sourceVersion=1`, token, {
+        ...POLISH,
+        cart: { ...POLISH.cart, item_two: '{{count}} przedmioty' },
+        place_ordinal_one: '{{count}}.',
+      });
+      expect(response.status).toBe(200);
+      expect(response.body).toMatchObject({
+        ignored: ['cart.item_two', 'place_ordinal_one'],
+        ignoredCount: 2,
+        status: 'up_to_date',
+        missingCount: 0,
+      });
+      const pulled = await call('GET', `${project}/locales/pl/translations`, token);
+      expect(JSON.parse(pulled.body.content as string)).toStrictEqual(POLISH);
     });
 
     it('when an ICU plural lacks a Polish category, then the key and the categories are named', async () => {
@@ -213,10 +223,12 @@ describe('i18next plural groups through the gateway', () => {
         ...ENGLISH,
         files: '{count, plural, one {# file} other {# files}}',
       });
-      const response = await call('PUT', `${project}/locales/pl/translations?sourceVersion=1`, token, {
-        ...POLISH,
-        files: '{count, plural, one {# plik} other {# pliki}}',
-      });
+      const response = await call(
+        'PUT',
+        `${project}/locales/pl/translations?sourceVersion=1`,
+        token,
+        byModel({ ...POLISH, files: '{count, plural, one {# plik} other {# pliki}}' }, ['files']),
+      );
       expect(response.status).toBe(400);
       expect(response.body).toStrictEqual({
         error: {
@@ -231,14 +243,14 @@ describe('i18next plural groups through the gateway', () => {
 
     it('when a translation does not parse where its source does, then the key is named', async () => {
       await refused(
-        { ...POLISH, greeting: 'Cześć {name' },
+        byModel({ ...POLISH, greeting: 'Cześć {name' }, ['greeting']),
         /^ICU messages break the rules for pl in 1 key\(s\): "greeting": does not parse as an ICU message, as its source does \(.+\); nothing was stored$/,
       );
     });
 
     it('when a form drops the placeholder every source form has, then the form is named', async () => {
       await refused(
-        { ...POLISH, cart: { ...POLISH.cart, item_many: 'wiele przedmiotów' } },
+        byModel({ ...POLISH, cart: { ...POLISH.cart, item_many: 'wiele przedmiotów' } }, ['cart.item_many']),
         'Placeholders differ from the source in 1 key(s): "cart.item_many" ("cart.item_many": missing {{count}}); nothing was stored',
       );
     });
@@ -295,10 +307,7 @@ describe('i18next plural groups through the gateway', () => {
       missing: ['place_ordinal_one', 'place_ordinal_two', 'place_ordinal_few'],
     });
     const few = await call('PUT', `${project}/locales/pl/translations?sourceVersion=1`, token, POLISH);
-    expect(few.status).toBe(400);
-    expect(few.body.error).toEqual({
-      code: 'VALIDATION_ERROR',
-      message: 'Keys not in source version 1: "cart.item_few", "cart.item_many"; nothing was stored',
-    });
+    expect(few.status).toBe(200);
+    expect(few.body).toMatchObject({ ignored: ['cart.item_few', 'cart.item_many'], ignoredCount: 2 });
   });
 });

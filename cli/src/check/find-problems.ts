@@ -8,8 +8,9 @@
 import { TYPE, parse, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
 import type { KeyRuleMatcher } from '@tolk/contracts';
 import {
-  comparePluralFormPlaceholders,
   findIcuProblems,
+  isSameInEveryLanguage,
+  judgePlaceholders,
   pluralCategories,
   sourceTextOf,
   sourceValuesOf,
@@ -20,7 +21,6 @@ import {
 } from '@tolk/locale-file';
 import { isUnsyncedLocal } from '../files/sync-state.js';
 import { entriesUsedIn, glossaryMiss, type CompiledGlossary } from '../translate/glossary.js';
-import { markupProblem } from './markup.js';
 
 /** The kinds of finding, stable ids of the `--json`, GitHub and GitLab outputs. */
 export const FINDING_KINDS = [
@@ -155,7 +155,10 @@ export function findProblems(input: LocaleInput): KeyFinding[] {
   const sameLanguage = language(input.sourceLocale) === language(locale);
   for (const { entry, value, sourceText } of present) {
     const { key } = entry;
-    if (!broken.has(key)) findings.push(...placeholderFindings(key, sourceValuesOf(source, entry), value));
+    if (!broken.has(key)) {
+      for (const found of judgePlaceholders(key, sourceValuesOf(source, entry), value))
+        findings.push({ key, kind: found.kind, message: found.message });
+    }
     const copied =
       value === sourceText && !sameLanguage && !isTriviallyIdentical(sourceText, input.glossary, locale);
     if (copied) {
@@ -224,49 +227,9 @@ function pathsOf(key: string): string[] {
   return paths;
 }
 
-function isTag(token: string): boolean {
-  return token.startsWith('<');
-}
-
-/** Placeholder differences as `placeholder`, tags (missing, added or out of order) as `markup`. */
-function placeholderFindings(key: string, sources: string[], value: string): KeyFinding[] {
-  const findings: KeyFinding[] = [];
-  const difference = comparePluralFormPlaceholders(sources, value);
-  const missing = difference?.missing ?? [];
-  const unexpected = difference?.unexpected ?? [];
-  const plain = describe(
-    missing.filter((token) => !isTag(token)),
-    unexpected.filter((token) => !isTag(token)),
-  );
-  if (plain)
-    findings.push({ key, kind: 'placeholder', message: `placeholders differ from the source: ${plain}` });
-  const tags = describe(missing.filter(isTag), unexpected.filter(isTag));
-  if (tags) {
-    findings.push({ key, kind: 'markup', message: `tags differ from the source: ${tags}` });
-  } else {
-    // The same tags may still open and close out of order; a source that does so itself is its own business.
-    const problem = markupProblem(value);
-    if (problem && !sources.some((text) => markupProblem(text) !== undefined))
-      findings.push({ key, kind: 'markup', message: `unbalanced markup: ${problem}` });
-  }
-  return findings;
-}
-
-function describe(missing: string[], unexpected: string[]): string | undefined {
-  const parts: string[] = [];
-  if (missing.length > 0) parts.push(`lost ${missing.join(' ')}`);
-  if (unexpected.length > 0) parts.push(`added ${unexpected.join(' ')}`);
-  return parts.length > 0 ? parts.join('; ') : undefined;
-}
-
 function language(locale: string): string {
   return locale.split('-')[0]!.toLowerCase();
 }
-
-/** URLs, placeholders, printf conversions and tags: what is not words of a text. */
-const NOT_WORDS =
-  /\b(?:https?|mailto):\S+|\{\{[^{}]*\}\}|\{[^{}]*\}|%(?:\d+\$)?[-+ #0]*\d*(?:\.\d+)?(?:hh|h|ll|l|q|z|t|j)?[a-zA-Z@]|<[^<>]*>/g;
-const WORD = /\p{L}/u;
 
 /**
  * A copy of the source that is no sign of a missing translation: a text without a word once
@@ -274,7 +237,7 @@ const WORD = /\p{L}/u;
  * Any other copy (`OK`, a brand name) is a warning a person may intend (DESIGN §15).
  */
 export function isTriviallyIdentical(text: string, glossary: CompiledGlossary, locale: string): boolean {
-  if (!WORD.test(text.replace(NOT_WORDS, ' '))) return true;
+  if (isSameInEveryLanguage(text)) return true;
   const keptTerms = entriesUsedIn(glossary, [text]).filter((entry) => entry.keepAsIs);
   const bare = text.trim().toLocaleLowerCase(locale);
   return keptTerms.some((entry) => entry.term.toLocaleLowerCase(locale) === bare);

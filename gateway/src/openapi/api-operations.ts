@@ -51,6 +51,7 @@ import {
   storedKeyResponseSchema,
   tokenListResponseSchema,
   translationsResponseSchema,
+  uploadTranslationsResponseSchema,
   memoryLookupBodySchema,
   memoryLookupResponseSchema,
   browseKeysResponseSchema,
@@ -100,6 +101,7 @@ export const RESPONSE_SCHEMAS = {
   SourceFile: sourceFileResponseSchema,
   SourceVersionList: versionListResponseSchema,
   Locale: localeResponseSchema,
+  UploadedLocale: uploadTranslationsResponseSchema,
   LocaleDetail: localeDetailResponseSchema,
   LocaleList: localeListResponseSchema,
   Translations: translationsResponseSchema,
@@ -766,7 +768,7 @@ export const OPERATIONS: ApiOperation[] = [
     path: LOCALE,
     operationId: 'getLocale',
     tag: 'Locales',
-    summary: 'A target locale with its missing and outdated keys',
+    summary: 'A target locale with its missing and outdated keys and the findings of its translations',
     success: { status: 200, description: 'The target locale', schema: 'LocaleDetail' },
     errors: { 404: 'No such project, or not a target locale of it (NOT_FOUND)' },
   },
@@ -804,13 +806,20 @@ export const OPERATIONS: ApiOperation[] = [
     tag: 'Locales',
     summary: "Upload a locale's translations",
     description:
-      'The body is the locale file itself, translated from source version `sourceVersion`. Each ' +
-      'value must use the same placeholders as its source value (`{name}`, ICU arguments, `{{x}}`, ' +
-      '`%s`/`%1$s`, HTML-like tags). Where the source value is an ICU message, the translation must ' +
-      'parse as one too, and each `plural`/`selectordinal` of the source must come back with every ' +
-      'CLDR category of this locale (`other` always; `=0`/`=1` are extra; a language whose only ' +
-      'category is `other`, such as ja, may use the argument directly). Any violation stores nothing ' +
-      'of the upload.\n\n' +
+      'The body is the locale file itself, translated from source version `sourceVersion`. Keys the ' +
+      'locale does not have for that version (unknown keys, i18next plural forms the language does not ' +
+      'use) are ignored and named in the answer (`ignored`, `ignoredCount`).\n\n' +
+      "A person's translation (a key not claimed in `@@provenance`) is stored whatever it says, with its " +
+      'findings (see `getLocale`): an *error* where an ICU message does not parse where its source does ' +
+      'or a plural/select lacks `other`, a source placeholder is lost or one added (`{name}`, ICU ' +
+      'arguments, `{{x}}`, `%s`/`%1$s`), or tags are lost, added or unbalanced; a *warning* where a ' +
+      'plural lacks a CLDR category of this locale that `other` covers or holds one it never uses, or ' +
+      'the value is the source text.\n\n' +
+      "A value claimed as the model's or the memory's is held to every rule: it uses its source " +
+      "value's placeholders and tags, parses as ICU where the source does, and each " +
+      '`plural`/`selectordinal` comes back with every CLDR category of this locale (`other` always; ' +
+      '`=0`/`=1` are extra; a language whose only category is `other`, such as ja, may use the argument ' +
+      'directly). Any violation stores nothing of the upload.\n\n' +
       'Provenance: the top-level member `"@@provenance": {"ai": {"model": "openai:gpt-4o-mini", "keys": [...]}, ' +
       '"memory": {"keys": [...]}}` (not stored as content; both parts optional) says which keys the model ' +
       'wrote and which were reused from translation memory. Every other key is `human`, unless its value is ' +
@@ -839,15 +848,17 @@ export const OPERATIONS: ApiOperation[] = [
     requestBody: { schema: 'LocaleFile', required: true },
     success: {
       status: 200,
-      description: 'The target locale with its new status; the ETag is the revision this upload stored',
-      schema: 'Locale',
+      description:
+        'The target locale with its new status and counts, and the keys ignored; the ETag is the revision ' +
+        'this upload stored',
+      schema: 'UploadedLocale',
       headers: ['ETag'],
     },
     errors: {
       400:
-        'A rule of the locale file is broken, placeholders differ from the source, an ICU message does ' +
-        'not parse or lacks plural categories of the locale (the message names the keys and the ' +
-        'categories), `@@provenance` is malformed or claims keys not in the upload or twice, or ' +
+        "A rule of the locale file is broken, a model's or memory's value breaks a rule (placeholders " +
+        'differ from the source, an ICU message does not parse or lacks plural categories of the locale: ' +
+        'the message names the keys and the categories), `@@provenance` is malformed or claims keys not in the upload or twice, or ' +
         'sourceVersion does not exist, or If-Match is not an entity tag (VALIDATION_ERROR); or INVALID_JSON',
       404: 'No such project, or not a target locale of it (NOT_FOUND)',
       409: 'Translations made from a newer source version are already stored: pull and translate again (CONFLICT)',
@@ -920,6 +931,15 @@ export const OPERATIONS: ApiOperation[] = [
         required: false,
         description: 'Only keys that a shown locale has a value of this provenance for',
         schema: { type: 'string', enum: ['ai', 'human', 'memory'] },
+      },
+      {
+        name: 'findings',
+        in: 'query',
+        required: false,
+        description:
+          "Only keys whose value in a shown locale has a finding of this severity (`any`: of either); each cell's " +
+          '`findings` lists them',
+        schema: { type: 'string', enum: ['error', 'warning', 'any'] },
       },
       {
         name: 'offset',

@@ -17,7 +17,12 @@
 import { TYPE, parse, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
 import type { FlatEntries } from './diff.js';
 import { translationLookup } from './placeholders.js';
-import { pluralCategories, type PluralCategory, type PluralType } from './plural-categories.js';
+import {
+  isPluralCategory,
+  pluralCategories,
+  type PluralCategory,
+  type PluralType,
+} from './plural-categories.js';
 
 /** A `plural` or `selectordinal` argument of the source whose translation lacks categories. */
 export type PluralGap = { argument: string; type: PluralType; missing: PluralCategory[] };
@@ -144,6 +149,33 @@ export function findIcuProblems(
     }
   }
   return problems;
+}
+
+/** A `plural` or `selectordinal` argument with categories its locale never selects. */
+export type UnusedCategories = { argument: string; type: PluralType; unused: PluralCategory[] };
+
+/**
+ * The plural arguments of `message` with CLDR categories `locale` does not use (Polish `two`,
+ * Japanese `one`): harmless at run time, never selected. `=0`-style selectors are not categories.
+ * A message that does not parse has none (the ICU rules say why it does not).
+ */
+export function unusedPluralCategories(message: string, locale: string): UnusedCategories[] {
+  if (!message.includes('plural') && !message.includes('selectordinal')) return [];
+  const parsed = parseIcu(message);
+  if (!parsed.ok) return [];
+  const found: UnusedCategories[] = [];
+  for (const [id, occurrences] of pluralArguments(parsed.elements)) {
+    const [type, argument] = splitId(id);
+    const used = pluralCategories(locale, type);
+    const unused = new Set<PluralCategory>();
+    for (const selectors of occurrences) {
+      for (const selector of selectors) {
+        if (isPluralCategory(selector) && !used.includes(selector)) unused.add(selector);
+      }
+    }
+    if (unused.size > 0) found.push({ argument, type, unused: [...unused] });
+  }
+  return found;
 }
 
 /** The plural arguments of a translation, or the parser's error. */

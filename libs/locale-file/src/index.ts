@@ -15,3 +15,5 @@ export * from './plural-categories.js';
 export * from './icu-messages.js';
 export * from './plural-groups.js';
 export * from './time-slices.js';
+export * from './markup.js';
+export * from './findings.js';

@@ -21,7 +21,10 @@ type Page = {
     key: string;
     source: string | null;
     description: string | null;
-    locales: Record<string, { value: string | null; status: string; provenance: { by: string } | null }>;
+    locales: Record<
+      string,
+      { value: string | null; status: string; provenance: { by: string } | null; findings: unknown[] }
+    >;
   }[];
 };
 
@@ -75,8 +78,9 @@ describe('GET /v1/projects/:projectId/keys', () => {
           value: 'Ihr Warenkorb',
           status: 'translated',
           provenance: { by: 'human', at: expect.any(Number) },
+          findings: [],
         },
-        pl: { value: null, status: 'missing', provenance: null },
+        pl: { value: null, status: 'missing', provenance: null, findings: [] },
       },
     });
     // Polish's own form: the group's other form is its source text; German has no such key.
@@ -84,7 +88,7 @@ describe('GET /v1/projects/:projectId/keys', () => {
       key: 'items_few',
       source: '{{count}} items',
       description: null,
-      locales: { pl: { value: null, status: 'missing', provenance: null } },
+      locales: { pl: { value: null, status: 'missing', provenance: null, findings: [] } },
     });
   });
 
@@ -199,5 +203,42 @@ describe('GET /v1/projects/:projectId/keys', () => {
     });
     expectError(response, 400, 'VALIDATION_ERROR');
     expect(response.body.error.message).toContain(message);
+  });
+
+  it("when a person's values have findings, then each cell lists them and the findings filter keeps their keys", async () => {
+    const project = await service.projectWithLocales(['de', 'pl']);
+    const { version } = await service.putSource(project.projectId, project.owner, SOURCE);
+    await service.waitForSourceVersion(project.projectId, 'de', project.owner, version);
+    const uploaded = await service.putTranslations(project.projectId, 'de', project.owner, version, {
+      title: 'Your cart',
+      items_one: '{{count}} Artikel',
+      items_other: 'Artikel',
+    });
+    expect(uploaded.body).toMatchObject({ translatedCount: 3, errorCount: 1, warningCount: 1 });
+
+    const errors = await browse(project, '?findings=error');
+    expect(errors.keys.map((k) => k.key)).toEqual(['items_other']);
+    expect(errors.keys[0]!.locales['de']).toMatchObject({
+      value: 'Artikel',
+      status: 'translated',
+      findings: [
+        {
+          kind: 'placeholder',
+          severity: 'error',
+          message: 'placeholders differ from the source: lost {{count}}',
+        },
+      ],
+    });
+    const warnings = await browse(project, '?findings=warning');
+    expect(warnings.keys.map((k) => k.key)).toEqual(['title']);
+    expect(warnings.keys[0]!.locales['de']!.findings).toEqual([
+      { kind: 'copy', severity: 'warning', message: 'the same text as the source (en): not translated?' },
+    ]);
+    expect((await browse(project, '?findings=any')).keys.map((k) => k.key)).toEqual(['title', 'items_other']);
+    expect((await browse(project, '?findings=any&locale=pl')).total).toBe(0);
+    const bad = await service.call('GET', `/v1/projects/${project.projectId}/keys?findings=all`, {
+      as: project.owner,
+    });
+    expectError(bad, 400, 'VALIDATION_ERROR');
   });
 });

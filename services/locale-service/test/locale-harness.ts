@@ -237,3 +237,29 @@ export async function startLocaleService(
 export type LocaleService = Awaited<ReturnType<typeof startLocaleService>>;
 
 export { expectError } from '@tolk/testing';
+
+/** The model a test claims translations for. */
+export const TEST_MODEL = 'openai:gpt-4o-mini';
+
+/** The flattened keys of a locale file's translations (`nav.home`), annotations and metadata left out. */
+function uploadKeys(body: Record<string, unknown>, prefix = ''): string[] {
+  return Object.entries(body).flatMap(([key, value]) => {
+    if (key.startsWith('@')) return [];
+    const path = `${prefix}${key}`;
+    return value !== null && typeof value === 'object'
+      ? uploadKeys(value as Record<string, unknown>, `${path}.`)
+      : [path];
+  });
+}
+
+/**
+ * `body` with its keys (every one, or `keys`) claimed as the model's: such values are held to
+ * every rule, and one that breaks a rule refuses the upload (DESIGN §15), where a person's is
+ * stored with its findings.
+ */
+export function claimedByModel(
+  body: Record<string, unknown>,
+  keys: readonly string[] = uploadKeys(body),
+): Record<string, unknown> {
+  return { ...body, '@@provenance': { ai: { model: TEST_MODEL, keys } } };
+}

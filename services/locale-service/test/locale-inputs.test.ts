@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localeResponseSchema, translationsResponseSchema } from '@tolk/contracts';
-import { expectError, startLocaleService, type LocaleService } from './locale-harness.js';
+import { claimedByModel, expectError, startLocaleService, type LocaleService } from './locale-harness.js';
 
 let service: LocaleService;
 beforeAll(async () => {
@@ -51,6 +51,8 @@ describe('POST /v1/projects/:projectId/locales', () => {
       translatedCount: 0,
       missingCount: 0,
       outdatedCount: 0,
+      errorCount: 0,
+      warningCount: 0,
       updatedAt: expect.any(Number),
     });
     expect(Math.abs((response.body.updatedAt as number) - Date.now())).toBeLessThan(60_000);
@@ -222,23 +224,64 @@ describe('PUT /v1/projects/:projectId/locales/:locale/translations', () => {
     });
   });
 
-  it('when a placeholder is lost or invented, then 400 naming the keys and nothing of the upload is stored', async () => {
+  it("when the model's placeholder is lost or invented, then 400 naming the keys and nothing of the upload is stored", async () => {
     const project = await readyProject();
     expect(
       (await service.putTranslations(project.projectId, 'de', project.owner, 1, { title: GERMAN.title }))
         .status,
     ).toBe(200);
-    const response = await service.putTranslations(project.projectId, 'de', project.owner, 1, {
-      ...GERMAN,
-      title: 'Willkommen!',
-      link: 'Lies die AGB {extra}',
-    });
+    const response = await service.putTranslations(
+      project.projectId,
+      'de',
+      project.owner,
+      1,
+      claimedByModel({ ...GERMAN, title: 'Willkommen!', link: 'Lies die AGB {extra}' }),
+    );
     expectError(response, 400, 'VALIDATION_ERROR');
     expect(response.body.error.message).toContain('"title"');
     expect(response.body.error.message).toContain('"link"');
     expect(response.body.error.message).toContain('{name}');
     const detail = await service.getLocale(project.projectId, 'de', project.owner);
     expect(detail).toMatchObject({ translatedCount: 1, missingCount: 4 });
+  });
+
+  it("when a person's placeholder is lost or invented, then it is stored, translated, with placeholder errors", async () => {
+    const project = await readyProject();
+    const response = await service.putTranslations(project.projectId, 'de', project.owner, 1, {
+      ...GERMAN,
+      title: 'Willkommen!',
+      link: 'Lies die AGB {extra}',
+    });
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({
+      errorCount: 2,
+      warningCount: 0,
+      missingCount: 0,
+      ignored: [],
+      ignoredCount: 0,
+    });
+    const detail = await service.getLocale(project.projectId, 'de', project.owner);
+    expect(detail).toMatchObject({ translatedCount: detail.keyCount, errorCount: 2 });
+    expect(detail.findings).toEqual([
+      {
+        key: 'title',
+        kind: 'placeholder',
+        severity: 'error',
+        message: 'placeholders differ from the source: lost {name}',
+      },
+      {
+        key: 'link',
+        kind: 'placeholder',
+        severity: 'error',
+        message: 'placeholders differ from the source: added {extra}',
+      },
+      {
+        key: 'link',
+        kind: 'markup',
+        severity: 'error',
+        message: 'tags differ from the source: lost <a> </a>',
+      },
+    ]);
   });
 
   it('when a plural has other categories than the source, then it is accepted (only the argument counts)', async () => {
@@ -252,15 +295,16 @@ describe('PUT /v1/projects/:projectId/locales/:locale/translations', () => {
     ).toBe(200);
   });
 
-  it('when the upload has keys the source version does not, then 400 naming them and nothing stored', async () => {
+  it('when the upload has keys the source version does not, then they are ignored and named, the rest stored', async () => {
     const project = await readyProject();
     const response = await service.putTranslations(project.projectId, 'de', project.owner, 1, {
       ...GERMAN,
       unknown: 'Unbekannt',
     });
-    expectError(response, 400, 'VALIDATION_ERROR');
-    expect(response.body.error.message).toContain('"unknown"');
-    expect((await service.getLocale(project.projectId, 'de', project.owner)).translatedCount).toBe(0);
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({ ignored: ['unknown'], ignoredCount: 1, missingCount: 0 });
+    const detail = await service.getLocale(project.projectId, 'de', project.owner);
+    expect(detail.translatedCount).toBe(detail.keyCount);
   });
 
   it.each([

@@ -5,7 +5,7 @@
  * out with the code under test.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectError, startLocaleService, type LocaleService } from './locale-harness.js';
+import { claimedByModel, expectError, startLocaleService, type LocaleService } from './locale-harness.js';
 
 let service: LocaleService;
 beforeAll(async () => {
@@ -168,23 +168,18 @@ describe('a locale of a source with i18next plural groups, per language', () => 
         outdated: [],
       });
 
-      // A form the language does not use: refused, naming it with the language's categories.
+      // A form the language does not use: ignored and named, the rest stored (DESIGN §15).
       if (unused) {
-        const refused = await service.putTranslations(
+        const ignoring = await service.putTranslations(
           projectId,
           locale,
           owner,
           1,
           translation(locale, [...keys, unused.key]),
         );
-        expectError(refused, 400, 'VALIDATION_ERROR');
-        expect(refused.body.error.message).toBe(
-          `Plural forms that ${locale} does not use: "${unused.key}" (${unused.label}); nothing was stored`,
-        );
-        expectLocale(await service.getLocale(projectId, locale, owner), {
-          translatedCount: 0,
-          missing: keys,
-        });
+        expect(ignoring.status).toBe(200);
+        expectLocale(ignoring.body, { ignored: [unused.key], ignoredCount: 1, translatedCount: keys.length });
+        expect(Object.keys(await service.download(projectId, locale, owner))).not.toContain(unused.key);
       }
 
       // Only the forms every language has (`other`): accepted; the rest are missing.
@@ -408,22 +403,37 @@ describe('a change to a source form outdates the whole group', () => {
 });
 
 describe('the upload check over plural forms', () => {
-  it('when a Polish form lacks the placeholder every source form has, then 400 naming it, and nothing is stored', async () => {
+  it("when the model's Polish form lacks the placeholder every source form has, then 400 naming it, and nothing is stored", async () => {
     const { projectId, owner } = await projectWith(['pl'], {
       item_one: '{{count}} item',
       item_other: '{{count}} items',
     });
-    const response = await service.putTranslations(projectId, 'pl', owner, 1, {
+    const polish = {
       item_one: '{{count}} przedmiot',
       item_few: 'kilka przedmiotów',
       item_many: '{{count}} przedmiotów',
       item_other: '{{count}} przedmiotu',
-    });
+    };
+    const response = await service.putTranslations(projectId, 'pl', owner, 1, claimedByModel(polish));
     expectError(response, 400, 'VALIDATION_ERROR');
     expect(response.body.error.message).toBe(
       'Placeholders differ from the source in 1 key(s): "item_few" ("item_few": missing {{count}}); nothing was stored',
     );
     expectLocale(await service.getLocale(projectId, 'pl', owner), { translatedCount: 0, missingCount: 4 });
+
+    // A person's: stored, the form with its error.
+    expectLocale((await service.putTranslations(projectId, 'pl', owner, 1, polish)).body, {
+      translatedCount: 4,
+      errorCount: 1,
+    });
+    expect((await service.getLocale(projectId, 'pl', owner)).findings).toEqual([
+      {
+        key: 'item_few',
+        kind: 'placeholder',
+        severity: 'error',
+        message: 'placeholders differ from the source: lost {{count}}',
+      },
+    ]);
   });
 
   it('when the English source leaves {{count}} out of one form, then a Polish form may too', async () => {
@@ -440,17 +450,23 @@ describe('the upload check over plural forms', () => {
     expect(response.status).toBe(200);
   });
 
-  it('when a form does not parse as ICU where its source forms do, then 400 naming the form, and nothing is stored', async () => {
+  it("when the model's form does not parse as ICU where its source forms do, then 400 naming the form, and nothing is stored", async () => {
     const { projectId, owner } = await projectWith(['pl'], {
       files_one: 'One file',
       files_other: '{count} files',
     });
-    const response = await service.putTranslations(projectId, 'pl', owner, 1, {
-      files_one: 'Jeden plik',
-      files_few: '{count pliki',
-      files_many: '{count} plików',
-      files_other: '{count} pliku',
-    });
+    const response = await service.putTranslations(
+      projectId,
+      'pl',
+      owner,
+      1,
+      claimedByModel({
+        files_one: 'Jeden plik',
+        files_few: '{count pliki',
+        files_many: '{count} plików',
+        files_other: '{count} pliku',
+      }),
+    );
     expectError(response, 400, 'VALIDATION_ERROR');
     expect(response.body.error.message).toMatch(
       /^ICU messages break the rules for pl in 1 key\(s\): "files_few": does not parse as an ICU message, as its source does \(.+\); nothing was stored$/,
@@ -458,15 +474,15 @@ describe('the upload check over plural forms', () => {
     expectLocale(await service.getLocale(projectId, 'pl', owner), { translatedCount: 0 });
   });
 
-  it('when an upload has both a key the source lacks and an unused form, then the unknown key is named', async () => {
+  it('when an upload has both a key the source lacks and an unused form, then both are ignored and named', async () => {
     const { projectId, owner } = await projectWith(['de'], { item_one: 'One', item_other: '{{count}}' });
     const response = await service.putTranslations(projectId, 'de', owner, 1, {
       item_one: 'Eins',
       item_few: '{{count}}',
       nope: 'x',
     });
-    expectError(response, 400, 'VALIDATION_ERROR');
-    expect(response.body.error.message).toBe('Keys not in source version 1: "nope"; nothing was stored');
+    expect(response.status).toBe(200);
+    expectLocale(response.body, { ignored: ['item_few', 'nope'], ignoredCount: 2, translatedCount: 1 });
   });
 });
 
@@ -495,10 +511,8 @@ describe('the project setting i18nextPlurals', () => {
 
     // A Polish form is now a key the source lacks; the source's own keys are what counts.
     const few = await service.putTranslations(projectId, 'pl', owner, 1, { ...POLISH });
-    expectError(few, 400, 'VALIDATION_ERROR');
-    expect(few.body.error.message).toBe(
-      'Keys not in source version 1: "item_few", "item_many"; nothing was stored',
-    );
+    expect(few.status).toBe(200);
+    expectLocale(few.body, { ignored: ['item_few', 'item_many'], ignoredCount: 2 });
     const plain = await service.putTranslations(projectId, 'ja', owner, 1, {
       title: 'カート',
       item_one: '{{count}}個',

@@ -94,10 +94,52 @@ export const localeResponseSchema = z.strictObject({
     description:
       "The locale's keys: the source's, with each i18next plural group as the locale's own CLDR forms",
   }),
-  translatedCount: z.number().int().nonnegative(),
+  translatedCount: z.number().int().nonnegative().meta({
+    description: "Keys with a current translation: a person's translation with findings counts as translated",
+  }),
   missingCount: z.number().int().nonnegative(),
   outdatedCount: z.number().int().nonnegative(),
+  errorCount: z.number().int().nonnegative().meta({
+    description: 'Keys whose translation has at least one finding of severity `error`',
+  }),
+  warningCount: z.number().int().nonnegative().meta({
+    description: 'Keys whose translation has findings of severity `warning` and none of severity `error`',
+  }),
   updatedAt: epochMillis(),
+});
+
+/** The kinds of finding in a person's translation (DESIGN §15). */
+export const FINDING_KINDS = [
+  'icu',
+  'placeholder',
+  'markup',
+  'plural',
+  'copy',
+  'max-length',
+  'glossary',
+] as const;
+export const FINDING_SEVERITIES = ['error', 'warning'] as const;
+export const findingKindSchema = z.enum(FINDING_KINDS);
+export const findingSeveritySchema = z.enum(FINDING_SEVERITIES);
+
+/** A finding of one key's translation, as a key's own list gives it. */
+export const keyFindingSchema = z.strictObject({
+  kind: findingKindSchema.meta({
+    description:
+      '`icu`: does not parse where the source does, or a plural/select without `other`; `placeholder`: a ' +
+      'source placeholder lost or one added; `markup`: tags lost, added or unbalanced; `plural`: a CLDR ' +
+      'category the language has but the message lacks (`other` covers it), or one it never uses; `copy`: ' +
+      'the source text as it is',
+  }),
+  severity: findingSeveritySchema.meta({
+    description: '`error`: breaks or misleads at run time; `warning`: tolerated, or perhaps intended',
+  }),
+  message: z.string(),
+});
+
+/** A finding of a locale's translation (DESIGN §15). */
+export const findingSchema = keyFindingSchema.extend({
+  key: z.string().meta({ description: "The locale's key (flattened, as `home.title`)" }),
 });
 
 export const localeDetailResponseSchema = localeResponseSchema.extend({
@@ -108,6 +150,27 @@ export const localeDetailResponseSchema = localeResponseSchema.extend({
     description:
       'Keys whose source changed since they were translated (any change to a plural group outdates all its forms)',
   }),
+  findings: z.array(findingSchema).meta({
+    description:
+      "The findings of the stored translations, as judged when they were uploaded, of the current source's " +
+      'keys only, in key order',
+  }),
+});
+
+/** The most ignored keys an upload's answer names. */
+export const MAX_IGNORED_NAMED = 100;
+
+/** `PUT .../translations`: the locale, and the keys of the upload it does not have. */
+export const uploadTranslationsResponseSchema = localeResponseSchema.extend({
+  ignored: z
+    .array(z.string())
+    .max(MAX_IGNORED_NAMED)
+    .meta({
+      description:
+        `Keys of the upload the locale does not have for the source version it was made from (unknown keys, ` +
+        `plural forms the language does not use): not stored. At most ${MAX_IGNORED_NAMED} are named`,
+    }),
+  ignoredCount: z.number().int().nonnegative().meta({ description: 'How many keys were ignored' }),
 });
 
 export const localeListResponseSchema = z.strictObject({ locales: z.array(localeResponseSchema) });
@@ -149,6 +212,8 @@ export const translationsResponseSchema = z.strictObject({
 
 export type LocaleResponse = z.infer<typeof localeResponseSchema>;
 export type LocaleDetailResponse = z.infer<typeof localeDetailResponseSchema>;
+export type UploadTranslationsResponse = z.infer<typeof uploadTranslationsResponseSchema>;
+export type FindingResponse = z.infer<typeof findingSchema>;
 export type LocaleListResponse = z.infer<typeof localeListResponseSchema>;
 export type TranslationsResponse = z.infer<typeof translationsResponseSchema>;
 
@@ -260,8 +325,9 @@ export const MAX_BROWSE_LIMIT = 200;
  * `GET /v1/projects/{projectId}/keys`: one page of the project's keys with their source text and
  * each target locale's value and state. `locale`: a comma-separated list of target locales (all,
  * when absent); `status`: only keys in that state in at least one of them; `by`: only keys one
- * of them has a value of that provenance for; `q`: only keys whose name, source text or a shown
- * value contains it (case-insensitive).
+ * of them has a value of that provenance for; `findings`: only keys with a finding of that severity
+ * (`any`: of either) in one of them; `q`: only keys whose name, source text or a shown value
+ * contains it (case-insensitive).
  */
 export const browseKeysQuerySchema = z.strictObject({
   locale: z
@@ -273,6 +339,7 @@ export const browseKeysQuerySchema = z.strictObject({
     .optional(),
   q: z.string({ error: 'must be a string' }).max(500, { error: 'must be at most 500 characters' }).optional(),
   by: z.enum(['ai', 'human', 'memory'], { error: 'must be ai, human or memory' }).optional(),
+  findings: z.enum(['error', 'warning', 'any'], { error: 'must be error, warning or any' }).optional(),
   offset: queryInteger(0, 10_000_000, 'a whole number from 0').optional(),
   limit: queryInteger(1, MAX_BROWSE_LIMIT, `a whole number from 1 to ${MAX_BROWSE_LIMIT}`).optional(),
 });
@@ -302,6 +369,9 @@ export const browseKeysResponseSchema = z.strictObject({
             provenance: keyProvenanceSchema.nullable().meta({
               description:
                 'Who wrote the value; null when none or not known (stored before provenance was kept)',
+            }),
+            findings: z.array(keyFindingSchema).meta({
+              description: 'The findings of the stored value, as judged when it was uploaded (empty: none)',
             }),
           }),
         )

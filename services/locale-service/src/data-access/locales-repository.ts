@@ -11,6 +11,10 @@ export type LocaleCounts = {
   missingCount: number;
   outdatedCount: number;
   syncedVersion: number;
+  /** The locale's keys with an error finding (DESIGN §15). */
+  errorCount: number;
+  /** The locale's keys with warning findings and no error. */
+  warningCount: number;
 };
 
 /** A target locale as stored, without its translations. */
@@ -40,6 +44,8 @@ type Row = {
   missing_count: number;
   outdated_count: number;
   synced_version: number;
+  error_count: number;
+  warning_count: number;
   carried_version: number;
   has_content: boolean;
   revision: string | number;
@@ -48,7 +54,7 @@ type Row = {
 };
 
 const COLUMNS = `locale, translated_from, translated_at, counts_version, key_count, translated_count,
-  missing_count, outdated_count, synced_version, carried_version, (content IS NOT NULL) AS has_content,
+  missing_count, outdated_count, synced_version, error_count, warning_count, carried_version, (content IS NOT NULL) AS has_content,
   revision, created_at, updated_at`;
 
 /**
@@ -72,6 +78,8 @@ function toLocale(row: Row): LocaleRow {
     missingCount: row.missing_count,
     outdatedCount: row.outdated_count,
     syncedVersion: row.synced_version,
+    errorCount: row.error_count,
+    warningCount: row.warning_count,
     carriedVersion: row.carried_version,
     hasContent: row.has_content,
     revision: Number(row.revision),
@@ -88,6 +96,8 @@ function countsParams(counts: LocaleCounts): number[] {
     counts.missingCount,
     counts.outdatedCount,
     counts.syncedVersion,
+    counts.errorCount,
+    counts.warningCount,
   ];
 }
 
@@ -167,6 +177,15 @@ export function createLocalesRepository(db: Db) {
       return rows.map(toLocale);
     },
 
+    /** The findings of the stored translations (DESIGN §15), compressed; undefined when none. */
+    async findings(projectId: string, locale: string, q: Queryable = db): Promise<Buffer | undefined> {
+      const { rows } = await q.query<{ findings: Buffer | null }>(
+        `SELECT findings FROM locales WHERE project_id = $1 AND locale = $2`,
+        [projectId, locale],
+      );
+      return rows[0]?.findings ?? undefined;
+    },
+
     /** The last translation upload, compressed; undefined when nothing was uploaded. */
     async content(projectId: string, locale: string, q: Queryable = db): Promise<Buffer | undefined> {
       const { rows } = await q.query<{ content: Buffer | null }>(
@@ -212,8 +231,9 @@ export function createLocalesRepository(db: Db) {
       const { rowCount } = await tx.query(
         `WITH ${NEXT_REVISION}
          INSERT INTO locales (project_id, locale, counts_version, key_count, translated_count,
-                              missing_count, outdated_count, synced_version, created_at, updated_at, revision)
-         SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $9, revision FROM next
+                              missing_count, outdated_count, synced_version, error_count, warning_count,
+                              created_at, updated_at, revision)
+         SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11, revision FROM next
          ON CONFLICT (project_id, locale) DO NOTHING`,
         [projectId, locale, ...countsParams(counts), new Date(at)],
       );
@@ -237,7 +257,7 @@ export function createLocalesRepository(db: Db) {
     async saveTranslations(
       projectId: string,
       locale: string,
-      upload: { content: Buffer; provenance: Buffer; from: number; carried: number },
+      upload: { content: Buffer; provenance: Buffer; findings: Buffer | null; from: number; carried: number },
       counts: LocaleCounts,
       at: number,
       tx: Queryable,
@@ -246,8 +266,8 @@ export function createLocalesRepository(db: Db) {
         `WITH ${NEXT_REVISION}
          UPDATE locales SET content = $3, provenance = $4, translated_from = $5, translated_at = $6,
                 updated_at = $6, counts_version = $7, key_count = $8, translated_count = $9,
-                missing_count = $10, outdated_count = $11, synced_version = $12, carried_version = $13,
-                revision = (SELECT revision FROM next)
+                missing_count = $10, outdated_count = $11, synced_version = $12, error_count = $13,
+                warning_count = $14, carried_version = $15, findings = $16, revision = (SELECT revision FROM next)
           WHERE project_id = $1 AND locale = $2
           RETURNING revision`,
         [
@@ -259,6 +279,7 @@ export function createLocalesRepository(db: Db) {
           new Date(at),
           ...countsParams(counts),
           upload.carried,
+          upload.findings,
         ],
       );
       return Number(rows[0]!.revision);
@@ -333,10 +354,11 @@ export function createLocalesRepository(db: Db) {
     async saveCounts(projectId: string, locale: string, counts: LocaleCounts, at: number, tx: Queryable) {
       await tx.query(
         `UPDATE locales SET counts_version = $3, key_count = $4, translated_count = $5, missing_count = $6,
-                outdated_count = $7, synced_version = $8,
-                updated_at = CASE WHEN (key_count, translated_count, missing_count, outdated_count, synced_version)
-                                       IS DISTINCT FROM ($4, $5, $6, $7, $8)
-                                  THEN greatest(updated_at, $9) ELSE updated_at END
+                outdated_count = $7, synced_version = $8, error_count = $9, warning_count = $10,
+                updated_at = CASE WHEN (key_count, translated_count, missing_count, outdated_count, synced_version,
+                                        error_count, warning_count)
+                                       IS DISTINCT FROM ($4, $5, $6, $7, $8, $9, $10)
+                                  THEN greatest(updated_at, $11) ELSE updated_at END
           WHERE project_id = $1 AND locale = $2`,
         [projectId, locale, ...countsParams(counts), new Date(at)],
       );
@@ -388,7 +410,7 @@ export function createLocalesRepository(db: Db) {
     },
 
     /**
-     * The locale's stored translations and their provenance (compressed), the version they were
+     * The locale's stored translations, their provenance and findings (compressed), the version they were
      * made from and the row's revision (see listRevisions), read together; undefined when the
      * locale is gone.
      */
@@ -397,15 +419,17 @@ export function createLocalesRepository(db: Db) {
       locale: string,
       q: Queryable = db,
     ): Promise<
-      { content?: Buffer; provenance?: Buffer; translatedFrom: number; revision: string } | undefined
+      | { content?: Buffer; provenance?: Buffer; findings?: Buffer; translatedFrom: number; revision: string }
+      | undefined
     > {
       const { rows } = await q.query<{
         content: Buffer | null;
         provenance: Buffer | null;
+        findings: Buffer | null;
         translated_from: number;
         revision: string;
       }>(
-        `SELECT content, provenance, translated_from, xmin::text AS revision
+        `SELECT content, provenance, findings, translated_from, xmin::text AS revision
            FROM locales WHERE project_id = $1 AND locale = $2`,
         [projectId, locale],
       );
@@ -414,6 +438,7 @@ export function createLocalesRepository(db: Db) {
         row && {
           content: row.content ?? undefined,
           provenance: row.provenance ?? undefined,
+          findings: row.findings ?? undefined,
           translatedFrom: row.translated_from,
           revision: row.revision,
         }

@@ -1,15 +1,20 @@
 import {
   PLURAL_CATEGORIES,
+  type StoredFinding,
   type Annotation,
   type FlatEntries,
   type TargetKey,
   type TargetKeys,
 } from '@tolk/locale-file';
 
+import type { KeyFindings } from './locale-findings.js';
 import type { Provenance, ProvenanceMap } from './provenance.js';
 import type { Slices } from './slice-queue.js';
 
 export type KeyState = 'missing' | 'outdated' | 'translated';
+
+/** Keys with a finding of this severity in a shown locale; `any`: of either. */
+export type FindingsFilter = 'error' | 'warning' | 'any';
 
 /** One target locale as the translation browser shows it. */
 export type BrowsedLocale = {
@@ -22,6 +27,8 @@ export type BrowsedLocale = {
   excluded: (key: string) => boolean;
   /** Who wrote each stored value. */
   provenance: ProvenanceMap;
+  /** The findings of each stored value (DESIGN §15). */
+  findings: KeyFindings;
   missing: ReadonlySet<string>;
   outdated: ReadonlySet<string>;
   /** Its values in lower case, kept by the searches that read them for the next one. */
@@ -32,7 +39,10 @@ export type BrowsedKey = {
   key: string;
   source: string | null;
   description: string | null;
-  locales: Record<string, { value: string | null; status: KeyState; provenance: Provenance | null }>;
+  locales: Record<
+    string,
+    { value: string | null; status: KeyState; provenance: Provenance | null; findings: StoredFinding[] }
+  >;
 };
 
 /** A row of the browser: a key of the shown locales, where it stands and its source text. */
@@ -139,6 +149,19 @@ function loweredValue(locale: BrowsedLocale, key: string): string {
   return lowered;
 }
 
+const NONE: readonly StoredFinding[] = [];
+
+/** The findings of the locale's stored value of `key`; none for a key it has no stored value of. */
+function findingsOf(locale: BrowsedLocale, key: string): readonly StoredFinding[] {
+  if (locale.missing.has(key)) return NONE;
+  return locale.findings.get(key) ?? NONE;
+}
+
+function hasFinding(locale: BrowsedLocale, key: string, filter: FindingsFilter): boolean {
+  const found = findingsOf(locale, key);
+  return filter === 'any' ? found.length > 0 : found.some((finding) => finding.severity === filter);
+}
+
 function stateOf(locale: BrowsedLocale, key: string): KeyState {
   if (locale.missing.has(key)) return 'missing';
   if (locale.outdated.has(key)) return 'outdated';
@@ -147,8 +170,8 @@ function stateOf(locale: BrowsedLocale, key: string): KeyState {
 
 /**
  * One page of the translation browser (DESIGN §13): the keys of `rows` (browseRows) with their
- * source text, annotation and each shown locale's value and state, filtered by `status` (in at
- * least one shown locale), `by` and `q` (in the key, the source text or a shown value,
+ * source text, annotation and each shown locale's value, state and findings, filtered by `status`
+ * (in at least one shown locale), `by`, `findings` and `q` (in the key, the source text or a shown value,
  * case-insensitive). Unfiltered, the page is cut from the rows as they are; a filter looks at every
  * row, in slices of `slices`.
  */
@@ -159,13 +182,14 @@ export async function browsePage(
     locales: readonly BrowsedLocale[];
     status?: KeyState;
     by?: Provenance['by'];
+    findings?: FindingsFilter;
     q?: string;
     offset: number;
     limit: number;
   },
   slices: Slices,
 ): Promise<{ total: number; keys: BrowsedKey[] }> {
-  const { source, rows, locales, status, by, offset, limit } = input;
+  const { source, rows, locales, status, by, findings, offset, limit } = input;
   const needle = input.q?.trim().toLowerCase() || undefined;
   const shownIn = (row: Row) => locales.filter((locale) => hasKey(locale, row.key));
   const keyOf = (row: Row, has: readonly BrowsedLocale[]): BrowsedKey => {
@@ -181,12 +205,13 @@ export async function browsePage(
             value: locale.valueOf(row.key) ?? null,
             status: stateOf(locale, row.key),
             provenance: provenanceOf(locale, row.key) ?? null,
+            findings: [...findingsOf(locale, row.key)],
           },
         ]),
       ),
     };
   };
-  if (!status && !by && !needle) {
+  if (!status && !by && !findings && !needle) {
     return {
       total: rows.length,
       keys: rows.slice(offset, offset + limit).map((row) => keyOf(row, shownIn(row))),
@@ -199,6 +224,7 @@ export async function browsePage(
     const has = shownIn(row);
     if (status && !has.some((locale) => stateOf(locale, row.key) === status)) return;
     if (by && !has.some((locale) => provenanceOf(locale, row.key)?.by === by)) return;
+    if (findings && !has.some((locale) => hasFinding(locale, row.key, findings))) return;
     if (needle) {
       row.lowered ??= [row.key.toLowerCase(), (row.source ?? '').toLowerCase()];
       const found =

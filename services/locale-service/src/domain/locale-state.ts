@@ -8,6 +8,7 @@ import {
 } from '@tolk/locale-file';
 import { compileKeyRules, inTimeSlices, type KeyRuleMatcher, type KeyRules } from '@tolk/contracts';
 import type { LocaleCounts } from '../data-access/locales-repository.js';
+import { NO_FINDINGS, severityOf, type KeyFindings } from './locale-findings.js';
 
 /** What a locale's state is computed from: the source of one version and each key's revision. */
 export type SourceKeys = {
@@ -231,7 +232,10 @@ function reshapedGroups(madeFrom: readonly string[], current: readonly string[])
  * - syncedVersion: the latest version the translations have caught up with — never later than
  *   `from` (a new source version makes every locale behind until translations are uploaded for
  *   it, as the spec's transition says), and before the earliest revision among the missing and
- *   outdated keys, so the diff from it to the current version holds every key left to translate.
+ *   outdated keys, so the diff from it to the current version holds every key left to translate;
+ * - errorCount, warningCount (DESIGN §15): the locale's translated or outdated keys whose stored
+ *   findings (`findings`, as judged when uploaded) hold an error, or warnings and no error; the
+ *   findings of keys the source no longer has are not counted.
  * In time slices: 200,000 keys take tens of milliseconds.
  */
 export async function computeLocaleState(
@@ -241,9 +245,13 @@ export async function computeLocaleState(
   from: number,
   fromKeys?: readonly string[],
   rules?: KeyRuleMatcher,
+  findings: KeyFindings = NO_FINDINGS,
 ): Promise<LocaleState> {
   const missing: string[] = [];
   const outdated: string[] = [];
+  const severity = severityOf(findings);
+  let errorCount = 0;
+  let warningCount = 0;
   let earliestPending = Number.POSITIVE_INFINITY;
   const olderKeys = fromKeys && from > 0 && from < source.version ? fromKeys : undefined;
   const reshaped = target && olderKeys ? reshapedGroups(olderKeys, source.keys) : NO_GROUPS;
@@ -273,8 +281,14 @@ export async function computeLocaleState(
       for (const at of entry.sources) revision = Math.max(revision, source.revisions[at]!);
       groupReshaped = entry.group ? reshaped.has(pluralGroupId(entry.group)) : wereForms.has(key);
     }
+    const isTranslated = translated.has(key);
+    if (isTranslated && findings.size > 0) {
+      const worst = severity(key);
+      if (worst === 'error') errorCount++;
+      else if (worst === 'warning') warningCount++;
+    }
     let pending: number;
-    if (!translated.has(key)) {
+    if (!isTranslated) {
       missing.push(key);
       pending = revision;
     } else if (revision > from) {
@@ -295,6 +309,8 @@ export async function computeLocaleState(
     missingCount: missing.length,
     outdatedCount: outdated.length,
     syncedVersion: Math.max(0, Math.min(from, caughtUp)),
+    errorCount,
+    warningCount,
     missing,
     outdated,
   };
@@ -314,6 +330,8 @@ export function untranslatedCounts(version: number, keyCount: number, ruled?: Ru
     missingCount: keys - translated,
     outdatedCount: 0,
     syncedVersion: 0,
+    errorCount: 0,
+    warningCount: 0,
   };
 }
 

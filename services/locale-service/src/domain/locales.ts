@@ -1,4 +1,4 @@
-import { NO_KEY_RULES, type KeyRuleMatcher, type Principal } from '@tolk/contracts';
+import { MAX_IGNORED_NAMED, NO_KEY_RULES, type KeyRuleMatcher, type Principal } from '@tolk/contracts';
 import type { Db, Queryable } from '@tolk/db';
 import {
   ConflictError,
@@ -19,17 +19,12 @@ import type { Logger } from '@tolk/logger';
 import {
   decodeStoredEntries,
   encodeStoredEntries,
-  findIcuProblems,
-  findPlaceholderMismatches,
-  pluralFormKey,
-  PLURAL_CATEGORIES,
+  findingsByKey,
+  judgedSourceOf,
   rebuildTranslation,
-  sourceTextOf,
-  unusedPluralForms,
-  checkInSlices,
   forEachInSlices,
+  type Finding,
   type FlatEntries,
-  type PluralGroup,
   type SourceLimits,
   type TargetKeys,
 } from '@tolk/locale-file';
@@ -61,13 +56,21 @@ import {
   browseRows,
   type BrowsedKey,
   type BrowsedLocale,
+  type FindingsFilter,
   type BrowseRows,
   type KeyState,
 } from './browse.js';
 import { createSharedComputations } from './shared-computations.js';
 import { createSliceQueue } from './slice-queue.js';
 import { parseUpload } from '@tolk/locale-file/upload';
-import { NAMED_KEYS, nameKeys } from './name-keys.js';
+import {
+  decodeFindings,
+  encodeFindings,
+  findingsOfKeys,
+  NO_FINDINGS,
+  type KeyFindings,
+} from './locale-findings.js';
+import { judgeUpload } from './judge-upload.js';
 import {
   decodeProvenance,
   encodeProvenance,
@@ -90,10 +93,17 @@ export type Locale = {
   translatedCount: number;
   missingCount: number;
   outdatedCount: number;
+  /** Keys with an error finding (DESIGN §15). */
+  errorCount: number;
+  /** Keys with warning findings and no error. */
+  warningCount: number;
   updatedAt: number;
 };
 
-export type LocaleDetail = Locale & { missing: string[]; outdated: string[] };
+export type LocaleDetail = Locale & { missing: string[]; outdated: string[]; findings: Finding[] };
+
+/** The answer of an upload: the locale, the revision stored and the keys it ignored. */
+export type UploadedLocale = Locale & { revision: number; ignored: string[]; ignoredCount: number };
 
 /** A page of the translation browser (`GET /v1/projects/{projectId}/keys`). */
 export type KeyPage = {
@@ -152,31 +162,6 @@ async function decodeTranslations(content: Buffer | undefined): Promise<Readonly
   return content ? translationsOf(await decodeStoredEntries(content)) : NO_TRANSLATIONS;
 }
 
-/** The keys of a source version as a set, built in time slices. */
-async function sourceKeySet(source: FlatEntries): Promise<ReadonlySet<string>> {
-  const keys = new Set<string>();
-  await forEachInSlices(source.keys.length, (i) => keys.add(source.keys[i]!));
-  return keys;
-}
-
-const icuSources = new WeakMap<TargetKeys, FlatEntries>();
-
-/**
- * What the ICU rules hold a locale's keys to: a plural form's source value is its group's form
- * of the same category, else the group's `other` (the form i18next falls back to). Cached per
- * target, so the ICU parser's per-source cache of shapes serves every upload of a version.
- */
-function icuSourceOf(source: FlatEntries, target: TargetKeys | undefined): FlatEntries {
-  if (!target) return source;
-  let cached = icuSources.get(target);
-  if (!cached) {
-    const values = target.entries.map((entry) => sourceTextOf(source, entry));
-    cached = { keys: target.keys, values };
-    icuSources.set(target, cached);
-  }
-  return cached;
-}
-
 /** The upload without the keys the rules exclude or never translate. */
 function withoutRuledKeys(upload: { keys: string[]; values: string[] }, ruled: RuledKeys | undefined) {
   if (!ruled || ruled.untranslated.size === 0) return upload;
@@ -203,7 +188,7 @@ function ruledValueOf(
   const keys = target ? target.keys : source.keys;
   const ruled = ruledKeysOf(source, target, rules);
   if (!ruled) return (key) => translations.get(key);
-  const sourceTexts = icuSourceOf(source, target).values;
+  const sourceTexts = judgedSourceOf(source, target).values;
   const ruleOf = new Map<string, { rule: number; sourceText: string }>();
   ruled.rules.forEach((rule, i) => {
     if (rule >= RULED.neverTranslate) ruleOf.set(keys[i]!, { rule, sourceText: sourceTexts[i]! });
@@ -213,31 +198,6 @@ function ruledValueOf(
     if (!found) return translations.get(key);
     return found.rule === RULED.neverTranslate ? found.sourceText : undefined;
   };
-}
-
-/**
- * An upload holding plural forms `locale` does not use (DESIGN §11): each named with the
- * categories the locale has for its group (`"item_two" (pl: one, few, many, other)`).
- */
-function unusedFormsError(
-  locale: string,
-  target: TargetKeys,
-  unused: readonly { key: string; categories: readonly string[] }[],
-): ValidationError {
-  const groupOfForm = new Map<string, PluralGroup>();
-  for (const group of target.groups) {
-    for (const category of PLURAL_CATEGORIES) groupOfForm.set(pluralFormKey(group, category), group);
-  }
-  const byLabel = new Map<string, string[]>();
-  for (const { key, categories } of unused) {
-    const ordinal = groupOfForm.get(key)?.type === 'ordinal' ? ' ordinals' : '';
-    const label = `${locale}${ordinal}: ${categories.join(', ')}`;
-    byLabel.set(label, [...(byLabel.get(label) ?? []), key]);
-  }
-  const named = [...byLabel].map(([label, keys]) => `${nameKeys(keys)} (${label})`);
-  return new ValidationError(
-    `Plural forms that ${locale} does not use: ${named.join('; ')}; nothing was stored`,
-  );
 }
 
 /**
@@ -291,12 +251,19 @@ export function createLocales(deps: {
       translatedCount: row.translatedCount,
       missingCount: row.missingCount,
       outdatedCount: row.outdatedCount,
+      errorCount: row.errorCount,
+      warningCount: row.warningCount,
       updatedAt: row.updatedAt,
     };
   }
 
   async function storedTranslations(projectId: string, locale: string, q: Queryable = db) {
     return decodeTranslations(await locales.content(projectId, locale, q));
+  }
+
+  /** The findings of the locale's stored translations, as judged when they were uploaded. */
+  async function storedFindings(projectId: string, locale: string, q: Queryable = db): Promise<KeyFindings> {
+    return decodeFindings(await locales.findings(projectId, locale, q));
   }
 
   /** The locale's translations and the provenance of their keys, decoded, and as stored (`raw`). */
@@ -358,6 +325,7 @@ export function createLocales(deps: {
         if (!stored) throw localeNotFound(locale);
         const translations = await decodeTranslations(stored.content);
         const provenance = await decodeProvenance(stored.provenance);
+        const findings = await decodeFindings(stored.findings);
         const madeFrom = i18nextPlurals
           ? await keysMadeFrom(projectId, source, stored.translatedFrom)
           : undefined;
@@ -382,6 +350,7 @@ export function createLocales(deps: {
           valueOf: ruledValueOf(source, target, rules, translations),
           excluded: (key) => excludedKeys?.has(key) ?? false,
           provenance,
+          findings,
           missing: new Set(state.missing),
           outdated: new Set(state.outdated),
           lowered: new Map(),
@@ -496,6 +465,7 @@ export function createLocales(deps: {
       row.translatedFrom,
       plurals ? await keysMadeFrom(projectId, source, row.translatedFrom) : undefined,
       rules,
+      await storedFindings(projectId, row.locale, q),
     );
   }
 
@@ -614,74 +584,6 @@ export function createLocales(deps: {
     }
   }
 
-  /**
-   * The upload's keys must all be keys of the locale for the source version it was made from
-   * (DESIGN §11: a plural group's forms are the locale's own; a form it does not use is named as
-   * such), every value must keep the ICU rules of its source for `locale` and use its source
-   * value's placeholders; otherwise nothing is stored.
-   */
-  async function checkAgainstSource(
-    translation: { keys: string[]; values: string[] },
-    source: SourceVersion,
-    locale: string,
-    target: TargetKeys | undefined,
-  ) {
-    // Every loop over the keys runs in time slices: 200,000 keys take tens of milliseconds each.
-    const known = target?.byKey ?? (await sourceKeySet(source));
-    const outside: string[] = [];
-    await forEachInSlices(translation.keys.length, (i) => {
-      if (!known.has(translation.keys[i]!)) outside.push(translation.keys[i]!);
-    });
-    if (outside.length > 0) {
-      const unused = target ? unusedPluralForms(target, outside) : [];
-      const unusedKeys = new Set(unused.map((form) => form.key));
-      const unknown = outside.filter((key) => !unusedKeys.has(key));
-      if (unknown.length > 0) {
-        throw new ValidationError(
-          `Keys not in source version ${source.version}: ${nameKeys(unknown)}; nothing was stored`,
-        );
-      }
-      throw unusedFormsError(locale, target!, unused);
-    }
-    // Parsing a large upload's messages takes seconds: it runs in slices, the event loop serving
-    // other requests between them. By key, once (matching by position would not survive slices).
-    const values = new Map<string, string>();
-    await forEachInSlices(translation.keys.length, (i) => {
-      values.set(translation.keys[i]!, translation.values[i]!);
-    });
-    // Before placeholders: a translation that does not parse loses arguments, and the parser's
-    // error says better why. A chunk of keys is bounded by the characters both sides hold.
-    const icuSource = icuSourceOf(source, target);
-    const charactersOf = (i: number) =>
-      icuSource.values[i]!.length + (values.get(icuSource.keys[i]!)?.length ?? 0);
-    const icu = await checkInSlices(icuSource.keys.length, charactersOf, (range) =>
-      findIcuProblems(icuSource, values, locale, range),
-    );
-    if (icu.length > 0) {
-      const named = icu.slice(0, NAMED_KEYS).map((p) => `${JSON.stringify(p.key)}: ${p.message}`);
-      const more = icu.length > named.length ? `; and ${icu.length - named.length} more` : '';
-      throw new ValidationError(
-        `ICU messages break the rules for ${locale} in ${icu.length} key(s): ${named.join('; ')}${more}; nothing was stored`,
-      );
-    }
-    const mismatches = await checkInSlices(icuSource.keys.length, charactersOf, (range) =>
-      findPlaceholderMismatches(source, values, target, range),
-    );
-    if (mismatches.length > 0) {
-      const first = mismatches[0]!;
-      const detail = [
-        first.missing.length > 0 ? `missing ${first.missing.join(' ')}` : '',
-        first.unexpected.length > 0 ? `unexpected ${first.unexpected.join(' ')}` : '',
-      ]
-        .filter(Boolean)
-        .join(', ');
-      throw new ValidationError(
-        `Placeholders differ from the source in ${mismatches.length} key(s): ` +
-          `${nameKeys(mismatches.map((m) => m.key))} (${JSON.stringify(first.key)}: ${detail}); nothing was stored`,
-      );
-    }
-  }
-
   return {
     refresh,
 
@@ -695,23 +597,38 @@ export function createLocales(deps: {
     async get(principal: Principal | undefined, projectId: string, locale: string): Promise<LocaleDetail> {
       const opened = await open(principal, projectId, 'read');
       const { row, i18nextPlurals, keyRules, head } = await settledLocale(projectId, locale, opened.head);
-      if (row.missingCount === 0 && row.outdatedCount === 0) {
-        return { ...present(row, head.version), missing: [], outdated: [] };
+      const hasFindings = row.errorCount + row.warningCount > 0;
+      if (row.missingCount === 0 && row.outdatedCount === 0 && !hasFindings) {
+        return { ...present(row, head.version), missing: [], outdated: [], findings: [] };
       }
       const source = await documents.version(
         projectId,
         row.countsVersion < 0 ? head.version : row.countsVersion,
       );
       const target = targetKeysOf(source, locale, i18nextPlurals);
+      const rules = await prepareKeyRules(keyRules, source, target);
+      const findings = hasFindings ? await storedFindings(projectId, locale) : NO_FINDINGS;
       const state = await computeLocaleState(
         source,
         target,
         await storedTranslations(projectId, locale),
         row.translatedFrom,
         i18nextPlurals ? await keysMadeFrom(projectId, source, row.translatedFrom) : undefined,
-        await prepareKeyRules(keyRules, source, target),
+        rules,
+        findings,
       );
-      return { ...present(row, head.version), missing: state.missing, outdated: state.outdated };
+      const ruled = ruledKeysOf(source, target, rules);
+      const shown = await findingsOfKeys(
+        target ? target.keys : source.keys,
+        findings,
+        (i) => (ruled?.rules[i] ?? 0) >= RULED.neverTranslate,
+      );
+      return {
+        ...present(row, head.version),
+        missing: state.missing,
+        outdated: state.outdated,
+        findings: shown,
+      };
     },
 
     /** `POST .../locales`: 409 when present, 400 for the project's source locale. */
@@ -749,9 +666,11 @@ export function createLocales(deps: {
 
     /**
      * `PUT .../locales/{locale}/translations?sourceVersion=N`: the locale's translations, whole,
-     * made from source version N. Checked against version N before anything is stored; with
-     * `expected` (If-Match), stored only if the translations are still at that revision when the
-     * row is locked. Returns the locale and the revision stored.
+     * made from source version N. Judged against version N before anything is stored (DESIGN §15):
+     * keys the locale does not have are ignored and named; the model's and the memory's values
+     * must keep every rule, or nothing is stored; a person's value is stored with its findings.
+     * With `expected` (If-Match), stored only if the translations are still at that revision when
+     * the row is locked. Returns the locale, the revision stored and the keys ignored.
      */
     async upload(
       principal: Principal | undefined,
@@ -760,7 +679,7 @@ export function createLocales(deps: {
       body: unknown,
       from: number,
       expected?: IfMatch,
-    ): Promise<Locale & { revision: number }> {
+    ): Promise<UploadedLocale> {
       authorizeProject(principal, projectId, 'write');
       const upload = await parseUpload(body, limits);
       const claimed = readProvenanceClaim(upload.metadata, upload.keys);
@@ -782,9 +701,16 @@ export function createLocales(deps: {
       // Values of keys left out of targets or never translated are not kept (DESIGN §13).
       const ruled = ruledKeysOf(made, madeTarget, await prepareKeyRules(project.keyRules, made, madeTarget));
       const parsed = withoutRuledKeys(upload, ruled);
-      await checkAgainstSource(parsed, made, locale, madeTarget);
+      const judged = await judgeUpload(parsed, made, {
+        locale,
+        sourceLocale: project.sourceLocale,
+        target: madeTarget,
+        claimed,
+      });
+      const findings = findingsByKey(judged.findings);
+      const storedFindings = await encodeFindings(judged.findings);
 
-      const translations = await translationsOf(parsed);
+      const translations = await translationsOf(judged.kept);
       const current = head.version === from ? made : await documents.version(projectId, head.version);
       // Made before renames and restores of later versions: they are carried into it (DESIGN §13);
       // when source-service cannot say which, the next refresh does it.
@@ -811,6 +737,7 @@ export function createLocales(deps: {
           from,
           plurals ? made.keys : undefined,
           await prepareKeyRules(keyRules, current, target),
+          findings,
         );
       };
       // The memory learns the translations new in this upload, by the texts they were made for.
@@ -856,7 +783,7 @@ export function createLocales(deps: {
         const stored = await locales.saveTranslations(
           projectId,
           locale,
-          { content, provenance, from, carried },
+          { content, provenance, findings: storedFindings, from, carried },
           counts,
           at,
           tx,
@@ -867,7 +794,12 @@ export function createLocales(deps: {
       });
       // A newer source may have arrived meanwhile: counts follow it before they are shown.
       const latest = await refresh(projectId);
-      return { ...present(await requireLocale(projectId, locale), latest.version), revision };
+      return {
+        ...present(await requireLocale(projectId, locale), latest.version),
+        revision,
+        ignored: judged.ignored.slice(0, MAX_IGNORED_NAMED),
+        ignoredCount: judged.ignored.length,
+      };
     },
 
     /**
@@ -881,6 +813,7 @@ export function createLocales(deps: {
         codes?: readonly string[];
         status?: KeyState;
         by?: 'ai' | 'human' | 'memory';
+        findings?: FindingsFilter;
         q?: string;
         offset: number;
         limit: number;
@@ -911,6 +844,7 @@ export function createLocales(deps: {
           locales: shown,
           status: query.status,
           by: query.by,
+          findings: query.findings,
           q: query.q,
           offset: query.offset,
           limit: query.limit,

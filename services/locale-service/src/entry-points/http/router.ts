@@ -13,6 +13,7 @@ import {
   type LocaleResponse,
   type MemoryLookupResponse,
   type TranslationsResponse,
+  type UploadTranslationsResponse,
 } from '@tolk/contracts';
 import { parseExpectedRevision, parseLocaleParam } from './schemas.js';
 
@@ -29,6 +30,8 @@ function localeBody(locale: Locale): LocaleResponse {
     translatedCount: locale.translatedCount,
     missingCount: locale.missingCount,
     outdatedCount: locale.outdatedCount,
+    errorCount: locale.errorCount,
+    warningCount: locale.warningCount,
     updatedAt: locale.updatedAt,
   };
 }
@@ -61,6 +64,7 @@ export function createLocaleRouter(deps: { locales: Locales; memory: Pick<Memory
         ...localeBody(detail),
         missing: detail.missing,
         outdated: detail.outdated,
+        findings: detail.findings,
       };
       res.json(body);
     },
@@ -97,7 +101,12 @@ export function createLocaleRouter(deps: { locales: Locales; memory: Pick<Memory
         parseExpectedRevision(req.headers['if-match']),
       );
       res.setHeader('ETag', `"${updated.revision}"`);
-      res.json(localeBody(updated));
+      const body: UploadTranslationsResponse = {
+        ...localeBody(updated),
+        ignored: updated.ignored,
+        ignoredCount: updated.ignoredCount,
+      };
+      res.json(body);
     }),
   });
 
@@ -112,6 +121,7 @@ export function createLocaleRouter(deps: { locales: Locales; memory: Pick<Memory
         codes: codes && codes.length > 0 ? [...new Set(codes)] : undefined,
         status: query.status,
         by: query.by,
+        findings: query.findings,
         q: query.q,
         offset: query.offset ?? 0,
         limit: query.limit ?? DEFAULT_BROWSE_LIMIT,

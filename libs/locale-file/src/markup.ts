@@ -1,7 +1,8 @@
 /**
- * Whether the tags of a text open and close in order (`<b><i>…</i></b>`), for `tolk check`: the
- * placeholder check (@tolk/locale-file) compares which tags a translation has as a set, so
- * `</b>Save<b>` or `<b><i>…</b></i>` keep the source's set and still break the markup. Written
+ * Whether the tags of a text open and close in order (`<b><i>…</i></b>`), for the findings of a
+ * translation (findings.ts, which the server and `tolk check` share): the placeholder check
+ * compares which tags a translation has as a set, so `</b>Save<b>` or `<b><i>…</b></i>` keep the
+ * source's set and still break the markup. Written
  * here, not taken from an HTML parser: those repair what they read (that is their job) and do
  * not say what was wrong; this only reads tag names, as the placeholder scanner does.
  *
