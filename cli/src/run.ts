@@ -9,6 +9,7 @@ import { pull } from './commands/pull.js';
 import { push } from './commands/push.js';
 import { status } from './commands/status.js';
 import { translate } from './commands/translate.js';
+import { FIX_LEVELS, type FixLevel } from './translate/fix.js';
 import { CliError, ExitCode, InterruptedError, usageError } from './errors.js';
 import type { Io } from './io.js';
 import { createOutput } from './output.js';
@@ -241,6 +242,14 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
       '--overwrite-human',
       "with --force, translate again a person's translations too (implies --force)",
     )
+    .addOption(
+      new Option(
+        '--fix [level]',
+        "send the keys whose translation has errors (--fix=warnings: or warnings) to the model, a person's text as the reference to keep",
+      )
+        .choices(FIX_LEVELS)
+        .preset('errors'),
+    )
     .option(
       '--no-memory',
       'ask the model for every key: no translations of identical texts from translation memory, no examples',
@@ -258,7 +267,9 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
         '\nMISTRAL_API_KEY, DEEPSEEK_API_KEY, OPENROUTER_API_KEY), else from the key you stored in the dashboard.\n' +
         "\nA person's translations (edited in a target file and uploaded by `tolk push` or `translate`, or through" +
         '\nthe API) are never sent to the model again unless their source text changed; then the model gets the' +
-        "\nperson's text as the reference to keep. --overwrite-human re-translates them like any other key.\n",
+        "\nperson's text as the reference to keep. --overwrite-human re-translates them like any other key." +
+        '\n--fix sends the keys whose translation has errors (--fix=warnings: errors or warnings, as `tolk check`' +
+        '\nsays them) with the text they have as the reference, and stores an answer only if it passes every rule.\n',
     )
     .action(
       async (options: {
@@ -269,6 +280,7 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
         force?: boolean;
         memory: boolean;
         overwriteHuman?: boolean;
+        fix?: FixLevel;
         concurrency: number;
         json?: boolean;
       }) => {

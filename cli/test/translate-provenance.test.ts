@@ -5,67 +5,27 @@
  * does; when its source changes it reaches the model with the person's text as the reference;
  * what the model wrote reads back through the API as `ai` with the model.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startSystem, type System } from '../../test/e2e/system.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { System } from '../../test/e2e/system.js';
 import { createCliHarness, type CliHarness } from './support/cli-harness.js';
-import { startOpenAIStandIn, type ProviderStandIn } from './support/provider-stand-ins.js';
+import { useModelProject } from './support/model-project.js';
+import type { ProviderStandIn } from './support/provider-stand-ins.js';
 
 const SOURCE = { greeting: 'Hello {name}', pay: 'Pay {amount}', bye: 'Goodbye' };
 const MODEL = 'openai:stand-in-model';
 
 describe('provenance: a person’s translations are kept', () => {
+  const project = useModelProject('P', SOURCE);
+  const { tolk, translate, keysAsked, downloaded } = project;
   let system: System;
   let openai: ProviderStandIn;
   let token: string;
   let cli: CliHarness;
   let projectId: string;
-
-  beforeAll(async () => {
-    [system, openai] = await Promise.all([startSystem({ sources: true, byok: true }), startOpenAIStandIn()]);
-  });
-  afterAll(async () => {
-    await openai?.close();
-    await system?.close();
+  beforeEach(() => {
+    ({ system, openai, token, cli, projectId } = project);
   });
 
-  // Each test: a user and a project of its own, de behind on every key (another project of the
-  // same user would fill the keys from translation memory).
-  beforeEach(async () => {
-    token = (await system.signUp()).token;
-    cli = await createCliHarness(system.base);
-    const init = await tolk('init', '--name', 'P', '--targets', 'de', '--yes', '--json');
-    expect(init.code, init.stderr).toBe(0);
-    projectId = init.json().projectId;
-    await cli.writeJson('locales/en.json', SOURCE);
-    expect((await tolk('push')).code).toBe(0);
-    openai.requests.length = 0;
-    return () => cli.remove();
-  });
-
-  const tolk = (...args: string[]) => cli.tolk(args, { env: { TOLK_TOKEN: token } });
-  const translate = (...args: string[]) =>
-    tolk(
-      'translate',
-      '--base-url',
-      openai.baseURL,
-      '--model',
-      'stand-in-model',
-      '--concurrency',
-      '1',
-      ...args,
-    );
-
-  /** The keys each request asked of the model, since the last reset. */
-  const keysAsked = () => openai.stringsReceived().flatMap((strings) => Object.keys(strings));
-
-  async function downloaded() {
-    const response = await system.call('GET', `/v1/projects/${projectId}/locales/de/translations`, token);
-    expect(response.status).toBe(200);
-    return response.body as {
-      content: string;
-      provenance: Record<string, { by: string; model?: string; at: number }>;
-    };
-  }
   const provenance = async () => (await downloaded()).provenance;
   const storedContent = async () => JSON.parse((await downloaded()).content) as Record<string, string>;
 
@@ -272,12 +232,24 @@ describe('provenance: a person’s translations are kept', () => {
     expect((await provenance()).pay).toMatchObject({ by: 'ai' });
   });
 
-  it('when a pushed hand edit breaks the placeholders, then push names the locale and the error and fails', async () => {
+  it("when a pushed hand edit breaks the placeholders, then the server keeps it as the person's, with its finding (DESIGN §15)", async () => {
     await translate();
     const de = await cli.readJson('locales/de.json');
     await cli.writeJson('locales/de.json', { ...de, pay: 'Jetzt zahlen' });
-    const push = await expectEditRefused('VALIDATION_ERROR', 'Placeholders differ');
-    expect(push.stderr).toContain('de: 1 edited translation not uploaded: VALIDATION_ERROR');
-    expect((await provenance()).pay).toMatchObject({ by: 'ai' });
+    const push = await tolk('push', '--json');
+    expect(push.code, push.stderr).toBe(0);
+    expect(push.json().humanEdits).toEqual([{ locale: 'de', keys: 1, sourceVersion: 1, uploaded: true }]);
+    expect((await provenance()).pay).toMatchObject({ by: 'human' });
+    expect((await storedContent()).pay).toBe('Jetzt zahlen');
+    const locale = await system.call('GET', `/v1/projects/${projectId}/locales/de`, token);
+    expect(locale.body).toMatchObject({ errorCount: 1, warningCount: 0 });
+    expect(locale.body.findings).toEqual([
+      {
+        key: 'pay',
+        kind: 'placeholder',
+        severity: 'error',
+        message: 'placeholders differ from the source: lost {amount}',
+      },
+    ]);
   });
 });

@@ -40,6 +40,8 @@ export type TranslateBatchInput = {
    * model keeps to (DESIGN §13). The answer is checked like any other.
    */
   references?: ReadonlyMap<string, string>;
+  /** Answer key → what was found wrong in its reference (`translate --fix`): to keep and fix. */
+  fixes?: ReadonlyMap<string, readonly string[]>;
   /** Requests for one batch when answers are bad: the first and the retries (default 3). */
   maxAttempts?: number;
   /** Retries of one request on 429, 5xx and network failures, with backoff, by the SDK (default 3). */
@@ -126,6 +128,7 @@ function nextRequest(input: TranslateBatchInput, state: BatchState): Translation
     context: state.context,
     examples: input.examples ?? [],
     references: input.references,
+    fixes: input.fixes,
     // Every problem but an extra key belongs to a key or group that is asked again.
     earlierProblems: state.problems.filter((p) => p.kind !== 'unexpected-key'),
     glossary: input.glossary && glossarySection(input.glossary, strings.values(), input.targetLocale),
@@ -186,7 +189,7 @@ async function continueBatch(input: TranslateBatchInput, state: BatchState): Pro
 /** One target locale of a multi-locale batch: what is the locale's own in a TranslateBatchInput. */
 export type LocaleBatch = Pick<
   TranslateBatchInput,
-  'targetLocale' | 'plurals' | 'examples' | 'references'
+  'targetLocale' | 'plurals' | 'examples' | 'references' | 'fixes'
 > & {
   onAttemptFailed?: TranslateBatchInput['onAttemptFailed'];
 };

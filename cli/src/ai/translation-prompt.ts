@@ -35,6 +35,11 @@ export type TranslationRequest = {
    * reference the new translation keeps to. Only the keys the answer holds are sent.
    */
   references?: ReadonlyMap<string, string>;
+  /**
+   * Answer key → what was found wrong in its reference (`tolk translate --fix`, DESIGN §15): that
+   * reference is the person's translation of the current source text, to keep and fix.
+   */
+  fixes?: ReadonlyMap<string, readonly string[]>;
   /** What was wrong with an earlier answer for these keys, told to the model on a retry. */
   earlierProblems: readonly KeyProblem[];
   /** Earlier translations of similar texts, for consistent wording (none: no section). */
@@ -88,8 +93,8 @@ export function buildSystemPrompt(requests: Requests): string {
       'appears; use them to choose words, never translate them.',
     ...(all.some((r) => referencesOf(r).length > 0)
       ? [
-          "When a person's translation of an earlier source text is given for an id, it is the reference: keep " +
-            'its wording, terms and style, and change only what the new source text requires.',
+          "When a person's translation is given for an id, it is the reference: keep its wording, terms and " +
+            'style, and change only what the new source text requires or what was found wrong in it.',
         ]
       : []),
   ].join('\n');
@@ -284,8 +289,13 @@ function localeSections(
   const plurals = describePlurals(request, items);
   if (plurals) sections.push(plurals);
   if (request.glossary) sections.push(request.glossary);
-  const references = referencesOf(request);
-  if (references.length > 0) {
+  const label = (key: string) => {
+    const item = itemOf.get(idOf.get(key) ?? '');
+    if (!item) return JSON.stringify(key);
+    return 'key' in item ? item.id : `${item.id} (${categoryOf(item.group, key)})`;
+  };
+  /** id → a key's reference, or a group's references by category. */
+  const byIdOf = (references: readonly [string, string][]) => {
     const byId = new Map<string, unknown>();
     for (const [key, reference] of references) {
       const item = itemOf.get(idOf.get(key)!)!;
@@ -296,17 +306,27 @@ function localeSections(
         byId.set(item.id, forms);
       }
     }
+    return JSON.stringify(recordOf(byId));
+  };
+  const references = referencesOf(request);
+  const toFix = references.filter(([key]) => request.fixes?.has(key));
+  const earlier = references.filter(([key]) => !request.fixes?.has(key));
+  if (earlier.length > 0) {
     sections.push(
       "A person's translations of these texts, made for an earlier source text; keep to them and change only " +
-        `what the new source text requires (JSON, id → translation):\n${JSON.stringify(recordOf(byId))}`,
+        `what the new source text requires (JSON, id → translation):\n${byIdOf(earlier)}`,
+    );
+  }
+  if (toFix.length > 0) {
+    const lines = toFix.flatMap(([key]) =>
+      request.fixes!.get(key)!.map((found) => `- ${label(key)}: ${found}`),
+    );
+    sections.push(
+      "A person's translations of these texts, with what was found wrong in them; keep to them and change " +
+        `only what fixes that (JSON, id → translation):\n${byIdOf(toFix)}\nFound wrong:\n${lines.join('\n')}`,
     );
   }
   if (request.earlierProblems.length > 0) {
-    const label = (key: string) => {
-      const item = itemOf.get(idOf.get(key) ?? '');
-      if (!item) return JSON.stringify(key);
-      return 'key' in item ? item.id : `${item.id} (${categoryOf(item.group, key)})`;
-    };
     const lines = request.earlierProblems.map((p) => `- ${label(p.key)}: ${p.message}`);
     sections.push(`An earlier answer was rejected for these ids; fix this:\n${lines.join('\n')}`);
   }

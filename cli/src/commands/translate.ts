@@ -1,10 +1,4 @@
-import {
-  comparePluralFormPlaceholders,
-  sourceValuesOf,
-  targetKeys,
-  type ParsedSource,
-  type TargetKeys,
-} from '@tolk/locale-file';
+import { targetKeys, type ParsedSource, type TargetKeys } from '@tolk/locale-file';
 import type { AiProvider, LocaleResponse } from '@tolk/contracts';
 import {
   ProviderError,
@@ -44,6 +38,8 @@ import type { Io } from '../io.js';
 import { parseLocaleList } from '../locales.js';
 import { contextNotes, planBatches, shareBatches } from '../translate/batches.js';
 import { compileGlossary, glossaryMiss, reportGlossaryMisses } from '../translate/glossary.js';
+import type { FixLevel } from '../translate/fix.js';
+import { nothingToPlan, planLocale } from '../translate/plan-locale.js';
 import { mergeTranslations, valuesOf } from '../translate/merge.js';
 import { createProgress, type Progress } from '../translate/progress.js';
 import {
@@ -69,6 +65,12 @@ export type TranslateOptions = {
   memory?: boolean;
   /** With force: a person's translations too. */
   overwriteHuman?: boolean;
+  /**
+   * `--fix`: the keys whose translation has errors (`warnings`: or warnings) go to the model with
+   * their text as the reference (DESIGN §15). Without it, a person's translation is never sent for
+   * what it says.
+   */
+  fix?: FixLevel;
   concurrency: number;
   json: boolean;
 };
@@ -110,6 +112,10 @@ type LocaleOutcome = {
   keptHuman: number;
   /** Keys a person translated whose source changed: asked with that translation as the reference. */
   humanReferences: number;
+  /** `--fix`: the keys whose translation has findings to fix, asked with it as the reference. */
+  toFix: number;
+  /** `--fix`: of those, the keys whose fixed translation was stored (it passed every rule). */
+  fixed: number;
   status: LocaleResponse['status'] | null;
   error: { code: string; message: string } | null;
 };
@@ -123,6 +129,8 @@ type LocaleWork = {
   batches: TranslationUnit[][];
   /** Target key → a person's translation of its earlier source text, sent as the reference. */
   references: Map<string, string>;
+  /** `--fix`: target key → what was found wrong in its reference. */
+  fixes: Map<string, string[]>;
   /** Keys asked only as part of their plural group: a person's, kept whatever the model answers. */
   keepHuman: Set<string>;
   /** The server's translations when the work was planned. */
@@ -207,7 +215,27 @@ export async function translate(io: Io, options: TranslateOptions) {
     if (unread.size > 0 && unread.size === target.keys.length) continue;
     const upToDate =
       !options.force && state.status === 'up_to_date' && state.sourceVersion === sourceFile.version;
-    if (upToDate) {
+    // --fix plans an up-to-date locale too: its translations may have findings to fix.
+    let plan =
+      upToDate && !options.fix
+        ? undefined
+        : await planLocale({
+            api,
+            projectId,
+            locale: code,
+            version: sourceFile.version,
+            source,
+            target,
+            local,
+            unread,
+            syncState,
+            cwd: io.cwd,
+            force: options.force,
+            overwriteHuman: options.overwriteHuman ?? false,
+            fix: options.fix && { level: options.fix, sourceLocale, rules, glossary },
+          });
+    if (!plan || (upToDate && plan.wanted.size === 0)) {
+      plan = nothingToPlan();
       // Nothing to translate; uploaded only to bring local work (hand edits never uploaded) to the server.
       const edited = keysWithLocalValues(
         await localWork(api, projectId, code, local, target, syncState, io.cwd),
@@ -219,22 +247,6 @@ export async function translate(io: Io, options: TranslateOptions) {
           `${edited.length > 20 ? ', ...' : ''}`,
       );
     }
-    const plan = upToDate
-      ? nothingToPlan()
-      : await planLocale({
-          api,
-          projectId,
-          locale: code,
-          version: sourceFile.version,
-          source,
-          target,
-          local,
-          unread,
-          syncState,
-          cwd: io.cwd,
-          force: options.force,
-          overwriteHuman: options.overwriteHuman ?? false,
-        });
     // Keys only people translate, or never translated, go neither to the model nor to memory.
     let units = unitsForModel(translationUnits(source, target, plan.wanted), rules);
     // --force asks the model again on purpose: memory would answer with what is stored. A key a
@@ -287,6 +299,7 @@ export async function translate(io: Io, options: TranslateOptions) {
       keys,
       batches: planBatches(units, valueOf),
       references: plan.references,
+      fixes: plan.fixes,
       keepHuman,
       planned: plan.server,
       unread,
@@ -310,7 +323,9 @@ export async function translate(io: Io, options: TranslateOptions) {
         mergedAgain: null,
         leftForPeople: [],
         keptHuman: kept.size,
-        humanReferences: plan.references.size,
+        humanReferences: [...plan.references.keys()].filter((key) => !plan.fixes.has(key)).length,
+        toFix: plan.fixes.size,
+        fixed: 0,
         status: null,
         error: null,
       },
@@ -318,8 +333,12 @@ export async function translate(io: Io, options: TranslateOptions) {
   }
 
   if (work.length === 0) {
-    if (problems.failed.length === 0)
-      out.line(`Every locale is up to date with source version ${sourceFile.version}; nothing to translate.`);
+    if (problems.failed.length === 0) {
+      const fixing = options.fix ? ` and no translation has ${findingsOf(options.fix)} to fix` : '';
+      out.line(
+        `Every locale is up to date with source version ${sourceFile.version}${fixing}; nothing to translate.`,
+      );
+    }
     problems.print(out.note);
     out.document({
       ...summaryDocument([], undefined, undefined, { inputTokens: 0, outputTokens: 0 }, started),
@@ -439,6 +458,7 @@ export async function translate(io: Io, options: TranslateOptions) {
       plurals: units.flatMap((unit) => (unit.plural ? [unit.plural] : [])),
       examples,
       references: item.references,
+      fixes: item.fixes,
       onAttemptFailed: ({ attempt, problems }: { attempt: number; problems: KeyProblem[] }) =>
         progress.retrying(item.locale, `attempt ${attempt} rejected for ${describeProblems(problems)}`),
     });
@@ -552,6 +572,7 @@ export async function translate(io: Io, options: TranslateOptions) {
         `about ${Math.ceil(memorySavedChars / CHARS_PER_TOKEN)} tokens saved (estimated at ${CHARS_PER_TOKEN} characters a token).`,
     );
   }
+  if (options.fix) printFixed(outcomes, options.fix, out.line);
   for (const outcome of outcomes) {
     if (outcome.replacedLocal.length === 0) continue;
     out.note(
@@ -640,96 +661,6 @@ async function localWork(
   return target.keys.filter((key) => isUnsyncedLocal(local.values.get(key), server.get(key), synced[key]));
 }
 
-type LocalePlan = {
-  /** The target keys to ask of the model. */
-  wanted: Set<string>;
-  /** Wanted key → a person's translation of its earlier source text: the reference to keep. */
-  references: Map<string, string>;
-  /** Keys that would have been asked and are a person's translation, not outdated: kept. */
-  keptHuman: string[];
-  /** Key → a person's translation, for every key that has one. */
-  humanValues: Map<string, string>;
-  /** The server's translations the plan was made with. */
-  server: ReadonlyMap<string, string>;
-};
-
-function nothingToPlan(): LocalePlan {
-  return {
-    wanted: new Set(),
-    references: new Map(),
-    keptHuman: [],
-    humanValues: new Map(),
-    server: new Map(),
-  };
-}
-
-/**
- * What to ask of the model for one locale (DESIGN §13): its missing and outdated keys (with
- * --force every key), except a person's translations: those are asked only when their source
- * changed (outdated), with the person's text as the reference, unless --overwrite-human. A
- * person's translation is one the server says is `human`, or a local value never uploaded
- * (tolk push or this run uploads it as `human`): with no record of the last sync, only where
- * the server has no value, since a difference may as well be the server's newer value.
- */
-async function planLocale(options: {
-  api: TolkApi;
-  projectId: string;
-  locale: string;
-  version: number;
-  source: ParsedSource;
-  target: TargetKeys;
-  local: LocalFiles | undefined;
-  /** Keys of files that could not be read: never asked. */
-  unread: ReadonlySet<string>;
-  syncState: SyncState;
-  cwd: string;
-  force: boolean;
-  overwriteHuman: boolean;
-}): Promise<LocalePlan> {
-  const { api, projectId, locale, version, source, target, local } = options;
-  const [detail, translations] = await Promise.all([
-    api.getLocale(projectId, locale),
-    api.getTranslations(projectId, locale),
-  ]);
-  if (detail.sourceVersion < version) {
-    throw new CliError(
-      'NOT_READY',
-      `The server is still processing source version ${version} for ${locale}; run \`tolk translate\` again in a moment`,
-      ExitCode.failure,
-    );
-  }
-  const server = valuesOf(parseLocaleDocument(JSON.parse(translations.content), locale, options.cwd));
-  const synced = options.syncState.locales[locale];
-  const humanValues = new Map<string, string>();
-  for (const key of target.keys) {
-    const mine = local?.values.get(key);
-    const theirs = server.get(key);
-    if (
-      isUnsyncedLocal(mine, theirs, synced?.[key]) &&
-      (synced !== undefined || theirs === undefined) &&
-      comparePluralFormPlaceholders(sourceValuesOf(source, target.byKey.get(key)!), mine) === undefined
-    ) {
-      humanValues.set(key, mine);
-    } else if (theirs !== undefined && translations.provenance[key]?.by === 'human') {
-      humanValues.set(key, theirs);
-    }
-  }
-  const outdated = new Set(detail.outdated);
-  const candidates = (options.force ? target.keys : [...detail.missing, ...detail.outdated]).filter(
-    (key) => !options.unread.has(key),
-  );
-  const plan: LocalePlan = { ...nothingToPlan(), humanValues, server };
-  for (const key of candidates) {
-    const human = options.overwriteHuman ? undefined : humanValues.get(key);
-    if (human === undefined) plan.wanted.add(key);
-    else if (outdated.has(key)) {
-      plan.wanted.add(key);
-      plan.references.set(key, human);
-    } else plan.keptHuman.push(key);
-  }
-  return plan;
-}
-
 async function uploadLocale(options: {
   /** `<provider>:<model>` of the model that translated this run, if one did. */
   model: string | undefined;
@@ -781,6 +712,8 @@ async function uploadLocale(options: {
         }
         outcome.replacedLocal = [];
         for (const [key, fresh] of translated) {
+          // A value --fix was asked to fix is replaced on purpose.
+          if (item.fixes.has(key)) continue;
           const mine = local?.get(key);
           if (mine !== fresh && isUnsyncedLocal(mine, server.get(key), synced[key]))
             outcome.replacedLocal.push(key);
@@ -794,12 +727,21 @@ async function uploadLocale(options: {
           local,
           translated,
           failed: item.failed,
+          // A key --fix could not fix keeps the text it had.
+          keep: new Map(
+            [...item.fixes.keys()]
+              .filter((key) => item.failed.has(key))
+              .map((key) => [key, item.references.get(key)!]),
+          ),
           rules: options.rules,
         });
         outcome.translated = item.translated.size;
         outcome.failedKeys = item.target.keys.filter((key) => item.failed.has(key));
         rejectedLocal = merged.rejectedLocal;
         values = valuesOf(parseLocaleDocument(merged.document, outcome.file, io.cwd));
+        outcome.fixed = [...item.fixes.keys()].filter(
+          (key) => translated.has(key) && values.get(key) === translated.get(key),
+        ).length;
         outcome.leftForPeople = leftForPeople(item.target, options.rules, values);
         for (const part of parts) {
           if (localFiles?.failed.has(part)) continue;
@@ -859,6 +801,23 @@ async function uploadLocale(options: {
       `${key}: the value in ${outcome.file} has other placeholders than the source; not uploaded`,
     );
   }
+}
+
+/** `--fix`: per locale with keys to fix, how many were fixed; or that none had any. */
+function printFixed(outcomes: readonly LocaleOutcome[], level: FixLevel, line: (text: string) => void) {
+  const fixing = outcomes.filter((outcome) => outcome.toFix > 0);
+  if (fixing.length === 0) line(`No translation has ${findingsOf(level)} to fix.`);
+  for (const { locale, toFix, fixed } of fixing) {
+    line(
+      `${locale}: fixed ${fixed} of ${toFix} key${toFix === 1 ? '' : 's'} with ${findingsOf(level)}` +
+        (fixed < toFix ? ' (the others keep their text: no answer passed every rule)' : ''),
+    );
+  }
+}
+
+/** What `--fix` fixes, as the summary says it. */
+function findingsOf(level: FixLevel): string {
+  return level === 'warnings' ? 'errors or warnings' : 'errors';
 }
 
 /** A memory lookup that failed costs the run nothing but the model's work: said, then carried on. */

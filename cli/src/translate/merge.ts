@@ -24,6 +24,11 @@ export type MergeInput = {
   /** Keys that were to be translated and were not: no older value of theirs may be uploaded as current. */
   failed: ReadonlySet<string>;
   /**
+   * A person's texts kept as they are, whatever their findings: the keys `translate --fix` asked
+   * to fix and got no answer that passed every rule for (DESIGN §15: never lost).
+   */
+  keep?: ReadonlyMap<string, string>;
+  /**
    * Hashes of the values last synced with the server (.tolk/state.json), when known: a local value
    * that is what was last synced is no local work, and a newer server value wins over it.
    */
@@ -80,6 +85,11 @@ export function mergeTranslations(input: MergeInput): MergeResult {
     if (fresh !== undefined) {
       ownKeys++;
       return fresh;
+    }
+    const kept = input.keep?.get(key);
+    if (kept !== undefined) {
+      if (kept !== server.get(key)) ownKeys++;
+      return kept;
     }
     if (failed.has(key)) return undefined;
     const mine = local?.get(key);
