@@ -10,7 +10,6 @@ import {
   localeDetailResponseSchema,
   localeListResponseSchema,
   localeResponseSchema,
-  uploadTranslationsResponseSchema,
   memoryLookupResponseSchema,
   PROVENANCE_MEMBER,
   projectListResponseSchema,
