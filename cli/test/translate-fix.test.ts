@@ -24,7 +24,8 @@ describe('tolk translate --fix', () => {
   // person's translation with a copy warning).
   beforeEach(async () => {
     ({ openai, cli } = project);
-    expect((await translate()).code).toBe(0);
+    const first = await translate();
+    expect(first.code, first.stdout + first.stderr).toBe(0);
     await cli.writeJson('locales/de.json', {
       ...(await cli.readJson('locales/de.json')),
       bye: SOURCE.bye,

@@ -10,6 +10,7 @@ import {
   localeDetailResponseSchema,
   localeListResponseSchema,
   localeResponseSchema,
+  uploadTranslationsResponseSchema,
   memoryLookupResponseSchema,
   PROVENANCE_MEMBER,
   projectListResponseSchema,
@@ -105,7 +106,7 @@ export function tolkApi(client: ApiClient) {
         body: options.claim ? { ...content, [PROVENANCE_MEMBER]: options.claim } : content,
         query: { sourceVersion },
         headers: options.ifMatch ? { 'if-match': options.ifMatch } : undefined,
-        schema: localeResponseSchema,
+        schema: uploadTranslationsResponseSchema,
       }),
 
     lookUpMemory: (projectId: string, code: string, texts: string[], near = 0) =>

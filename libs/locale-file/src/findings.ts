@@ -227,15 +227,16 @@ function language(locale: string): string {
 /** Placeholders, printf conversions and tags: what is not words of a text. */
 const NOT_WORDS =
   /\{\{[^{}]*\}\}|\{[^{}]*\}|%(?:\d+\$)?[-+ #0]*\d*(?:\.\d+)?(?:hh|h|ll|l|q|z|t|j)?[a-zA-Z@]|<[^<>]*>|\bhttps?:\/\/\S+/g;
-const WORD = /\p{L}+/gu;
+const LETTER = /\p{L}/u;
 
 /**
- * Whether a text copied to another language is the same by nature: at most one word once
- * placeholders, tags and addresses are left out (numbers, `{count}`, `OK`, `Tolk`, `iPhone`:
- * names and loanwords are often the same in every language).
+ * Whether a text copied to another language is the same by nature: no letter once placeholders,
+ * tags and addresses are left out (numbers, `{count}`, `{count} / {total}`, a URL). A copy of
+ * any other text is a warning (DESIGN §15: a German `OK` equal to the English one), which a
+ * person may intend: names and loanwords are often the same in every language.
  */
 export function isSameInEveryLanguage(text: string): boolean {
-  return (text.replace(NOT_WORDS, ' ').match(WORD) ?? []).length <= 1;
+  return !LETTER.test(text.replace(NOT_WORDS, ' '));
 }
 
 /** Whether a value is a copy of its source text worth a warning, under `options`. */

@@ -97,13 +97,15 @@ describe('judgeTranslation', () => {
     });
   });
 
-  it('when a source with words is copied to another language, then it is a copy warning', () => {
-    expect(judge('Save the file', 'Save the file', 'de')).toEqual([{ kind: 'copy', severity: 'warning' }]);
+  it.each([
+    ['words', 'Save the file'],
+    ['one word (a German OK equal to the English one)', 'OK'],
+    ['a name and a placeholder', 'Tolk {version}'],
+  ])('when a source of %s is copied to another language, then it is a copy warning', (_, text) => {
+    expect(judge(text, text, 'de')).toEqual([{ kind: 'copy', severity: 'warning' }]);
   });
 
   it.each([
-    ['one word', 'OK'],
-    ['a name and a placeholder', 'Tolk {version}'],
     ['numbers and placeholders', '{count} / {total}'],
     ['an address', 'https://tolk.example/help'],
   ])('when %s is copied, then it is no finding', (_, text) => {
@@ -184,9 +186,10 @@ describe('findingsByKey and worstSeverity', () => {
 });
 
 describe('isSameInEveryLanguage and markupProblem', () => {
-  it('when a text has two words, then it is not the same in every language', () => {
+  it('when a text has a letter outside its placeholders and tags, then it is not the same in every language', () => {
     expect(isSameInEveryLanguage('Save file')).toBe(false);
-    expect(isSameInEveryLanguage('<b>OK</b> {n}')).toBe(true);
+    expect(isSameInEveryLanguage('<b>OK</b> {n}')).toBe(false);
+    expect(isSameInEveryLanguage('<b>42</b> {n} %d')).toBe(true);
   });
 
   it('when tags nest in order, then there is no markup problem', () => {
