@@ -78,6 +78,19 @@ describe('tolk translate --fix', () => {
     );
   });
 
+  it('when a person’s broken translation is on the server, then --fix sends it with the server’s finding', async () => {
+    await breakPay();
+    expect((await tolk('push')).code).toBe(0);
+    expect((await provenance()).pay).toMatchObject({ by: 'human' });
+    openai.requests.length = 0;
+    const result = await translate('--fix');
+    expect(result.code, result.stderr).toBe(0);
+    expect(openai.stringsReceived()).toEqual([{ pay: 'Pay {amount}' }]);
+    expect(JSON.stringify(openai.requests[0]!.body)).toContain('lost {amount}');
+    expect(result.stdout).toContain('de: fixed 1 of 1 key with errors');
+    expect((await provenance()).pay).toMatchObject({ by: 'ai', model: MODEL });
+  });
+
   it('when --fix=warnings runs, then the copy of the source goes to the model too and the summary says how many were fixed', async () => {
     // A locale behind on a new key, with nothing to fix: only the new key is asked.
     await project.cli.writeJson('locales/en.json', { ...SOURCE, thanks: 'Thank you very much' });
