@@ -39,6 +39,8 @@ const TIMED = [
   'test/hostile/big-values.test.ts',
   'test/hostile/heavy-inputs.test.ts',
   'libs/locale-file/test/source-performance.test.ts',
+  'cli/test/formats/xliff-large-files.test.ts',
+  'cli/test/real-apps-adoption.test.ts',
   'services/identity-service/test/passwords.test.ts',
   'services/project-service/test/glossary-event-loop.test.ts',
   'services/locale-service/test/locale-browse-load.test.ts',

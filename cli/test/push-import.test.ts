@@ -15,7 +15,8 @@ import { startOpenAIStandIn, type ProviderStandIn } from './support/provider-sta
 
 const SOURCE = { greeting: 'Hello {name}', pay: 'Pay {amount}', bye: 'Goodbye', later: 'See you later' };
 const GERMAN = { greeting: 'Hallo {name}', pay: '{amount} zahlen', bye: 'Tschüss', later: '' };
-const POLISH = { greeting: 'Cześć {name}', bye: 'Do widzenia' };
+// A person's translation with an error (the placeholder lost) and a key the source does not have.
+const POLISH = { greeting: 'Cześć {name}', bye: 'Do widzenia', pay: 'Zapłać', gone: 'Stary tekst' };
 
 /** Each PUT of a locale's translations that reached the proxy, and what the test does then. */
 type Hook = (locale: string, n: number) => Promise<void>;
@@ -102,7 +103,9 @@ describe('the first push and push --import take the target files as a person’s
     const pushed = await tolk('push');
     expect(pushed.code, pushed.stderr).toBe(0);
     expect(pushed.stdout).toMatch(/^de: imported 3 translations\b/m);
-    expect(pushed.stdout).toMatch(/^pl: imported 2 translations\b/m);
+    expect(pushed.stdout).toMatch(
+      /^pl: imported 3 translations, 1 with errors, 0 with warnings, 1 key ignored \(not in the source: gone\)$/m,
+    );
 
     const status = await tolk('status', '--json');
     expect(status.code, status.stderr).toBe(0);
@@ -112,7 +115,7 @@ describe('the first push and push --import take the target files as a person’s
         locale.translatedCount,
       ]),
     );
-    expect(counts).toEqual({ de: 3, pl: 2 });
+    expect(counts).toEqual({ de: 3, pl: 3 });
     // A person's, each: the empty string is not translated and was not uploaded.
     const de = await stored('de');
     expect(de.values).toEqual({ greeting: 'Hallo {name}', pay: '{amount} zahlen', bye: 'Tschüss' });
@@ -124,7 +127,7 @@ describe('the first push and push --import take the target files as a person’s
     const outcomes = translated.json().locales as { locale: string; requested: number }[];
     expect(outcomes.map((outcome) => [outcome.locale, outcome.requested])).toEqual([
       ['de', 1],
-      ['pl', 2],
+      ['pl', 1],
     ]);
     expect((await stored('de')).values).toMatchObject({
       greeting: 'Hallo {name}',
@@ -182,6 +185,23 @@ describe('the first push and push --import take the target files as a person’s
     expect(pushed.stdout).toMatch(/^de: imported 3 translations\b/m);
     expect(Object.keys((await stored('de')).values)).toHaveLength(3);
     expect((await stored('pl')).values).toEqual({});
+  });
+
+  it('a locale of tolk.json that is not a target locale on the server is named and skipped', async () => {
+    const { cli, tolk } = await app();
+    const config = await cli.readJson('tolk.json');
+    await cli.writeJson('tolk.json', { ...config, targetLocales: [...config.targetLocales, 'fr'] });
+    await cli.writeJson('locales/fr.json', { bye: 'Au revoir' });
+    const pushed = await tolk('push', '--json');
+    expect(pushed.code, pushed.stderr).toBe(0);
+    expect(pushed.stderr).toContain(
+      'fr: not a target locale of the project on the server; its files were not imported',
+    );
+    expect(pushed.json().imported.skipped).toEqual(['fr']);
+    expect((pushed.json().imported.locales as { locale: string }[]).map((locale) => locale.locale)).toEqual([
+      'de',
+      'pl',
+    ]);
   });
 
   it('a teammate’s upload between the download and the import (412) is merged with, and the import uploaded again', async () => {

@@ -240,6 +240,7 @@ describe('provenance: a person’s translations are kept', () => {
     expect(push.code, push.stderr).toBe(0);
     expect(push.json().humanEdits).toEqual([{ locale: 'de', keys: 1, sourceVersion: 1, uploaded: true }]);
     expect((await provenance()).pay).toEqual({ by: 'human', at: expect.any(Number) });
+    expect((await storedContent()).pay).toBe('Jetzt zahlen');
     const locale = await system.call('GET', `/v1/projects/${projectId}/locales/de`, token);
     expect(locale.body).toMatchObject({
       errorCount: 1,

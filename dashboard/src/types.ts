@@ -53,6 +53,10 @@ export type Locale = {
   translatedCount: number;
   missingCount: number;
   outdatedCount: number;
+  /** Keys whose translation has an error finding (DESIGN §15). */
+  errorCount: number;
+  /** Keys whose translation has warning findings and no error. */
+  warningCount: number;
   updatedAt: number;
 };
 

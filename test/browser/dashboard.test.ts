@@ -476,6 +476,69 @@ describe.skipIf(!existsSync(CHROMIUM)).each(SYSTEMS)(
     );
 
     onTheServers(
+      "when a person's translations have findings, then the project counts them and the translations tab shows and filters them",
+      async () => {
+        const account = await newAccount();
+        const projectId = await newProject(account, 'Social');
+        const base = `/v1/projects/${projectId}`;
+        expect((await api('POST', `${base}/locales`, account.accessToken, { locale: 'pl' })).status).toBe(
+          201,
+        );
+        const source = {
+          notifications: '{count, plural, one {# new notification} other {# new notifications}}',
+          greeting: 'Hello {name}',
+          save: 'Save the file',
+        };
+        expect((await api('PUT', `${base}/source`, account.accessToken, source)).status).toBe(200);
+        const polish = {
+          notifications: '{count, plural, one {# powiadomienie} few {# powiadomienia} other {# powiadomień}}',
+          greeting: 'Cześć',
+          save: 'Zapisz plik',
+        };
+        await expect
+          .poll(
+            async () =>
+              (
+                await api(
+                  'PUT',
+                  `${base}/locales/pl/translations?sourceVersion=1`,
+                  account.accessToken,
+                  polish,
+                )
+              ).status,
+            { timeout: 15_000 },
+          )
+          .toBe(200);
+
+        const page = await signedInPage(account);
+        await page.goto(`${system.base}/projects/${projectId}`);
+        await heading(page, 'Social');
+        const row = page.locator('tr[data-locale="pl"]');
+        await row.getByText('up to date').waitFor();
+        const headers = await page.locator('table thead th').allTextContents();
+        const cells = await row.locator('td').allTextContents();
+        expect(cells[headers.indexOf('Errors') - 1]).toBe('1');
+        expect(cells[headers.indexOf('Warnings') - 1]).toBe('1');
+
+        await page.goto(`${system.base}/projects/${projectId}/translations`);
+        await page.getByText('Keys 1–3 of 3').waitFor();
+        await page.getByLabel('Findings').selectOption('error');
+        await page.getByText('Keys 1–1 of 1').waitFor();
+        const broken = page.locator('table.translations tbody tr').first();
+        await broken.getByText('greeting').waitFor();
+        await broken.getByText('placeholders differ from the source: lost {name}').waitFor();
+        await page.getByLabel('Findings').selectOption('warning');
+        await page.getByText('Keys 1–1 of 1').waitFor();
+        await page
+          .locator('table.translations tbody tr')
+          .first()
+          .getByText('{count, plural} lacks many (pl: one, few, many, other)')
+          .waitFor();
+        await screenshot(page, 'project-translations-findings');
+      },
+    );
+
+    onTheServers(
       'when a project has a glossary entry, then its glossary tab lists it; a refused entry shows the server message, an added one is listed',
       async () => {
         const account = await newAccount();

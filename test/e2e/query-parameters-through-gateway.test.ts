@@ -27,6 +27,7 @@ const VALUES: Record<string, { valid: string; wrong: string[] }> = {
   cursor: { valid: '', wrong: ['!!', 'x'.repeat(2001)] },
   merge: { valid: 'true', wrong: ['yes', '1', 'TRUE'] },
   by: { valid: 'ai', wrong: ['robot', 'AI', ''] },
+  findings: { valid: 'error', wrong: ['errors', 'ERROR', ''] },
 };
 
 /** The wrong values of a parameter: its own, and one past the maximum the route documents. */

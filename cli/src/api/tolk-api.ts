@@ -10,7 +10,6 @@ import {
   localeDetailResponseSchema,
   localeListResponseSchema,
   localeResponseSchema,
-  uploadTranslationsResponseSchema,
   memoryLookupResponseSchema,
   PROVENANCE_MEMBER,
   projectListResponseSchema,
@@ -19,6 +18,7 @@ import {
   sourceFileResponseSchema,
   translationsResponseSchema,
   uploadResponseSchema,
+  uploadTranslationsResponseSchema,
   userResponseSchema,
   type ProvenanceClaim,
 } from '@tolk/contracts';

@@ -17,6 +17,7 @@ import { findNodeAtLocation, parseTree, type Node as JsonNode } from 'jsonc-pars
 import { LineCounter, isMap, isScalar, isSeq, parseDocument, type Node as YamlNode } from 'yaml';
 import type { FormatName } from '../formats/index.js';
 import { escapeName } from '../formats/json-document.js';
+import { jsonTree, STRICT_JSON } from '../formats/json-tree.js';
 
 export type ValueLines = {
   /** The line of `key`'s value (a key of the file's own document, without namespace); 1 if unknown. */
@@ -138,7 +139,8 @@ function keyOf(path: string[], rails: boolean): string {
 }
 
 function xcstringsLines(text: string, locale: string, lineAt: (offset: number) => number): ValueLines {
-  const root = parseTree(text);
+  // The catalog as its format read it: the tree of that read.
+  const root = jsonTree(text, STRICT_JSON).tree;
   const find = (key: string) =>
     root &&
     (findNodeAtLocation(root, ['strings', key, 'localizations', locale]) ??

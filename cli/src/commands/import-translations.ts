@@ -6,9 +6,9 @@
  * download they were merged with (uploadMerged); the sync state then records them as synced, so
  * that `translate` neither uploads them again nor writes over them.
  */
-import type { LocaleResponse } from '@tolk/contracts';
+import { access } from 'node:fs/promises';
+import type { UploadTranslationsResponse } from '@tolk/contracts';
 import type { TolkApi } from '../api/tolk-api.js';
-import { recordOf } from '../ai/translation-prompt.js';
 import { CliError, ExitCode } from '../errors.js';
 import { keysOfParts, readLocalValues, type LocalFiles, type SourcePart } from '../files/file-sets.js';
 import type { FileProblems } from '../files/file-problems.js';
@@ -29,9 +29,9 @@ export type ImportedLocale = {
   locale: string;
   /** The file's translated values taken by the server (those it ignored not counted). */
   imported: number;
-  /** Keys of the locale with at least one error finding, as the server counts them (null: it does not). */
+  /** Keys of the locale with at least one error finding, as the server counts them (null: not uploaded). */
   errorCount: number | null;
-  /** Keys with warnings but no error (null: the server does not count them). */
+  /** Keys with warnings but no error (null: not uploaded). */
   warningCount: number | null;
   /** Keys of the files the source does not have: ignored by the server (at most 100 named). */
   ignored: string[];
@@ -75,35 +75,51 @@ export async function importTranslations(
   const onServer = new Set((await api.listLocales(projectId)).locales.map((locale) => locale.locale));
   const state = await loadSyncState(options.dir);
   const skipped: string[] = [];
-  const work: { locale: string; local: LocalFiles }[] = [];
+  const work: string[] = [];
   for (const locale of options.targetLocales) {
-    const local = await readLocalValues(parts, locale, io.cwd);
-    if (!local) continue;
-    if (!onServer.has(locale)) {
-      skipped.push(locale);
-      continue;
-    }
-    options.problems.addLocal(local);
-    if (local.values.size > 0) work.push({ locale, local });
+    if (onServer.has(locale)) work.push(locale);
+    else if (await hasFiles(parts, locale)) skipped.push(locale);
   }
+  // Each locale is read when its turn comes: its files are read while others are uploaded.
+  const keyCount = parts.reduce((sum, part) => sum + part.parsed.keys.length, 0);
   const progress = createProgress(io.isTTY && !options.json ? io.stdout : io.stderr, {
     tty: io.isTTY && !options.json,
-    locales: work.map(({ locale, local }) => ({ locale, total: local.values.size })),
+    locales: work.map((locale) => ({ locale, total: keyCount })),
   });
   const results: ImportedLocale[] = [];
   const queue = [...work];
   const worker = async () => {
-    for (let next = queue.shift(); next; next = queue.shift()) {
-      results.push(await importLocale({ ...options, ...next, state, progress }));
+    for (let locale = queue.shift(); locale; locale = queue.shift()) {
+      progress.state(locale, 'reading');
+      const local = await readLocalValues(parts, locale, io.cwd);
+      options.problems.addLocal(local);
+      if (!local || local.values.size === 0) {
+        progress.state(locale, 'nothing to import');
+        continue;
+      }
+      results.push(await importLocale({ ...options, locale, local, state, progress }));
     }
   };
   await Promise.all(Array.from({ length: Math.min(CONCURRENT_LOCALES, work.length) }, worker));
   progress.done();
-  const order = new Map(work.map(({ locale }, index) => [locale, index]));
+  const order = new Map(work.map((locale, index) => [locale, index]));
   results.sort((a, b) => order.get(a.locale)! - order.get(b.locale)!);
   if (results.some((result) => result.uploaded)) await saveSyncState(options.dir, state);
   const failed = results.some((result) => result.error);
   return { locales: results, skipped, exitCode: failed ? ExitCode.partial : ExitCode.ok };
+}
+
+/** Whether a locale has a file of any namespace. */
+async function hasFiles(parts: readonly SourcePart[], locale: string): Promise<boolean> {
+  for (const part of parts) {
+    try {
+      await access(part.file.pathOf(locale));
+      return true;
+    } catch {
+      // Not this namespace's.
+    }
+  }
+  return false;
 }
 
 /** One locale: the file's values over the server's, uploaded as a person's; the sync state updated. */
@@ -130,10 +146,11 @@ async function importLocale(
       locale,
       merge: async (translations) => {
         const server = valuesOf(parseLocaleDocument(JSON.parse(translations.content), locale, io.cwd));
-        merged = new Map([...server, ...local.values]);
+        merged = server.size === 0 ? local.values : new Map([...server, ...local.values]);
         // No provenance claim: every value of the upload the server does not already have is a person's.
+        // Own properties whatever the keys (`__proto__` too), made at once: a locale has tens of thousands.
         return {
-          document: recordOf(merged),
+          document: Object.fromEntries(merged),
           sourceVersion: options.sourceVersion,
           ownKeys: local.values.size,
         };
@@ -161,28 +178,17 @@ async function importLocale(
   return result;
 }
 
-/**
- * The counts of the upload's answer: its findings and the keys it ignored, read when the server
- * gives them (a server that does not store a person's translation with findings refuses instead).
- */
+/** The counts of the upload's answer: the locale's findings and the keys of the files it ignored. */
 function findingCounts(
-  answer: LocaleResponse,
+  answer: UploadTranslationsResponse,
   values: ReadonlyMap<string, string>,
 ): Pick<ImportedLocale, 'imported' | 'errorCount' | 'warningCount' | 'ignored' | 'ignoredCount'> {
-  const extra = answer as LocaleResponse & {
-    errorCount?: number;
-    warningCount?: number;
-    ignored?: string[];
-    ignoredCount?: number;
-  };
-  const ignored = extra.ignored ?? [];
-  const ignoredCount = extra.ignoredCount ?? ignored.length;
   return {
-    imported: Math.max(0, values.size - ignoredCount),
-    errorCount: extra.errorCount ?? null,
-    warningCount: extra.warningCount ?? null,
-    ignored,
-    ignoredCount,
+    imported: Math.max(0, values.size - answer.ignoredCount),
+    errorCount: answer.errorCount,
+    warningCount: answer.warningCount,
+    ignored: answer.ignored,
+    ignoredCount: answer.ignoredCount,
   };
 }
 

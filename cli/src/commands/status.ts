@@ -7,8 +7,9 @@ import type { Io } from '../io.js';
 import { describeKeyRules } from '../translate/key-rules.js';
 
 /**
- * Every target locale of the project with its status, missing and outdated counts and the
- * source version its translations have caught up with. `--check`: 0 when all are up to date,
+ * Every target locale of the project with its status, missing and outdated counts, the keys whose
+ * translations have errors and warnings (DESIGN §15: a person's translation is kept with its
+ * findings, and counts as translated) and the source version its translations have caught up with. `--check`: 0 when all are up to date,
  * 1 when any is behind (errors are 2 to 4 as everywhere). The project's key rules are named: the
  * counts follow them (DESIGN §13).
  */
@@ -52,12 +53,14 @@ export async function status(io: Io, options: { check: boolean; json: boolean })
 
 function table(locales: readonly LocaleResponse[]): string[] {
   const rows = [
-    ['locale', 'status', 'missing', 'outdated', 'translated', 'synced'],
+    ['locale', 'status', 'missing', 'outdated', 'errors', 'warnings', 'translated', 'synced'],
     ...locales.map((locale) => [
       locale.locale,
       locale.status === 'up_to_date' ? 'up to date' : 'behind',
       String(locale.missingCount),
       String(locale.outdatedCount),
+      String(locale.errorCount),
+      String(locale.warningCount),
       `${locale.translatedCount}/${locale.keyCount}`,
       `v${locale.syncedVersion} of v${locale.sourceVersion}`,
     ]),

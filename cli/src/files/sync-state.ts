@@ -7,7 +7,7 @@
  * Kept in `.tolk/state.json` next to tolk.json, meant to be committed with the locale files it
  * describes (like a lockfile): a teammate's checkout then knows which values came from the server.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
@@ -25,7 +25,8 @@ export type SyncState = {
 };
 
 export function hashValue(value: string): string {
-  return createHash('sha256').update(value).digest('hex').slice(0, 16);
+  // One call, no Hash object: an import hashes every value of every locale.
+  return hash('sha256', value).slice(0, 16);
 }
 
 /** The state next to tolk.json; empty when there is none (or it is unreadable: then nothing is known). */
@@ -51,10 +52,9 @@ export function syncedHashes(
   values: ReadonlyMap<string, string>,
   asWritten?: ReadonlyMap<string, string>,
 ): Record<string, string> {
-  const hashes: Record<string, string> = {};
-  for (const key of [...values.keys()].sort())
-    hashes[key] = hashValue(asWritten?.get(key) ?? values.get(key)!);
-  return hashes;
+  return Object.fromEntries(
+    [...values.keys()].sort().map((key) => [key, hashValue(asWritten?.get(key) ?? values.get(key)!)]),
+  );
 }
 
 export async function saveSyncState(dir: string, state: SyncState): Promise<void> {

@@ -490,7 +490,8 @@ export function pluralFormsOf(locale: string): string | undefined {
 
 function writePo(input: WriteInput): Buffer {
   const parsed = parse(input.source, '(source)');
-  const existing = input.existing ? safeHeaders(input.existing) : undefined;
+  const onDisk = input.existing ? safeParse(input.existing) : undefined;
+  const existing = onDisk?.headers;
   const spelled = spelling.spellLocale(input.locale);
   const pluralText =
     (existing?.get('Plural-Forms') && parsePluralForms(existing.get('Plural-Forms')!)
@@ -515,7 +516,7 @@ function writePo(input: WriteInput): Buffer {
   const out: string[][] = [];
   parsed.parts.forEach((part) => {
     if (part.kind === 'text') return out.push(part.lines);
-    if (part === parsed.header) return out.push(headerLines(part, parsed, spelled, pluralText));
+    if (part === parsed.header) return out.push(headerLines(part, parsed, spelled, pluralText, onDisk));
     const value = part.unread ? undefined : input.valueOf(part.key);
     if (value === undefined) {
       // Left out with the blank line that separated it from the next entry.
@@ -572,20 +573,25 @@ function sameLanguage(spelled: string | undefined, locale: string): boolean {
   return parsed.ok && parsed.locale === locale;
 }
 
-function safeHeaders(bytes: Buffer): Map<string, string> | undefined {
+function safeParse(bytes: Buffer): Parsed | undefined {
   try {
-    return parse(bytes, '(target)').headers;
+    return parse(bytes, '(target)');
   } catch {
     return undefined;
   }
 }
 
-/** The header with `Language` and `Plural-Forms` of the target, `fuzzy` taken off. */
+/**
+ * The header with `Language` and `Plural-Forms` of the target, `fuzzy` taken off. When the target
+ * file on disk has a header, its comments (the translators' credits) and its fields stay, as
+ * msgmerge keeps them: only `POT-Creation-Date` is the template's.
+ */
 function headerLines(
   part: Extract<Part, { kind: 'entry' }>,
   parsed: Parsed,
   spelled: string,
   pluralForms?: string,
+  onDisk?: Parsed,
 ): string[] {
   const fields = [...parsed.headers.entries()];
   const set = (name: string, value: string) => {
@@ -593,17 +599,22 @@ function headerLines(
     if (at === -1) fields.push([name, value]);
     else fields[at] = [name, value];
   };
-  const unchanged =
-    parsed.headers.get('Language') === spelled &&
-    (pluralForms === undefined || parsed.headers.get('Plural-Forms') === pluralForms) &&
-    !isFuzzy(part.entry);
-  if (unchanged) return part.lines;
+  const kept = onDisk?.header;
+  if (!kept) {
+    const unchanged =
+      parsed.headers.get('Language') === spelled &&
+      (pluralForms === undefined || parsed.headers.get('Plural-Forms') === pluralForms) &&
+      !isFuzzy(part.entry);
+    if (unchanged) return part.lines;
+  }
+  for (const [name, value] of onDisk?.headers ?? []) if (name !== 'POT-Creation-Date') set(name, value);
   set('Language', spelled);
   if (pluralForms) set('Plural-Forms', pluralForms);
-  const contentType = parsed.headers.get('Content-Type');
+  const contentType = fields.find(([name]) => name === 'Content-Type')?.[1];
   if (!contentType || /charset=CHARSET/.test(contentType)) set('Content-Type', 'text/plain; charset=UTF-8');
   const body = fields.map(([name, value]) => `${name}: ${value}\n`).join('');
-  return entryLines(part, [body], true);
+  if (kept && kept.entry.msgstr[0] === body && !isFuzzy(kept.entry)) return kept.lines;
+  return entryLines(kept ?? part, [body], true);
 }
 
 /** The entry's lines with other msgstr lines (and no `fuzzy` flag). */

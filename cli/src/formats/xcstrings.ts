@@ -55,7 +55,7 @@ import {
   pluralCategories,
   type PluralCategory,
 } from '@tolk/locale-file';
-import { parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
+import { printParseErrorCode, type Node } from 'jsonc-parser';
 import { bcp47Spelling } from './bcp47-spelling.js';
 import {
   addFinding,
@@ -66,6 +66,7 @@ import {
   type WriteInput,
 } from './format.js';
 import { checkJsonDepth } from './json-document.js';
+import { jsonTree, STRICT_JSON } from './json-tree.js';
 import { keyOfName, nameProblem } from './key-names.js';
 import {
   icuBranchText,
@@ -214,8 +215,7 @@ function load(bytes: Buffer, path: string, report?: Catalog['report']): Catalog 
   if (bom) text = text.slice(BOM.length);
   checkJsonDepth(text, path, DEFAULT_SOURCE_LIMITS.maxDepth);
   const file: Reading = { text, path, report };
-  const errors: ParseError[] = [];
-  const tree = parseTree(text, errors, { disallowComments: true, allowTrailingComma: false });
+  const { tree, errors } = jsonTree(text, STRICT_JSON);
   if (errors.length > 0) {
     const [first] = errors;
     fail(file, `is not JSON (${printParseErrorCode(first!.error)})`, first!.offset);

@@ -32,7 +32,7 @@ export function createProgress(
     : undefined;
 
   function render(row: LocaleProgress): string {
-    const ratio = row.total === 0 ? 1 : (row.done + row.failed) / row.total;
+    const ratio = row.total === 0 ? 1 : Math.min(1, (row.done + row.failed) / row.total);
     const filled = Math.round(ratio * BAR_WIDTH);
     const bar = '█'.repeat(filled) + '░'.repeat(BAR_WIDTH - filled);
     const failed = row.failed > 0 ? `, ${row.failed} failed` : '';

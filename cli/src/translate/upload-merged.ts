@@ -1,4 +1,4 @@
-import type { LocaleResponse, ProvenanceClaim } from '@tolk/contracts';
+import type { ProvenanceClaim, UploadTranslationsResponse } from '@tolk/contracts';
 import type { TolkApi } from '../api/tolk-api.js';
 import { ApiError, CliError, ExitCode } from '../errors.js';
 
@@ -17,7 +17,7 @@ export type MergedUpload = {
 
 export type UploadedMerge<M extends MergedUpload> = {
   merged: M;
-  answer: LocaleResponse;
+  answer: UploadTranslationsResponse;
   /**
    * The server's translations changed between the download and the upload (412): this many of
    * the command's keys were merged with the newer ones and uploaded.

@@ -358,6 +358,48 @@ describe('po: writing', () => {
     expect(checked.status, checked.stderr).toBe(0);
   });
 
+  it("keeps the translators' header of the target on disk (credits, Last-Translator, Language-Team), as msgmerge does", () => {
+    const existing = [
+      '# German translation of the shop.',
+      '# Translators:',
+      '# Ada Lovelace <ada@example.com>, 2025',
+      'msgid ""',
+      'msgstr ""',
+      '"Project-Id-Version: shop 0.9\\n"',
+      '"POT-Creation-Date: 2025-01-01 10:00+0000\\n"',
+      '"PO-Revision-Date: 2025-06-01 12:00+0200\\n"',
+      '"Last-Translator: Ada Lovelace <ada@example.com>\\n"',
+      '"Language-Team: German (https://app.transifex.com/shop/teams/1/de/)\\n"',
+      '"Language: de\\n"',
+      '"MIME-Version: 1.0\\n"',
+      '"Content-Type: text/plain; charset=UTF-8\\n"',
+      '"Content-Transfer-Encoding: 8bit\\n"',
+      '"Plural-Forms: nplurals=2; plural=(n != 1);\\n"',
+      '',
+      'msgid "Welcome to the shop."',
+      'msgstr "Willkommen im Laden."',
+      '',
+    ].join('\n');
+    const out = write(POT, 'de', { 'Welcome to the shop.': 'Willkommen!' }, existing).toString();
+    const header = out.slice(0, out.indexOf('\n\n'));
+    expect(header).toContain('# Translators:\n# Ada Lovelace <ada@example.com>, 2025\n');
+    expect(header).not.toContain('#, fuzzy');
+    for (const field of [
+      'Project-Id-Version: shop 0.9',
+      'POT-Creation-Date: 2026-01-05 10:00+0000',
+      'PO-Revision-Date: 2025-06-01 12:00+0200',
+      'Last-Translator: Ada Lovelace <ada@example.com>',
+      'Language-Team: German (https://app.transifex.com/shop/teams/1/de/)',
+      'Language: de',
+      'Plural-Forms: nplurals=2; plural=(n != 1);',
+    ]) {
+      expect(header).toContain(`"${field}\\n"`);
+    }
+    const checked = msgfmt(Buffer.from(out), 'de-header.po');
+    expect(checked.stderr).not.toContain('initial default value');
+    expect(checked.status, checked.stderr).toBe(0);
+  });
+
   it("keeps an existing target's Plural-Forms and writes msgstr[n] in its order", () => {
     const existing = `msgid ""\nmsgstr ""\n"Language: en_GB\\n"\n"Plural-Forms: nplurals=2; plural=(n == 1 ? 1 : 0);\\n"\n`;
     const out = write(POT, 'en-GB', { [CART]: '{count, plural, one {One item} other {%d items}}' }, existing);

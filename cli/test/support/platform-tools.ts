@@ -171,3 +171,43 @@ export function xliff2po(file: string): Record<string, { msgid: string; msgstr: 
   ) as [string, string, string][];
   return Object.fromEntries(units.map(([id, msgid, msgstr]) => [id, { msgid, msgstr }]));
 }
+
+/**
+ * What translate-toolkit makes of Java `.properties` files in UTF-8 (Java 9's reading of
+ * resource bundles): each converted by prop2po's own conversion (`java-utf8` personality), the PO
+ * read back with its PO reader: each unit's key (its location, unescaped) and value. One python3
+ * for all the files.
+ */
+export function prop2poProperties(files: readonly string[]): Record<string, string>[] {
+  const dir = mkdtempSync(join(tmpdir(), 'tolk-prop2po-'));
+  const units = translateToolkit(
+    [
+      'import json, sys',
+      'from translate.convert import prop2po',
+      'from translate.storage import po',
+      'out = []',
+      'for index, path in enumerate(json.loads(sys.argv[1])):',
+      `    target = "${dir}/%d.po" % index`,
+      '    with open(path, "rb") as source, open(target, "wb") as converted:',
+      '        prop2po.convertprop(source, converted, None, personality="java-utf8")',
+      '    units = po.pofile(open(target, "rb").read()).units',
+      '    out.append([[u.getlocations()[0], u.source] for u in units if not u.isheader()])',
+      'print(json.dumps(out))',
+    ],
+    JSON.stringify(files),
+  ) as [string, string][][];
+  return units.map((pairs) =>
+    Object.fromEntries(pairs.map(([key, value]) => [key.replace(/\\(.)/g, '$1'), value])),
+  );
+}
+
+/** What PyYAML (a YAML 1.1 reader, as Ruby's Psych is, which Rails uses) makes of files. */
+export function pyyamlLoad(files: readonly string[]): unknown[] {
+  return translateToolkit(
+    [
+      'import json, sys, yaml',
+      'print(json.dumps([yaml.safe_load(open(path, encoding="utf-8")) for path in sys.argv[1:]], default=str))',
+    ],
+    ...files,
+  ) as unknown[];
+}

@@ -1,7 +1,7 @@
 /**
  * The translation browser (read-only): every key with its source text and each target locale's
- * value, state and provenance, filtered by locale, state, author and text, a page at a time (the server pages, so a
- * project of 50,000 keys loads one page, not all of them).
+ * value, state, provenance and findings (DESIGN §15), filtered by locale, state, author, findings and
+ * text, a page at a time (the server pages, so a project of 50,000 keys loads one page, not all of them).
  */
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api.js';
@@ -11,6 +11,8 @@ import { Loaded, useResource } from '../ui.js';
 type KeyState = 'missing' | 'outdated' | 'translated';
 type Author = 'ai' | 'human' | 'memory';
 type Provenance = { by: Author; model?: string; at: number };
+type Severity = 'error' | 'warning';
+type Finding = { kind: string; severity: Severity; message: string };
 
 type KeyPage = {
   sourceVersion: number;
@@ -22,7 +24,10 @@ type KeyPage = {
     key: string;
     source: string | null;
     description: string | null;
-    locales: Record<string, { value: string | null; status: KeyState; provenance: Provenance | null }>;
+    locales: Record<
+      string,
+      { value: string | null; status: KeyState; provenance: Provenance | null; findings: Finding[] }
+    >;
   }[];
 };
 
@@ -49,6 +54,7 @@ export function TranslationsTab(props: { project: Project }) {
   const [locale, setLocale] = useState('');
   const [status, setStatus] = useState<'' | KeyState>('');
   const [by, setBy] = useState<'' | Author>('');
+  const [findings, setFindings] = useState<'' | Severity | 'any'>('');
   const [typed, setTyped] = useState('');
   const [q, setQ] = useState('');
   const [offset, setOffset] = useState(0);
@@ -69,6 +75,7 @@ export function TranslationsTab(props: { project: Project }) {
   if (locale) query.set('locale', locale);
   if (status) query.set('status', status);
   if (by) query.set('by', by);
+  if (findings) query.set('findings', findings);
   if (q) query.set('q', q);
   query.set('offset', String(offset));
   query.set('limit', String(PAGE_SIZE));
@@ -129,6 +136,21 @@ export function TranslationsTab(props: { project: Project }) {
             <option value="human">a person</option>
             <option value="ai">AI</option>
             <option value="memory">memory</option>
+          </select>
+        </label>{' '}
+        <label>
+          Findings{' '}
+          <select
+            value={findings}
+            onChange={(event) => {
+              setFindings((event.target as HTMLSelectElement).value as '' | Severity | 'any');
+              setOffset(0);
+            }}
+          >
+            <option value="">any or none</option>
+            <option value="error">errors</option>
+            <option value="warning">warnings</option>
+            <option value="any">errors or warnings</option>
           </select>
         </label>{' '}
         <label>
@@ -198,6 +220,15 @@ function KeyTable(props: { page: KeyPage; onPage: (offset: number) => void }) {
                         <span class={`state ${cell.status}`}>{STATE_LABELS[cell.status]}</span>
                         {cell.provenance ? (
                           <span class="muted author"> · {authorOf(cell.provenance)}</span>
+                        ) : null}
+                        {cell.findings.length > 0 ? (
+                          <ul class="findings">
+                            {cell.findings.map((finding, at) => (
+                              <li key={at} class={`finding ${finding.severity}`}>
+                                <strong>{finding.severity}</strong> ({finding.kind}): {finding.message}
+                              </li>
+                            ))}
+                          </ul>
                         ) : null}
                       </td>
                     );

@@ -163,6 +163,8 @@ function LocalesTab(props: { project: Project }) {
                     <th scope="col">Progress</th>
                     <th scope="col">Missing</th>
                     <th scope="col">Outdated</th>
+                    <th scope="col">Errors</th>
+                    <th scope="col">Warnings</th>
                     <th scope="col">Synced / source</th>
                     <th scope="col">
                       <span class="visually-hidden">Actions</span>
@@ -220,7 +222,7 @@ function LocalesTab(props: { project: Project }) {
   );
 }
 
-const COLUMNS = 7;
+const COLUMNS = 9;
 
 /** A locale's row and, below it, the row that opens to its missing and outdated keys. */
 function LocaleRows(props: {
@@ -253,6 +255,8 @@ function LocaleRows(props: {
         </td>
         <td>{locale.missingCount}</td>
         <td>{locale.outdatedCount}</td>
+        <td>{locale.errorCount}</td>
+        <td>{locale.warningCount}</td>
         <td>
           v{locale.syncedVersion} / v{locale.sourceVersion}
         </td>

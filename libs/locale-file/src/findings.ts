@@ -227,16 +227,15 @@ function language(locale: string): string {
 /** Placeholders, printf conversions and tags: what is not words of a text. */
 const NOT_WORDS =
   /\{\{[^{}]*\}\}|\{[^{}]*\}|%(?:\d+\$)?[-+ #0]*\d*(?:\.\d+)?(?:hh|h|ll|l|q|z|t|j)?[a-zA-Z@]|<[^<>]*>|\bhttps?:\/\/\S+/g;
-const LETTER = /\p{L}/u;
+const WORD = /\p{L}/u;
 
 /**
- * Whether a text copied to another language is the same by nature: no letter once placeholders,
- * tags and addresses are left out (numbers, `{count}`, `{count} / {total}`, a URL). A copy of
- * any other text is a warning (DESIGN §15: a German `OK` equal to the English one), which a
- * person may intend: names and loanwords are often the same in every language.
+ * Whether a text copied to another language is the same by nature: no word once placeholders,
+ * tags and addresses are left out (`{count}`, `42`, `%d%%`). Any other copy (`OK`, a brand name)
+ * is the copy warning a person may intend (DESIGN §15: a warning never fails a check).
  */
 export function isSameInEveryLanguage(text: string): boolean {
-  return !LETTER.test(text.replace(NOT_WORDS, ' '));
+  return !WORD.test(text.replace(NOT_WORDS, ' '));
 }
 
 /** Whether a value is a copy of its source text worth a warning, under `options`. */
@@ -245,17 +244,6 @@ function copyRule(options: JudgeOptions): (sourceText: string, value: string) =>
   if (sourceLocale !== undefined && language(sourceLocale) === language(locale)) return () => false;
   return (sourceText, value) =>
     value === sourceText && !isSameInEveryLanguage(sourceText) && !(keptAsIs?.(sourceText) ?? false);
-}
-
-/** The findings by key, each key's in the order found. */
-export function findingsByKey(findings: readonly Finding[]): Map<string, StoredFinding[]> {
-  const byKey = new Map<string, StoredFinding[]>();
-  for (const { key, ...finding } of findings) {
-    const list = byKey.get(key);
-    if (list) list.push(finding);
-    else byKey.set(key, [finding]);
-  }
-  return byKey;
 }
 
 /** The worst severity of a key's findings; undefined when it has none. */

@@ -17,28 +17,24 @@ export type KeyFindings = ReadonlyMap<string, readonly StoredFinding[]>;
 
 export const NO_FINDINGS: KeyFindings = new Map();
 
-/** The findings of an upload by key, compressed; null when there are none. */
-export async function encodeFindings(findings: readonly Finding[]): Promise<Buffer | null> {
-  if (findings.length === 0) return null;
-  const keys: string[] = [];
+/** Findings (in key order, a key's together) by key, in time slices: an upload may have 200,000. */
+export async function groupFindings(findings: readonly Finding[]): Promise<KeyFindings> {
+  const byKey = new Map<string, StoredFinding[]>();
+  await forEachInSlices(findings.length, (i) => {
+    const { key, ...finding } = findings[i]!;
+    const list = byKey.get(key);
+    if (list) list.push(finding);
+    else byKey.set(key, [finding]);
+  });
+  return byKey;
+}
+
+/** The findings by key, compressed; null when there are none. */
+export async function encodeFindings(findings: KeyFindings): Promise<Buffer | null> {
+  if (findings.size === 0) return null;
+  const keys = [...findings.keys()];
   const values: string[] = [];
-  let current: string | undefined;
-  let list: StoredFinding[] = [];
-  const flush = () => {
-    if (current === undefined) return;
-    keys.push(current);
-    values.push(JSON.stringify(list));
-  };
-  // Findings come in key order, a key's together.
-  for (const { key, ...finding } of findings) {
-    if (key !== current) {
-      flush();
-      current = key;
-      list = [];
-    }
-    list.push(finding);
-  }
-  flush();
+  await forEachInSlices(keys.length, (i) => values.push(JSON.stringify(findings.get(keys[i]!))));
   return encodeStoredEntries({ keys, values });
 }
 

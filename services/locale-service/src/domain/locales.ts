@@ -19,7 +19,6 @@ import type { Logger } from '@tolk/logger';
 import {
   decodeStoredEntries,
   encodeStoredEntries,
-  findingsByKey,
   judgedSourceOf,
   rebuildTranslation,
   forEachInSlices,
@@ -67,6 +66,7 @@ import {
   decodeFindings,
   encodeFindings,
   findingsOfKeys,
+  groupFindings,
   NO_FINDINGS,
   type KeyFindings,
 } from './locale-findings.js';
@@ -707,8 +707,8 @@ export function createLocales(deps: {
         target: madeTarget,
         claimed,
       });
-      const findings = findingsByKey(judged.findings);
-      const storedFindings = await encodeFindings(judged.findings);
+      const findings = await groupFindings(judged.findings);
+      const storedFindings = await encodeFindings(findings);
 
       const translations = await translationsOf(judged.kept);
       const current = head.version === from ? made : await documents.version(projectId, head.version);
