@@ -123,7 +123,7 @@ describe('mergeTranslations with the target’s plural forms', () => {
     expect(merged.keyCount).toBe(7);
   });
 
-  it('when a local form keeps the placeholders the source forms share, then it is kept; else it is reported and left out', () => {
+  it("when a local form loses the placeholders the source forms share, then it is kept all the same: a person's, stored with its finding", () => {
     const merged = mergeTranslations({
       source,
       locale: 'pl',
@@ -142,10 +142,10 @@ describe('mergeTranslations with the target’s plural forms', () => {
       cart: {
         item_one: 'Jeden przedmiot',
         item_few: 'kilka przedmiotów',
+        item_many: '{{count}} {{what}}',
         item_other: '{{count}} przedmiotu',
       },
     });
-    expect(merged.rejectedLocal).toEqual(['cart.item_many']);
   });
 
   it('when a group failed, then none of its forms is written, not even older ones', () => {

@@ -679,7 +679,6 @@ async function uploadLocale(options: {
 }) {
   const { io, api, projectId, source, parts, version, item, progress, syncState } = options;
   const { outcome } = item;
-  let rejectedLocal: string[] = [];
   try {
     // Read once, before this run writes them: a merge made again writes the files again from
     // what they held, and never takes its own first merge for local work.
@@ -737,7 +736,6 @@ async function uploadLocale(options: {
         });
         outcome.translated = item.translated.size;
         outcome.failedKeys = item.target.keys.filter((key) => item.failed.has(key));
-        rejectedLocal = merged.rejectedLocal;
         values = valuesOf(parseLocaleDocument(merged.document, outcome.file, io.cwd));
         outcome.fixed = [...item.fixes.keys()].filter(
           (key) => translated.has(key) && values.get(key) === translated.get(key),
@@ -795,11 +793,6 @@ async function uploadLocale(options: {
     if (!(error instanceof CliError)) throw error;
     outcome.error = { code: error.code, message: error.message };
     progress.state(item.locale, `upload failed: ${error.code}`);
-  }
-  for (const key of rejectedLocal) {
-    outcome.problems.push(
-      `${key}: the value in ${outcome.file} has other placeholders than the source; not uploaded`,
-    );
   }
 }
 

@@ -1,11 +1,4 @@
-import {
-  comparePluralFormPlaceholders,
-  rebuildTranslation,
-  sourceTextOf,
-  sourceValuesOf,
-  type ParsedSource,
-  type TargetKeys,
-} from '@tolk/locale-file';
+import { rebuildTranslation, sourceTextOf, type ParsedSource, type TargetKeys } from '@tolk/locale-file';
 import type { KeyRuleMatcher } from '@tolk/contracts';
 import { hashValue } from '../files/sync-state.js';
 
@@ -41,8 +34,6 @@ export type MergeResult = {
   /** The target document in the source's nesting and key order. */
   document: Record<string, unknown>;
   keyCount: number;
-  /** Local values left out because their placeholders differ from the source's. */
-  rejectedLocal: string[];
   /** How many keys have this run's value (a new translation, a local one the server lacks) over the server's. */
   ownKeys: number;
 };
@@ -53,17 +44,15 @@ export type MergeResult = {
  * server for keys not retranslated, so hand edits survive), unless it is the value last synced
  * and the server's has changed since (`synced`); else the server's. Keys of a failed
  * batch are left out, so a stale value is never uploaded as made from the current source; keys
- * the source no longer has are dropped. Local values whose placeholders differ from the source
- * are left out too (the server would refuse the whole upload for them). A source with `@@locale`
+ * the source no longer has are dropped. A local value is a person's whatever it says (placeholders
+ * lost included): kept, and stored by the server with its findings (DESIGN §15). A source with `@@locale`
  * (ARB) gives the file `"@@locale": "<target>"` in the same place; no other metadata or annotation.
  * The keys are the target locale's (DESIGN §11): each i18next plural group is written as the
  * locale's forms in CLDR order at the group's place, so forms it does not use (`item_two` in
- * Polish, left by hand or by an older run) are dropped, and a local form keeps the placeholders
- * its source forms share.
+ * Polish, left by hand or by an older run) are dropped.
  */
 export function mergeTranslations(input: MergeInput): MergeResult {
   const { source, locale, target, server, local, translated, failed, synced, rules } = input;
-  const rejectedLocal: string[] = [];
   let keyCount = 0;
   let ownKeys = 0;
   const document = rebuildTranslation(
@@ -75,7 +64,7 @@ export function mergeTranslations(input: MergeInput): MergeResult {
     },
     { locale, target },
   );
-  return { document, keyCount, rejectedLocal, ownKeys };
+  return { document, keyCount, ownKeys };
 
   function valueOf(key: string): string | undefined {
     const rule = rules?.ruleOf(key);
@@ -95,13 +84,10 @@ export function mergeTranslations(input: MergeInput): MergeResult {
     const mine = local?.get(key);
     const theirs = server.get(key);
     const stale = synced !== undefined && theirs !== undefined && synced[key] === hashValue(mine ?? '');
+    // A person's value is kept whatever it says: the server stores it with its findings (DESIGN §15).
     if (mine !== undefined && mine !== '' && !stale) {
-      const sources = sourceValuesOf(source, target.byKey.get(key)!);
-      if (comparePluralFormPlaceholders(sources, mine) === undefined) {
-        if (mine !== theirs) ownKeys++;
-        return mine;
-      }
-      rejectedLocal.push(key);
+      if (mine !== theirs) ownKeys++;
+      return mine;
     }
     return theirs;
   }

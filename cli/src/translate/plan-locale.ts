@@ -3,12 +3,7 @@
  * outdated keys, a person's translations only as references, and with `--fix` the keys whose
  * translation has findings.
  */
-import {
-  comparePluralFormPlaceholders,
-  sourceValuesOf,
-  type ParsedSource,
-  type TargetKeys,
-} from '@tolk/locale-file';
+import { type ParsedSource, type TargetKeys } from '@tolk/locale-file';
 import type { KeyRuleMatcher } from '@tolk/contracts';
 import type { TolkApi } from '../api/tolk-api.js';
 import { CliError, ExitCode } from '../errors.js';
@@ -88,11 +83,7 @@ export async function planLocale(options: {
   for (const key of target.keys) {
     const mine = local?.values.get(key);
     const theirs = server.get(key);
-    if (
-      isUnsyncedLocal(mine, theirs, synced?.[key]) &&
-      (synced !== undefined || theirs === undefined) &&
-      comparePluralFormPlaceholders(sourceValuesOf(source, target.byKey.get(key)!), mine) === undefined
-    ) {
+    if (isUnsyncedLocal(mine, theirs, synced?.[key]) && (synced !== undefined || theirs === undefined)) {
       humanValues.set(key, mine);
     } else if (theirs !== undefined && translations.provenance[key]?.by === 'human') {
       humanValues.set(key, theirs);
