@@ -247,7 +247,7 @@ describe('bad input in locale files', () => {
       );
       const translate = await app.translate('--force');
       expect(translate.code, translate.stderr).toBe(0);
-      expect(translate.stderr).toContain('warning: po/pl.po:4:1: Plural-Forms');
+      expect(translate.stderr).toContain('error: po/pl.po:4:1: Plural-Forms');
       const written = (await app.read('po/pl.po')).toString();
       expect(written).toContain('"Plural-Forms: nplurals=3; plural=(n==1 ? 0 : n%10>=2');
       // The server's translation of the entry the file could not say (a person's, kept).

@@ -108,7 +108,7 @@ describe.skipIf(!present)('NewPipe, a real Android app, taken as it is', () => {
     // locale is refused for it.
     expect(outcomes.filter((outcome) => !outcome.uploaded)).toEqual([]);
     expect(translate.stderr).toContain(
-      `warning: ${fileOf('pl')}:427:5: listening: <plurals name="listening"> has no item`,
+      `error: ${fileOf('pl')}:427:5: listening: <plurals name="listening"> has no item`,
     );
 
     const pull = await app.tolk('pull');

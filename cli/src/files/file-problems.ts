@@ -51,16 +51,18 @@ export function fileProblems(undone: { source: string; target: string }) {
     get failed(): FileFailure[] {
       return [...failures.values()].map((entry) => entry.failure);
     },
-    /** The findings, as printed: warnings for people; each failure as an error, after them. */
+    /** The findings, as printed for people with their severity; each failure as an error, after them. */
     print(note: (text: string) => void) {
       for (const [file, list] of findings) {
         for (const finding of list.slice(0, PRINTED_PER_FILE)) {
           const subject = finding.key === null ? '' : `${finding.key}: `;
-          note(`warning: ${file}:${finding.line}:${finding.column}: ${subject}${finding.message}`);
+          note(
+            `${finding.severity}: ${file}:${finding.line}:${finding.column}: ${subject}${finding.message}`,
+          );
         }
         if (list.length > PRINTED_PER_FILE) {
           note(
-            `warning: ${file}: ${list.length - PRINTED_PER_FILE} more findings (\`tolk check\` lists them all)`,
+            `note: ${file}: ${list.length - PRINTED_PER_FILE} more findings (\`tolk check\` lists them all)`,
           );
         }
       }
