@@ -79,22 +79,29 @@ const NOT_ICU: SourceShape = { ok: false };
 const NO_PLURALS: SourceShape = { ok: true, plurals: new Map() };
 
 /**
- * The shapes of a source's values, by the identity of its values array, filled as keys are
- * checked. Source versions never change and locale-service caches each as one object, so uploads
- * made from the same version parse its values once, not once per upload and target locale.
+ * The shapes of source texts, by text, filled as keys are checked: every target locale of a
+ * version is judged against the same texts (each locale its own list of them, where its plural
+ * forms differ), so uploads of all locales made from one version parse each text once. Only texts
+ * with a `{` are kept (the others are plain text); bounded by their characters, emptied when full.
  */
-const sourceShapes = new WeakMap<readonly string[], (SourceShape | undefined)[]>();
+const sourceShapes = new Map<string, SourceShape>();
+let shapeCharacters = 0;
+const MAX_SHAPE_CHARACTERS = 32 * 1024 * 1024;
 
-function sourceShape(source: FlatEntries, index: number): SourceShape {
-  let shapes = sourceShapes.get(source.values);
-  if (!shapes) sourceShapes.set(source.values, (shapes = []));
-  let shape = shapes[index];
+function sourceShape(text: string): SourceShape {
+  if (!text.includes('{')) return NO_PLURALS;
+  let shape = sourceShapes.get(text);
   if (!shape) {
-    const parsed = parseIcu(source.values[index]!);
+    const parsed = parseIcu(text);
     const plurals = parsed.ok ? pluralArguments(parsed.elements) : undefined;
-    // Most values have no plural: they share one shape, so a large version costs an array slot each.
+    // Most values have no plural: they share one shape.
     shape = !plurals ? NOT_ICU : plurals.size === 0 ? NO_PLURALS : { ok: true, plurals };
-    shapes[index] = shape;
+    if (shapeCharacters + text.length > MAX_SHAPE_CHARACTERS) {
+      sourceShapes.clear();
+      shapeCharacters = 0;
+    }
+    sourceShapes.set(text, shape);
+    shapeCharacters += text.length;
   }
   return shape;
 }
@@ -128,7 +135,7 @@ export function findIcuProblems(
     const key = source.keys[i]!;
     const translation = translationOf(key, i);
     if (translation === undefined) continue;
-    const shape = sourceShape(source, i);
+    const shape = sourceShape(source.values[i]!);
     if (!shape.ok) continue;
     // A source with no `{` is plain text, ICU or not: its translation may use `{{count}}` (an
     // i18next form that needs the number where English needs none, Russian `one` for 21).

@@ -96,7 +96,7 @@ export function extractPlaceholders(text: string): string[] {
 export function comparePlaceholders(source: string, translation: string): PlaceholderDifference | undefined {
   if (source === translation) return undefined;
   if (!mayHavePlaceholders(source) && !mayHavePlaceholders(translation)) return undefined;
-  const expected = findPlaceholders(source);
+  const expected = sourcePlaceholders(source);
   const actual = findPlaceholders(translation);
   const missing = difference(expected, actual);
   const unexpected = difference(actual, expected);
@@ -115,7 +115,7 @@ export function comparePluralFormPlaceholders(
 ): PlaceholderDifference | undefined {
   if (sources.length === 1) return comparePlaceholders(sources[0]!, translation);
   if (!sources.some(mayHavePlaceholders) && !mayHavePlaceholders(translation)) return undefined;
-  const found = sources.map(findPlaceholders);
+  const found = sources.map(sourcePlaceholders);
   const shared = newFound();
   const allowed = newFound();
   for (const form of found) {
@@ -201,6 +201,29 @@ export function translationLookup(
 /** The quick test that lets most values skip parsing: every placeholder has one of these. */
 function mayHavePlaceholders(text: string): boolean {
   return text.includes('{') || text.includes('%') || text.includes('<');
+}
+
+/**
+ * The placeholders of source texts, by text: every target locale's values are compared with the
+ * same source texts, so each is scanned once. Read only; bounded by their characters, emptied
+ * when full.
+ */
+const sourceFound = new Map<string, Found>();
+let sourceFoundCharacters = 0;
+const MAX_SOURCE_FOUND_CHARACTERS = 32 * 1024 * 1024;
+
+function sourcePlaceholders(text: string): Found {
+  let found = sourceFound.get(text);
+  if (!found) {
+    found = findPlaceholders(text);
+    if (sourceFoundCharacters + text.length > MAX_SOURCE_FOUND_CHARACTERS) {
+      sourceFound.clear();
+      sourceFoundCharacters = 0;
+    }
+    sourceFound.set(text, found);
+    sourceFoundCharacters += text.length;
+  }
+  return found;
 }
 
 function findPlaceholders(text: string): Found {
