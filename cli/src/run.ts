@@ -183,7 +183,7 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
   program
     .command('check')
     .description(
-      'Check the local target files against the source and the server, without a model: missing, outdated, placeholders, ICU, plurals, markup, glossary, maxLength, untranslated',
+      'Check the local target files against the source and the server, without a model: missing, outdated, placeholders, ICU, plurals, markup, glossary, maxLength, copies of the source',
     )
     .option('-l, --locale <locale>', 'only this locale (repeatable)', collect, [])
     .addOption(

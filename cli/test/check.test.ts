@@ -89,8 +89,8 @@ const EXPECTED: Expected[] = [
   { file: COMMON_DE, line: 5, locale: 'de', key: 'shop,main.link', kind: 'markup' },
   { file: COMMON_DE, line: 6, locale: 'de', key: 'shop,main.cart', kind: 'glossary' },
   { file: COMMON_DE, line: 9, locale: 'de', key: 'shop,main.items_few', kind: 'plural' },
-  { file: COMMON_DE, line: 10, locale: 'de', key: 'shop,main.button', kind: 'untranslated' },
-  { file: COMMON_DE, line: 12, locale: 'de', key: 'shop,main.ok', kind: 'untranslated' },
+  { file: COMMON_DE, line: 10, locale: 'de', key: 'shop,main.button', kind: 'copy' },
+  { file: COMMON_DE, line: 12, locale: 'de', key: 'shop,main.ok', kind: 'copy' },
   { file: COMMON_DE, line: 13, locale: 'de', key: 'shop,main.files', kind: 'icu' },
   { file: COMMON_DE, line: 14, locale: 'de', key: 'shop,main.checkout', kind: 'extra' },
   { file: COMMON_DE, line: 15, locale: 'de', key: 'shop,main.bye', kind: 'outdated' },
@@ -252,7 +252,7 @@ describe('tolk check', () => {
           markup: 2,
           glossary: 1,
           'max-length': 1,
-          untranslated: 2,
+          copy: 2,
           extra: 1,
         },
       });
@@ -291,7 +291,7 @@ describe('tolk check', () => {
       ).toEqual(EXPECTED.map(({ file, line, kind, key }) => ({ file, line, kind, key })));
       expect(blocks.at(-1)).toBe(
         '17 problems (9 errors, 8 warnings) in 4 files: 4 missing, 2 outdated, 2 placeholder, 1 icu, 1 plural, ' +
-          '2 markup, 1 glossary, 1 max-length, 2 untranslated, 1 extra; 2 locales checked against source version 2.',
+          '2 markup, 1 glossary, 1 max-length, 2 copy, 1 extra; 2 locales checked against source version 2.',
       );
     });
 
@@ -337,7 +337,7 @@ describe('tolk check', () => {
       ).toEqual(EXPECTED.map(({ file, line, kind }) => ({ file, line, kind: `tolk-${kind}` })));
       expect(new Set(issues.map((issue) => issue.fingerprint)).size).toBe(issues.length);
       expect(issues.find((issue) => issue.check_name === 'tolk-icu')?.severity).toBe('critical');
-      expect(issues.find((issue) => issue.check_name === 'tolk-untranslated')?.severity).toBe('minor');
+      expect(issues.find((issue) => issue.check_name === 'tolk-copy')?.severity).toBe('minor');
       const again = codeQualityReport.parse((await tolk('check', '--format', 'gitlab')).json());
       expect(again.map((issue) => issue.fingerprint)).toEqual(issues.map((issue) => issue.fingerprint));
     });
@@ -412,7 +412,7 @@ describe('tolk check', () => {
 
     const human = await tolk('check');
     expect(human.code, human.stdout + human.stderr).toBe(0);
-    expect(human.stdout).toContain('warning  untranslated  common.ok: the same text as the source (en)');
+    expect(human.stdout).toContain('warning  copy  common.ok: the same text as the source (en)');
     expect(human.stdout).toContain('1 problem (0 errors, 1 warning)');
     expect(human.stdout).toContain('Only warnings: the check passes (`--strict` fails on them).');
     const json = await tolk('check', '--json');
@@ -420,7 +420,7 @@ describe('tolk check', () => {
     expect(json.json()).toMatchObject({
       ok: true,
       counts: { errors: 0, warnings: 1 },
-      findings: [{ key: 'common.ok', kind: 'untranslated', severity: 'warning' }],
+      findings: [{ key: 'common.ok', kind: 'copy', severity: 'warning' }],
     });
     const github = await tolk('check', '--format', 'github');
     expect(github.code).toBe(0);
@@ -561,7 +561,7 @@ describe('tolk check', () => {
       { file: 'config/locales/de.yml', line: 2, key: 'rails.greeting', kind: 'placeholder' },
       { file: 'config/locales/de.yml', line: 5, key: 'rails.nav.cart', kind: 'placeholder' },
       { file: 'i18n/messages_de.properties', line: 2, key: 'messages.app.title', kind: 'placeholder' },
-      { file: 'i18n/messages_de.properties', line: 3, key: 'messages.app.bye', kind: 'untranslated' },
+      { file: 'i18n/messages_de.properties', line: 3, key: 'messages.app.bye', kind: 'copy' },
     ]);
   });
 

@@ -24,7 +24,8 @@ describe('tolk translate --fix', () => {
   // person's translation with a copy warning).
   beforeEach(async () => {
     ({ openai, cli } = project);
-    expect((await translate()).code).toBe(0);
+    const first = await translate();
+    expect(first.code, first.stdout + first.stderr).toBe(0);
     await cli.writeJson('locales/de.json', {
       ...(await cli.readJson('locales/de.json')),
       bye: SOURCE.bye,
@@ -75,6 +76,19 @@ describe('tolk translate --fix', () => {
     expect(people.stdout).toContain(
       'Every locale is up to date with source version 1 and no translation has errors to fix; nothing to translate.',
     );
+  });
+
+  it('when a person’s broken translation is on the server, then --fix sends it with the server’s finding', async () => {
+    await breakPay();
+    expect((await tolk('push')).code).toBe(0);
+    expect((await provenance()).pay).toMatchObject({ by: 'human' });
+    openai.requests.length = 0;
+    const result = await translate('--fix');
+    expect(result.code, result.stderr).toBe(0);
+    expect(openai.stringsReceived()).toEqual([{ pay: 'Pay {amount}' }]);
+    expect(JSON.stringify(openai.requests[0]!.body)).toContain('lost {amount}');
+    expect(result.stdout).toContain('de: fixed 1 of 1 key with errors');
+    expect((await provenance()).pay).toMatchObject({ by: 'ai', model: MODEL });
   });
 
   it('when --fix=warnings runs, then the copy of the source goes to the model too and the summary says how many were fixed', async () => {

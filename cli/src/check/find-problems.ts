@@ -1,19 +1,18 @@
 /**
- * What `tolk check` finds wrong in one target locale's local values (DESIGN §14), by the rules
- * `translate` holds a model's answer to (ai/check-answer.ts) and the server holds an upload to:
- * the same placeholder, ICU and plural-category checks of @tolk/locale-file, and the glossary
- * check of translate/glossary.ts. Nothing here calls a model or the network; the caller brings
- * what the server knows (its source, the locale's outdated keys, its values).
+ * What `tolk check` finds wrong in one target locale's local values (DESIGN §14, §15): what a
+ * value says is judged by @tolk/locale-file's findings, the function the server judges a
+ * person's upload with (ICU, plural categories, placeholders, markup, copies of the source), so
+ * both give the same kind and severity for the same value; then what only the CLI knows: the
+ * glossary (translate/glossary.ts), `maxLength`, missing, outdated and extra keys. Nothing here
+ * calls a model or the network; the caller brings what the server knows (its source, the
+ * locale's outdated keys, its values).
  */
 import { TYPE, parse, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
 import type { KeyRuleMatcher } from '@tolk/contracts';
 import {
-  findIcuProblems,
-  isSameInEveryLanguage,
-  judgePlaceholders,
+  judgeTranslations,
   pluralCategories,
   sourceTextOf,
-  sourceValuesOf,
   unusedPluralForms,
   type ParsedSource,
   type TargetKey,
@@ -32,7 +31,7 @@ export const FINDING_KINDS = [
   'markup',
   'glossary',
   'max-length',
-  'untranslated',
+  'copy',
   'extra',
   'duplicate',
   'format',
@@ -59,7 +58,7 @@ export const SEVERITY: Record<FindingKind, Severity> = {
   markup: 'error',
   glossary: 'warning',
   'max-length': 'warning',
-  untranslated: 'warning',
+  copy: 'warning',
   extra: 'warning',
   // A file's own findings carry their severity (a duplicate aapt2 or msgfmt refuses is an error).
   duplicate: 'warning',
@@ -68,7 +67,12 @@ export const SEVERITY: Record<FindingKind, Severity> = {
 };
 
 /** A finding before it is placed in a file. */
-export type KeyFinding = { key: string; kind: FindingKind; message: string };
+export type KeyFinding = { key: string; kind: FindingKind; severity: Severity; message: string };
+
+/** A finding of one of check's own kinds, with the kind's severity. */
+function finding(key: string, kind: FindingKind, message: string): KeyFinding {
+  return { key, kind, severity: SEVERITY[kind], message };
+}
 
 export type LocaleInput = {
   locale: string;
@@ -106,13 +110,13 @@ export function findProblems(input: LocaleInput): KeyFinding[] {
     const value = local.get(entry.key);
     const sourceText = sourceTextOf(source, entry);
     if (value === undefined || (value === '' && sourceText !== '')) {
-      findings.push({ key: entry.key, kind: 'missing', message: missingMessage(entry, locale, rule) });
+      findings.push(finding(entry.key, 'missing', missingMessage(entry, locale, rule)));
       continue;
     }
     // A key never translated carries the source text, written by `pull`: nothing to check in it.
     if (rule === 'neverTranslate') continue;
     const outdated = outdatedMessage(input, entry, value);
-    if (outdated) findings.push({ key: entry.key, kind: 'outdated', message: outdated });
+    if (outdated) findings.push(finding(entry.key, 'outdated', outdated));
     present.push({ entry, value, sourceText });
   }
 
@@ -120,66 +124,49 @@ export function findProblems(input: LocaleInput): KeyFinding[] {
   for (const { key, categories } of unusedPluralForms(target, [...local.keys()])) {
     unusedForms.add(key);
     if (rules.ruleOf(key) === 'exclude') continue;
-    findings.push({
-      key,
-      kind: 'plural',
-      message: `a plural form ${locale} does not use (${locale}: ${categories.join(', ')}); remove it`,
-    });
+    findings.push(
+      finding(
+        key,
+        'plural',
+        `a plural form ${locale} does not use (${locale}: ${categories.join(', ')}); remove it`,
+      ),
+    );
   }
   // A key the source no longer has (renamed or deleted) is text no one reads; `pull` drops it.
   for (const key of local.keys()) {
     if (target.byKey.has(key) || unusedForms.has(key)) continue;
-    findings.push({
-      key,
-      kind: 'extra',
-      message: 'not a key of the source (renamed or deleted?); remove it, as `tolk pull` does',
-    });
+    findings.push(
+      finding(key, 'extra', 'not a key of the source (renamed or deleted?); remove it, as `tolk pull` does'),
+    );
   }
 
-  // ICU first, as on the server: a value that does not parse loses its placeholders too.
-  const icuSource = {
-    keys: present.map((item) => item.entry.key),
-    values: present.map((item) => item.sourceText),
-  };
+  // What the values say, judged as the server judges a person's upload.
   const values = new Map(present.map((item) => [item.entry.key, item.value]));
-  const broken = new Set<string>();
-  for (const problem of findIcuProblems(icuSource, values, locale)) {
-    broken.add(problem.key);
-    findings.push({
-      key: problem.key,
-      kind: problem.kind === 'icu-syntax' ? 'icu' : 'plural',
-      message: problem.message,
-    });
+  const copies = new Set<string>();
+  for (const found of judgeTranslations(source, values, {
+    locale,
+    sourceLocale: input.sourceLocale,
+    target,
+    keptAsIs: (text) => isKeptAsIs(text, input.glossary, locale),
+  })) {
+    if (found.kind === 'copy') copies.add(found.key);
+    findings.push(found);
   }
 
-  const sameLanguage = language(input.sourceLocale) === language(locale);
   for (const { entry, value, sourceText } of present) {
     const { key } = entry;
-    if (!broken.has(key)) {
-      for (const found of judgePlaceholders(key, sourceValuesOf(source, entry), value))
-        findings.push({ key, kind: found.kind, message: found.message });
-    }
-    const copied =
-      value === sourceText && !sameLanguage && !isTriviallyIdentical(sourceText, input.glossary, locale);
-    if (copied) {
-      findings.push({
-        key,
-        kind: 'untranslated',
-        message: `the same text as the source (${input.sourceLocale}): not translated`,
-      });
-    } else {
+    // A copy of the source says it all: the glossary's rendering is missing too.
+    if (!copies.has(key)) {
       const miss = glossaryMiss(input.glossary, sourceText, value, locale);
-      if (miss) findings.push({ key, kind: 'glossary', message: miss });
+      if (miss) findings.push(finding(key, 'glossary', miss));
     }
     const limit = maxLengthOf(source, entry);
     if (limit !== undefined) {
       const length = messageLength(value, locale);
       if (length > limit)
-        findings.push({
-          key,
-          kind: 'max-length',
-          message: `${length} characters, more than its maxLength of ${limit}`,
-        });
+        findings.push(
+          finding(key, 'max-length', `${length} characters, more than its maxLength of ${limit}`),
+        );
     }
   }
   return findings;
@@ -227,17 +214,8 @@ function pathsOf(key: string): string[] {
   return paths;
 }
 
-function language(locale: string): string {
-  return locale.split('-')[0]!.toLowerCase();
-}
-
-/**
- * A copy of the source that is no sign of a missing translation: a text without a word once
- * placeholders and tags are left out (`{count}`, `42`, `%d%%`), or a glossary term kept as is.
- * Any other copy (`OK`, a brand name) is a warning a person may intend (DESIGN §15).
- */
-export function isTriviallyIdentical(text: string, glossary: CompiledGlossary, locale: string): boolean {
-  if (isSameInEveryLanguage(text)) return true;
+/** Whether `text` is a glossary term kept as is: its copy in a translation is no finding. */
+function isKeptAsIs(text: string, glossary: CompiledGlossary, locale: string): boolean {
   const keptTerms = entriesUsedIn(glossary, [text]).filter((entry) => entry.keepAsIs);
   const bare = text.trim().toLocaleLowerCase(locale);
   return keptTerms.some((entry) => entry.term.toLocaleLowerCase(locale) === bare);

@@ -215,7 +215,7 @@ export async function check(io: Io, options: CheckOptions) {
         locale,
         key: finding.key,
         kind: finding.kind,
-        severity: SEVERITY[finding.kind],
+        severity: finding.severity,
         message: finding.message,
       });
     }

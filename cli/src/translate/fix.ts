@@ -5,12 +5,12 @@
  * says.
  *
  * The findings of a value the server has are the server's (the locale's `findings`, judged when
- * it was uploaded); a local value never uploaded, or every value when the server gives no
- * findings, is judged here by the rules `tolk check` judges with.
+ * it was uploaded); a local value never uploaded is judged here by the rules `tolk check` judges
+ * with, which take what a value says from the same function as the server.
  */
 import type { KeyRuleMatcher } from '@tolk/contracts';
 import type { ParsedSource, TargetKeys } from '@tolk/locale-file';
-import { findProblems, SEVERITY, type FindingKind } from '../check/find-problems.js';
+import { findProblems, type FindingKind } from '../check/find-problems.js';
 import { isUnsyncedLocal } from '../files/sync-state.js';
 import type { CompiledGlossary } from './glossary.js';
 
@@ -33,8 +33,8 @@ export type FixInput = {
   target: TargetKeys;
   /** The server's values of the locale. */
   server: ReadonlyMap<string, string>;
-  /** The server's findings of its values; undefined from a server that gives none. */
-  serverFindings: readonly ValueFinding[] | undefined;
+  /** The server's findings of its values (the locale's `findings`). */
+  serverFindings: readonly ValueFinding[];
   /** The local target files' values. */
   local: ReadonlyMap<string, string> | undefined;
   /** Hashes of the values last synced (.tolk/state.json); undefined when there is no record. */
@@ -62,7 +62,6 @@ export function keysToFix(input: FixInput): Map<string, { text: string; findings
       unjudged.set(key, mine);
     } else if (theirs !== undefined && theirs !== '') {
       current.set(key, theirs);
-      if (!input.serverFindings) unjudged.set(key, theirs);
     }
   }
   const findings = new Map<string, string[]>();
@@ -72,7 +71,7 @@ export function keysToFix(input: FixInput): Map<string, { text: string; findings
     if (rule === 'exclude' || rule === 'neverTranslate') return;
     findings.set(finding.key, [...(findings.get(finding.key) ?? []), finding.message]);
   };
-  for (const finding of input.serverFindings ?? []) if (!unjudged.has(finding.key)) add(finding);
+  for (const finding of input.serverFindings) if (!unjudged.has(finding.key)) add(finding);
   for (const finding of judgeLocally(input, unjudged)) add(finding);
   const fixes = new Map<string, { text: string; findings: string[] }>();
   for (const key of target.keys) {
@@ -99,5 +98,5 @@ function judgeLocally(input: FixInput, values: ReadonlyMap<string, string>): Val
     glossary: input.glossary,
   })
     .filter((finding) => !NOT_ABOUT_THE_TEXT.has(finding.kind) && values.has(finding.key))
-    .map((finding) => ({ key: finding.key, severity: SEVERITY[finding.kind], message: finding.message }));
+    .map(({ key, severity, message }) => ({ key, severity, message }));
 }

@@ -15,7 +15,7 @@ import { CliError, ExitCode } from '../errors.js';
 import type { LocalFiles } from '../files/file-sets.js';
 import { parseLocaleDocument } from '../files/locale-files.js';
 import { isUnsyncedLocal, type SyncState } from '../files/sync-state.js';
-import { keysToFix, type FixLevel, type ValueFinding } from './fix.js';
+import { keysToFix, type FixLevel } from './fix.js';
 import type { CompiledGlossary } from './glossary.js';
 import { valuesOf } from './merge.js';
 
@@ -118,8 +118,7 @@ export async function planLocale(options: {
       source,
       target,
       server,
-      // A server before DESIGN §15 gives no findings: then every value is judged here.
-      serverFindings: 'findings' in detail ? (detail.findings as ValueFinding[]) : undefined,
+      serverFindings: detail.findings,
       local: local?.values,
       synced,
     });
