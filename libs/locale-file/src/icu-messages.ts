@@ -17,6 +17,7 @@
 import { TYPE, parse, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
 import type { FlatEntries } from './diff.js';
 import { translationLookup } from './placeholders.js';
+import { textCache } from './text-cache.js';
 import {
   isPluralCategory,
   pluralCategories,
@@ -84,26 +85,16 @@ const NO_PLURALS: SourceShape = { ok: true, plurals: new Map() };
  * forms differ), so uploads of all locales made from one version parse each text once. Only texts
  * with a `{` are kept (the others are plain text); bounded by their characters, emptied when full.
  */
-const sourceShapes = new Map<string, SourceShape>();
-let shapeCharacters = 0;
-const MAX_SHAPE_CHARACTERS = 32 * 1024 * 1024;
+const sourceShapes = textCache<SourceShape>(32 * 1024 * 1024);
 
 function sourceShape(text: string): SourceShape {
   if (!text.includes('{')) return NO_PLURALS;
-  let shape = sourceShapes.get(text);
-  if (!shape) {
-    const parsed = parseIcu(text);
+  return sourceShapes(text, (message) => {
+    const parsed = parseIcu(message);
     const plurals = parsed.ok ? pluralArguments(parsed.elements) : undefined;
     // Most values have no plural: they share one shape.
-    shape = !plurals ? NOT_ICU : plurals.size === 0 ? NO_PLURALS : { ok: true, plurals };
-    if (shapeCharacters + text.length > MAX_SHAPE_CHARACTERS) {
-      sourceShapes.clear();
-      shapeCharacters = 0;
-    }
-    sourceShapes.set(text, shape);
-    shapeCharacters += text.length;
-  }
-  return shape;
+    return !plurals ? NOT_ICU : plurals.size === 0 ? NO_PLURALS : { ok: true, plurals };
+  });
 }
 
 /** A part of a source's keys, by index: `start` included, `end` not. */

@@ -1,6 +1,7 @@
 import type { FlatEntries } from './diff.js';
 import type { KeyRange } from './icu-messages.js';
 import type { TargetKeys } from './plural-groups.js';
+import { textCache } from './text-cache.js';
 
 /**
  * The placeholder check used when translations are uploaded and when an AI model answers: a
@@ -208,22 +209,10 @@ function mayHavePlaceholders(text: string): boolean {
  * same source texts, so each is scanned once. Read only; bounded by their characters, emptied
  * when full.
  */
-const sourceFound = new Map<string, Found>();
-let sourceFoundCharacters = 0;
-const MAX_SOURCE_FOUND_CHARACTERS = 32 * 1024 * 1024;
+const sourceFound = textCache<Found>(32 * 1024 * 1024);
 
 function sourcePlaceholders(text: string): Found {
-  let found = sourceFound.get(text);
-  if (!found) {
-    found = findPlaceholders(text);
-    if (sourceFoundCharacters + text.length > MAX_SOURCE_FOUND_CHARACTERS) {
-      sourceFound.clear();
-      sourceFoundCharacters = 0;
-    }
-    sourceFound.set(text, found);
-    sourceFoundCharacters += text.length;
-  }
-  return found;
+  return sourceFound(text, findPlaceholders);
 }
 
 function findPlaceholders(text: string): Found {
