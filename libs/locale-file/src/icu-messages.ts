@@ -86,8 +86,16 @@ const NO_PLURALS: SourceShape = { ok: true, plurals: new Map() };
  * with a `{` are kept (the others are plain text); bounded by their characters, emptied when full.
  */
 const sourceShapes = textCache<SourceShape>(32 * 1024 * 1024);
+/** And by the identity of a source's values array and index, as a version's are looked up again. */
+const shapesOfValues = new WeakMap<readonly string[], (SourceShape | undefined)[]>();
 
-function sourceShape(text: string): SourceShape {
+function sourceShape(source: FlatEntries, index: number): SourceShape {
+  let shapes = shapesOfValues.get(source.values);
+  if (!shapes) shapesOfValues.set(source.values, (shapes = []));
+  return (shapes[index] ??= shapeOf(source.values[index]!));
+}
+
+function shapeOf(text: string): SourceShape {
   if (!text.includes('{')) return NO_PLURALS;
   return sourceShapes(text, (message) => {
     const parsed = parseIcu(message);
@@ -126,7 +134,7 @@ export function findIcuProblems(
     const key = source.keys[i]!;
     const translation = translationOf(key, i);
     if (translation === undefined) continue;
-    const shape = sourceShape(source.values[i]!);
+    const shape = sourceShape(source, i);
     if (!shape.ok) continue;
     // A source with no `{` is plain text, ICU or not: its translation may use `{{count}}` (an
     // i18next form that needs the number where English needs none, Russian `one` for 21).
