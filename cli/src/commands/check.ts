@@ -39,8 +39,14 @@ type TargetFile = {
   exists: boolean;
   /** It could not be read: its keys are not checked. */
   unread: boolean;
-  lines: ValueLines | undefined;
+  /** Where its keys' values stand, worked out when a finding is first placed in it. */
+  lines: () => ValueLines | undefined;
 };
+
+const NO_LINES = () => undefined;
+
+/** Locales whose server state is fetched while an earlier one is checked. */
+const LOCALES_AHEAD = 3;
 
 /**
  * Checks the local target files against the local source files and the server, without calling
@@ -139,6 +145,11 @@ export async function check(io: Io, options: CheckOptions) {
   for (const { failure } of sourceFiles.failed) unreadable(failure);
   sourceFiles.findings.forEach(fileFinding);
 
+  const serverState = fetchedAhead(chosen, LOCALES_AHEAD, (locale) =>
+    onServer.has(locale)
+      ? Promise.all([api.getLocale(projectId, locale), api.getTranslations(projectId, locale)])
+      : Promise.resolve(undefined),
+  );
   for (const locale of chosen) {
     const files = new Map<SourcePart, TargetFile>();
     const local = new Map<string, string>();
@@ -153,7 +164,7 @@ export async function check(io: Io, options: CheckOptions) {
         path,
         exists: read.status !== 'absent',
         unread: read.status === 'failed',
-        lines: undefined,
+        lines: NO_LINES,
       });
       if (read.status === 'failed') unreadable(read.failure);
       if (read.status !== 'read') continue;
@@ -167,15 +178,14 @@ export async function check(io: Io, options: CheckOptions) {
         partOfLocalKey.set(prefix + key, part);
       });
       const format = part.file.set.legacy ? 'json' : part.file.set.format.name;
-      files.get(part)!.lines = valueLines(read.bytes.toString('utf8'), format, {
-        locale,
-        rails: part.file.set.options.rails === true,
-      });
+      const rails = part.file.set.options.rails === true;
+      let lines: ValueLines | undefined;
+      // Most keys have no finding: a file is read again for its lines only when one does.
+      files.get(part)!.lines = () =>
+        (lines ??= valueLines(read.bytes.toString('utf8'), format, { locale, rails }));
     }
 
-    const [detail, translations] = onServer.has(locale)
-      ? await Promise.all([api.getLocale(projectId, locale), api.getTranslations(projectId, locale)])
-      : [undefined, undefined];
+    const [detail, translations] = (await serverState(locale)) ?? [undefined, undefined];
     const target = targetKeys(source, locale, { i18nextPlurals });
     const keyFindings = findProblems({
       locale,
@@ -259,12 +269,37 @@ function placer(
       [...files.keys()][0]!;
     const file = files.get(part)!;
     const prefix = keyPrefix(part.file);
-    const lines = file.lines;
+    const lines = file.lines();
     if (!lines) return { file, line: 1 };
     const local = (key: string) => key.slice(prefix.length);
     if (lines.has(local(finding.key))) return { file, line: lines.lineOf(local(finding.key)) };
     const siblings = entry?.group ? (target.formsOf.get(entry.group) ?? []) : [];
     const sibling = siblings.find((other) => lines.has(local(other.key)));
     return { file, line: sibling ? lines.lineOf(local(sibling.key)) : 1 };
+  };
+}
+
+/**
+ * `fetch` of each of `items`, asked for in their order: asking for one starts it and the next
+ * `ahead` ones, so that the server answers while the caller works on what it has.
+ */
+function fetchedAhead<T>(
+  items: readonly string[],
+  ahead: number,
+  fetch: (item: string) => Promise<T>,
+): (item: string) => Promise<T> {
+  const started = new Map<string, Promise<T>>();
+  let next = 0;
+  return (item) => {
+    const at = items.indexOf(item);
+    for (; next < items.length && next <= at + ahead; next++) {
+      const promise = fetch(items[next]!);
+      // A failure is the caller's when it asks for that item; one never asked for is not thrown.
+      promise.catch(() => undefined);
+      started.set(items[next]!, promise);
+    }
+    const promise = started.get(item) ?? fetch(item);
+    started.delete(item);
+    return promise;
   };
 }
