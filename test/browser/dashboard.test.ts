@@ -124,10 +124,27 @@ describe.skipIf(!existsSync(CHROMIUM)).each(SYSTEMS)(
       return { email, accessToken: response.body.accessToken };
     }
 
+    /**
+     * A project every service has heard of: source- and locale-service learn of it from its event
+     * and answer 503 until then, which a page opened at once would log as a failed load.
+     */
     async function newProject(account: Account, name = 'Storefront'): Promise<string> {
       const response = await api('POST', '/v1/projects', account.accessToken, { name, sourceLocale: 'en' });
       expect(response.status).toBe(201);
-      return response.body.projectId;
+      const projectId: string = response.body.projectId;
+      await expect
+        .poll(
+          async () =>
+            Promise.all(
+              ['/locales', '/source'].map(
+                async (route) =>
+                  (await api('GET', `/v1/projects/${projectId}${route}`, account.accessToken)).status,
+              ),
+            ),
+          { timeout: 15_000 },
+        )
+        .not.toContain(503);
+      return projectId;
     }
 
     async function newPage(viewport = { width: 1280, height: 900 }): Promise<Page> {

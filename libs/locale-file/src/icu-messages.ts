@@ -17,7 +17,6 @@
 import { TYPE, parse, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
 import type { FlatEntries } from './diff.js';
 import { translationLookup } from './placeholders.js';
-import { textCache } from './text-cache.js';
 import {
   isPluralCategory,
   pluralCategories,
@@ -80,29 +79,24 @@ const NOT_ICU: SourceShape = { ok: false };
 const NO_PLURALS: SourceShape = { ok: true, plurals: new Map() };
 
 /**
- * The shapes of source texts, by text, filled as keys are checked: every target locale of a
- * version is judged against the same texts (each locale its own list of them, where its plural
- * forms differ), so uploads of all locales made from one version parse each text once. Only texts
- * with a `{` are kept (the others are plain text); bounded by their characters, emptied when full.
+ * The shapes of a source's values, by the identity of its values array, filled as keys are
+ * checked. Source versions never change and locale-service caches each as one object, so uploads
+ * made from the same version parse its values once, not once per upload and target locale.
  */
-const sourceShapes = textCache<SourceShape>(32 * 1024 * 1024);
-/** And by the identity of a source's values array and index, as a version's are looked up again. */
-const shapesOfValues = new WeakMap<readonly string[], (SourceShape | undefined)[]>();
+const sourceShapes = new WeakMap<readonly string[], (SourceShape | undefined)[]>();
 
 function sourceShape(source: FlatEntries, index: number): SourceShape {
-  let shapes = shapesOfValues.get(source.values);
-  if (!shapes) shapesOfValues.set(source.values, (shapes = []));
-  return (shapes[index] ??= shapeOf(source.values[index]!));
-}
-
-function shapeOf(text: string): SourceShape {
-  if (!text.includes('{')) return NO_PLURALS;
-  return sourceShapes(text, (message) => {
-    const parsed = parseIcu(message);
+  let shapes = sourceShapes.get(source.values);
+  if (!shapes) sourceShapes.set(source.values, (shapes = []));
+  let shape = shapes[index];
+  if (!shape) {
+    const parsed = parseIcu(source.values[index]!);
     const plurals = parsed.ok ? pluralArguments(parsed.elements) : undefined;
-    // Most values have no plural: they share one shape.
-    return !plurals ? NOT_ICU : plurals.size === 0 ? NO_PLURALS : { ok: true, plurals };
-  });
+    // Most values have no plural: they share one shape, so a large version costs an array slot each.
+    shape = !plurals ? NOT_ICU : plurals.size === 0 ? NO_PLURALS : { ok: true, plurals };
+    shapes[index] = shape;
+  }
+  return shape;
 }
 
 /** A part of a source's keys, by index: `start` included, `end` not. */

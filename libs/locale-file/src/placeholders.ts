@@ -1,7 +1,6 @@
 import type { FlatEntries } from './diff.js';
 import type { KeyRange } from './icu-messages.js';
 import type { TargetKeys } from './plural-groups.js';
-import { textCache } from './text-cache.js';
 
 /**
  * The placeholder check used when translations are uploaded and when an AI model answers: a
@@ -97,7 +96,7 @@ export function extractPlaceholders(text: string): string[] {
 export function comparePlaceholders(source: string, translation: string): PlaceholderDifference | undefined {
   if (source === translation) return undefined;
   if (!mayHavePlaceholders(source) && !mayHavePlaceholders(translation)) return undefined;
-  const expected = sourcePlaceholders(source);
+  const expected = findPlaceholders(source);
   const actual = findPlaceholders(translation);
   const missing = difference(expected, actual);
   const unexpected = difference(actual, expected);
@@ -116,7 +115,7 @@ export function comparePluralFormPlaceholders(
 ): PlaceholderDifference | undefined {
   if (sources.length === 1) return comparePlaceholders(sources[0]!, translation);
   if (!sources.some(mayHavePlaceholders) && !mayHavePlaceholders(translation)) return undefined;
-  const found = sources.map(sourcePlaceholders);
+  const found = sources.map(findPlaceholders);
   const shared = newFound();
   const allowed = newFound();
   for (const form of found) {
@@ -202,17 +201,6 @@ export function translationLookup(
 /** The quick test that lets most values skip parsing: every placeholder has one of these. */
 function mayHavePlaceholders(text: string): boolean {
   return text.includes('{') || text.includes('%') || text.includes('<');
-}
-
-/**
- * The placeholders of source texts, by text: every target locale's values are compared with the
- * same source texts, so each is scanned once. Read only; bounded by their characters, emptied
- * when full.
- */
-const sourceFound = textCache<Found>(32 * 1024 * 1024);
-
-function sourcePlaceholders(text: string): Found {
-  return sourceFound(text, findPlaceholders);
 }
 
 function findPlaceholders(text: string): Found {
