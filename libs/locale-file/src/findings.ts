@@ -18,6 +18,7 @@ import { FINDING_KINDS, FINDING_SEVERITIES } from '@tolk/contracts';
 import type { FlatEntries } from './diff.js';
 import {
   findIcuProblems,
+  shareSourceShapes,
   unusedPluralCategories,
   type KeyRange,
   type UnusedCategories,
@@ -25,7 +26,7 @@ import {
 import { markupProblem } from './markup.js';
 import { comparePluralFormPlaceholders, translationLookup } from './placeholders.js';
 import { pluralCategories } from './plural-categories.js';
-import { sourceTextOf, type TargetKeys } from './plural-groups.js';
+import { sourceIndexOf, type TargetKeys } from './plural-groups.js';
 
 export { FINDING_KINDS, FINDING_SEVERITIES };
 export type FindingKind = (typeof FINDING_KINDS)[number];
@@ -76,7 +77,9 @@ export function judgedSourceOf(source: FlatEntries, target: TargetKeys | undefin
   if (!target) return source;
   let cached = judgedSources.get(target);
   if (!cached) {
-    cached = { keys: target.keys, values: target.entries.map((entry) => sourceTextOf(source, entry)) };
+    const origins = Int32Array.from(target.entries, sourceIndexOf);
+    cached = { keys: target.keys, values: Array.from(origins, (at) => source.values[at]!) };
+    shareSourceShapes(cached.values, source, origins);
     judgedSources.set(target, cached);
   }
   return cached;

@@ -85,7 +85,22 @@ const NO_PLURALS: SourceShape = { ok: true, plurals: new Map() };
  */
 const sourceShapes = new WeakMap<readonly string[], (SourceShape | undefined)[]>();
 
+/**
+ * Values arrays made of another's values (a locale's keys judged against the source's: a plural
+ * form against its group's form): index → the index of the same value in the other, whose shapes
+ * they share. Every target locale of a version is judged against its own array; its values are
+ * parsed once for all of them, as the version's own.
+ */
+const sharedShapes = new WeakMap<readonly string[], { values: readonly string[]; origins: Int32Array }>();
+
+/** `values[i]` is `of.values[origins[i]]`: shapes parsed for either serve both. */
+export function shareSourceShapes(values: readonly string[], of: FlatEntries, origins: Int32Array): void {
+  sharedShapes.set(values, { values: of.values, origins });
+}
+
 function sourceShape(source: FlatEntries, index: number): SourceShape {
+  const shared = sharedShapes.get(source.values);
+  if (shared) return sourceShape({ keys: source.keys, values: shared.values }, shared.origins[index]!);
   let shapes = sourceShapes.get(source.values);
   if (!shapes) sourceShapes.set(source.values, (shapes = []));
   let shape = shapes[index];

@@ -274,7 +274,12 @@ export function sourceValuesOf(source: FlatEntries, entry: TargetKey): string[] 
  * rules hold a translation to, and what a key never translated carries (DESIGN §13).
  */
 export function sourceTextOf(source: FlatEntries, entry: TargetKey): string {
+  return source.values[sourceIndexOf(entry)]!;
+}
+
+/** The index in the source of the value sourceTextOf gives. */
+export function sourceIndexOf(entry: TargetKey): number {
   const forms = entry.group?.forms ?? [];
   const form = forms.find((f) => f.category === entry.category) ?? forms.find((f) => f.category === 'other');
-  return source.values[form ? form.index : entry.sources[0]!]!;
+  return form ? form.index : entry.sources[0]!;
 }
