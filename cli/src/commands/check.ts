@@ -145,11 +145,18 @@ export async function check(io: Io, options: CheckOptions) {
   for (const { failure } of sourceFiles.failed) unreadable(failure);
   sourceFiles.findings.forEach(fileFinding);
 
-  const serverState = fetchedAhead(chosen, LOCALES_AHEAD, (locale) =>
-    onServer.has(locale)
-      ? Promise.all([api.getLocale(projectId, locale), api.getTranslations(projectId, locale)])
-      : Promise.resolve(undefined),
-  );
+  // The server's values matter only for the keys it has outdated (is the local value the one it
+  // outdated?): a locale with none is not downloaded.
+  const serverState = fetchedAhead(chosen, LOCALES_AHEAD, async (locale) => {
+    if (!onServer.has(locale)) return undefined;
+    const detail = await api.getLocale(projectId, locale);
+    if (detail.outdated.length === 0) return { detail, values: new Map<string, string>() };
+    const translations = await api.getTranslations(projectId, locale);
+    return {
+      detail,
+      values: valuesOf(parseLocaleDocument(JSON.parse(translations.content), locale, io.cwd)),
+    };
+  });
   for (const locale of chosen) {
     const files = new Map<SourcePart, TargetFile>();
     const local = new Map<string, string>();
@@ -185,7 +192,7 @@ export async function check(io: Io, options: CheckOptions) {
         (lines ??= valueLines(read.bytes.toString('utf8'), format, { locale, rails }));
     }
 
-    const [detail, translations] = (await serverState(locale)) ?? [undefined, undefined];
+    const server = await serverState(locale);
     const target = targetKeys(source, locale, { i18nextPlurals });
     const keyFindings = findProblems({
       locale,
@@ -194,13 +201,7 @@ export async function check(io: Io, options: CheckOptions) {
       target,
       local,
       serverSource,
-      server:
-        detail && translations
-          ? {
-              values: valuesOf(parseLocaleDocument(JSON.parse(translations.content), locale, io.cwd)),
-              outdated: new Set(detail.outdated),
-            }
-          : undefined,
+      server: server && { values: server.values, outdated: new Set(server.detail.outdated) },
       synced: syncState.locales[locale],
       contextChanged,
       rules,
