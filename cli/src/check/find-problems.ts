@@ -92,7 +92,7 @@ export type LocaleInput = {
    * (DESIGN §13: context is content), when the project outdates translations on such a change.
    */
   contextChanged?: ReadonlySet<string>;
-  /** Hashes of the values last synced (.tolk/state.json). */
+  /** Hashes of the values last synced (.tolk/state.json): needed only where the server has keys outdated. */
   synced: Readonly<Record<string, string>> | undefined;
   rules: KeyRuleMatcher;
   glossary: CompiledGlossary;
@@ -186,24 +186,39 @@ function missingMessage(entry: TargetKey, locale: string, rule: string | undefin
  * as `translate` takes it).
  */
 function outdatedMessage(input: LocaleInput, entry: TargetKey, value: string): string | undefined {
-  const { source, serverSource, server, synced } = input;
-  const sourceKeys = entry.sources.map((index) => source.keys[index]!);
-  const changed = sourceKeys.filter((key, at) => {
-    const before = serverSource.get(key);
-    return before !== undefined && before !== source.values[entry.sources[at]!];
-  });
-  if (changed.length > 0)
+  const { source, server, synced } = input;
+  const changed = changedSourceTexts(source, input.serverSource);
+  if (changed.size > 0 && entry.sources.some((index) => changed.has(index)))
     return 'its source text changed since the last `tolk push`; push and translate it again';
   const { contextChanged } = input;
   if (contextChanged && contextChanged.size > 0) {
+    const sourceKeys = entry.sources.map((index) => source.keys[index]!);
     const annotated = entry.group ? [...sourceKeys, entry.group.base] : sourceKeys;
     const noteChanged = annotated.some((key) => pathsOf(key).some((path) => contextChanged.has(path)));
-    if (noteChanged && sourceKeys.every((key) => serverSource.has(key)))
+    if (noteChanged && sourceKeys.every((key) => input.serverSource.has(key)))
       return 'its annotation (the note to translators) changed since the last `tolk push`; push and translate it again';
   }
   if (!server?.outdated.has(entry.key)) return undefined;
   if (isUnsyncedLocal(value, server.values.get(entry.key), synced?.[entry.key])) return undefined;
   return 'translated from an older source text (the server has it outdated); run `tolk translate`';
+}
+
+const changedTexts = new WeakMap<ParsedSource, { server: ReadonlyMap<string, string>; changed: Set<number> }>();
+
+/**
+ * The indexes of the local source's values whose text differs from the server's (a key the server
+ * lacks is new, not changed): worked out once for every locale checked against the same two.
+ */
+function changedSourceTexts(source: ParsedSource, server: ReadonlyMap<string, string>): ReadonlySet<number> {
+  const known = changedTexts.get(source);
+  if (known?.server === server) return known.changed;
+  const changed = new Set<number>();
+  source.keys.forEach((key, index) => {
+    const before = server.get(key);
+    if (before !== undefined && before !== source.values[index]) changed.add(index);
+  });
+  changedTexts.set(source, { server, changed });
+  return changed;
 }
 
 /** A key and the groups above it: `a.b.c`, `a.b`, `a`. */

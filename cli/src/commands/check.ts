@@ -18,7 +18,7 @@ import {
   type SourcePart,
 } from '../files/file-sets.js';
 import { parseLocaleDocument, shown } from '../files/locale-files.js';
-import { loadSyncState } from '../files/sync-state.js';
+import { loadSyncState, type SyncState } from '../files/sync-state.js';
 import type { Io } from '../io.js';
 import { parseLocaleList } from '../locales.js';
 import { compileGlossary } from '../translate/glossary.js';
@@ -94,7 +94,9 @@ export async function check(io: Io, options: CheckOptions) {
   const rules = projectKeyRules(projectInfo);
   const glossary = compileGlossary(glossaryEntries.entries);
   const i18nextPlurals = projectInfo.settings.i18nextPlurals ?? true;
-  const syncState = await loadSyncState(project.dir);
+  // Read only for a locale the server has keys of outdated: it holds a hash of every value synced.
+  let syncState: Promise<SyncState> | undefined;
+  const syncedOf = async (locale: string) => (await (syncState ??= loadSyncState(project.dir))).locales[locale];
   // As the server will find them on push: a key added or deleted since takes its annotation along.
   const serverKeys = new Set(serverParsed.keys);
   const localKeys = new Set(source.keys);
@@ -160,7 +162,8 @@ export async function check(io: Io, options: CheckOptions) {
   for (const locale of chosen) {
     const files = new Map<SourcePart, TargetFile>();
     const local = new Map<string, string>();
-    const partOfLocalKey = new Map<string, SourcePart>();
+    /** The keys each file holds (its own, without the namespace): worked out when a finding is placed. */
+    const keysOfFile = new Map<SourcePart, () => ReadonlySet<string>>();
     /** Keys a file's own finding says are a plural without `other`: not reported again as ICU. */
     const pluralsOfFiles = new Set<string>();
     for (const part of parts) {
@@ -180,10 +183,10 @@ export async function check(io: Io, options: CheckOptions) {
         if (finding.kind === 'plural' && finding.key !== null) pluralsOfFiles.add(finding.key);
       }
       const prefix = keyPrefix(part.file);
-      read.parsed.keys.forEach((key, index) => {
-        local.set(prefix + key, read.parsed.values[index]!);
-        partOfLocalKey.set(prefix + key, part);
-      });
+      const { keys, values } = read.parsed;
+      for (let index = 0; index < keys.length; index++) local.set(prefix + keys[index]!, values[index]!);
+      let fileKeys: ReadonlySet<string> | undefined;
+      keysOfFile.set(part, () => (fileKeys ??= new Set(keys)));
       const format = part.file.set.legacy ? 'json' : part.file.set.format.name;
       const rails = part.file.set.options.rails === true;
       let lines: ValueLines | undefined;
@@ -202,13 +205,13 @@ export async function check(io: Io, options: CheckOptions) {
       local,
       serverSource,
       server: server && { values: server.values, outdated: new Set(server.detail.outdated) },
-      synced: syncState.locales[locale],
+      synced: server && server.detail.outdated.length > 0 ? await syncedOf(locale) : undefined,
       contextChanged,
       rules,
       glossary,
     });
 
-    const place = placer(source.keys, target, files, partOfSourceKey, partOfLocalKey);
+    const place = placer(source.keys, target, files, partOfSourceKey, keysOfFile);
     const missingFiles = new Set<TargetFile>();
     for (const finding of keyFindings) {
       const { file, line } = place(finding);
@@ -260,12 +263,18 @@ function placer(
   target: TargetKeys,
   files: ReadonlyMap<SourcePart, TargetFile>,
   partOfSourceKey: ReadonlyMap<string, SourcePart>,
-  partOfLocalKey: ReadonlyMap<string, SourcePart>,
+  keysOfFile: ReadonlyMap<SourcePart, () => ReadonlySet<string>>,
 ) {
+  // The file that holds a key the source lacks: the one of its namespace that has it.
+  const partOfLocalKey = (key: string) =>
+    [...keysOfFile].find(([part, keys]) => {
+      const prefix = keyPrefix(part.file);
+      return key.startsWith(prefix) && keys().has(key.slice(prefix.length));
+    })?.[0];
   return (finding: KeyFinding): { file: TargetFile; line: number } => {
     const entry = target.byKey.get(finding.key);
     const part =
-      partOfLocalKey.get(finding.key) ??
+      partOfLocalKey(finding.key) ??
       (entry ? partOfSourceKey.get(sourceKeys[entry.sources[0]!]!) : undefined) ??
       [...files.keys()][0]!;
     const file = files.get(part)!;
