@@ -30,6 +30,14 @@ function wholeNumber(min: number, max: number) {
   };
 }
 
+/** `--fix`'s level: none (errors) or `warnings`; `errors` may be given too. */
+function fixLevel(value: string): FixLevel {
+  if ((FIX_LEVELS as readonly string[]).includes(value)) return value as FixLevel;
+  throw new InvalidArgumentError(
+    'give --fix alone to fix the translations with errors, or --fix=warnings to fix those with errors or warnings',
+  );
+}
+
 function examples(...lines: string[]): string {
   return `\nExamples:\n${lines.map((line) => `  $ ${line}`).join('\n')}\n`;
 }
@@ -247,7 +255,7 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
         '--fix [level]',
         "send the keys whose translation has errors (--fix=warnings: or warnings) to the model, a person's text as the reference to keep",
       )
-        .choices(FIX_LEVELS)
+        .argParser(fixLevel)
         .preset('errors'),
     )
     .option(

@@ -112,6 +112,32 @@ describe('translation memory lookups', () => {
     expect(matches.map((m) => m.exact?.translation ?? null)).toEqual(['Ihr Warenkorb', null]);
   });
 
+  it("when a person's value has an error, then the memory does not learn it; one with only a warning it does", async () => {
+    const project = await service.projectWithLocales(['de']);
+    const source = { pay: 'Pay {amount}', ok: 'OK', bye: 'Goodbye' };
+    const version = await translated(project, 'de', source, {
+      pay: 'Jetzt zahlen',
+      ok: 'OK',
+      bye: 'Tschüss',
+    });
+    const matches = await lookUp(project.projectId, 'de', project.owner, Object.values(source));
+    expect(matches.map((m) => m.exact?.translation ?? null)).toEqual([null, 'OK', 'Tschüss']);
+    // What the memory offers is taken as the memory's, held to every rule: it would refuse the upload.
+    const again = await service.putTranslations(project.projectId, 'de', project.owner, version, {
+      pay: 'Jetzt zahlen',
+      ok: 'OK',
+      bye: 'Tschüss',
+      '@@provenance': { memory: { keys: ['ok', 'bye'] } },
+    });
+    expect(again.status, JSON.stringify(again.body)).toBe(200);
+    const broken = await service.putTranslations(project.projectId, 'de', project.owner, version, {
+      ...source,
+      pay: 'Jetzt zahlen',
+      '@@provenance': { memory: { keys: ['pay'] } },
+    });
+    expectError(broken, 400, 'VALIDATION_ERROR');
+  });
+
   it("when the user has other projects, then their translations are found, this project's first", async () => {
     const first = await service.projectWithLocales(['de', 'fr']);
     await translated(first, 'de', { ok: 'OK', hello: 'Hello' }, { ok: 'In Ordnung', hello: 'Hallo' });

@@ -742,7 +742,7 @@ export function createLocales(deps: {
       };
       // The memory learns the translations new in this upload, by the texts they were made for.
       const learnedWith = (plurals: boolean) =>
-        memoryOfUpload(made, targetKeysOf(made, locale, plurals), translations, known.translations);
+        memoryOfUpload(made, targetKeysOf(made, locale, plurals), translations, known.translations, findings);
       // Worked out before the row is locked, with the settings and the stored translations read
       // before it — the transaction holds a connection (embedded, the only one of every service)
       // while it runs — and again under the lock only where those changed meanwhile.

@@ -11,19 +11,24 @@ import { sliceClock, type FlatEntries, type TargetKeys } from '@tolk/locale-file
 import { authorizeProject, type ProjectDirectory } from '@tolk/projects';
 import type { LocalesRepository } from '../data-access/locales-repository.js';
 import type { MemoryRepository } from '../data-access/memory-repository.js';
+import { severityOf, type KeyFindings } from './locale-findings.js';
 
 /**
  * What an upload adds to the memory: each plain key's translation whose value is new (not the
  * value stored before, which may have been made for an older source text), by the source text of
  * the version it was made from. A plural group's forms are left out: a form of the target locale
- * has no source text of its own. One translation per text, the last key's.
+ * has no source text of its own. A person's value with an error finding is left out too (DESIGN
+ * §15): what the memory offers is taken as the memory's and held to every rule, so a broken value
+ * it offered would refuse the upload that took it. One translation per text, the last key's.
  */
 export async function memoryOfUpload(
   made: FlatEntries,
   target: TargetKeys | undefined,
   uploaded: ReadonlyMap<string, string>,
   before: ReadonlyMap<string, string>,
+  findings: KeyFindings,
 ): Promise<{ source: string; translation: string; key: string }[]> {
+  const severity = severityOf(findings);
   // In time slices, as every walk over 200,000 keys.
   const clock = sliceClock();
   const sourceIndex = new Map<string, number>();
@@ -36,6 +41,7 @@ export async function memoryOfUpload(
     if (clock.due()) await clock.next();
     if (before.get(key) === translation) continue;
     if (target?.byKey.get(key)?.group) continue;
+    if (severity(key) === 'error') continue;
     const at = sourceIndex.get(key);
     if (at === undefined) continue;
     const source = made.values[at]!;
