@@ -73,12 +73,14 @@ function generateApp() {
         keys += 2;
         continue;
       }
+      // As in a real app, nearly every text is said once: a key's own words make it its own.
+      const own = `${pick(WORDS)} ${pick(WORDS)} ${pick(WORDS)}`;
       const text =
         roll < 0.45
-          ? `${pick(VERBS)} ${noun}`
+          ? `${pick(VERBS)} ${noun} ${own}`
           : roll < 0.8
-            ? `The ${noun} of {{name}} was updated on {{date}}.`
-            : `Could not ${pick(VERBS)} this ${noun}. Check your connection and try again; nothing was lost.`;
+            ? `The ${noun} of {{name}} was updated on {{date}} (${own}).`
+            : `Could not ${pick(VERBS)} this ${noun} ${own}. Check your connection and try again; nothing was lost.`;
       entries.push({ path: [section, `${noun}${i}`], text, plural: false });
       keys++;
     }
@@ -97,7 +99,8 @@ function generateApp() {
     }
     return root;
   };
-  return { namespaces, document, keys };
+  const texts = new Set(namespaces.flatMap((namespace) => namespace.entries.map((entry) => entry.text))).size;
+  return { namespaces, document, keys, texts };
 }
 
 /** (a): every file of every locale read through its format, as push reads them. */
@@ -171,7 +174,7 @@ try {
     JSON.stringify({ ...JSON.parse(await readFile(tolkJson, 'utf8')), files }, null, 2),
   );
   say(
-    `an i18next app: ${app.keys} keys in ${NAMESPACES} namespaces, ${LOCALES.length} target locales, ` +
+    `an i18next app: ${app.keys} keys (${app.texts} distinct texts) in ${NAMESPACES} namespaces, ${LOCALES.length} target locales, ` +
       `${NAMESPACES * (LOCALES.length + 1)} files, ${(bytes / 1024 / 1024).toFixed(0)} MiB`,
   );
 

@@ -78,6 +78,7 @@ export function createProjectsRepository(db: Db) {
       await tx.query(`DELETE FROM locales WHERE project_id = $1`, [projectId]);
       await tx.query(`DELETE FROM source_heads WHERE project_id = $1`, [projectId]);
       await tx.query(`DELETE FROM memory WHERE project_id = $1`, [projectId]);
+      await tx.query(`DELETE FROM memory_texts WHERE project_id = $1`, [projectId]);
       await replica.bury(projectId, at, tx);
     },
   };
