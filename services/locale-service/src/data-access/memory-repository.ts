@@ -58,8 +58,14 @@ export function createMemoryRepository(db: Db, options: { nearTimeoutMs: number 
       at: number,
       tx: Queryable,
     ): Promise<void> {
-      for (let start = 0; start < entries.length; start += UPSERT_SLICE) {
-        const slice = entries.slice(start, start + UPSERT_SLICE);
+      // In the order of their hashes: two uploads that hold the same texts (two locales of a
+      // project, before either commits) take their rows in the same order, so neither waits for
+      // the other while holding what the other waits for.
+      const hashed = entries
+        .map((entry) => ({ ...entry, hash: textHash(entry.source) }))
+        .sort((a, b) => Buffer.compare(a.hash, b.hash));
+      for (let start = 0; start < hashed.length; start += UPSERT_SLICE) {
+        const slice = hashed.slice(start, start + UPSERT_SLICE);
         // The texts once per project (most are there already when a second locale is stored: a
         // probe of the primary key each), then the locale's translations of them.
         await tx.query(
@@ -78,7 +84,7 @@ export function createMemoryRepository(db: Db, options: { nearTimeoutMs: number 
             projectId,
             locale,
             new Date(at),
-            slice.map((entry) => textHash(entry.source)),
+            slice.map((entry) => entry.hash),
             slice.map((entry) => entry.source),
             slice.map((entry) => entry.translation),
             slice.map((entry) => entry.key),

@@ -754,43 +754,54 @@ export function createLocales(deps: {
       };
       // Last before the transaction: the sender may have lost the right while the body arrived.
       await writerCheck.confirm(principal, projectId);
-      const revision = await baseline.change(projectId, async (tx) => {
-        const row = await locales.lock(projectId, locale, tx);
-        if (!row) throw localeNotFound(locale);
-        requireRevision(expected, locale, row.revision);
-        const settings = await keySettings(projectId, tx);
-        const target = targetKeysOf(current, locale, settings.i18nextPlurals);
-        if (from < row.translatedFrom) {
-          throw new ConflictError(
-            `Translations made from source version ${row.translatedFrom} are already stored; ` +
-              `an upload made from version ${from} would replace them. Pull, translate and upload again`,
-          );
-        }
-        const leaving = await leavingTranslations(projectId, row, current, target, translations, tx);
-        await retired.retire(projectId, locale, leaving, at, tx);
-        const samePlurals = settings.i18nextPlurals === assumed.i18nextPlurals;
-        const sameSettings =
-          samePlurals && JSON.stringify(settings.keyRules) === JSON.stringify(assumed.keyRules);
-        const counts = sameSettings ? ahead.counts : await countsWith(settings);
-        const provenance = (await storedUnchanged(projectId, locale, known, tx))
-          ? ahead.provenance
-          : await uploadProvenance(
-              translations,
-              writers,
-              await storedWithProvenance(projectId, locale, tx),
-              at,
-            );
-        const stored = await locales.saveTranslations(
+      // The memory learns in the same transaction, before the project's lock is taken: uploads of
+      // a project's locales are stored one at a time under it, and an import's 30 locales of
+      // 50,000 translations each spent most of that time remembering them.
+      const revision = await db.transaction(async (outer) => {
+        await memory.record(projectId, locale, ahead.learned, at, outer);
+        return baseline.change(
           projectId,
-          locale,
-          { content, provenance, findings: storedFindings, from, carried },
-          counts,
-          at,
-          tx,
+          async (tx) => {
+            const row = await locales.lock(projectId, locale, tx);
+            if (!row) throw localeNotFound(locale);
+            requireRevision(expected, locale, row.revision);
+            const settings = await keySettings(projectId, tx);
+            const target = targetKeysOf(current, locale, settings.i18nextPlurals);
+            if (from < row.translatedFrom) {
+              throw new ConflictError(
+                `Translations made from source version ${row.translatedFrom} are already stored; ` +
+                  `an upload made from version ${from} would replace them. Pull, translate and upload again`,
+              );
+            }
+            const leaving = await leavingTranslations(projectId, row, current, target, translations, tx);
+            await retired.retire(projectId, locale, leaving, at, tx);
+            const samePlurals = settings.i18nextPlurals === assumed.i18nextPlurals;
+            const sameSettings =
+              samePlurals && JSON.stringify(settings.keyRules) === JSON.stringify(assumed.keyRules);
+            const counts = sameSettings ? ahead.counts : await countsWith(settings);
+            const provenance = (await storedUnchanged(projectId, locale, known, tx))
+              ? ahead.provenance
+              : await uploadProvenance(
+                  translations,
+                  writers,
+                  await storedWithProvenance(projectId, locale, tx),
+                  at,
+                );
+            const stored = await locales.saveTranslations(
+              projectId,
+              locale,
+              { content, provenance, findings: storedFindings, from, carried },
+              counts,
+              at,
+              tx,
+            );
+            // Plural groups were taken otherwise meanwhile: what the memory learns follows them.
+            if (!samePlurals)
+              await memory.record(projectId, locale, await learnedWith(settings.i18nextPlurals), at, tx);
+            return stored;
+          },
+          outer,
         );
-        const learned = samePlurals ? ahead.learned : await learnedWith(settings.i18nextPlurals);
-        await memory.record(projectId, locale, learned, at, tx);
-        return stored;
       });
       // A newer source may have arrived meanwhile: counts follow it before they are shown.
       const latest = await refresh(projectId);
