@@ -67,38 +67,14 @@ function launchBrowser(): Promise<Browser> {
   });
   return launched;
 }
-
-/**
- * Each system started once, all of them when the first block starts its own: the embedded one
- * (PGlite with every service's schema migrated, seconds of work) gets ready while the scenarios
- * on the servers run, rather than after them. Each block closes its own; the rest close at the end.
- */
-const starts = new Map<string, Promise<System>>();
-const closed = new Set<string>();
-function startEverySystem(): void {
-  for (const [mode, start] of SYSTEMS) {
-    if (starts.has(mode)) continue;
-    const starting = start();
-    // A start that fails is reported by the block that awaits it, not as an unhandled rejection.
-    starting.catch(() => undefined);
-    starts.set(mode, starting);
-  }
-}
-async function closeSystem(mode: string): Promise<void> {
-  if (closed.has(mode) || !starts.has(mode)) return;
-  closed.add(mode);
-  await (await starts.get(mode)!.catch(() => undefined))?.close();
-}
-
 afterAll(async () => {
-  await Promise.all(SYSTEMS.map(([mode]) => closeSystem(mode)));
   await (await launched)?.close();
 });
 
 describe.skipIf(!existsSync(CHROMIUM)).each(SYSTEMS)(
   'the web dashboard in Chromium, %s',
   { timeout: 90_000 },
-  (mode, _start, { everyScenario }) => {
+  (_mode, start, { everyScenario }) => {
     /** A scenario run on the servers only (see SYSTEMS). */
     function onTheServers(name: string, scenario: () => Promise<void>): void {
       if (everyScenario) it(name, scenario);
@@ -113,13 +89,13 @@ describe.skipIf(!existsSync(CHROMIUM)).each(SYSTEMS)(
     beforeAll(async () => {
       await ensureDashboardBuilt();
       await mkdir(SCREENSHOTS, { recursive: true });
-      startEverySystem();
-      [system, browser] = await Promise.all([starts.get(mode)!, launchBrowser()]);
+      [system, browser] = await Promise.all([start(), launchBrowser()]);
     }, 120_000);
 
     afterAll(async () => {
+      // Together: one after the other, the two dozen of the servers' block took 2 s.
       await Promise.all(contexts.map((context) => context.close().catch(() => undefined)));
-      await closeSystem(mode);
+      await system?.close();
     });
 
     // A failing test leaves a screenshot of each of its pages.
