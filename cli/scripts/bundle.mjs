@@ -2,9 +2,13 @@
 // @tolk/locale-file) are compiled in from their sources, every npm dependency stays an import
 // (installed from cli/package.json's dependencies). Neither uses @tolk/http: the service frame
 // (express, jose, ...) never reaches the bundle, and importing it from the CLI fails the build.
+// `--outfile <path>` writes the bundle elsewhere (tests run a bundle fresh from the sources); the
+// path must lie under cli/ for the npm dependencies to resolve from cli/node_modules and above.
 import { build } from 'esbuild';
 import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 
 const cliDir = fileURLToPath(new URL('..', import.meta.url));
 const libsDir = fileURLToPath(new URL('../../libs/', import.meta.url));
@@ -26,10 +30,13 @@ const workspaceLibraries = {
   },
 };
 
+const { values } = parseArgs({ options: { outfile: { type: 'string' } } });
+const outfile = values.outfile ? resolve(values.outfile) : `${cliDir}dist/tolk.js`;
+
 const { version } = JSON.parse(await readFile(`${cliDir}package.json`, 'utf8'));
 const result = await build({
   entryPoints: [`${cliDir}src/cli-main.ts`],
-  outfile: `${cliDir}dist/tolk.js`,
+  outfile,
   bundle: true,
   platform: 'node',
   format: 'esm',
@@ -51,9 +58,7 @@ const undeclared = [...imported].filter(
     !name.startsWith('node:') && !dependencies.some((dep) => name === dep || name.startsWith(`${dep}/`)),
 );
 if (undeclared.length > 0) {
-  console.error(
-    `dist/tolk.js imports packages cli/package.json does not depend on: ${undeclared.join(', ')}`,
-  );
+  console.error(`${outfile} imports packages cli/package.json does not depend on: ${undeclared.join(', ')}`);
   process.exit(1);
 }
-console.log(`dist/tolk.js: imports ${[...imported].sort().join(', ')}`);
+console.log(`${outfile}: imports ${[...imported].sort().join(', ')}`);

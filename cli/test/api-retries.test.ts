@@ -78,9 +78,10 @@ describe('the API client when a service’s database restarts (503 with Retry-Af
     return { url: `http://127.0.0.1:${port}`, arrivals, close: () => server.close() };
   }
 
-  it.each(['GET', 'PUT', 'DELETE'])(
+  // Each waits out two Retry-After seconds against a stand-in of its own: they wait side by side.
+  it.concurrent.for(['GET', 'PUT', 'DELETE'])(
     'when a %s is answered 503 with Retry-After: 1, then it is sent again after 1 s and succeeds',
-    async (method) => {
+    async (method, { expect }) => {
       const service = await restartingService(2);
       const retries: RetryInfo[] = [];
       try {

@@ -93,7 +93,8 @@ describe.skipIf(!existsSync(CHROMIUM)).each(SYSTEMS)(
     }, 120_000);
 
     afterAll(async () => {
-      for (const context of contexts) await context.close().catch(() => undefined);
+      // Together: one after the other, the two dozen of the servers' block took 2 s.
+      await Promise.all(contexts.map((context) => context.close().catch(() => undefined)));
       await system?.close();
     });
 

@@ -115,7 +115,6 @@ translateScenarios({
       GITHUB_REF: `refs/heads/${ref}`,
       GITHUB_API_URL: world.forge.url,
       GITHUB_OUTPUT: join(checkout, '..', `${checkout.split('/').pop()}.output`),
-      NODE_OPTIONS: world.tolkEnv.NODE_OPTIONS,
       ...actionEnv(
         {
           mode: 'translate',
@@ -141,7 +140,6 @@ translateScenarios({
   findQuery: (branch) => ({ head: `acme:${branch}`, state: 'open' }),
   checkEnv: (world) => ({
     GITHUB_ACTIONS: 'true',
-    NODE_OPTIONS: world.tolkEnv.NODE_OPTIONS,
     ...actionEnv(
       {
         mode: 'check',

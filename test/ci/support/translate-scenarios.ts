@@ -41,8 +41,8 @@ export type Platform = {
 const BRANCH = 'tolk/translations';
 
 export function translateScenarios(platform: Platform) {
-  // Each run starts the CLI three times from its TypeScript sources: on a busy machine a run takes
-  // up to half a minute, two in the test that changes the source.
+  // Each run starts the CLI three times (its bundle, node without a loader): on a busy machine a
+  // run takes several seconds, two in the test that changes the source.
   describe(`mode: translate on ${platform.kind}`, { timeout: 120_000 }, () => {
     let world: CiWorld;
 
