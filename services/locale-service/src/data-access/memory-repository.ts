@@ -61,16 +61,18 @@ export function createMemoryRepository(db: Db, options: { nearTimeoutMs: number 
       // In the order of their hashes: two uploads that hold the same texts (two locales of a
       // project, before either commits) take their rows in the same order, so neither waits for
       // the other while holding what the other waits for.
-      const hashed = entries
-        .map((entry) => ({ ...entry, hash: textHash(entry.source) }))
-        .sort((a, b) => Buffer.compare(a.hash, b.hash));
-      for (let start = 0; start < hashed.length; start += UPSERT_SLICE) {
-        const slice = hashed.slice(start, start + UPSERT_SLICE);
+      const byHash = new Map(entries.map((entry) => [hash('sha256', entry.source), entry]));
+      const hashes = [...byHash.keys()].sort();
+      for (let start = 0; start < hashes.length; start += UPSERT_SLICE) {
+        const slice = hashes.slice(start, start + UPSERT_SLICE);
+        const entriesOf = slice.map((hex) => byHash.get(hex)!);
         // The texts once per project (most are there already when a second locale is stored: a
-        // probe of the primary key each), then the locale's translations of them.
+        // probe of the primary key each), then the locale's translations of them. Hashes go as
+        // hex text (node-postgres would turn each buffer into hex text itself).
         await tx.query(
           `WITH u AS (
-             SELECT * FROM unnest($4::bytea[], $5::text[], $6::text[], $7::text[]) AS u(hash, source, translation, key)
+             SELECT decode(u.hex, 'hex') AS hash, u.source, u.translation, u.key
+               FROM unnest($4::text[], $5::text[], $6::text[], $7::text[]) AS u(hex, source, translation, key)
            ), texts AS (
              INSERT INTO memory_texts (project_id, source_hash, source_text)
              SELECT $1, u.hash, u.source FROM u
@@ -84,10 +86,10 @@ export function createMemoryRepository(db: Db, options: { nearTimeoutMs: number 
             projectId,
             locale,
             new Date(at),
-            slice.map((entry) => entry.hash),
-            slice.map((entry) => entry.source),
-            slice.map((entry) => entry.translation),
-            slice.map((entry) => entry.key),
+            slice,
+            entriesOf.map((entry) => entry.source),
+            entriesOf.map((entry) => entry.translation),
+            entriesOf.map((entry) => entry.key),
           ],
         );
       }

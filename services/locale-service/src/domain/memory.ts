@@ -13,6 +13,9 @@ import type { LocalesRepository } from '../data-access/locales-repository.js';
 import type { MemoryRepository } from '../data-access/memory-repository.js';
 import { severityOf, type KeyFindings } from './locale-findings.js';
 
+/** Each source version's key → index, by its keys array: every upload made from it asks. */
+const sourceIndexes = new WeakMap<readonly string[], Map<string, number>>();
+
 /**
  * What an upload adds to the memory: each plain key's translation whose value is new (not the
  * value stored before, which may have been made for an older source text), by the source text of
@@ -31,10 +34,14 @@ export async function memoryOfUpload(
   const severity = severityOf(findings);
   // In time slices, as every walk over 200,000 keys.
   const clock = sliceClock();
-  const sourceIndex = new Map<string, number>();
-  for (let i = 0; i < made.keys.length; i++) {
-    if (clock.due()) await clock.next();
-    sourceIndex.set(made.keys[i]!, i);
+  let sourceIndex = sourceIndexes.get(made.keys);
+  if (!sourceIndex) {
+    sourceIndex = new Map<string, number>();
+    for (let i = 0; i < made.keys.length; i++) {
+      if (clock.due()) await clock.next();
+      sourceIndex.set(made.keys[i]!, i);
+    }
+    sourceIndexes.set(made.keys, sourceIndex);
   }
   const byText = new Map<string, { source: string; translation: string; key: string }>();
   for (const [key, translation] of uploaded) {
