@@ -203,7 +203,10 @@ function outdatedMessage(input: LocaleInput, entry: TargetKey, value: string): s
   return 'translated from an older source text (the server has it outdated); run `tolk translate`';
 }
 
-const changedTexts = new WeakMap<ParsedSource, { server: ReadonlyMap<string, string>; changed: Set<number> }>();
+const changedTexts = new WeakMap<
+  ParsedSource,
+  { server: ReadonlyMap<string, string>; changed: Set<number> }
+>();
 
 /**
  * The indexes of the local source's values whose text differs from the server's (a key the server

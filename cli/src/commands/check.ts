@@ -96,7 +96,8 @@ export async function check(io: Io, options: CheckOptions) {
   const i18nextPlurals = projectInfo.settings.i18nextPlurals ?? true;
   // Read only for a locale the server has keys of outdated: it holds a hash of every value synced.
   let syncState: Promise<SyncState> | undefined;
-  const syncedOf = async (locale: string) => (await (syncState ??= loadSyncState(project.dir))).locales[locale];
+  const syncedOf = async (locale: string) =>
+    (await (syncState ??= loadSyncState(project.dir))).locales[locale];
   // As the server will find them on push: a key added or deleted since takes its annotation along.
   const serverKeys = new Set(serverParsed.keys);
   const localKeys = new Set(source.keys);
