@@ -5,7 +5,7 @@
  * init → push → status --check (1) → translate → status --check (0) → change one value → push →
  * translate (only that key reaches the model) → pull.
  */
-import { rm } from 'node:fs/promises';
+import { readFile, rm, stat, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSystem, type System } from '../../test/e2e/system.js';
@@ -199,6 +199,18 @@ describe('tolk init → push → status → translate → pull', () => {
     });
     expect(await cli.readJson('locales/de.json')).toEqual(deAfter);
     expect((await cli.readJson('locales/fr.json')).steps).toEqual(['[fr] Sign up', '[fr] Pay']);
+
+    // pull again with nothing to change: no byte written, the files' times stay (DESIGN §16)
+    const files = ['locales/de.json', 'locales/fr.json'].map((file) => join(cli.cwd, file));
+    const longAgo = new Date('2026-01-01T00:00:00Z');
+    for (const file of files) await utimes(file, longAgo, longAgo);
+    const before = await Promise.all(files.map((file) => readFile(file)));
+    const unchanged = await tolk(['pull']);
+    expect(unchanged.code, unchanged.stderr).toBe(0);
+    for (const [at, file] of files.entries()) {
+      expect((await stat(file)).mtime).toEqual(longAgo);
+      expect(await readFile(file)).toEqual(before[at]);
+    }
   });
 
   it('when the source is an ARB file with @@locale, then translate and pull write each target’s @@locale in its place', async () => {

@@ -511,12 +511,12 @@ export async function writeTargetFile(
   const { part, locale, cwd } = options;
   const path = part.file.pathOf(locale);
   if (!part.file.set.format.oneFileForAllLocales) {
-    await writeBytes(path, writeTargetBytes(options));
+    await writeChanged(path, writeTargetBytes(options), options.existing);
     return path;
   }
   const write = (sharedWrites.get(path) ?? Promise.resolve()).then(async () => {
     const existing = await readBytes(path, cwd, capOf(part.file));
-    await writeBytes(path, writeTargetBytes({ ...options, existing }));
+    await writeChanged(path, writeTargetBytes({ ...options, existing }), existing);
   });
   const settled = write.catch(() => undefined);
   sharedWrites.set(path, settled);
@@ -593,6 +593,12 @@ export function keysOfParts(keys: Iterable<string>, parts: Iterable<{ file: Name
 }
 
 /** Writes a file whole or not at all. */
+/** Writes `bytes` unless the file holds them already (DESIGN §16: nothing to change writes no byte). */
+async function writeChanged(path: string, bytes: Buffer, existing: Buffer | undefined): Promise<void> {
+  if (existing?.equals(bytes)) return;
+  await writeBytes(path, bytes);
+}
+
 export async function writeBytes(path: string, bytes: Buffer): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
   const temporary = `${path}.${process.pid}.tmp`;
