@@ -408,6 +408,18 @@ describe.skipIf(!present)("real apps' first day: init, push, translate, pull, ch
     },
   );
 
+  it("when Wagtail's catalogs are translated and pulled, then each keeps its header and translators' credits byte for byte", async () => {
+    const head = (text: string) => text.slice(0, text.indexOf('\n\n'));
+    for (const { path, absolute } of targetPaths(
+      of('gettext'),
+      (locale) => `wagtail/admin/locale/${locale}/LC_MESSAGES/django.po`,
+    )) {
+      const before = head(await readFile(`${realApp('gettext')}/${path}`, 'utf8'));
+      expect(before, path).toContain('# Translators:');
+      expect(head(await readFile(absolute, 'utf8')), path).toBe(before);
+    }
+  });
+
   it('when NewPipe is checked, then each Polish plural without other is an error at its file and line', async () => {
     const app = of('android');
     const path = `${RES}/values-pl/strings.xml`;

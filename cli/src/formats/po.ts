@@ -513,16 +513,8 @@ function writePo(input: WriteInput): Buffer {
   const pluralForms = pluralText ? parsePluralForms(pluralText) : undefined;
   const indexes = pluralForms ? indexCategories(pluralForms, input.locale) : [];
   const categories = pluralCategories(input.locale, 'cardinal');
-  const out: string[][] = [];
-  parsed.parts.forEach((part) => {
-    if (part.kind === 'text') return out.push(part.lines);
-    if (part === parsed.header) return out.push(headerLines(part, parsed, spelled, pluralText, onDisk));
-    const value = part.unread ? undefined : input.valueOf(part.key);
-    if (value === undefined) {
-      // Left out with the blank line that separated it from the next entry.
-      out.push([]);
-      return;
-    }
+  /** The entry's lines with `value`: as they are when they say it already (and are not fuzzy). */
+  const written = (part: Extract<Part, { kind: 'entry' }>, value: string): string[] => {
     const { entry } = part;
     const msgstr =
       entry.msgid_plural === undefined
@@ -535,23 +527,25 @@ function writePo(input: WriteInput): Buffer {
       !isFuzzy(entry) &&
       msgstr.length === entry.msgstr.length &&
       msgstr.every((text, index) => text === entry.msgstr[index]);
-    if (same) return out.push(part.lines);
-    out.push(entryLines(part, msgstr));
+    return same ? part.lines : entryLines(part, msgstr);
+  };
+  // DESIGN §16: a target on disk is edited where its translations change, and nowhere else.
+  if (onDisk)
+    return Buffer.from(
+      editInPlace(parsed, onDisk, input.valueOf, written, spelled, hasPlurals ? pluralText : undefined).join(
+        onDisk.eol,
+      ),
+      'utf8',
+    );
+  const out: string[][] = [];
+  parsed.parts.forEach((part) => {
+    if (part.kind === 'text') return out.push(part.lines);
+    if (part === parsed.header) return out.push(headerLines(part, parsed, spelled, pluralText));
+    const value = part.unread ? undefined : input.valueOf(part.key);
+    // Left out with the blank line that separated it from the next entry.
+    out.push(value === undefined ? [] : written(part, value));
   });
-  // Drop the separator after each left-out entry.
-  const lines: string[] = [];
-  for (let at = 0; at < out.length; at++) {
-    const block = out[at]!;
-    const part = parsed.parts[at]!;
-    if (
-      part.kind === 'text' &&
-      at > 0 &&
-      out[at - 1]!.length === 0 &&
-      parsed.parts[at - 1]!.kind === 'entry'
-    ) {
-      lines.push(...block.slice(1));
-    } else lines.push(...block);
-  }
+  const lines = withoutSeparatorsOfLeftOut(parsed.parts, out);
   if (!parsed.header) {
     // A catalog without a header gets one: msgfmt needs the charset and the plural forms.
     const fields = [
@@ -565,6 +559,148 @@ function writePo(input: WriteInput): Buffer {
     lines.unshift(...stringLines('msgid', '', false), ...stringLines('msgstr', body, true), '');
   }
   return Buffer.from(lines.join(parsed.eol), 'utf8');
+}
+
+/** The blocks of `parts` joined, each left-out entry's (an empty block) separator line dropped. */
+function withoutSeparatorsOfLeftOut(parts: readonly Part[], out: readonly string[][]): string[] {
+  const lines: string[] = [];
+  for (let at = 0; at < out.length; at++) {
+    const block = out[at]!;
+    const part = parts[at]!;
+    if (part.kind === 'text' && at > 0 && out[at - 1]!.length === 0 && parts[at - 1]!.kind === 'entry') {
+      lines.push(...block.slice(1));
+    } else lines.push(...block);
+  }
+  return lines;
+}
+
+/**
+ * The target on disk with the source's translations written where they change (DESIGN §16): an
+ * entry whose value changed gets its msgstr (its `fuzzy` flag taken off), an entry the source no
+ * longer has or whose translation is left out goes with its comments and the blank line after it
+ * (an untranslated or fuzzy one with no value stays as it is), an
+ * entry new in the source goes after the nearest entry before it in the source that the target
+ * has (else before the nearest one after it, else at the end) with the template's comments;
+ * every other line — the header with its credits and dates, obsolete `#~` entries, entries Tolk
+ * does not read — stays as it is. Only a header without the locale's Language or Plural-Forms
+ * gets them.
+ */
+function editInPlace(
+  source: Parsed,
+  onDisk: Parsed,
+  valueOf: (key: string) => string | undefined,
+  written: (part: Extract<Part, { kind: 'entry' }>, value: string) => string[],
+  spelled: string,
+  pluralText: string | undefined,
+): string[] {
+  type Entry = Extract<Part, { kind: 'entry' }>;
+  const readable = (part: Part): part is Entry => part.kind === 'entry' && !part.unread && part.key !== '';
+  const sourceEntries = source.parts.filter(readable).filter((part) => part !== source.header);
+  const inSource = new Set(sourceEntries.map((part) => part.key));
+  const atOnDisk = new Map<string, number>();
+  onDisk.parts.forEach((part, index) => {
+    if (readable(part) && part !== onDisk.header) atOnDisk.set(part.key, index);
+  });
+  const out: string[][] = onDisk.parts.map((part) => {
+    if (part.kind === 'text') return part.lines;
+    if (part === onDisk.header) return headerInPlace(part, onDisk, spelled, pluralText);
+    if (part.unread || part.key === '') return part.lines;
+    if (!inSource.has(part.key)) return [];
+    const value = valueOf(part.key);
+    if (value !== undefined) return written(part, value);
+    // No value: a translation goes (a key left out), an entry that is none (empty, fuzzy) stays.
+    const translated = !isFuzzy(part.entry) && part.entry.msgstr.some((text) => text !== '');
+    return translated ? [] : part.lines;
+  });
+  const lines = withoutSeparatorsOfLeftOut(onDisk.parts, out);
+  // New entries, placed by the lines of their neighbours in the output.
+  const after = new Map<number, string[][]>();
+  const before = new Map<number, string[][]>();
+  const atEnd: string[][] = [];
+  const lineOf = new Map<number, { start: number; end: number }>();
+  let cursor = 0;
+  out.forEach((block, index) => {
+    const part = onDisk.parts[index]!;
+    const skipped =
+      part.kind === 'text' &&
+      index > 0 &&
+      out[index - 1]!.length === 0 &&
+      onDisk.parts[index - 1]!.kind === 'entry'
+        ? 1
+        : 0;
+    const length = block.length - skipped;
+    lineOf.set(index, { start: cursor, end: cursor + length });
+    cursor += length;
+  });
+  const kept = (key: string) => {
+    const index = atOnDisk.get(key);
+    return index !== undefined && out[index]!.length > 0 ? index : undefined;
+  };
+  sourceEntries.forEach((part, at) => {
+    if (atOnDisk.has(part.key)) return;
+    const value = valueOf(part.key);
+    if (value === undefined) return;
+    const block = written(part, value);
+    const previous = sourceEntries
+      .slice(0, at)
+      .reverse()
+      .map((other) => kept(other.key))
+      .find((index) => index !== undefined);
+    if (previous !== undefined)
+      return void (after.get(previous) ?? after.set(previous, []).get(previous)!).push(block);
+    const next = sourceEntries
+      .slice(at + 1)
+      .map((other) => kept(other.key))
+      .find((index) => index !== undefined);
+    if (next !== undefined) return void (before.get(next) ?? before.set(next, []).get(next)!).push(block);
+    atEnd.push(block);
+  });
+  if (after.size === 0 && before.size === 0 && atEnd.length === 0) return lines;
+  const inserts: { line: number; lines: string[] }[] = [];
+  for (const [index, blocks] of after) {
+    // After the entry, each new one after a blank line of its own.
+    inserts.push({ line: lineOf.get(index)!.end, lines: blocks.flatMap((block) => ['', ...block]) });
+  }
+  for (const [index, blocks] of before) {
+    inserts.push({ line: lineOf.get(index)!.start, lines: blocks.flatMap((block) => [...block, '']) });
+  }
+  if (atEnd.length > 0) {
+    // Before the final newline's empty last line, when the file has one.
+    const end = lines.length > 0 && lines[lines.length - 1] === '' ? lines.length - 1 : lines.length;
+    const trailingBlank = end > 0 && lines[end - 1]!.trim() === '';
+    inserts.push({
+      line: end,
+      lines: atEnd.flatMap((block, i) => (i === 0 && trailingBlank ? block : ['', ...block])),
+    });
+  }
+  inserts.sort((a, b) => b.line - a.line);
+  for (const insert of inserts) lines.splice(insert.line, 0, ...insert.lines);
+  return lines;
+}
+
+/** The target's header as it is, with the locale's Language and Plural-Forms where it lacks them. */
+function headerInPlace(
+  part: Extract<Part, { kind: 'entry' }>,
+  onDisk: Parsed,
+  spelled: string,
+  pluralText: string | undefined,
+): string[] {
+  const fields = [...onDisk.headers.entries()];
+  const set = (name: string, value: string) => {
+    const at = fields.findIndex(([field]) => field === name);
+    if (at === -1) fields.push([name, value]);
+    else fields[at] = [name, value];
+  };
+  const language = onDisk.headers.get('Language');
+  const plural = onDisk.headers.get('Plural-Forms');
+  const contentType = onDisk.headers.get('Content-Type');
+  const needsCharset = !contentType || /charset=CHARSET/.test(contentType);
+  if (language && (!pluralText || plural === pluralText) && !needsCharset && !isFuzzy(part.entry))
+    return part.lines;
+  if (!language) set('Language', spelled);
+  if (pluralText && plural !== pluralText) set('Plural-Forms', pluralText);
+  if (needsCharset) set('Content-Type', 'text/plain; charset=UTF-8');
+  return entryLines(part, [fields.map(([name, value]) => `${name}: ${value}\n`).join('')], true);
 }
 
 function sameLanguage(spelled: string | undefined, locale: string): boolean {
@@ -582,16 +718,14 @@ function safeParse(bytes: Buffer): Parsed | undefined {
 }
 
 /**
- * The header with `Language` and `Plural-Forms` of the target, `fuzzy` taken off. When the target
- * file on disk has a header, its comments (the translators' credits) and its fields stay, as
- * msgmerge keeps them: only `POT-Creation-Date` is the template's.
+ * The template's header for a new target: `Language` and `Plural-Forms` of the target, `fuzzy`
+ * taken off. (A target on disk keeps its own: headerInPlace.)
  */
 function headerLines(
   part: Extract<Part, { kind: 'entry' }>,
   parsed: Parsed,
   spelled: string,
   pluralForms?: string,
-  onDisk?: Parsed,
 ): string[] {
   const fields = [...parsed.headers.entries()];
   const set = (name: string, value: string) => {
@@ -599,22 +733,17 @@ function headerLines(
     if (at === -1) fields.push([name, value]);
     else fields[at] = [name, value];
   };
-  const kept = onDisk?.header;
-  if (!kept) {
-    const unchanged =
-      parsed.headers.get('Language') === spelled &&
-      (pluralForms === undefined || parsed.headers.get('Plural-Forms') === pluralForms) &&
-      !isFuzzy(part.entry);
-    if (unchanged) return part.lines;
-  }
-  for (const [name, value] of onDisk?.headers ?? []) if (name !== 'POT-Creation-Date') set(name, value);
+  const unchanged =
+    parsed.headers.get('Language') === spelled &&
+    (pluralForms === undefined || parsed.headers.get('Plural-Forms') === pluralForms) &&
+    !isFuzzy(part.entry);
+  if (unchanged) return part.lines;
   set('Language', spelled);
   if (pluralForms) set('Plural-Forms', pluralForms);
   const contentType = fields.find(([name]) => name === 'Content-Type')?.[1];
   if (!contentType || /charset=CHARSET/.test(contentType)) set('Content-Type', 'text/plain; charset=UTF-8');
   const body = fields.map(([name, value]) => `${name}: ${value}\n`).join('');
-  if (kept && kept.entry.msgstr[0] === body && !isFuzzy(kept.entry)) return kept.lines;
-  return entryLines(kept ?? part, [body], true);
+  return entryLines(part, [body], true);
 }
 
 /** The entry's lines with other msgstr lines (and no `fuzzy` flag). */
