@@ -187,42 +187,55 @@ class Editor {
       member.text = text.slice(property.offset, value.offset) + (edited ?? '');
     }
 
-    // New keys, and the annotations of new keys, where the wanted order puts them.
-    const added = wantedNames.filter(
-      (name) =>
-        fresh.has(name) ||
-        (isAnnotation(name) &&
-          (fresh.has(name.slice(1)) || written.has(name.slice(1))) &&
-          !out.some((member) => member.name === name)),
-    );
-    if (added.length === 0) return this.joined(node, out, properties);
+    // New keys, and the missing annotations of written keys, where the wanted order puts them:
+    // after the nearest name before them that the object has (past its annotation), else before
+    // the nearest one after them, else at the end.
+    const inObject = new Map(out.map((member) => [member.name, member]));
     const colon = this.colonOf(properties);
     const memberIndent = this.memberIndent(node, properties);
-    for (const name of added) {
+    const separator =
+      properties.length > 0
+        ? this.separatorOf(properties, this.text.slice(node.offset, properties[0]!.offset))
+        : '';
+    const inline = properties.length > 0 && !separator.includes('\n') ? { separator, colon } : undefined;
+    const after = new Map<Member, Member[]>();
+    const leading: Member[] = [];
+    let anchor: Member | undefined;
+    let firstKept: Member | undefined;
+    for (const name of wantedNames) {
+      const kept = inObject.get(name);
+      if (kept) {
+        anchor = kept;
+        firstKept ??= kept;
+        continue;
+      }
+      const annotated = name.slice(1);
+      if (!fresh.has(name) && !(isAnnotation(name) && (fresh.has(annotated) || written.has(annotated))))
+        continue;
       const member: Member = {
         name,
-        text: `${this.string(name)}${colon}${this.serialize(wanted[name], memberIndent)}`,
+        text: `${this.string(name)}${colon}${this.serialize(wanted[name], memberIndent, inline)}`,
         kept: false,
         written: true,
       };
-      const order = wantedNames.indexOf(name);
-      const at = (candidate: string) => out.findIndex((entry) => entry.name === candidate);
-      let position = -1;
-      for (let before = order - 1; before >= 0 && position < 0; before--) {
-        const found = at(wantedNames[before]!);
-        if (found < 0) continue;
-        position = found + 1;
-        // Past the key's own annotation, which stays with it.
-        while (position < out.length && out[position]!.name === `@${out[found]!.name}`) position++;
-      }
-      for (let after = order + 1; after < wantedNames.length && position < 0; after++) {
-        const found = at(wantedNames[after]!);
-        if (found >= 0) position = found;
-      }
-      if (position < 0) position = out.length;
-      out.splice(position, 0, member);
+      if (!anchor) leading.push(member);
+      else if (after.has(anchor)) after.get(anchor)!.push(member);
+      else after.set(anchor, [member]);
     }
-    return this.joined(node, out, properties);
+    if (leading.length === 0 && after.size === 0) return this.joined(node, out, properties);
+    const placed: Member[] = [];
+    for (let index = 0; index < out.length; index++) {
+      const member = out[index]!;
+      if (member === firstKept) placed.push(...leading);
+      placed.push(member);
+      const next = after.get(member);
+      if (!next) continue;
+      // Past the key's own annotation, which stays with it.
+      while (index + 1 < out.length && out[index + 1]!.name === `@${member.name}`) placed.push(out[++index]!);
+      placed.push(...next);
+    }
+    if (!firstKept) placed.push(...leading);
+    return this.joined(node, placed, properties);
   }
 
   /** The object's text from its members: the file's separators where they are kept. */
@@ -331,10 +344,22 @@ class Editor {
     return this.serialize(wanted, indent);
   }
 
-  /** A new value, its lines indented from `indent` by the file's unit. */
-  private serialize(value: unknown, indent: string): string {
+  /**
+   * A new value, its lines indented from `indent` by the file's unit; on one line, with the
+   * separator and colon of its neighbours, when they are on one line (`inline`).
+   */
+  private serialize(value: unknown, indent: string, inline?: { separator: string; colon: string }): string {
     if (typeof value === 'string') return this.string(value);
     if (typeof value !== 'object' || value === null) return JSON.stringify(value) ?? 'null';
+    if (inline) {
+      const items = Array.isArray(value)
+        ? value.map((item) => this.serialize(item, indent, inline))
+        : Object.keys(value).map(
+            (name) =>
+              `${this.string(name)}${inline.colon}${this.serialize((value as Record<string, unknown>)[name], indent, inline)}`,
+          );
+      return Array.isArray(value) ? `[${items.join(inline.separator)}]` : `{${items.join(inline.separator)}}`;
+    }
     const inner = indent + this.style.unit;
     const newline = this.style.newline;
     const items = Array.isArray(value)

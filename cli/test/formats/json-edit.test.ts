@@ -151,6 +151,39 @@ describe('json format: an existing target edited in place', () => {
   });
 });
 
+describe('json format: an existing target in unusual shapes', () => {
+  it('when the target gives a key twice, then the last one, which readers keep, is the one written and the first stays', () => {
+    const target = '{\n  "about": "Alt",\n  "about": "Über"\n}\n';
+    const out = editTarget(jsonFormat, source, target, 'de', values({ about: 'Über uns' }));
+    expect(out).toBe('{\n  "about": "Alt",\n  "about": "Über uns"\n}\n');
+  });
+
+  it("when the target holds a text where the source nests keys, then the text is replaced by the object in the target's indentation", () => {
+    const target = '{\n  "home": "Start",\n  "about": "Über"\n}\n';
+    const out = editTarget(
+      jsonFormat,
+      source,
+      target,
+      'de',
+      values({ 'home.title': 'Start', about: 'Über' }),
+    );
+    expect(out).toBe('{\n  "home": {\n    "title": "Start"\n  },\n  "about": "Über"\n}\n');
+  });
+
+  it('when the target is on one line, then a new key joins it with the separator and colon spacing of its neighbours', () => {
+    const target = '{"about":"Über","contact":"Kontakt"}';
+    const out = editTarget(
+      jsonFormat,
+      source,
+      target,
+      'de',
+      values({ about: 'Über', contact: 'Kontakt', 'home.cta': 'Los' }),
+    );
+    expect(out).toBe('{"home":{"cta":"Los"},"about":"Über","contact":"Kontakt"}');
+    expect(JSON.parse(out)).toEqual({ home: { cta: 'Los' }, about: 'Über', contact: 'Kontakt' });
+  });
+});
+
 describe('i18next format: an existing target edited in place', () => {
   it('when a plural form of the target is new, then it goes in CLDR order at its group, the rest untouched', () => {
     const en =
