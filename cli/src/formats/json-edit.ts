@@ -137,7 +137,7 @@ class Editor {
       previousEnd = property.offset + property.length;
       const keep = isMetadata(name) || isAnnotation(name) || wantedSet.has(name);
       if (!keep) {
-        // Its separator passes to the member after it: the lines around it stay as they were.
+        // Its separator passes to the member after it where it holds more line breaks (wider).
         inherited ??= separator;
         continue;
       }
