@@ -2,7 +2,8 @@ import { parseTargetLocale } from '@tolk/contracts';
 import { rebuildTranslation } from '@tolk/locale-file';
 import { bcp47Spelling } from './bcp47-spelling.js';
 import { addFinding, type LocaleFormat, type ReadInput } from './format.js';
-import { readJsonFile, readJsonSource, writeJsonFile } from './json-document.js';
+import { readJsonFile, readJsonSource, withFileNames, writeJsonFile } from './json-document.js';
+import { editJsonFile } from './json-edit.js';
 import { positionIn } from './utf8.js';
 
 const LOCALE_METADATA = '@@locale';
@@ -24,6 +25,9 @@ const spelling = bcp47Spelling('_');
  *   read one file at a time (arb-editor's checks, translation tools, a target promoted to
  *   template), whose plural and select placeholders stay typed; and the source written back from
  *   its own values is the same bytes. The annotation of a message left out is left out too.
+ * - A target file that exists is edited in place (json-edit.ts, DESIGN §16): its `@@locale` and
+ *   other metadata stay as they are, and so does the `@key` metadata of every message not written;
+ *   a message written (new or changed) gets the source's.
  */
 export const arbFormat: LocaleFormat = {
   name: 'arb',
@@ -36,14 +40,15 @@ export const arbFormat: LocaleFormat = {
     if (declared !== undefined) checkDeclaredLocale(declared, locale, input, bytes);
     return document;
   },
-  write({ source, locale, valueOf, target }) {
+  write({ source, locale, valueOf, target, existing }) {
     const { parsed, style } = readJsonSource(source, { flat: true });
     const document = rebuildTranslation(parsed, valueOf, {
       locale: spelling.spellLocale(locale),
       target,
       annotations: true,
     });
-    return writeJsonFile(document, style);
+    const edited = existing && editJsonFile(existing, withFileNames(document) as Record<string, unknown>);
+    return edited ?? writeJsonFile(document, style);
   },
 };
 

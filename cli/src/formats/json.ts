@@ -1,13 +1,16 @@
 import { rebuildTranslation } from '@tolk/locale-file';
 import { bcp47Spelling } from './bcp47-spelling.js';
 import type { FormatName, LocaleFormat, WriteInput } from './format.js';
-import { readJsonFile, readJsonSource, writeJsonFile } from './json-document.js';
+import { readJsonFile, readJsonSource, withFileNames, writeJsonFile } from './json-document.js';
+import { editJsonFile } from './json-edit.js';
 
 /**
  * A JSON format whose targets are the source's nesting and key order with the target's values:
  * annotations (`@key`) are the source's context and stay out of targets, as in the server's
  * downloads; `@@locale`, where the source has it, names the target. i18next plural groups are
- * written with the target's forms (`input.target`), as the project's setting has them.
+ * written with the target's forms (`input.target`), as the project's setting has them. A target
+ * file that exists is edited in place (json-edit.ts, DESIGN §16); a new one, or one that is not a
+ * JSON object, is written in the source's layout.
  */
 export function plainJsonFormat(name: Extract<FormatName, 'json' | 'i18next'>): LocaleFormat {
   return {
@@ -15,9 +18,11 @@ export function plainJsonFormat(name: Extract<FormatName, 'json' | 'i18next'>): 
     extensions: ['.json'],
     ...bcp47Spelling('-'),
     read: ({ bytes, path, findings }) => readJsonFile(bytes, path, findings ? { findings } : {}).document,
-    write({ source, locale, valueOf, target }: WriteInput) {
+    write({ source, locale, valueOf, target, existing }: WriteInput) {
       const { parsed, style } = readJsonSource(source);
-      return writeJsonFile(rebuildTranslation(parsed, valueOf, { locale, target }), style);
+      const document = rebuildTranslation(parsed, valueOf, { locale, target });
+      const edited = existing && editJsonFile(existing, withFileNames(document) as Record<string, unknown>);
+      return edited ?? writeJsonFile(document, style);
     },
   };
 }

@@ -63,3 +63,26 @@ export function readError(format: LocaleFormat, text: string | Buffer, locale = 
   }
   throw new Error('the file was read without an error');
 }
+
+/** The target file `existing` as `format` writes it over with `valueOf`'s values (DESIGN §16). */
+export function editTarget(
+  format: LocaleFormat,
+  sourceText: string,
+  existing: string | Buffer,
+  locale: string,
+  valueOf: (key: string) => string | undefined,
+  options: PluralKeyOptions = {},
+): string {
+  const source = Buffer.from(sourceText, 'utf8');
+  const { parsed } = readFile(format, source, 'en');
+  const bytes = format.write({
+    source,
+    sourceLocale: 'en',
+    locale,
+    valueOf,
+    target: targetKeys(parsed, locale, options),
+    existing: typeof existing === 'string' ? Buffer.from(existing, 'utf8') : existing,
+    options: {},
+  });
+  return bytes.toString('utf8');
+}
