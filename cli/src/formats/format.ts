@@ -10,9 +10,13 @@
  *   structures of the format (a Rails hash of CLDR categories, Android `plurals`, PO plural
  *   entries, ...) become one key whose value is an ICU plural message (`{count, plural, one
  *   {...} other {...}}`); i18next plural keys stay keys (DESIGN §11).
- * - `write` writes a **target file in the source file's layout**: it is given the source file
- *   itself, and the value of each key (the flattened key paths of what `read` made of the source)
- *   for the target locale. Keys with no value are left out. A plural structure comes back in the
+ * - `write` writes a **target file**: it is given the source file itself, the target file on disk
+ *   when there is one (`existing`), and the value of each key (the flattened key paths of what
+ *   `read` made of the source) for the target locale. Keys with no value are left out. A new target
+ *   is written in the source file's layout; one on disk is edited in place (DESIGN §16: json,
+ *   i18next, arb, po and android so far; the other formats still write the source's layout with
+ *   what they keep of the file on disk): only the entries whose translation changes, comes or
+ *   goes change, everything else stays byte for byte. A plural structure comes back in the
  *   format's own structure with the target's CLDR categories, taken from the ICU message.
  *   Written from a source file and its own values, a format gives back the same bytes wherever
  *   the format allows (indentation, key order, comments, final newline).
