@@ -1,3 +1,5 @@
+import { expect } from 'vitest';
+
 /**
  * The line diff of two texts, as `git diff` shows it: the lines of the old text that are gone
  * and the lines of the new one that are added, by their index, from a longest common
@@ -35,4 +37,13 @@ export function linesOf(text: string): string[] {
   const lines = text.split(/\r\n|\r|\n/);
   if (lines.at(-1) === '') lines.pop();
   return lines;
+}
+
+/**
+ * A final line break stays; a file without one gets none, unless its last line (the one without
+ * a break) is gone.
+ */
+export function expectFinalNewline(before: string, after: string, eol: string): void {
+  if (before.endsWith(eol) || before === '') expect(after.endsWith(eol)).toBe(true);
+  else if (after.endsWith(eol)) expect(after.endsWith(`${before.split(eol).at(-1)}${eol}`)).toBe(false);
 }

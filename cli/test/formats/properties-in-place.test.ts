@@ -8,7 +8,7 @@ import { Properties } from 'properties-file/parser';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { FormatOptions } from '../../src/formats/index.js';
 import { propertiesFormat } from '../../src/formats/properties.js';
-import { lineDiff, linesOf } from './line-diff.js';
+import { expectFinalNewline, lineDiff, linesOf } from './line-diff.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tolk-properties-in-place-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -207,15 +207,6 @@ describe('properties format: a target on disk is edited in place', () => {
     );
   });
 });
-
-/**
- * A final line break stays; a file without one gets none, unless its last line (the one without
- * a break) is gone.
- */
-export function expectFinalNewline(before: string, after: string, eol: string): void {
-  if (before.endsWith(eol) || before === '') expect(after.endsWith(eol)).toBe(true);
-  else if (after.endsWith(eol)) expect(after.endsWith(`${before.split(eol).at(-1)}${eol}`)).toBe(false);
-}
 
 describe('properties format: any change to any target on disk', () => {
   const piece = fc.constantFrom(
