@@ -407,24 +407,24 @@ function editInPlace(source: Loaded, onDisk: Loaded, input: WriteInput): Buffer 
   const present = (key: string | undefined) =>
     key !== undefined && valueOf.has(key) && onDiskOf.has(key) ? onDiskOf.get(key)!.at(-1)! : undefined;
   const lastProperty = [...onDiskOf.values()].map((indexes) => indexes.at(-1)!).sort((a, b) => b - a)[0];
+  const neighbours = nearest(wanted, (entry) => present(entry.key));
+  const insert = (into: Map<number, string[]>, line: number, text: string) => {
+    const list = into.get(line);
+    if (list) list.push(text);
+    else into.set(line, [text]);
+  };
   wanted.forEach((entry, position) => {
     if (entry.value === undefined || onDiskOf.has(entry.key)) return;
     changed = true;
-    let anchor: number | undefined;
-    for (let at = position - 1; at >= 0 && anchor === undefined; at--) anchor = present(wanted[at]!.key);
-    if (anchor !== undefined) {
-      const line = lastLine(nodes[anchor]!);
-      const list = after.get(line) ?? [];
-      after.set(line, [...list, lineOf(onDisk, nodes[anchor] as PropertyNode, entry.key, entry.value)]);
+    const { before: previous, after: next } = neighbours[position]!;
+    if (previous !== undefined) {
+      const line = lastLine(nodes[previous]!);
+      insert(after, line, lineOf(onDisk, nodes[previous] as PropertyNode, entry.key, entry.value));
       return;
     }
-    for (let at = position + 1; at < wanted.length && anchor === undefined; at++) {
-      anchor = present(wanted[at]!.key);
-    }
-    if (anchor !== undefined) {
-      const line = firstLine(nodes[commentsAbove(nodes, anchor)[0] ?? anchor]!);
-      const list = before.get(line) ?? [];
-      before.set(line, [...list, lineOf(onDisk, nodes[anchor] as PropertyNode, entry.key, entry.value)]);
+    if (next !== undefined) {
+      const line = firstLine(nodes[commentsAbove(nodes, next)[0] ?? next]!);
+      insert(before, line, lineOf(onDisk, nodes[next] as PropertyNode, entry.key, entry.value));
       return;
     }
     const like = lastProperty !== undefined ? (nodes[lastProperty] as PropertyNode) : entry.node;
@@ -453,6 +453,25 @@ function editInPlace(source: Loaded, onDisk: Loaded, input: WriteInput): Buffer 
     .map((line, index) => line.text + (index === out.length - 1 ? line.end : line.end || eol))
     .join('');
   return Buffer.from(`${bom ? '\ufeff' : ''}${text}`, onDisk.latin1 ? 'latin1' : 'utf8');
+}
+
+/**
+ * For each item, what `found` gives for the nearest item before it and after it that it gives
+ * something for: in two passes, however many items.
+ */
+function nearest<T, A>(items: readonly T[], found: (item: T) => A | undefined) {
+  const out = items.map(() => ({ before: undefined as A | undefined, after: undefined as A | undefined }));
+  let last: A | undefined;
+  items.forEach((item, index) => {
+    out[index]!.before = last;
+    last = found(item) ?? last;
+  });
+  last = undefined;
+  for (let index = items.length - 1; index >= 0; index--) {
+    out[index]!.after = last;
+    last = found(items[index]!) ?? last;
+  }
+  return out;
 }
 
 /** A new property line for `key`, in the layout of `like` (a property of the same file). */

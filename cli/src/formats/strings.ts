@@ -488,16 +488,16 @@ function editInPlace(source: Parsed, onDisk: Parsed, input: WriteInput): Buffer 
     onDiskOf.has(key) && valueOf.has(key) ? onDiskOf.get(key)!.at(-1)! : undefined;
   const lastPair = onDisk.pairs.filter((pair) => !removed.has(pair)).at(-1);
   const atEnd: string[] = [];
+  const neighbours = nearest(wanted, (entry) => present(entry.pair.key));
   wanted.forEach((entry, position) => {
     if (entry.value === undefined || onDiskOf.has(entry.pair.key)) return;
-    let anchor: Pair | undefined;
-    for (let at = position - 1; at >= 0 && !anchor; at--) anchor = present(wanted[at]!.pair.key);
+    let anchor = neighbours[position]!.before;
     if (anchor) {
       const pair = pairLike(onDisk, anchor, entry.pair.name, entry.value, style);
       edits.push(after(text, anchor, pair, indentOf(text, anchor), eol));
       return;
     }
-    for (let at = position + 1; at < wanted.length && !anchor; at++) anchor = present(wanted[at]!.pair.key);
+    anchor = neighbours[position]!.after;
     if (anchor) {
       const pair = pairLike(onDisk, anchor, entry.pair.name, entry.value, style);
       const lineStart = anchor.blockStart === 0 || text[anchor.blockStart - 1] === '\n';
@@ -548,6 +548,25 @@ function editInPlace(source: Parsed, onDisk: Parsed, input: WriteInput): Buffer 
   }
   out += text.slice(at);
   return encodeApple(out, onDisk.source);
+}
+
+/**
+ * For each item, what `found` gives for the nearest item before it and after it that it gives
+ * something for: in two passes, however many items.
+ */
+function nearest<T, A>(items: readonly T[], found: (item: T) => A | undefined) {
+  const out = items.map(() => ({ before: undefined as A | undefined, after: undefined as A | undefined }));
+  let last: A | undefined;
+  items.forEach((item, index) => {
+    out[index]!.before = last;
+    last = found(item) ?? last;
+  });
+  last = undefined;
+  for (let index = items.length - 1; index >= 0; index--) {
+    out[index]!.after = last;
+    last = found(items[index]!) ?? last;
+  }
+  return out;
 }
 
 /** What may follow a pair on its line: whitespace, a comment, the line break (or the file's end). */
