@@ -172,6 +172,26 @@ describe('properties format: a target on disk is edited in place', () => {
     );
   });
 
+  it('when the target gives a key twice, then the value Java keeps is the one changed, and both go when the key goes', () => {
+    const existing = 'app.title=Alt\napp.cart=Korb\napp.title=Laden\n';
+    expect(write(SOURCE, existing, { 'app.title': 'Geschäft', 'app.cart': 'Korb' }).toString()).toBe(
+      'app.title=Alt\napp.cart=Korb\napp.title=Geschäft\n',
+    );
+    expect(write(SOURCE, existing, { 'app.cart': 'Korb' }).toString()).toBe('app.cart=Korb\n');
+  });
+
+  it("when line endings are mixed, then each line keeps its own and a new line takes the file's first kind", () => {
+    const existing = 'app.title=Laden\r\napp.cart=Korb\napp.total=Summe\r\n@meta=kept\n';
+    expect(
+      write(SOURCE, existing, {
+        'app.title': 'Laden',
+        'app.cart': 'Warenkorb',
+        'app.total': 'Summe',
+        'app.empty': 'Leer',
+      }).toString(),
+    ).toBe('app.title=Laden\r\napp.cart=Warenkorb\napp.total=Summe\r\napp.empty=Leer\r\n@meta=kept\n');
+  });
+
   it("when the target on disk does not read, then it is written in the source's layout", () => {
     const broken = 'app.title = \\u12G4\n';
     expect(write(SOURCE, broken, { 'app.title': 'Laden', 'app.cart': 'Korb' }).toString()).toBe(

@@ -161,6 +161,26 @@ describe('strings format: a target on disk is edited in place', () => {
     );
   });
 
+  it("when the target gives a key twice, then the value Apple's reader keeps is the one changed, and both go when the key goes", () => {
+    const existing = '"title" = "Alt";\n"cart" = "Korb";\n"title" = "Laden";\n';
+    expect(write(SOURCE, existing, { title: 'Geschäft', cart: 'Korb' }).toString()).toBe(
+      '"title" = "Alt";\n"cart" = "Korb";\n"title" = "Geschäft";\n',
+    );
+    expect(write(SOURCE, existing, { cart: 'Korb' }).toString()).toBe('"cart" = "Korb";\n');
+  });
+
+  it("when line endings are mixed, then each line keeps its own and a new line takes the file's first kind", () => {
+    const existing = '"title" = "Laden";\r\n"cart" = "Korb";\n"total" = "Summe";\r\n';
+    expect(
+      write(SOURCE, existing, {
+        title: 'Laden',
+        cart: 'Warenkorb',
+        total: 'Summe',
+        empty: 'Leer',
+      }).toString(),
+    ).toBe('"title" = "Laden";\r\n"cart" = "Warenkorb";\n"total" = "Summe";\r\n"empty" = "Leer";\r\n');
+  });
+
   it("when the target on disk does not read, then it is written in the source's layout", () => {
     expect(write(SOURCE, '"title" = "never closed;\n', { title: 'Laden', cart: 'Korb' }).toString()).toBe(
       '"title" = "Laden";\n"cart" = "Korb";\n',
