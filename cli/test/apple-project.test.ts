@@ -7,6 +7,7 @@
  * `prop2po --personality=strings` reads every strings file, and pull restores the targets byte
  * for byte.
  */
+import { writeFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSystem, type System } from '../../test/e2e/system.js';
 import { appProject, type AppProject } from './support/app-project.js';
@@ -160,5 +161,38 @@ describe('an Xcode app', () => {
     expect(after).toEqual(before);
     const status = await app.tolk(['status', '--check']);
     expect(status.code, status.stdout + status.stderr).toBe(0);
+  });
+
+  it("when a translator reordered and commented a target, then pull keeps its bytes and translate adds only the new key's line (DESIGN §16)", async () => {
+    const path = 'MyApp/pl.lproj/Localizable.strings';
+    const edited = [
+      '/* Tłumaczenie: Anna */',
+      '',
+      '"saved_at"="[pl] Saved at %1$@ by %2$@";',
+      '// Powitanie',
+      '"greeting"="[pl] Hello, %@!";',
+      '"quote"="[pl] Say \\"cheese\\"\\nthen smile";',
+      '"home.title"="[pl] Welcome";',
+    ].join('\r\n');
+    await writeFile(app.path(path), edited);
+    const pull = await app.tolk(['pull']);
+    expect(pull.code, pull.stderr).toBe(0);
+    expect(await app.text(path)).toBe(edited);
+
+    await writeFile(
+      app.path('MyApp/en.lproj/Localizable.strings'),
+      STRINGS.replace('"quote"', '"farewell" = "Goodbye";\n"quote"'),
+    );
+    const push = await app.tolk(['push', '--json']);
+    expect(push.code, push.stderr).toBe(0);
+    const translated = await app.translate();
+    expect(translated.code, translated.stderr).toBe(0);
+    // After the nearest key before it in the source that the target has, in that key's layout.
+    expect(await app.text(path)).toBe(
+      edited.replace(
+        '"greeting"="[pl] Hello, %@!";\r\n',
+        '"greeting"="[pl] Hello, %@!";\r\n"farewell"="[pl] Goodbye";\r\n',
+      ),
+    );
   });
 });

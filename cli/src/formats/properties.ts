@@ -14,6 +14,11 @@
  * - A target keeps the source's lines: comments, blank lines, separators, order, and the lines of
  *   every value that did not change. A changed value is written on its key's line; a key with no
  *   value is left out with its comment lines.
+ * - A target already on disk is edited in place instead (DESIGN §16): a changed value replaces
+ *   its property's lines in the property's layout and the file's escaping (`\uXXXX` or the
+ *   characters themselves), new keys are placed by their neighbours in the source and in their
+ *   layout, keys gone (or with no value) are removed with their comment lines; every other line
+ *   keeps its bytes and line break. A target on disk that does not read is written anew.
  * - A key given twice is a finding, and its last value is kept, as Java's `Properties.load` keeps
  *   it; a key the locale document cannot hold (empty, starting with `@`, or with an empty segment)
  *   is a finding and left out.
@@ -56,6 +61,10 @@ export const propertiesFormat: LocaleFormat = {
 type Loaded = {
   path: string;
   latin1: boolean;
+  /** The file's text, byte order mark included. */
+  text: string;
+  /** How a value is escaped where the file has a say (`unicodeStyle`). */
+  style: EscapeStyle;
   properties: Properties;
   /** The properties that are no key of the document, by their node. */
   unread: Set<PropertyNode>;
@@ -81,7 +90,7 @@ function load(bytes: Buffer, path: string, options: FormatOptions, report?: Read
       malformedEscapeAt(text, (error as Error).message) ?? { line: 1, column: 1 },
     );
   }
-  const loaded: Loaded = { path, latin1, properties, unread: new Set() };
+  const loaded: Loaded = { path, latin1, text, style: PLAIN, properties, unread: new Set() };
   const finding = (node: PropertyNode, kind: 'duplicate' | 'format', message: string) => {
     if (report) {
       addFinding(report, {
@@ -175,6 +184,16 @@ function define(object: Record<string, unknown>, key: string, value: unknown): v
 
 function writeProperties(input: WriteInput): Buffer {
   const loaded = load(input.source, '(source)', input.options);
+  if (input.existing !== undefined) {
+    let onDisk: Loaded | undefined;
+    try {
+      onDisk = load(input.existing, '(target)', input.options);
+    } catch (error) {
+      // A target that does not read is written anew in the source's layout.
+      if (!(error instanceof FormatError)) throw error;
+    }
+    if (onDisk) return editInPlace(loaded, onDisk, input);
+  }
   const { properties } = loaded;
   const { target, valueOf } = input;
   const nodes = properties.nodes;
@@ -268,6 +287,7 @@ function withValue(loaded: Loaded, node: PropertyNode, value: string): PropertyN
  * as `\uXXXX`, one per UTF-16 unit as Java reads them.
  */
 function escape(text: string, loaded: Loaded, key: boolean): string {
+  const { ascii, upperHex } = loaded.style;
   let out = '';
   for (let at = 0; at < text.length; at++) {
     const char = text[at]!;
@@ -280,9 +300,214 @@ function escape(text: string, loaded: Loaded, key: boolean): string {
     else if (char === ' ' && (at === 0 || key)) out += '\\ ';
     else if (key && (char === '=' || char === ':' || ((char === '#' || char === '!') && at === 0)))
       out += `\\${char}`;
-    else if (code < 0x20 || (code >= 0x7f && code < 0xa0) || (loaded.latin1 && code > 0xff)) {
-      out += `\\u${code.toString(16).padStart(4, '0')}`;
+    else if (
+      code < 0x20 ||
+      (code >= 0x7f && code < 0xa0) ||
+      (loaded.latin1 && code > 0xff) ||
+      (ascii && code > 0x7f)
+    ) {
+      const hex = code.toString(16).padStart(4, '0');
+      out += `\\u${upperHex ? hex.toUpperCase() : hex}`;
     } else out += char;
   }
   return out;
+}
+
+/**
+ * How a file writes what it escapes by choice: `ascii` when it spells every character beyond
+ * ASCII as `\uXXXX` (the habit of Java before 9 and of `native2ascii`), `upperHex` when its
+ * escapes' hex digits are capitals.
+ */
+type EscapeStyle = { ascii: boolean; upperHex: boolean };
+
+const PLAIN: EscapeStyle = { ascii: false, upperHex: false };
+
+/** The escape style of a file's keys and values (comments are no part of it). */
+function styleOf(properties: Properties): EscapeStyle {
+  let raw = false;
+  let escaped = false;
+  let upper = false;
+  let lower = false;
+  for (const node of properties.getProperties()) {
+    for (const line of node.rawLines) {
+      if (/[^\p{ASCII}]/u.test(line)) raw = true;
+      for (const match of line.matchAll(/\\u([0-9a-fA-F]{4})/g)) {
+        const hex = match[1]!;
+        if (parseInt(hex, 16) > 0x7f) escaped = true;
+        if (/[A-F]/.test(hex)) upper = true;
+        if (/[a-f]/.test(hex)) lower = true;
+      }
+    }
+  }
+  return { ascii: escaped && !raw, upperHex: upper && !lower };
+}
+
+/** A line of a file and the line break that ends it (none for the last). */
+type Line = { text: string; end: string };
+
+/**
+ * The target on disk (`onDisk`) with only its changed entries edited (DESIGN §16): a changed
+ * value replaces its property's lines (continuation lines included) in the property's layout and
+ * the file's escaping; a new key goes after the nearest key before it in the source that the
+ * target has (else before the nearest one after it, else at the end) in that neighbour's layout;
+ * a key the source no longer has, or with no value, goes with the comment lines right above it.
+ * Every other line keeps its bytes and its line break; nothing to change gives `existing` back.
+ */
+function editInPlace(source: Loaded, onDisk: Loaded, input: WriteInput): Buffer {
+  onDisk.style = styleOf(onDisk.properties);
+  const wanted = wantedEntries(source, input);
+  const nodes = onDisk.properties.nodes;
+  /** The target's properties of each key, in the file's order. */
+  const onDiskOf = new Map<string, number[]>();
+  nodes.forEach((node, index) => {
+    if (node.type !== 'property' || onDisk.unread.has(node)) return;
+    const list = onDiskOf.get(node.key);
+    if (list) list.push(index);
+    else onDiskOf.set(node.key, [index]);
+  });
+  const valueOf = new Map<string, string>();
+  for (const entry of wanted) if (entry.value !== undefined) valueOf.set(entry.key, entry.value);
+
+  const bom = onDisk.text.startsWith('\ufeff');
+  const parts = (bom ? onDisk.text.slice(1) : onDisk.text).split(/(\r\n|\r|\n)/);
+  const lines: Line[] = [];
+  for (let at = 0; at < parts.length; at += 2) lines.push({ text: parts[at]!, end: parts[at + 1] ?? '' });
+  const eol = onDisk.properties.eolCharacter;
+  const firstLine = (node: PropertiesNode) =>
+    (node.type === 'property' ? node.startingLineNumber : node.lineNumber) - 1;
+  const lastLine = (node: PropertiesNode) =>
+    (node.type === 'property' ? node.endingLineNumber : node.lineNumber) - 1;
+
+  let changed = false;
+  const removed = new Set<number>();
+  const replaced = new Map<number, string>();
+  for (const [key, indexes] of onDiskOf) {
+    const value = valueOf.get(key);
+    if (value === undefined) {
+      for (const index of indexes) {
+        for (const at of [...commentsAbove(nodes, index), index]) {
+          for (let line = firstLine(nodes[at]!); line <= lastLine(nodes[at]!); line++) removed.add(line);
+        }
+      }
+      changed = true;
+      continue;
+    }
+    // The last of a key given twice is the one Java keeps: the one that changes.
+    const node = nodes[indexes.at(-1)!] as PropertyNode;
+    if (value === node.value) continue;
+    replaced.set(firstLine(node), withValue(onDisk, node, value).rawLines[0]!);
+    for (let line = firstLine(node) + 1; line <= lastLine(node); line++) removed.add(line);
+    changed = true;
+  }
+
+  // New keys: placed by their neighbours in the source, in their layout.
+  const before = new Map<number, string[]>();
+  const after = new Map<number, string[]>();
+  const atEnd: string[] = [];
+  const present = (key: string | undefined) =>
+    key !== undefined && valueOf.has(key) && onDiskOf.has(key) ? onDiskOf.get(key)!.at(-1)! : undefined;
+  const lastProperty = [...onDiskOf.values()].map((indexes) => indexes.at(-1)!).sort((a, b) => b - a)[0];
+  const neighbours = nearest(wanted, (entry) => present(entry.key));
+  const insert = (into: Map<number, string[]>, line: number, text: string) => {
+    const list = into.get(line);
+    if (list) list.push(text);
+    else into.set(line, [text]);
+  };
+  wanted.forEach((entry, position) => {
+    if (entry.value === undefined || onDiskOf.has(entry.key)) return;
+    changed = true;
+    const { before: previous, after: next } = neighbours[position]!;
+    if (previous !== undefined) {
+      const line = lastLine(nodes[previous]!);
+      insert(after, line, lineOf(onDisk, nodes[previous] as PropertyNode, entry.key, entry.value));
+      return;
+    }
+    if (next !== undefined) {
+      const line = firstLine(nodes[commentsAbove(nodes, next)[0] ?? next]!);
+      insert(before, line, lineOf(onDisk, nodes[next] as PropertyNode, entry.key, entry.value));
+      return;
+    }
+    const like = lastProperty !== undefined ? (nodes[lastProperty] as PropertyNode) : entry.node;
+    atEnd.push(lineOf(lastProperty !== undefined ? onDisk : source, like, entry.key, entry.value));
+  });
+  if (!changed) return input.existing!;
+
+  const out: (Line & { added?: true })[] = [];
+  const last = lines.length - 1;
+  const add = (texts: string[] | undefined) => {
+    for (const text of texts ?? []) out.push({ text, end: eol, added: true });
+  };
+  lines.forEach((line, index) => {
+    // At the end: before the empty line after a final line break, so that the break stays last.
+    if (index === last && line.text === '') add(atEnd);
+    add(before.get(index));
+    if (!removed.has(index)) out.push({ text: replaced.get(index) ?? line.text, end: line.end });
+    add(after.get(index));
+    if (index === last && line.text !== '') add(atEnd);
+  });
+  // Each line keeps its line break (a new one has the file's first kind); the file's last line,
+  // which has none, gets one when new lines follow it, and the last of them then has none.
+  const final = out.at(-1);
+  if (final?.added && lines[last]!.text !== '') final.end = '';
+  const text = out
+    .map((line, index) => line.text + (index === out.length - 1 ? line.end : line.end || eol))
+    .join('');
+  return Buffer.from(`${bom ? '\ufeff' : ''}${text}`, onDisk.latin1 ? 'latin1' : 'utf8');
+}
+
+/**
+ * For each item, what `found` gives for the nearest item before it and after it that it gives
+ * something for: in two passes, however many items.
+ */
+function nearest<T, A>(items: readonly T[], found: (item: T) => A | undefined) {
+  const out = items.map(() => ({ before: undefined as A | undefined, after: undefined as A | undefined }));
+  let last: A | undefined;
+  items.forEach((item, index) => {
+    out[index]!.before = last;
+    last = found(item) ?? last;
+  });
+  last = undefined;
+  for (let index = items.length - 1; index >= 0; index--) {
+    out[index]!.after = last;
+    last = found(items[index]!) ?? last;
+  }
+  return out;
+}
+
+/** A new property line for `key`, in the layout of `like` (a property of the same file). */
+function lineOf(loaded: Loaded, like: PropertyNode, key: string, value: string): string {
+  return withValue(loaded, { ...like, key, escapedKey: escape(key, loaded, true) }, value).rawLines[0]!;
+}
+
+/**
+ * The target's keys in the source's order, each with its value (undefined: left out) and the
+ * source property it stands for. An i18next plural group's target forms stand where its first
+ * source form stands.
+ */
+function wantedEntries(
+  source: Loaded,
+  input: WriteInput,
+): { key: string; value: string | undefined; node: PropertyNode }[] {
+  const { target, valueOf } = input;
+  const sourceKeys = parseSourceDocument(documentOf(source)).keys;
+  const indexOf = new Map(sourceKeys.map((key, index) => [key, index]));
+  const wanted: { key: string; value: string | undefined; node: PropertyNode }[] = [];
+  const seen = new Set<string>();
+  const add = (key: string, value: string | undefined, node: PropertyNode) => {
+    if (seen.has(key)) return;
+    seen.add(key);
+    wanted.push({ key, value, node });
+  };
+  for (const node of source.properties.getProperties()) {
+    if (source.unread.has(node)) continue;
+    const group = target.groups.length > 0 ? target.groupOfSource.get(indexOf.get(node.key)!) : undefined;
+    if (!group) {
+      add(node.key, valueOf(node.key), node);
+      continue;
+    }
+    for (const form of target.formsOf.get(group)!) add(form.key, valueOf(form.key), node);
+    // A source form the target locale does not have is no key of the target.
+    add(node.key, undefined, node);
+  }
+  return wanted;
 }

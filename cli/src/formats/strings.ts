@@ -19,6 +19,10 @@
  * - A target keeps the source's text: comments, blank lines, order, the spelling of every value
  *   that did not change; a changed value replaces the quoted value only; a key with no value is
  *   left out with the comments right above it.
+ * - A target already on disk is edited in place instead (DESIGN §16): its changed values replaced
+ *   in its own quoting and escapes, new keys placed by their neighbours in the source and in their
+ *   layout, keys gone (or with no value) removed with their comments; the rest of its bytes, its
+ *   encoding and byte order mark stay. A target on disk that does not read is written anew.
  * - A key given twice is a finding, and its last value is kept, as Foundation's reader keeps it
  *   (each pair replaces the one before); a key the locale document cannot hold is a finding and
  *   left out of the document and of targets.
@@ -94,13 +98,20 @@ export function encodeApple(text: string, like: AppleText): Buffer {
 type Pair = {
   /** The key in the locale document: the file's key escaped (`key-names.ts`). */
   key: string;
+  /** The key as the file has it. */
+  name: string;
   value: string;
+  /** Offsets of the key's token (quotes included), in the text. */
+  keyStart: number;
+  keyEnd: number;
   /** Offsets of the value's token (quotes included), in the text. */
   valueStart: number;
   valueEnd: number;
   /** Where the pair with the comments right above it starts (a line start), and where it ends. */
   blockStart: number;
   blockEnd: number;
+  /** Where the pair's `;` ends. */
+  end: number;
   comments: string[];
   /** A pair Tolk does not read: its key cannot be a key. Left out of targets. */
   unread?: boolean;
@@ -266,11 +277,15 @@ function parseStrings(source: AppleText, path: string, report?: Report): Parsed 
     }
     pairs.push({
       key: problem ? '' : keyOfName(key.value),
+      name: key.value,
       value: value.value,
+      keyStart: key.start,
+      keyEnd: key.end,
       valueStart: value.start,
       valueEnd: value.end,
       blockStart,
       blockEnd,
+      end: at,
       comments: above.map((comment) => comment.text),
       ...(problem ? { unread: true } : {}),
     });
@@ -307,8 +322,20 @@ function define(object: Record<string, unknown>, key: string, value: unknown): v
   Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
+/**
+ * How a file writes what it escapes by choice: `ascii` when it spells every character beyond
+ * ASCII as `\Uxxxx` (its escape letter `U` or `u`, its hex digits capitals or not).
+ */
+type EscapeStyle = { ascii: boolean; letter: 'U' | 'u'; upperHex: boolean };
+
+const PLAIN: EscapeStyle = { ascii: false, letter: 'U', upperHex: false };
+
 /** `value` as a quoted string of a strings file. */
-export function quoteStrings(value: string): string {
+export function quoteStrings(value: string, style: EscapeStyle = PLAIN): string {
+  const unicode = (code: number) => {
+    const hex = code.toString(16).padStart(4, '0');
+    return `\\${style.letter}${style.upperHex ? hex.toUpperCase() : hex}`;
+  };
   let out = '"';
   for (const char of value) {
     const code = char.codePointAt(0)!;
@@ -317,14 +344,27 @@ export function quoteStrings(value: string): string {
     else if (char === '\n') out += '\\n';
     else if (char === '\t') out += '\\t';
     else if (char === '\r') out += '\\r';
-    else if (code < 0x20 || code === 0x7f) out += `\\U${code.toString(16).padStart(4, '0')}`;
-    else out += char;
+    else if (code < 0x20 || code === 0x7f) out += unicode(code);
+    else if (style.ascii && code > 0x7f) {
+      // One escape per UTF-16 unit, as the file's reader joins them.
+      for (let at = 0; at < char.length; at++) out += unicode(char.charCodeAt(at));
+    } else out += char;
   }
   return `${out}"`;
 }
 
 function writeStrings(input: WriteInput): Buffer {
   const parsed = parseStrings(decodeApple(input.source, '(source)'), '(source)');
+  if (input.existing !== undefined) {
+    let onDisk: Parsed | undefined;
+    try {
+      onDisk = parseStrings(decodeApple(input.existing, '(target)'), '(target)');
+    } catch (error) {
+      // A target that does not read is written anew in the source's layout.
+      if (!(error instanceof FormatError)) throw error;
+    }
+    if (onDisk) return editInPlace(parsed, onDisk, input);
+  }
   const { text } = parsed.source;
   let out = '';
   let at = 0;
@@ -340,4 +380,210 @@ function writeStrings(input: WriteInput): Buffer {
   }
   out += text.slice(at);
   return encodeApple(out, parsed.source);
+}
+
+/** The escape style of a file's keys and values (comments are no part of it). */
+function styleOf(parsed: Parsed): EscapeStyle {
+  let raw = false;
+  let escaped = false;
+  const letters = new Set<string>();
+  const cases = new Set<'upper' | 'lower'>();
+  for (const pair of parsed.pairs) {
+    for (const token of [
+      parsed.source.text.slice(pair.keyStart, pair.keyEnd),
+      parsed.source.text.slice(pair.valueStart, pair.valueEnd),
+    ]) {
+      if (/[^\p{ASCII}]/u.test(token)) raw = true;
+      for (const match of token.matchAll(/\\([Uu])([0-9a-fA-F]{4})/g)) {
+        letters.add(match[1]!);
+        if (parseInt(match[2]!, 16) > 0x7f) escaped = true;
+        if (/[A-F]/.test(match[2]!)) cases.add('upper');
+        if (/[a-f]/.test(match[2]!)) cases.add('lower');
+      }
+    }
+  }
+  return {
+    ascii: escaped && !raw,
+    letter: letters.size === 1 && letters.has('u') ? 'u' : 'U',
+    upperHex: cases.size === 1 && cases.has('upper'),
+  };
+}
+
+/** A token of a pair: bare when `like` is bare and `text` is a word, quoted otherwise. */
+function tokenLike(parsed: Parsed, likeStart: number, text: string, style: EscapeStyle): string {
+  return parsed.source.text[likeStart] !== '"' && /^[A-Za-z0-9_$+/:.-]+$/.test(text)
+    ? text
+    : quoteStrings(text, style);
+}
+
+/** A new pair in the layout of `like`, a pair of `parsed`: its spacing around `=` and before `;`. */
+function pairLike(parsed: Parsed, like: Pair, name: string, value: string, style: EscapeStyle): string {
+  const { text } = parsed.source;
+  const equals = text.slice(like.keyEnd, like.valueStart);
+  const semicolon = text.slice(like.valueEnd, like.end);
+  return `${tokenLike(parsed, like.keyStart, name, style)}${/^[ \t]*=[ \t]*$/.test(equals) ? equals : ' = '}${tokenLike(parsed, like.valueStart, value, style)}${/^[ \t]*;$/.test(semicolon) ? semicolon : ';'}`;
+}
+
+/** The whitespace a pair's line starts with, when its key is the first thing on its line. */
+function indentOf(text: string, pair: Pair): string {
+  const lineStart = text.lastIndexOf('\n', pair.keyStart - 1) + 1;
+  const indent = text.slice(lineStart, pair.keyStart);
+  return /^[ \t]*$/.test(indent) ? indent : '';
+}
+
+/**
+ * The target on disk (`onDisk`) with only its changed pairs edited (DESIGN §16): a changed value
+ * replaces the value's token, in the file's quoting and escapes; a new key goes after the nearest
+ * key before it in the source that the target has (else before the nearest one after it, else at
+ * the end) in that neighbour's layout; a key the source no longer has, or with no value, goes
+ * with the comments right above it. Everything else keeps its bytes, the file its encoding and
+ * byte order mark; nothing to change gives `existing` back.
+ */
+function editInPlace(source: Parsed, onDisk: Parsed, input: WriteInput): Buffer {
+  const { text } = onDisk.source;
+  const style = styleOf(onDisk);
+  const eol = /\r\n|\n/.exec(text)?.[0] ?? /\r\n|\n/.exec(source.source.text)?.[0] ?? '\n';
+  // The target's keys in the source's order, each with its value (undefined: left out).
+  const wanted: { pair: Pair; value: string | undefined }[] = [];
+  const valueOf = new Map<string, string>();
+  const seen = new Set<string>();
+  for (const pair of source.pairs) {
+    if (pair.unread || seen.has(pair.key)) continue;
+    seen.add(pair.key);
+    const value = input.valueOf(pair.key);
+    wanted.push({ pair, value });
+    if (value !== undefined) valueOf.set(pair.key, value);
+  }
+  const onDiskOf = new Map<string, Pair[]>();
+  for (const pair of onDisk.pairs) {
+    if (pair.unread) continue;
+    const list = onDiskOf.get(pair.key);
+    if (list) list.push(pair);
+    else onDiskOf.set(pair.key, [pair]);
+  }
+
+  type Edit = { start: number; end: number; text: string };
+  const edits: Edit[] = [];
+  const removed = new Set<Pair>();
+  for (const [key, pairs] of onDiskOf) {
+    const value = valueOf.get(key);
+    if (value === undefined) {
+      for (const pair of pairs) {
+        edits.push({ start: pair.blockStart, end: pair.blockEnd, text: '' });
+        removed.add(pair);
+      }
+      continue;
+    }
+    // The last of a key given twice is the one Apple's reader keeps: the one that changes.
+    const pair = pairs.at(-1)!;
+    if (value === pair.value) continue;
+    edits.push({
+      start: pair.valueStart,
+      end: pair.valueEnd,
+      text: tokenLike(onDisk, pair.valueStart, value, style),
+    });
+  }
+
+  const present = (key: string) =>
+    onDiskOf.has(key) && valueOf.has(key) ? onDiskOf.get(key)!.at(-1)! : undefined;
+  const lastPair = onDisk.pairs.filter((pair) => !removed.has(pair)).at(-1);
+  const atEnd: string[] = [];
+  const neighbours = nearest(wanted, (entry) => present(entry.pair.key));
+  wanted.forEach((entry, position) => {
+    if (entry.value === undefined || onDiskOf.has(entry.pair.key)) return;
+    let anchor = neighbours[position]!.before;
+    if (anchor) {
+      const pair = pairLike(onDisk, anchor, entry.pair.name, entry.value, style);
+      edits.push(after(text, anchor, pair, indentOf(text, anchor), eol));
+      return;
+    }
+    anchor = neighbours[position]!.after;
+    if (anchor) {
+      const pair = pairLike(onDisk, anchor, entry.pair.name, entry.value, style);
+      const lineStart = anchor.blockStart === 0 || text[anchor.blockStart - 1] === '\n';
+      edits.push({
+        start: anchor.blockStart,
+        end: anchor.blockStart,
+        text: lineStart ? `${indentOf(text, anchor)}${pair}${eol}` : ` ${pair}`,
+      });
+      return;
+    }
+    if (lastPair) {
+      const pair = pairLike(onDisk, lastPair, entry.pair.name, entry.value, style);
+      edits.push(after(text, lastPair, pair, indentOf(text, lastPair), eol));
+      return;
+    }
+    const like = onDisk.pairs.at(-1);
+    atEnd.push(
+      like
+        ? pairLike(onDisk, like, entry.pair.name, entry.value, style)
+        : pairLike(source, entry.pair, entry.pair.name, entry.value, style),
+    );
+  });
+  if (atEnd.length > 0) {
+    // At the end of what is left: on a line of their own, a missing final line break kept so.
+    let endAt = text.length;
+    for (const edit of [...edits].sort((a, b) => b.start - a.start)) {
+      if (edit.end === endAt && edit.text === '') endAt = edit.start;
+    }
+    const open = endAt > 0 && text[endAt - 1] !== '\n';
+    const closed = text === '' || text.endsWith('\n');
+    edits.push({
+      start: text.length,
+      end: text.length,
+      text: `${open ? eol : ''}${atEnd.join(eol)}${closed ? eol : ''}`,
+    });
+  }
+  if (edits.length === 0) return input.existing!;
+
+  // Insertions at one place stay in the order they were made; one at a removal's start goes first.
+  const ordered = edits
+    .map((edit, index) => ({ edit, index }))
+    .sort((a, b) => a.edit.start - b.edit.start || a.edit.end - b.edit.end || a.index - b.index);
+  let out = '';
+  let at = 0;
+  for (const { edit } of ordered) {
+    out += text.slice(at, edit.start) + edit.text;
+    at = Math.max(at, edit.end);
+  }
+  out += text.slice(at);
+  return encodeApple(out, onDisk.source);
+}
+
+/**
+ * For each item, what `found` gives for the nearest item before it and after it that it gives
+ * something for: in two passes, however many items.
+ */
+function nearest<T, A>(items: readonly T[], found: (item: T) => A | undefined) {
+  const out = items.map(() => ({ before: undefined as A | undefined, after: undefined as A | undefined }));
+  let last: A | undefined;
+  items.forEach((item, index) => {
+    out[index]!.before = last;
+    last = found(item) ?? last;
+  });
+  last = undefined;
+  for (let index = items.length - 1; index >= 0; index--) {
+    out[index]!.after = last;
+    last = found(items[index]!) ?? last;
+  }
+  return out;
+}
+
+/** What may follow a pair on its line: whitespace, a comment, the line break (or the file's end). */
+const LINE_REST = /[ \t]*(?:\/\/[^\r\n]*|\/\*(?:(?!\*\/)[^\n])*\*\/[ \t]*)?(\r?\n|$)/y;
+
+/**
+ * The insertion of a new pair after `anchor`: on a line of its own after the anchor's line (after
+ * a comment that ends that line too), or on the anchor's line when another pair follows it there.
+ */
+function after(text: string, anchor: Pair, pair: string, indent: string, eol: string) {
+  LINE_REST.lastIndex = anchor.end;
+  const rest = LINE_REST.exec(text);
+  if (!rest) return { start: anchor.end, end: anchor.end, text: ` ${pair}` };
+  const start = anchor.end + rest[0].length;
+  return {
+    start,
+    end: start,
+    text: rest[1] === '' ? `${eol}${indent}${pair}` : `${indent}${pair}${eol}`,
+  };
 }
