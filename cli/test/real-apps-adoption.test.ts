@@ -380,6 +380,16 @@ describe.skipIf(!present)("real apps' first day: init, push, translate, pull, ch
     expect(runs.pull.code, runs.pull.stderr).toBe(0);
   });
 
+  it.each(REAL_APPS)(
+    'when %s is translated and pulled a second time, then nothing is left to do and no file changes, not even its time',
+    (app) => {
+      const { again, changedByRerun } = of(app);
+      expect(again.translate.code, again.translate.stderr).toBe(0);
+      expect(again.pull.code, again.pull.stderr).toBe(0);
+      expect(changedByRerun).toEqual([]);
+    },
+  );
+
   it.each(REAL_APPS)('when %s is translated, then every locale is complete', (app) => {
     const incomplete = of(app)
       .afterTranslate.filter((locale) => locale.missingCount !== 0)

@@ -4,6 +4,8 @@
  * `status`, `pull` and `check`, with no flag beyond those and --json, each command's outcome and
  * duration kept for the test to look at.
  */
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { join, relative } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { LocaleResponse } from '@tolk/contracts';
 import type { System } from '../../../test/e2e/system.js';
@@ -35,6 +37,10 @@ export type AdoptedApp = {
   afterPush: LocaleResponse[];
   afterTranslate: LocaleResponse[];
   findings: CheckFinding[];
+  /** `translate` and `pull` run a second time, right after the first day. */
+  again: { translate: CliResult; pull: CliResult };
+  /** The files (relative, `.tolk/` aside) whose bytes or times the second run changed. */
+  changedByRerun: string[];
   /** Seconds each command took (`status` both of its runs). */
   seconds: Record<Step, number>;
   /** The absolute path of a file of the app. */
@@ -71,17 +77,43 @@ export async function adoptRealApp(
   const afterTranslate = await locales();
   const pull = await tolk('pull');
   const check = await tolk('check', '--json');
+  // DESIGN §16: a second translate and pull find nothing to do and write no byte.
+  const files = await snapshot(cli.cwd);
+  const again = {
+    translate: await tolk('translate', '--base-url', model.baseURL, '--model', 'stand-in', '--json'),
+    pull: await tolk('pull'),
+  };
+  const after = await snapshot(cli.cwd);
+  const changedByRerun = [...new Set([...files.keys(), ...after.keys()])].filter(
+    (file) => !files.get(file)?.equals(after.get(file) ?? Buffer.alloc(0)) || !after.has(file),
+  );
   return {
     app,
     cli,
     config,
     runs: { init, push, translate, pull, check },
+    again,
+    changedByRerun,
     afterPush,
     afterTranslate,
     findings: check.code === 0 || check.code === 1 ? (check.json().findings as CheckFinding[]) : [],
     seconds,
     path: (relative) => `${cli.cwd}/${relative}`,
   };
+}
+
+/** Every file of the app but Tolk's own state: its bytes and modification time, by relative path. */
+async function snapshot(dir: string): Promise<Map<string, Buffer>> {
+  const files = new Map<string, Buffer>();
+  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const path = join(entry.parentPath, entry.name);
+    const file = relative(dir, path);
+    if (file.startsWith('.tolk')) continue;
+    const { mtimeMs } = await stat(path);
+    files.set(file, Buffer.concat([await readFile(path), Buffer.from(`\0${mtimeMs}`)]));
+  }
+  return files;
 }
 
 /**
