@@ -49,6 +49,7 @@ import { keyOfName } from './key-names.js';
 import { icuPluralMessage, pluralBranches, type Interpolation } from './plural-message.js';
 import { decodeUtf8 } from './utf8.js';
 import { parseXmlStrictly, type XmlNode } from './xml-dom.js';
+import { nearest } from './nearest.js';
 
 /** Android text has no named arguments: `{name}` in it reads as an ICU argument and back. */
 const ANDROID_INTERPOLATION: Interpolation = { prefix: '' };
@@ -634,6 +635,7 @@ function editResources(source: Loaded, target: Loaded, input: WriteInput): strin
   const indent = (first > 0 ? indentOf(first) : '\n    ').replace(/\r?\n/, newline);
   const inserted = new Map<number, string>();
   const add = (at: number, piece: string) => inserted.set(at, (inserted.get(at) ?? '') + piece);
+  const neighbours = nearest(sourceEntries, ([, other]) => kept(other.name));
   sourceEntries.forEach(([sourceIndex, entry], at) => {
     if (targetIndexOf.has(entry.name)) return;
     const written = writeSource(entry);
@@ -643,16 +645,8 @@ function editResources(source: Loaded, target: Loaded, input: WriteInput): strin
       return source.text.slice(span.start, span.end).trimEnd();
     });
     const block = [...comments, written].map((line) => indent + line).join('');
-    const previous = sourceEntries
-      .slice(0, at)
-      .reverse()
-      .map(([, other]) => kept(other.name))
-      .find((index) => index !== undefined);
+    const { before: previous, after: next } = neighbours[at]!;
     if (previous !== undefined) return add(previous, block);
-    const next = sourceEntries
-      .slice(at + 1)
-      .map(([, other]) => kept(other.name))
-      .find((index) => index !== undefined);
     // Before the next one and the comments above it: after the child before their indentation.
     if (next !== undefined) {
       const first = Math.min(next, ...(target.comments.get(next) ?? []));

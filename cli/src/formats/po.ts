@@ -55,6 +55,7 @@ import {
 import { icuPluralMessage, pluralBranches, type Interpolation } from './plural-message.js';
 import { keyOfName, nameProblem } from './key-names.js';
 import { decodeUtf8 } from './utf8.js';
+import { nearest } from './nearest.js';
 
 const spelling = bcp47Spelling('_');
 
@@ -636,22 +637,15 @@ function editInPlace(
     const index = atOnDisk.get(key);
     return index !== undefined && out[index]!.length > 0 ? index : undefined;
   };
+  const neighbours = nearest(sourceEntries, (other) => kept(other.key));
   sourceEntries.forEach((part, at) => {
     if (atOnDisk.has(part.key)) return;
     const value = valueOf(part.key);
     if (value === undefined) return;
     const block = written(part, value);
-    const previous = sourceEntries
-      .slice(0, at)
-      .reverse()
-      .map((other) => kept(other.key))
-      .find((index) => index !== undefined);
+    const { before: previous, after: next } = neighbours[at]!;
     if (previous !== undefined)
       return void (after.get(previous) ?? after.set(previous, []).get(previous)!).push(block);
-    const next = sourceEntries
-      .slice(at + 1)
-      .map((other) => kept(other.key))
-      .find((index) => index !== undefined);
     if (next !== undefined) return void (before.get(next) ?? before.set(next, []).get(next)!).push(block);
     atEnd.push(block);
   });

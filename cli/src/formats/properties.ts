@@ -37,6 +37,7 @@ import {
   type WriteInput,
 } from './format.js';
 import { checkNoNul, checkNotUtf16, decodeUtf8 } from './utf8.js';
+import { nearest } from './nearest.js';
 
 export const propertiesFormat: LocaleFormat = {
   name: 'properties',
@@ -453,25 +454,6 @@ function editInPlace(source: Loaded, onDisk: Loaded, input: WriteInput): Buffer 
     .map((line, index) => line.text + (index === out.length - 1 ? line.end : line.end || eol))
     .join('');
   return Buffer.from(`${bom ? '\ufeff' : ''}${text}`, onDisk.latin1 ? 'latin1' : 'utf8');
-}
-
-/**
- * For each item, what `found` gives for the nearest item before it and after it that it gives
- * something for: in two passes, however many items.
- */
-function nearest<T, A>(items: readonly T[], found: (item: T) => A | undefined) {
-  const out = items.map(() => ({ before: undefined as A | undefined, after: undefined as A | undefined }));
-  let last: A | undefined;
-  items.forEach((item, index) => {
-    out[index]!.before = last;
-    last = found(item) ?? last;
-  });
-  last = undefined;
-  for (let index = items.length - 1; index >= 0; index--) {
-    out[index]!.after = last;
-    last = found(items[index]!) ?? last;
-  }
-  return out;
 }
 
 /** A new property line for `key`, in the layout of `like` (a property of the same file). */

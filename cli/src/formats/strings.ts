@@ -40,6 +40,7 @@ import {
 } from './format.js';
 import { keyOfName, nameProblem } from './key-names.js';
 import { checkNoNul } from './utf8.js';
+import { nearest } from './nearest.js';
 
 export const stringsFormat: LocaleFormat = {
   name: 'strings',
@@ -548,25 +549,6 @@ function editInPlace(source: Parsed, onDisk: Parsed, input: WriteInput): Buffer 
   }
   out += text.slice(at);
   return encodeApple(out, onDisk.source);
-}
-
-/**
- * For each item, what `found` gives for the nearest item before it and after it that it gives
- * something for: in two passes, however many items.
- */
-function nearest<T, A>(items: readonly T[], found: (item: T) => A | undefined) {
-  const out = items.map(() => ({ before: undefined as A | undefined, after: undefined as A | undefined }));
-  let last: A | undefined;
-  items.forEach((item, index) => {
-    out[index]!.before = last;
-    last = found(item) ?? last;
-  });
-  last = undefined;
-  for (let index = items.length - 1; index >= 0; index--) {
-    out[index]!.after = last;
-    last = found(items[index]!) ?? last;
-  }
-  return out;
 }
 
 /** What may follow a pair on its line: whitespace, a comment, the line break (or the file's end). */
