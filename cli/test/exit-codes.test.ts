@@ -213,6 +213,34 @@ describe('tolk exit codes', () => {
       }
     });
 
+    it('when a newer server answers with fields this version does not know, then they are left out and the command works', async () => {
+      const server = createServer((_req, res) =>
+        res.writeHead(200, { 'content-type': 'application/json' }).end(
+          JSON.stringify({
+            userId: 'usr_1',
+            email: 'ada@example.com',
+            name: 'Ada',
+            createdAt: 1_700_000_000_000,
+            avatarUrl: 'https://example.com/ada.png',
+            plan: { name: 'team', seats: 5 },
+          }),
+        ),
+      );
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      try {
+        const { port } = server.address() as AddressInfo;
+        const result = await tolk(['whoami', '--json'], {
+          TOLK_API_URL: `http://127.0.0.1:${port}`,
+          TOLK_TOKEN: 'any',
+        });
+        expect(result.code, result.stderr).toBe(0);
+        expect(result.stdout).toContain('ada@example.com');
+        expect(result.stdout).not.toContain('avatarUrl');
+      } finally {
+        server.close();
+      }
+    });
+
     it('when the URL is some other web server, then exit 4 saying the answer is not understood', async () => {
       const server = createServer((_req, res) =>
         res.writeHead(200, { 'content-type': 'text/html' }).end('<html></html>'),

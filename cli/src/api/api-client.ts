@@ -198,7 +198,7 @@ async function parseAnswer<Schema extends z.ZodType>(
 ): Promise<z.infer<Schema>> {
   const text = await response.text();
   if (!schema) return (text ? safeJson(text) : undefined) as z.infer<Schema>;
-  const result = schema.safeParse(text ? safeJson(text) : undefined);
+  const result = withoutNewerFields(schema, text ? safeJson(text) : undefined);
   if (!result.success) {
     throw new ApiError(
       502,
@@ -208,6 +208,27 @@ async function parseAnswer<Schema extends z.ZodType>(
     );
   }
   return result.data;
+}
+
+/**
+ * The answer parsed by the schema of this version, fields it does not know left out: a newer
+ * server adds fields to its answers (the spec's schemas are strict, so that the server's tests
+ * hold it to them) and an older CLI goes on without them. Anything else wrong is still wrong.
+ */
+function withoutNewerFields<Schema extends z.ZodType>(schema: Schema, answer: unknown) {
+  let result = schema.safeParse(answer);
+  // Each round removes the unknown fields of one level of nesting.
+  for (let round = 0; round < 8 && !result.success; round++) {
+    const unknown = result.error.issues.filter((issue) => issue.code === 'unrecognized_keys');
+    if (unknown.length === 0 || unknown.length !== result.error.issues.length) break;
+    for (const issue of unknown) {
+      let at: unknown = answer;
+      for (const step of issue.path) at = (at as Record<PropertyKey, unknown>)[step];
+      for (const key of issue.keys) delete (at as Record<string, unknown>)[key];
+    }
+    result = schema.safeParse(answer);
+  }
+  return result;
 }
 
 async function readError(response: Response): Promise<ApiError> {
