@@ -72,6 +72,7 @@ const fileSetSchema = z
     locales: localeSpellings.optional(),
     rails: z.boolean().optional(),
     encoding: z.enum(['utf-8', 'iso-8859-1']).optional(),
+    revisionHeader: z.boolean().optional(),
   })
   .superRefine((set, ctx) => {
     // A format whose one file holds every locale (xcstrings) names no locale in its path.
@@ -236,6 +237,7 @@ export function fileSets(loaded: LoadedProjectConfig): FileSet[] {
     const options: FormatOptions = {};
     if (set.rails !== undefined) options.rails = set.rails;
     if (set.encoding !== undefined) options.encoding = set.encoding;
+    if (set.revisionHeader !== undefined) options.revisionHeader = set.revisionHeader;
     return {
       label: `files.${index}`,
       path: set.path,

@@ -54,6 +54,12 @@ export type FormatOptions = {
    * and date settings) are kept in targets. Plain nested YAML otherwise.
    */
   rails?: boolean;
+  /**
+   * `po`: a catalog whose translations Tolk writes gets the header's `PO-Revision-Date` (now) and
+   * `Last-Translator` (`Tolk`), as a translator's editor sets them. Off by default: the header
+   * stays as the catalog's translators left it (DESIGN §16).
+   */
+  revisionHeader?: boolean;
 };
 
 export type ReadInput = {

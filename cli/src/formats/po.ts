@@ -533,15 +533,30 @@ function writePo(input: WriteInput): Buffer {
   // DESIGN §16: a target on disk is edited where its translations change, and nowhere else.
   if (onDisk)
     return Buffer.from(
-      editInPlace(parsed, onDisk, input.valueOf, written, spelled, hasPlurals ? pluralText : undefined).join(
-        onDisk.eol,
-      ),
+      editInPlace(
+        parsed,
+        onDisk,
+        input.valueOf,
+        written,
+        spelled,
+        hasPlurals ? pluralText : undefined,
+        input.options.revisionHeader ? revisionFields() : undefined,
+      ).join(onDisk.eol),
       'utf8',
     );
   const out: string[][] = [];
   parsed.parts.forEach((part) => {
     if (part.kind === 'text') return out.push(part.lines);
-    if (part === parsed.header) return out.push(headerLines(part, parsed, spelled, pluralText));
+    if (part === parsed.header)
+      return out.push(
+        headerLines(
+          part,
+          parsed,
+          spelled,
+          pluralText,
+          input.options.revisionHeader ? revisionFields() : undefined,
+        ),
+      );
     const value = part.unread ? undefined : input.valueOf(part.key);
     // Left out with the blank line that separated it from the next entry.
     out.push(value === undefined ? [] : written(part, value));
@@ -593,6 +608,7 @@ function editInPlace(
   written: (part: Extract<Part, { kind: 'entry' }>, value: string) => string[],
   spelled: string,
   pluralText: string | undefined,
+  revision: RevisionFields | undefined,
 ): string[] {
   type Entry = Extract<Part, { kind: 'entry' }>;
   const readable = (part: Part): part is Entry => part.kind === 'entry' && !part.unread && part.key !== '';
@@ -613,6 +629,13 @@ function editInPlace(
     const translated = !isFuzzy(part.entry) && part.entry.msgstr.some((text) => text !== '');
     return translated ? [] : part.lines;
   });
+  const header = onDisk.header ? onDisk.parts.indexOf(onDisk.header) : -1;
+  const entriesChanged = () =>
+    out.some(
+      (block, index) => index !== header && block !== (onDisk.parts[index] as { lines: string[] }).lines,
+    ) || sourceEntries.some((part) => !atOnDisk.has(part.key) && valueOf(part.key) !== undefined);
+  if (revision && header !== -1 && entriesChanged())
+    out[header] = headerInPlace(onDisk.header!, onDisk, spelled, pluralText, revision);
   const lines = withoutSeparatorsOfLeftOut(onDisk.parts, out);
   // New entries, placed by the lines of their neighbours in the output.
   const after = new Map<number, string[][]>();
@@ -673,11 +696,20 @@ function editInPlace(
 }
 
 /** The target's header as it is, with the locale's Language and Plural-Forms where it lacks them. */
+/** `PO-Revision-Date` and `Last-Translator` as a translator's editor sets them (`revisionHeader`). */
+type RevisionFields = { 'PO-Revision-Date': string; 'Last-Translator': string };
+
+function revisionFields(now = new Date()): RevisionFields {
+  const iso = now.toISOString();
+  return { 'PO-Revision-Date': `${iso.slice(0, 10)} ${iso.slice(11, 16)}+0000`, 'Last-Translator': 'Tolk' };
+}
+
 function headerInPlace(
   part: Extract<Part, { kind: 'entry' }>,
   onDisk: Parsed,
   spelled: string,
   pluralText: string | undefined,
+  revision?: RevisionFields,
 ): string[] {
   const fields = [...onDisk.headers.entries()];
   const set = (name: string, value: string) => {
@@ -689,8 +721,15 @@ function headerInPlace(
   const plural = onDisk.headers.get('Plural-Forms');
   const contentType = onDisk.headers.get('Content-Type');
   const needsCharset = !contentType || /charset=CHARSET/.test(contentType);
-  if (language && (!pluralText || plural === pluralText) && !needsCharset && !isFuzzy(part.entry))
+  if (
+    language &&
+    (!pluralText || plural === pluralText) &&
+    !needsCharset &&
+    !isFuzzy(part.entry) &&
+    !revision
+  )
     return part.lines;
+  for (const [name, value] of Object.entries(revision ?? {})) set(name, value);
   if (!language) set('Language', spelled);
   if (pluralText && plural !== pluralText) set('Plural-Forms', pluralText);
   if (needsCharset) set('Content-Type', 'text/plain; charset=UTF-8');
@@ -720,6 +759,7 @@ function headerLines(
   parsed: Parsed,
   spelled: string,
   pluralForms?: string,
+  revision?: RevisionFields,
 ): string[] {
   const fields = [...parsed.headers.entries()];
   const set = (name: string, value: string) => {
@@ -730,8 +770,10 @@ function headerLines(
   const unchanged =
     parsed.headers.get('Language') === spelled &&
     (pluralForms === undefined || parsed.headers.get('Plural-Forms') === pluralForms) &&
-    !isFuzzy(part.entry);
+    !isFuzzy(part.entry) &&
+    !revision;
   if (unchanged) return part.lines;
+  for (const [name, value] of Object.entries(revision ?? {})) set(name, value);
   set('Language', spelled);
   if (pluralForms) set('Plural-Forms', pluralForms);
   const contentType = fields.find(([name]) => name === 'Content-Type')?.[1];

@@ -50,7 +50,12 @@ function template(msgids: readonly string[]): string {
   ].join('\n');
 }
 
-function write(pot: string, existing: string, values: Record<string, string | undefined>): string {
+function write(
+  pot: string,
+  existing: string,
+  values: Record<string, string | undefined>,
+  options: { revisionHeader?: boolean } = {},
+): string {
   const parsed = parseSourceDocument(
     poFormat.read({ bytes: Buffer.from(pot), locale: 'en', path: 'messages.pot', options: {} }),
   );
@@ -62,7 +67,7 @@ function write(pot: string, existing: string, values: Record<string, string | un
       valueOf: (key) => values[key],
       target: targetKeys(parsed, 'de'),
       existing: Buffer.from(existing),
-      options: {},
+      options,
     })
     .toString('utf8');
 }
@@ -150,6 +155,24 @@ describe('po: a target on disk edited in place', () => {
     // "Pay now" has no value: its fuzzy suggestion is no translation, and stays for the translator.
     const out = write(pot, existing, { Cart: 'Warenkorb', Checkout: 'Zur Kasse', Wishlist: 'Wunschzettel' });
     expect(out).toBe(existing);
+  });
+
+  it('when the file set asks for the revision header, then a catalog whose translations change gets its PO-Revision-Date and Last-Translator, and only then', () => {
+    const pot = template(['Cart', 'Checkout', 'Pay now', 'Wishlist']);
+    const same = { Cart: 'Warenkorb', Checkout: 'Zur Kasse', Wishlist: 'Wunschzettel' };
+    expect(write(pot, GERMAN, same, { revisionHeader: true })).toBe(GERMAN);
+    const out = write(pot, GERMAN, { ...same, Cart: 'Einkaufswagen' }, { revisionHeader: true });
+    const today = new Date().toISOString().slice(0, 10);
+    expect(out).toMatch(new RegExp(`"PO-Revision-Date: ${today} \\d\\d:\\d\\d\\+0000\\\\n"`));
+    expect(out).toContain('"Last-Translator: Tolk\\n"');
+    expect(out).toContain('# Translators:\n# Ada Lovelace <ada@example.com>, 2025\n');
+    const changed = out.split('\n').filter((line, at) => line !== GERMAN.split('\n')[at]);
+    expect(changed).toEqual([
+      expect.stringMatching(/^"PO-Revision-Date: /),
+      '"Last-Translator: Tolk\\n"',
+      'msgstr "Einkaufswagen"',
+    ]);
+    expect(msgfmt(Buffer.from(out), 'revision.po').status).toBe(0);
   });
 
   it('when a target lacks every key of the source, then new entries go at the end, before its final newline', () => {
