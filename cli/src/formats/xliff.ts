@@ -543,8 +543,11 @@ function writeXliff(input: WriteInput): Buffer {
   const edits: (Range & { replacement: string })[] = [];
   /** Removes a unit with the indentation of its line. */
   const removeUnit = (range: Range) => {
-    const lineStart = text.lastIndexOf('\n', range.start - 1);
-    const start = /^\s*$/.test(text.slice(lineStart + 1, range.start)) ? lineStart : range.start;
+    let lineStart = text.lastIndexOf('\n', range.start - 1);
+    const ownLine = /^\s*$/.test(text.slice(lineStart + 1, range.start));
+    // A CRLF line's break goes whole.
+    if (lineStart > 0 && text[lineStart - 1] === '\r') lineStart--;
+    const start = ownLine ? lineStart : range.start;
     edits.push({ start: Math.max(start, 0), end: range.end, replacement: '' });
   };
   for (const range of unread) removeUnit(range);

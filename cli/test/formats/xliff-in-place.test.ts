@@ -291,6 +291,15 @@ describe('xliff: a target file on disk edited in place', () => {
     );
   });
 
+  it('when a new target is written from a CRLF source with a unit left out, then the unit goes with its whole line break', () => {
+    const source = SOURCE_12.replaceAll('\n', '\r\n');
+    const out = write(source, undefined, { cart: 'Warenkorb', coupon: 'Gutschein', checkout: 'Zur Kasse' });
+    expect(out.replaceAll('\r\n', '')).not.toMatch(/[\r\n]/);
+    // Three targets added, the three lines of `pay` gone.
+    expect(linesOf(out)).toHaveLength(linesOf(source).length);
+    expect(valuesOf(out, 'de')).toEqual({ cart: 'Warenkorb', coupon: 'Gutschein', checkout: 'Zur Kasse' });
+  });
+
   it('when any target layout meets any changes, then xmllint reads the result, every value reads back and only written units’ lines change', (context) => {
     needTools(context, 'xmllint');
     const ids = ['u0', 'u1', 'u2', 'u3', 'u4', 'u5'];
