@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseSourceDocument, targetKeys } from '@tolk/locale-file';
@@ -7,6 +7,7 @@ import * as plist from 'plist';
 import { afterAll, describe, expect, it } from 'vitest';
 import { stringsdictFormat } from '../../src/formats/stringsdict.js';
 import { plistutilRoundTrip } from '../support/platform-tools.js';
+import { realApp, realAppsPresent } from '../support/real-apps.js';
 import { lineDiff, linesOf } from './line-diff.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tolk-stringsdict-in-place-'));
@@ -424,5 +425,33 @@ describe('stringsdict targets on disk edited in place', () => {
       }),
       { numRuns: 100 },
     );
+  });
+});
+
+const present = realAppsPresent();
+
+describe.skipIf(!present)('Mastodon for iOS’ .stringsdict files, taken as they are', () => {
+  const resources = () =>
+    join(realApp('apple-strings'), 'MastodonSDK/Sources/MastodonLocalization/Resources');
+  const fileOf = (locale: string) =>
+    readFileSync(join(resources(), `${locale}.lproj/Localizable.stringsdict`));
+
+  it('when a target is written with its own values, then it keeps its bytes; one form changed is one line', () => {
+    const source = fileOf('en').toString();
+    for (const locale of ['de', 'ja', 'ru', 'ar']) {
+      const existing = fileOf(locale);
+      const own = read(existing, locale) as Record<string, string>;
+      expect(write(source, existing, own, locale).equals(existing)).toBe(true);
+      const [key, message] = Object.entries(own).find(([name]) => !name.startsWith('@'))!;
+      const out = write(
+        source,
+        existing,
+        { ...own, [key]: message.replace('other {', 'other {NEU ') },
+        locale,
+      );
+      const diff = lineDiff(linesOf(existing.toString()), linesOf(out.toString()));
+      expect([diff.removed.length, diff.added.length]).toEqual([1, 1]);
+      expect(linesOf(out.toString())[diff.added[0]!]).toMatch(/^\s*<string>NEU /);
+    }
   });
 });
