@@ -441,12 +441,18 @@ function samePlist(a: unknown, b: unknown): boolean {
 function editedTarget(existing: Buffer, wanted: PlistDict): string | undefined {
   let text: string;
   let document: { documentElement: XmlNode | null };
+  let current: unknown;
   try {
-    text = load(existing, '(target)').text;
-    document = parseXmlStrictly(text.startsWith('\uFEFF') ? text.slice(1) : text, '(target)');
+    // What `load` refuses, without reading the entries: they are compared as plist values.
+    text = decodeUtf8(existing, '(target)', 'save it as UTF-8');
+    refuseInternalSubset(text, '(target)', 'property lists');
+    const xml = text.startsWith('\uFEFF') ? text.slice(1) : text;
+    document = parseXmlStrictly(xml, '(target)');
+    current = plist.parse(xml);
   } catch {
     return undefined;
   }
+  if (!isDict(current)) return undefined;
   const { childrenOf, rootSpan } = placesOf(text, document);
   const rootDict = childrenOf(rootSpan).find((span) => span.node.nodeType === ELEMENT);
   if (!rootDict || rootDict.node.nodeName !== 'dict') return undefined;
@@ -477,7 +483,6 @@ function editedTarget(existing: Buffer, wanted: PlistDict): string | undefined {
       break;
     }
   }
-  const current = plist.parse(text.startsWith('\uFEFF') ? text.slice(1) : text) as PlistDict;
   const edits: Edit[] = [];
 
   /** Where the whitespace right before children[index] starts (its line break and indentation). */
@@ -503,9 +508,9 @@ function editedTarget(existing: Buffer, wanted: PlistDict): string | undefined {
   };
   const valueEnd = (span: Span) => {
     // A value's span runs to the next sibling; its element ends at its own closing tag.
-    const raw = text.slice(span.start, span.end);
-    const trailing = /\s*$/.exec(raw)![0].length;
-    return span.end - trailing;
+    let end = span.end;
+    while (end > span.start && /\s/.test(text[end - 1]!)) end--;
+    return end;
   };
 
   /** Edits the dict at `span` (its current value `now`) into `want`. */
@@ -532,29 +537,34 @@ function editedTarget(existing: Buffer, wanted: PlistDict): string | undefined {
       editValue(pair.value, now[pair.name], want[pair.name], indent);
     }
     const names = Object.keys(want);
+    // For each wanted key, the nearest pair before it (and after it) that the dict has: linear.
+    const before: (Pair | undefined)[] = [];
+    let seen: Pair | undefined;
+    for (const name of names) {
+      before.push(seen);
+      seen = byName.get(name) ?? seen;
+    }
+    const after: (Pair | undefined)[] = new Array<Pair | undefined>(names.length);
+    seen = undefined;
+    for (let at = names.length - 1; at >= 0; at--) {
+      after[at] = seen;
+      seen = byName.get(names[at]!) ?? seen;
+    }
+    // At the end of the dict: after its last element or comment.
+    let last = list.length - 1;
+    while (last >= 0 && list[last]!.node.nodeType === TEXT) last--;
+    const end = last >= 0 ? valueEnd(list[last]!) : openTagEnd(text, span.start);
     names.forEach((name, at) => {
       if (byName.has(name)) return;
       const block = `${newline}${indent}<key>${escapeXml(name)}</key>${newline}${indent}${xmlOf(want[name], indent, unit, newline)}`;
-      const previous = names
-        .slice(0, at)
-        .reverse()
-        .map((other) => byName.get(other))
-        .find((pair) => pair !== undefined);
-      if (previous)
-        return edits.push({ start: valueEnd(previous.value), end: valueEnd(previous.value), text: block });
-      const next = names
-        .slice(at + 1)
-        .map((other) => byName.get(other))
-        .find((pair) => pair !== undefined);
-      if (next) {
-        const at = lineStart(list, topLevel ? commentsFrom(list, next) : next.index);
-        return edits.push({ start: at, end: at, text: block });
-      }
-      // At the end of the dict: after its last element or comment.
-      let last = list.length - 1;
-      while (last >= 0 && list[last]!.node.nodeType === TEXT) last--;
-      const end = last >= 0 ? valueEnd(list[last]!) : openTagEnd(text, span.start);
-      edits.push({ start: end, end, text: block });
+      const previous = before[at];
+      const next = after[at];
+      const place = previous
+        ? valueEnd(previous.value)
+        : next
+          ? lineStart(list, topLevel ? commentsFrom(list, next) : next.index)
+          : end;
+      edits.push({ start: place, end: place, text: block });
     });
   };
 
@@ -582,12 +592,17 @@ function editedTarget(existing: Buffer, wanted: PlistDict): string | undefined {
 
   editDict(rootDict, children, current, wanted, entryIndent, true);
   if (edits.length === 0) return text;
-  // From the end of the text back; at one place a removal first, then what goes there, the
-  // last-placed first so that they stand in the order they were placed.
+  // In the text's order; at one place what goes there first, in the order placed, then a removal.
   const order = edits.map((edit, index) => ({ ...edit, index }));
-  order.sort((a, b) => b.start - a.start || b.end - a.end || b.index - a.index);
-  let out = text;
-  for (const edit of order) out = out.slice(0, edit.start) + edit.text + out.slice(edit.end);
+  order.sort((a, b) => a.start - b.start || a.end - a.start - (b.end - b.start) || a.index - b.index);
+  const pieces: string[] = [];
+  let at = 0;
+  for (const edit of order) {
+    pieces.push(text.slice(at, edit.start), edit.text);
+    at = Math.max(at, edit.end);
+  }
+  pieces.push(text.slice(at));
+  const out = pieces.join('');
   return out;
 }
 

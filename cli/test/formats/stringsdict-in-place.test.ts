@@ -428,6 +428,43 @@ describe('stringsdict targets on disk edited in place', () => {
   });
 });
 
+describe('stringsdict: a large target on disk', () => {
+  it('when 5,000 entries are new to a target of one entry, then they are placed in source order in linear time', () => {
+    const names = Array.from({ length: 5000 }, (_, at) => `key.${at}`);
+    const source = file(
+      names.map(
+        (name) =>
+          [
+            name,
+            [
+              ['one', `%ld ${name}`],
+              ['other', `%ld ${name}s`],
+            ],
+          ] as [string, Forms],
+      ),
+      XCODE,
+    );
+    const forms = (name: string): Forms => [
+      ['one', `%ld ${name} de`],
+      ['other', `%ld ${name} des`],
+    ];
+    const target = file([['key.2500', forms('key.2500')]], MASTODON);
+    const values = Object.fromEntries(names.map((name) => [name, plural(forms(name))]));
+    const started = performance.now();
+    const out = write(source, target, values);
+    const elapsed = performance.now() - started;
+    expect(out.toString()).toBe(
+      file(
+        names.map((name) => [name, forms(name)]),
+        MASTODON,
+      ),
+    );
+    // Quadratic placing (each new entry looking for its neighbours, each edit copying the text)
+    // takes minutes here.
+    expect(elapsed).toBeLessThan(10_000);
+  });
+});
+
 const present = realAppsPresent();
 
 describe.skipIf(!present)('Mastodon for iOS’ .stringsdict files, taken as they are', () => {
