@@ -43,7 +43,8 @@
  *   `variations.plural` with the TARGET's CLDR categories (from `pluralBranches`), or for a key
  *   with substitutions the format string and each substitution's plural so; other fields of
  *   the localization, every other locale and every other field stay as they are. An unchanged
- *   value keeps its unit untouched (`needs_review` stays). A key with no value keeps what the
+ *   value keeps its unit untouched (`needs_review` stays), and so does each plural form whose
+ *   text stays when another form of the key changes. A key with no value keeps what the
  *   file has. A new locale is placed among the others in Xcode's order (case-insensitive,
  *   numbers by value, `Intl.Collator`).
  */
@@ -560,14 +561,30 @@ function targetLocalization(
   const branches = singlePlural(message)
     ? [...pluralBranches(message, categories, APPLE_INTERPOLATION)]
     : categories.map((category) => [category, message] as const);
-  setField(localization, 'variations', pluralVariationsOf(branches));
+  setField(
+    localization,
+    'variations',
+    pluralVariationsOf(branches, objectField(objectField(previous, 'variations'), 'plural')),
+  );
   return localization;
 }
 
-/** `variations.plural` of the branches, in Xcode's order of categories. */
-function pluralVariationsOf(branches: readonly (readonly [PluralCategory, string])[]): JsonObject {
+/**
+ * `variations.plural` of the branches, in Xcode's order of categories. A form whose text the
+ * previous plural already holds keeps its unit as it is (a `needs_review` stays).
+ */
+function pluralVariationsOf(
+  branches: readonly (readonly [PluralCategory, string])[],
+  previous?: JsonObject,
+): JsonObject {
   const sorted = [...branches].sort(([a], [b]) => compareKeys(a, b));
-  const plural = object(sorted.map(([category, text]) => [category, object([['stringUnit', unit(text)]])]));
+  const plural = object(
+    sorted.map(([category, text]) => {
+      const form = field(previous, category);
+      const same = unitValue(objectField(form, 'stringUnit'), false) === text;
+      return [category, same ? form! : object([['stringUnit', unit(text)]])];
+    }),
+  );
   return object([['plural', plural]]);
 }
 
@@ -603,7 +620,11 @@ function substitutedLocalization(
         offset: -1,
       };
       const branches = [...pluralBranches(printAST([element]), categories, APPLE_INTERPOLATION)];
-      setField(substitution, 'variations', pluralVariationsOf(branches));
+      const previousPlural = objectField(
+        objectField(objectField(previousSubstitutions, element.value), 'variations'),
+        'plural',
+      );
+      setField(substitution, 'variations', pluralVariationsOf(branches, previousPlural));
       setField(substitutions, element.value, substitution);
     } else format += printAST([element]);
   }

@@ -1,0 +1,219 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseSourceDocument, targetKeys } from '@tolk/locale-file';
+import { describe, expect, it } from 'vitest';
+import { xcstringsFormat } from '../../src/formats/xcstrings.js';
+import { realApp, realAppsPresent } from '../support/real-apps.js';
+import { lineDiff, linesOf } from './line-diff.js';
+
+const unit = (indent: string, state: string, value: string, last = true) => [
+  `${indent}"stringUnit" : {`,
+  `${indent}  "state" : "${state}",`,
+  `${indent}  "value" : ${JSON.stringify(value)}`,
+  `${indent}}${last ? '' : ','}`,
+];
+
+const plural = (indent: string, forms: [string, string, string][]) => [
+  `${indent}"variations" : {`,
+  `${indent}  "plural" : {`,
+  ...forms.flatMap(([category, state, text], index) => [
+    `${indent}    "${category}" : {`,
+    ...unit(`${indent}      `, state, text),
+    `${indent}    }${index < forms.length - 1 ? ',' : ''}`,
+  ]),
+  `${indent}  }`,
+  `${indent}}`,
+];
+
+/** A catalog laid out as Ice Cubes' (Xcode's layout): three locales, states and extraction states. */
+const CATALOG = [
+  '{',
+  '  "sourceLanguage" : "en",',
+  '  "strings" : {',
+  '    "%lld new posts" : {',
+  '      "localizations" : {',
+  '        "de" : {',
+  ...plural('          ', [
+    ['one', 'needs_review', '%lld neuer Beitrag'],
+    ['other', 'needs_review', '%lld neue Beiträge'],
+  ]),
+  '        },',
+  '        "en" : {',
+  ...plural('          ', [
+    ['one', 'translated', '%lld new post'],
+    ['other', 'translated', '%lld new posts'],
+  ]),
+  '        },',
+  '        "fr" : {',
+  ...plural('          ', [
+    ['one', 'translated', '%lld nouveau message'],
+    ['other', 'translated', '%lld nouveaux messages'],
+  ]),
+  '        }',
+  '      }',
+  '    },',
+  '    "account.follow" : {',
+  '      "extractionState" : "manual",',
+  '      "localizations" : {',
+  '        "de" : {',
+  ...unit('          ', 'needs_review', 'Folgen'),
+  '        },',
+  '        "en" : {',
+  ...unit('          ', 'translated', 'Follow'),
+  '        },',
+  '        "fr" : {',
+  ...unit('          ', 'translated', 'Suivre'),
+  '        }',
+  '      }',
+  '    },',
+  '    "Cancel" : {',
+  '      "extractionState" : "stale",',
+  '      "localizations" : {',
+  '        "en" : {',
+  ...unit('          ', 'translated', 'Cancel'),
+  '        },',
+  '        "fr" : {',
+  ...unit('          ', 'translated', 'Annuler'),
+  '        }',
+  '      }',
+  '    },',
+  '    "Done" : {',
+  '',
+  '    }',
+  '  },',
+  '  "version" : "1.0"',
+  '}',
+].join('\n');
+
+function read(bytes: Buffer, locale: string): Record<string, string> {
+  return xcstringsFormat.read({ bytes, locale, path: 'Localizable.xcstrings', options: {} }) as Record<
+    string,
+    string
+  >;
+}
+
+/** `locale` written into `catalog` with its own values changed by `changes` (undefined: none). */
+function write(catalog: string | Buffer, locale: string, changes: Record<string, string | undefined> = {}) {
+  const bytes = Buffer.from(catalog);
+  const parsed = parseSourceDocument(read(bytes, 'en'));
+  const values: Record<string, string | undefined> = { ...read(bytes, locale), ...changes };
+  return xcstringsFormat.write({
+    source: bytes,
+    existing: bytes,
+    sourceLocale: 'en',
+    locale,
+    valueOf: (key) => values[key],
+    target: targetKeys(parsed, locale),
+    options: {},
+  });
+}
+
+/** The lines gone and added, trimmed; the common head and tail set aside first (a 2 MB catalog). */
+function changedLines(before: string, after: string) {
+  let old = linesOf(before);
+  let now = linesOf(after);
+  let head = 0;
+  while (head < old.length && head < now.length && old[head] === now[head]) head++;
+  let tail = 0;
+  while (
+    tail < old.length - head &&
+    tail < now.length - head &&
+    old[old.length - 1 - tail] === now[now.length - 1 - tail]
+  ) {
+    tail++;
+  }
+  old = old.slice(head, old.length - tail);
+  now = now.slice(head, now.length - tail);
+  const diff = lineDiff(old, now);
+  return {
+    removed: diff.removed.map((at) => old[at]!.trim()),
+    added: diff.added.map((at) => now[at]!.trim()),
+  };
+}
+
+describe('xcstrings catalogs on disk edited in place', () => {
+  it('when a locale is written with the values it has, then the catalog keeps its bytes', () => {
+    for (const locale of ['de', 'fr']) expect(write(CATALOG, locale).toString()).toBe(CATALOG);
+    const crlf = CATALOG.replaceAll('\n', '\r\n');
+    expect(write(crlf, 'de').toString()).toBe(crlf);
+  });
+
+  it('when one locale’s value changes, then only its value and state lines change, other locales and extraction states stay', () => {
+    const out = write(CATALOG, 'de', { 'account.follow': 'Folge ich' }).toString();
+    expect(changedLines(CATALOG, out)).toEqual({
+      removed: ['"state" : "needs_review",', '"value" : "Folgen"'],
+      added: ['"state" : "translated",', '"value" : "Folge ich"'],
+    });
+    expect(read(Buffer.from(out), 'fr')).toEqual(read(Buffer.from(CATALOG), 'fr'));
+  });
+
+  it('when one plural form changes, then only that form’s lines change and the other form keeps its state', () => {
+    const out = write(CATALOG, 'de', {
+      '%lld new posts': '{count, plural, one {%lld neuer Beitrag} other {%lld neue Posts}}',
+    }).toString();
+    expect(changedLines(CATALOG, out)).toEqual({
+      removed: ['"state" : "needs_review",', '"value" : "%lld neue Beiträge"'],
+      added: ['"state" : "translated",', '"value" : "%lld neue Posts"'],
+    });
+  });
+
+  it('when a locale gets a value it did not have, then only its localization’s lines are added, in Xcode’s place', () => {
+    const out = write(CATALOG, 'de', { Cancel: 'Abbrechen' }).toString();
+    const { removed, added } = changedLines(CATALOG, out);
+    expect(removed).toEqual([]);
+    expect(added).toEqual([
+      '"de" : {',
+      '"stringUnit" : {',
+      '"state" : "translated",',
+      '"value" : "Abbrechen"',
+      '}',
+      '},',
+    ]);
+    expect(
+      out.indexOf(
+        '"de" : {\n          "stringUnit" : {\n            "state" : "translated",\n            "value" : "Abbrechen"',
+      ),
+    ).toBeLessThan(out.indexOf('"value" : "Cancel"'));
+  });
+
+  it('when a locale with other plural categories is written, then only its forms change', () => {
+    const out = write(CATALOG, 'fr', {
+      '%lld new posts':
+        '{count, plural, one {%lld nouveau message} many {%lld de nouveaux messages} other {%lld nouveaux messages}}',
+    }).toString();
+    const { removed, added } = changedLines(CATALOG, out);
+    expect(removed).toEqual([]);
+    expect(added).toEqual([
+      '"many" : {',
+      '"stringUnit" : {',
+      '"state" : "translated",',
+      '"value" : "%lld de nouveaux messages"',
+      '}',
+      '},',
+    ]);
+  });
+});
+
+const present = realAppsPresent();
+
+describe.skipIf(!present)('Ice Cubes’ catalog, taken as it is', () => {
+  const file = () =>
+    readFileSync(
+      join(realApp('apple-xcstrings'), 'IceCubesApp/Resources/Localization/Localizable.xcstrings'),
+    );
+
+  it('when a locale is written with its own values, then the catalog keeps its bytes', () => {
+    const bytes = file();
+    for (const locale of ['de', 'ja', 'pl']) expect(write(bytes, locale).equals(bytes)).toBe(true);
+  });
+
+  it('when one value of a locale changes, then only its lines change', () => {
+    const bytes = file();
+    const own = read(bytes, 'de');
+    const text = Object.keys(own).find((key) => !key.startsWith('@') && own[key] === 'Folgen')!;
+    const out = write(bytes, 'de', { [text]: 'Folge ich' }).toString();
+    const { removed, added } = changedLines(bytes.toString(), out);
+    expect(removed.filter((line) => !line.startsWith('"state"'))).toEqual(['"value" : "Folgen"']);
+    expect(added.filter((line) => !line.startsWith('"state"'))).toEqual(['"value" : "Folge ich"']);
+  });
+});
