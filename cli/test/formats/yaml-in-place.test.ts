@@ -471,3 +471,19 @@ describe('yaml in place: property', () => {
     read.forEach((document, index) => expect(document).toEqual(cases[index]!.expected));
   });
 });
+
+describe('yaml in place: a large target on disk', () => {
+  it('when 20,000 keys are new to a target of one key, then they are placed in about linear time', () => {
+    const keys = Array.from({ length: 20_000 }, (_, i) => `k${i}`);
+    const source = `en:\n  app:\n${keys.map((key) => `    ${key}: v`).join('\n')}\n`;
+    const values = Object.fromEntries(keys.map((key) => [`app.${key}`, `w ${key}`]));
+    const started = performance.now();
+    const written = write(source, '# de\nde:\n  app:\n    k19999: w k19999\n', values);
+    const elapsed = performance.now() - started;
+    const lines = written.toString().split('\n');
+    expect(lines.slice(0, 4)).toEqual(['# de', 'de:', '  app:', '    k0: w k0']);
+    expect(lines.at(-2)).toBe('    k19999: w k19999');
+    expect(valuesOf(written)).toEqual({ app: Object.fromEntries(keys.map((key) => [key, `w ${key}`])) });
+    expect(elapsed).toBeLessThan(5000);
+  });
+});
