@@ -8,7 +8,8 @@
  * CST in place, each changed scalar through `CST.setScalarValue` (which keeps the scalar's style),
  * removes the items of keys with no value, and prints the CST back: what is not changed is the
  * source's own bytes, comments, blank lines, quoting and block scalars included. (Printing the
- * Document itself would re-flow it: long lines folded, spacing after `:` normalised.)
+ * Document itself would re-flow it: long lines folded, spacing after `:` normalised.) A target
+ * on disk is then edited in place to hold what that gives (`editInPlace`, DESIGN §16).
  *
  * - Comments before a key and after its value on the same line are its context (`@key`
  *   description); in a Rails file, the comments above the locale key are the file's, not a key's.
@@ -712,8 +713,9 @@ type Editor = {
 
 /**
  * The target file on disk (`existing`) edited to hold what `written` (the target in the source's
- * layout) holds, DESIGN §16; undefined when the file does not parse (or its root is not the
- * target's locale), and the target is then written in the source's layout.
+ * layout) holds, DESIGN §16; undefined when the file does not parse, its root is not the
+ * target's locale or it holds no key (`de:` alone): the target is then written in the source's
+ * layout.
  *
  * - A text that changed is set where it stands, in its scalar's style where that style can hold
  *   it (`setScalarToken`). A value that is not a text (Rails' `precision: 3`, an alias) is the
