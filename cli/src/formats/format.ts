@@ -14,10 +14,9 @@
  *   when there is one (`existing`), and the value of each key (the flattened key paths of what
  *   `read` made of the source) for the target locale. Keys with no value are left out. A new target
  *   is written in the source file's layout; one on disk is edited in place (DESIGN §16: json,
- *   i18next, arb, po, android, properties, strings, stringsdict, xliff, and xcstrings per
- *   language; yaml still writes the source's layout with what it keeps of the file on disk): only
- *   the entries whose translation changes, comes or goes change, everything else stays byte for
- *   byte. A plural structure comes back in the
+ *   i18next, arb, yaml and Rails, po, android, properties, strings, stringsdict, xliff, and
+ *   xcstrings per language): only the entries whose translation changes, comes or goes change,
+ *   everything else stays byte for byte. A plural structure comes back in the
  *   format's own structure with the target's CLDR categories, taken from the ICU message.
  *   Written from a source file and its own values, a format gives back the same bytes wherever
  *   the format allows (indentation, key order, comments, final newline).
