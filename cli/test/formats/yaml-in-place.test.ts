@@ -474,16 +474,22 @@ describe('yaml in place: property', () => {
 
 describe('yaml in place: a large target on disk', () => {
   it('when 20,000 keys are new to a target of one key, then they are placed in about linear time', () => {
-    const keys = Array.from({ length: 20_000 }, (_, i) => `k${i}`);
-    const source = `en:\n  app:\n${keys.map((key) => `    ${key}: v`).join('\n')}\n`;
-    const values = Object.fromEntries(keys.map((key) => [`app.${key}`, `w ${key}`]));
-    const started = performance.now();
-    const written = write(source, '# de\nde:\n  app:\n    k19999: w k19999\n', values);
-    const elapsed = performance.now() - started;
+    // Ten times the keys take about ten times as long (a search from each new key: a hundred
+    // times); measured against a tenth of them in the same run, so a slow machine is no failure.
+    const placed = (count: number) => {
+      const keys = Array.from({ length: count }, (_, i) => `k${i}`);
+      const source = `en:\n  app:\n${keys.map((key) => `    ${key}: v`).join('\n')}\n`;
+      const values = Object.fromEntries(keys.map((key) => [`app.${key}`, `w ${key}`]));
+      const started = performance.now();
+      const written = write(source, `# de\nde:\n  app:\n    k${count - 1}: w k${count - 1}\n`, values);
+      return { keys, written, ms: performance.now() - started };
+    };
+    const small = placed(2_000);
+    const { keys, written, ms } = placed(20_000);
     const lines = written.toString().split('\n');
     expect(lines.slice(0, 4)).toEqual(['# de', 'de:', '  app:', '    k0: w k0']);
     expect(lines.at(-2)).toBe('    k19999: w k19999');
     expect(valuesOf(written)).toEqual({ app: Object.fromEntries(keys.map((key) => [key, `w ${key}`])) });
-    expect(elapsed).toBeLessThan(5000);
+    expect(ms / small.ms).toBeLessThan(30);
   });
 });
