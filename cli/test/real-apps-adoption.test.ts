@@ -8,7 +8,9 @@
  *
  * One system for all the apps, two apps at a time: the whole file stays under three minutes.
  */
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { relative } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { IntlMessageFormat } from 'intl-messageformat';
 import i18next from 'i18next';
@@ -28,6 +30,9 @@ import {
   type Tool,
 } from './support/platform-tools.js';
 import { realApp, realAppsPresent, REAL_APPS, type RealApp } from './support/real-apps.js';
+import { valueLines } from '../src/check/value-lines.js';
+import { loadProjectConfig } from '../src/config/project-config.js';
+import { namespaceFiles, readLocaleFile } from '../src/files/file-sets.js';
 
 const LPROJ = 'MastodonSDK/Sources/MastodonLocalization/Resources';
 const HEADLAMP = 'frontend/src/i18n/locales';
@@ -387,6 +392,54 @@ describe.skipIf(!present)("real apps' first day: init, push, translate, pull, ch
       expect(again.translate.code, again.translate.stderr).toBe(0);
       expect(again.pull.code, again.pull.stderr).toBe(0);
       expect(changedByRerun).toEqual([]);
+    },
+  );
+
+  it.each(REAL_APPS)(
+    "when %s's existing target files are written, then every line holding an untouched key stays, in its order",
+    async (app) => {
+      const adopted = of(app);
+      const project = await loadProjectConfig(adopted.cli.cwd);
+      const files = await namespaceFiles(project, adopted.cli.cwd);
+      let compared = 0;
+      for (const file of files) {
+        for (const locale of adopted.config.targetLocales) {
+          const path = file.pathOf(locale);
+          const shownPath = relative(adopted.cli.cwd, path);
+          const original = `${realApp(app)}/${shownPath}`;
+          if (!existsSync(original)) continue;
+          const before = await readLocaleFile(file, locale, original, realApp(app));
+          const after = await readLocaleFile(file, locale, path, adopted.cli.cwd);
+          if (before.status !== 'read' || after.status !== 'read') continue;
+          const valuesAfter = new Map(after.parsed.keys.map((key, at) => [key, after.parsed.values[at]]));
+          const untouched = before.parsed.keys.filter(
+            (key, at) => valuesAfter.get(key) === before.parsed.values[at],
+          );
+          const format = file.set.format.name;
+          const options = { locale, rails: file.set.options.rails === true };
+          const text = before.bytes.toString('utf8');
+          const lines = valueLines(text, format, options);
+          // A JSON member gains a comma when a key is added after it; a line with an error of the
+          // file (text aapt2 refuses beside an element) loses that error.
+          const json = ['json', 'i18next', 'arb'].includes(format);
+          const same = (line: string) => (json ? line.replace(/,\s*$/, '') : line);
+          const broken = new Set(
+            before.findings.filter((finding) => finding.severity === 'error').map((finding) => finding.line),
+          );
+          const beforeLines = text.split(/\r?\n/);
+          // The lines of untouched keys, in the file's order: each found again, in the same order.
+          const kept = [...new Set(untouched.filter((key) => lines.has(key)).map((key) => lines.lineOf(key)))]
+            .filter((line) => !broken.has(line))
+            .sort((a, b) => a - b)
+            .map((line) => same(beforeLines[line - 1]!));
+          const afterLines = after.bytes.toString('utf8').split(/\r?\n/).map(same);
+          let at = 0;
+          for (const line of afterLines) if (line === kept[at]) at++;
+          expect(kept[at], `${shownPath}: the line of an untouched key is gone or moved`).toBeUndefined();
+          compared += kept.length;
+        }
+      }
+      expect(compared, 'lines of untouched keys compared').toBeGreaterThan(0);
     },
   );
 
