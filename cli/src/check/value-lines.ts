@@ -166,6 +166,11 @@ function searchedLines(text: string): ValueLines {
     const index = lines.findIndex((line) => pattern.test(line));
     return index === -1 ? undefined : index + 1;
   };
-  const find = (key: string) => search(key) ?? search(key.slice(key.lastIndexOf('.') + 1));
+  // Each key searched once: `has` and then `lineOf` of the same key are one search.
+  const found = new Map<string, number | undefined>();
+  const find = (key: string) => {
+    if (!found.has(key)) found.set(key, search(key) ?? search(key.slice(key.lastIndexOf('.') + 1)));
+    return found.get(key);
+  };
   return { lineOf: (key) => find(key) ?? 1, has: (key) => find(key) !== undefined };
 }
