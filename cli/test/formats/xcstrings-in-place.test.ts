@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseSourceDocument, targetKeys } from '@tolk/locale-file';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { xcstringsFormat } from '../../src/formats/xcstrings.js';
 import { realApp, realAppsPresent } from '../support/real-apps.js';
@@ -191,6 +192,70 @@ describe('xcstrings catalogs on disk edited in place', () => {
       '}',
       '},',
     ]);
+  });
+});
+
+describe('xcstrings in place: any catalog, any changes', () => {
+  it('when one locale of any catalog gets any values, then only its value and state lines change, and every locale reads back as written', () => {
+    const names = ['Cancel', 'Done', 'account.follow', 'Save %@', 'Delete'];
+    const scenario = fc.record({
+      keys: fc.uniqueArray(fc.constantFrom(...names), { minLength: 1 }),
+      de: fc.array(fc.constantFrom('none', 'translated', 'needs_review'), { minLength: 5, maxLength: 5 }),
+      change: fc.array(fc.constantFrom('same', 'new'), { minLength: 5, maxLength: 5 }),
+      crlf: fc.boolean(),
+    });
+    fc.assert(
+      fc.property(scenario, ({ keys, de, change, crlf }) => {
+        const sorted = [...keys].sort();
+        const entries = sorted.flatMap((key, index) => {
+          const state = de[names.indexOf(key)]!;
+          const localizations = [
+            ...(state === 'none' ? [] : [['de', state, `${key} (de)`]]),
+            ['en', 'translated', key],
+            ['fr', 'translated', `${key} (fr)`],
+          ];
+          return [
+            `    ${JSON.stringify(key)} : {`,
+            '      "localizations" : {',
+            ...localizations.flatMap(([locale, unitState, value], at) => [
+              `        "${locale}" : {`,
+              ...unit('          ', unitState!, value!),
+              `        }${at < localizations.length - 1 ? ',' : ''}`,
+            ]),
+            '      }',
+            `    }${index < sorted.length - 1 ? ',' : ''}`,
+          ];
+        });
+        const lines = [
+          '{',
+          '  "sourceLanguage" : "en",',
+          '  "strings" : {',
+          ...entries,
+          '  },',
+          '  "version" : "1.0"',
+          '}',
+        ];
+        const catalog = lines.join(crlf ? '\r\n' : '\n');
+        const changes = Object.fromEntries(
+          sorted.map((key) => {
+            const known = de[names.indexOf(key)] !== 'none';
+            const same = change[names.indexOf(key)] === 'same';
+            return [key, known && same ? `${key} (de)` : `${key} (neu)`];
+          }),
+        );
+        const out = write(catalog, 'de', changes).toString();
+        expect(read(Buffer.from(out), 'de')).toEqual(changes);
+        for (const locale of ['en', 'fr'])
+          expect(read(Buffer.from(out), locale)).toEqual(read(Buffer.from(catalog), locale));
+        // What goes is a value or its state; what comes is those, or a new de localization.
+        const { removed, added } = changedLines(catalog, out);
+        for (const line of removed) expect(line).toMatch(/^"(state|value)" : /);
+        const allowed = /^("(state|value)" : |"de" : \{|"stringUnit" : \{|\},?$)/;
+        for (const line of added) expect(line).toMatch(allowed);
+        if (crlf) expect(out.replaceAll('\r\n', '')).not.toContain('\n');
+      }),
+      { numRuns: 100 },
+    );
   });
 });
 
