@@ -67,8 +67,11 @@ const { group } = fc.letrec<{ group: string; option: string }>((tie) => ({
       .array(fc.oneof(tie('option'), fc.constant('')), { minLength: 2, maxLength: 3 })
       .map((options) => `{${options.join(',')}}`),
     fc.array(tie('option'), { minLength: 1, maxLength: 3 }).map((options) => `@(${options.join('|')})`),
+    // Distinct options: picomatch matches nothing with a repeated one-character option
+    // (`*(a|a)` and `+(a|a)` refuse `a`, where `@(a|a)` and `*(ab|ab)` match), the automaton
+    // matches as the option says; a seed found it (`*(_|_){,}` against `_`).
     fc
-      .tuple(fc.constantFrom('*(', '+(', '?('), fc.array(literalWord, { minLength: 1, maxLength: 2 }))
+      .tuple(fc.constantFrom('*(', '+(', '?('), fc.uniqueArray(literalWord, { minLength: 1, maxLength: 2 }))
       .map(([open, options]) => `${open}${options.join('|')})`),
   ),
 }));
