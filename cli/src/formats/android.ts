@@ -48,7 +48,7 @@ import {
 import { keyOfName } from './key-names.js';
 import { icuPluralMessage, pluralBranches, type Interpolation } from './plural-message.js';
 import { decodeUtf8 } from './utf8.js';
-import { parseXmlStrictly, type XmlNode } from './xml-dom.js';
+import { openTagEnd, parseXmlStrictly, type XmlNode } from './xml-dom.js';
 import { nearest } from './nearest.js';
 
 /** Android text has no named arguments: `{name}` in it reads as an ICU argument and back. */
@@ -367,19 +367,6 @@ function placesIn(text: string, offsetOf: (node: XmlNode) => number): Places {
       }));
     },
   };
-}
-
-/** The end of an element's opening tag: the first `>` outside quotes. */
-function openTagEnd(text: string, start: number): number {
-  let quote = '';
-  for (let at = start; at < text.length; at++) {
-    const char = text[at]!;
-    if (quote) {
-      if (char === quote) quote = '';
-    } else if (char === '"' || char === "'") quote = char;
-    else if (char === '>') return at + 1;
-  }
-  return text.length;
 }
 
 /**

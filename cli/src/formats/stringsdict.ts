@@ -52,7 +52,7 @@ import {
 import { icuBranchText, icuPluralMessage, pluralBranches, type Interpolation } from './plural-message.js';
 import { keyOfName, nameProblem } from './key-names.js';
 import { decodeUtf8 } from './utf8.js';
-import { parseXmlStrictly, refuseInternalSubset, type XmlNode } from './xml-dom.js';
+import { openTagEnd, parseXmlStrictly, refuseInternalSubset, type XmlNode } from './xml-dom.js';
 
 const FORMAT_KEY = 'NSStringLocalizedFormatKey';
 const SPEC_TYPE = 'NSStringFormatSpecTypeKey';
@@ -361,19 +361,6 @@ function placesOf(text: string, document: { documentElement: XmlNode | null }) {
   const root = document.documentElement!;
   const rootSpan: Span = { node: root, start: offsetOf(root), end: text.lastIndexOf('>') + 1 };
   return { childrenOf, rootSpan };
-}
-
-/** The end of an element's opening tag: the first `>` outside quotes. */
-function openTagEnd(text: string, start: number): number {
-  let quote = '';
-  for (let at = start; at < text.length; at++) {
-    const char = text[at]!;
-    if (quote) {
-      if (char === quote) quote = '';
-    } else if (char === '"' || char === "'") quote = char;
-    else if (char === '>') return at + 1;
-  }
-  return text.length;
 }
 
 function textOf(node: XmlNode): string {

@@ -69,3 +69,16 @@ export function refuseInternalSubset(text: string, path: string, what: string): 
     positionIn(text, doctype.index),
   );
 }
+
+/** The end of an element's opening tag: the first `>` outside quotes. */
+export function openTagEnd(text: string, start: number): number {
+  let quote = '';
+  for (let at = start; at < text.length; at++) {
+    const char = text[at]!;
+    if (quote) {
+      if (char === quote) quote = '';
+    } else if (char === '"' || char === "'") quote = char;
+    else if (char === '>') return at + 1;
+  }
+  return text.length;
+}
