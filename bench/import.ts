@@ -14,6 +14,8 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { setTimeout } from 'node:timers/promises';
+import pg from 'pg';
 import { z } from 'zod';
 import { env, loadConfig } from '@tolk/config';
 import { loadProjectConfig } from '../cli/src/config/project-config.js';
@@ -112,6 +114,22 @@ async function readAll(cwd: string): Promise<number> {
   return values;
 }
 
+/** Waits until no upload's lessons are left for the memory to learn; ms from the push's end. */
+async function memoryLearned(databaseUrl: string): Promise<number> {
+  const started = performance.now();
+  const db = new pg.Client({ connectionString: databaseUrl });
+  await db.connect();
+  try {
+    for (;;) {
+      const { rows } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM locales.memory_pending`);
+      if (rows[0]!.n === 0) return performance.now() - started;
+      await setTimeout(100);
+    }
+  } finally {
+    await db.end();
+  }
+}
+
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const row = (what: string, ms: number, reading: number, target: number) => {
   const r = ms / reading;
@@ -200,6 +218,12 @@ try {
     throw new Error(
       `imported ${importedValues} of ${values} values, ${imported.length} of ${LOCALES.length} locales`,
     );
+
+  // The memory learns an import's translations after it (DESIGN §13): how much longer that takes,
+  // waited for before (c) so that check is not timed while it runs.
+  say(
+    `    the translation memory learned them ${seconds(await memoryLearned(system.databaseUrl!))} after the push`,
+  );
 
   say('(c) tolk check ...');
   started = performance.now();

@@ -53,6 +53,8 @@ async function recreateDatabase(adminUrl: string, name: string): Promise<string>
 
 export type TolkSystem = {
   gatewayUrl: string;
+  /** The run's database (absent for the embedded process, which keeps its own). */
+  databaseUrl?: string;
   sourceServiceUrl: string;
   /** What the gateway signs principals with, for calls straight to a service. */
   internalSecret: string;
@@ -143,6 +145,8 @@ export async function startTolk(options: {
       RATE_LIMIT_KEY_PREFIX: `tolk-bench-source:${runId}`,
       MEMBERSHIP_CACHE_KEY_PREFIX: `tolk-bench-source:${runId}:membership`,
       MEMBERSHIP_EVENTS_QUEUE: gatewayQueue,
+      // No metrics server: its fixed port would keep two benches from running side by side.
+      METRICS_PORT: '0',
       // The bench polls in a tight loop: the limits are set out of its way.
       RATE_LIMIT_PER_USER: '100000000',
       RATE_LIMIT_PER_IP: '100000000',
@@ -179,7 +183,13 @@ export async function startTolk(options: {
     await stop();
     throw err;
   }
-  return { gatewayUrl: url(ports.gateway), sourceServiceUrl: url(ports.source), internalSecret, stop };
+  return {
+    gatewayUrl: url(ports.gateway),
+    databaseUrl,
+    sourceServiceUrl: url(ports.source),
+    internalSecret,
+    stop,
+  };
 }
 
 /**

@@ -75,11 +75,18 @@ export function supervise(
   const crashes: number[] = [];
 
   const start = () => {
-    child = spawn(process.execPath, ['--conditions=tolk-source', '--import', 'tsx', spec.entry], {
-      cwd: ROOT,
-      env: { ...spec.env, PORT: String(spec.port) },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    // TOLK_CPU_PROFILE_DIR: each process writes a V8 CPU profile there when it stops (for benches).
+    const profile = process.env.TOLK_CPU_PROFILE_DIR;
+    const profiling = profile ? ['--cpu-prof', '--cpu-prof-dir', profile] : [];
+    child = spawn(
+      process.execPath,
+      [...profiling, '--conditions=tolk-source', '--import', 'tsx', spec.entry],
+      {
+        cwd: ROOT,
+        env: { ...spec.env, PORT: String(spec.port) },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     pipeOutput(child, spec.name, COLORS[index % COLORS.length]!);
     child.on('exit', (code, signal) => {
       if (stopping) return;

@@ -58,6 +58,8 @@ export type ServiceParts = Pick<
   router: Router;
   /** Each event applies once; the frame subscribes it on the service's queue. */
   consumer?: EventConsumer;
+  /** Stops the composition's own background work; called when the service closes, before its database. */
+  stop?: () => Promise<void>;
 };
 
 /** What a service declares of itself (`defineService`). */
@@ -121,7 +123,7 @@ export type OpenService<C> = {
   consume(queue?: string): Promise<void>;
   /** Starts relaying the outbox to the bus (nothing for a service without one). */
   relay(options?: { singleRelay?: boolean; pollIntervalMs?: number }): Promise<void>;
-  /** Stops the relay; the database and the bus are the caller's to close. */
+  /** Stops the relay and the service's background work; the database and the bus are the caller's to close. */
   close(): Promise<void>;
 };
 
@@ -145,7 +147,7 @@ export async function openService<C extends ServiceConfig>(
   const config = options.config ?? loadConfig(definition.config, options.env ?? {});
   await migrateSchema(definition, db, logger);
   const name = processName(definition);
-  const { router, consumer, ...http } = await definition.create({
+  const { router, consumer, stop, ...http } = await definition.create({
     config,
     db,
     bus,
@@ -182,6 +184,7 @@ export async function openService<C extends ServiceConfig>(
     },
     async close() {
       for (const relay of relays.splice(0)) await relay.stop();
+      await stop?.();
     },
   };
 }

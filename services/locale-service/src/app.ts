@@ -14,6 +14,7 @@ import { createLocales } from './domain/locales.js';
 import { createSourceDocuments } from './domain/source-documents.js';
 import { createMemoryRepository } from './data-access/memory-repository.js';
 import { createMemory } from './domain/memory.js';
+import { createMemoryLearning } from './domain/memory-learning.js';
 import { localeConsumer } from './entry-points/messaging/locale-consumer.js';
 import { createLocaleRouter } from './entry-points/http/router.js';
 
@@ -42,12 +43,9 @@ export function createLocaleService(deps: ServiceDeps<LocaleConfig>): ServicePar
   const baselines = createBaselinesRepository();
   const carry = createCarryOver({ locales, retired, client, logger });
   const directory = createProjectDirectory(deps, projects, config.UPSTREAM_TIMEOUT_MS);
-  const memory = createMemory({
-    memory: createMemoryRepository(db, { nearTimeoutMs: config.MEMORY_NEAR_TIMEOUT_MS }),
-    locales,
-    directory,
-    logger,
-  });
+  const memoryRepository = createMemoryRepository(db, { nearTimeoutMs: config.MEMORY_NEAR_TIMEOUT_MS });
+  const learning = createMemoryLearning({ memory: memoryRepository, logger });
+  const memory = createMemory({ memory: memoryRepository, locales, directory, learning, logger });
   const useCases = createLocales({
     db,
     locales,
@@ -59,6 +57,7 @@ export function createLocaleService(deps: ServiceDeps<LocaleConfig>): ServicePar
     retired,
     baseline: createBaselineKeeper({ db, baselines, locales, now }),
     memory,
+    learning,
     limits: {
       maxKeys: config.LOCALE_MAX_KEYS,
       maxDepth: config.LOCALE_MAX_DEPTH,
@@ -70,10 +69,12 @@ export function createLocaleService(deps: ServiceDeps<LocaleConfig>): ServicePar
     now,
     logger,
   });
+  void learning.resume();
   const sync = createLocaleSync({ projects, heads, locales, documents, carry, retired, baselines, now });
   return {
     router: createLocaleRouter({ locales: useCases, memory }),
     consumer: localeConsumer(sync, useCases.refresh, logger),
     bodyLimitBytes: config.LOCALE_MAX_BODY_BYTES,
+    stop: learning.stop,
   };
 }

@@ -37,8 +37,36 @@ export function textHash(text: string): Buffer {
 /** Postgres' SQLSTATE of a statement cancelled by statement_timeout. */
 const QUERY_CANCELED = '57014';
 
-/** Rows a statement upserts at most, so that its parameters stay a few megabytes. */
-const UPSERT_SLICE = 5_000;
+/**
+ * Learns the kept uploads `claim` picks (the rest of a `SELECT id FROM memory_pending WHERE ...`)
+ * and deletes them, in one statement: each text once per project, then each locale's translation
+ * of it — a newer one than the memory holds, by upload time (uploads may be learned out of order).
+ * The rows are taken in the order of their hashes: two statements that hold the same texts (two
+ * locales of a project) lock them in the same order, so neither waits for what the other holds.
+ * Gives the number of uploads learned.
+ */
+function learnPendingSql(claim: string): string {
+  return `WITH p AS (
+      DELETE FROM memory_pending WHERE id IN (SELECT id FROM memory_pending WHERE ${claim})
+      RETURNING id, project_id, locale, learned_at, entries
+    ), u AS (
+      SELECT DISTINCT ON (p.project_id, p.locale, hash)
+             p.project_id, p.locale, p.learned_at, sha256(convert_to(e.s, 'UTF8')) AS hash, e.s, e.t, e.k
+        FROM p CROSS JOIN LATERAL json_to_recordset(p.entries) AS e(s text, t text, k text)
+       ORDER BY p.project_id, p.locale, hash, p.learned_at DESC, p.id DESC
+    ), texts AS (
+      INSERT INTO memory_texts (project_id, source_hash, source_text)
+      SELECT u.project_id, u.hash, u.s FROM u ORDER BY u.project_id, u.hash
+      ON CONFLICT (project_id, source_hash) DO NOTHING
+    ), learned AS (
+      INSERT INTO memory (project_id, locale, source_hash, translation, key, updated_at)
+      SELECT u.project_id, u.locale, u.hash, u.t, u.k, u.learned_at FROM u
+      ON CONFLICT (project_id, locale, source_hash)
+      DO UPDATE SET translation = EXCLUDED.translation, key = EXCLUDED.key, updated_at = EXCLUDED.updated_at
+      WHERE memory.updated_at <= EXCLUDED.updated_at
+    )
+    SELECT count(*)::int AS learned FROM p`;
+}
 
 /**
  * The translation memory of locale-service (DESIGN §13). `nearTimeoutMs`: how long a near-match
@@ -48,60 +76,67 @@ export function createMemoryRepository(db: Db, options: { nearTimeoutMs: number 
   const { nearTimeoutMs } = options;
   return {
     /**
-     * Remembers each `{source, translation, key}` of a project's locale; a text already held gets
-     * the newer translation. Texts must be distinct.
+     * Keeps what an upload teaches the memory (`{source, translation, key}`, texts distinct), in the
+     * upload's transaction, to be learned by `learnNext` or `learnPending` right after.
      */
-    async record(
+    async defer(
       projectId: string,
       locale: string,
       entries: readonly { source: string; translation: string; key: string }[],
       at: number,
       tx: Queryable,
     ): Promise<void> {
-      // In the order of their hashes: two uploads that hold the same texts (two locales of a
-      // project, before either commits) take their rows in the same order, so neither waits for
-      // the other while holding what the other waits for.
-      const byHash = new Map(entries.map((entry) => [hash('sha256', entry.source), entry]));
-      const hashes = [...byHash.keys()].sort();
-      for (let start = 0; start < hashes.length; start += UPSERT_SLICE) {
-        const slice = hashes.slice(start, start + UPSERT_SLICE);
-        const entriesOf = slice.map((hex) => byHash.get(hex)!);
-        // The texts once per project (most are there already when a second locale is stored: a
-        // probe of the primary key each), then the locale's translations of them. Hashes go as
-        // hex text (node-postgres would turn each buffer into hex text itself).
-        await tx.query(
-          `WITH u AS (
-             SELECT decode(u.hex, 'hex') AS hash, u.source, u.translation, u.key
-               FROM unnest($4::text[], $5::text[], $6::text[], $7::text[]) AS u(hex, source, translation, key)
-           ), texts AS (
-             INSERT INTO memory_texts (project_id, source_hash, source_text)
-             SELECT $1, u.hash, u.source FROM u
-             ON CONFLICT (project_id, source_hash) DO NOTHING
-           )
-           INSERT INTO memory (project_id, locale, source_hash, translation, key, updated_at)
-           SELECT $1, $2, u.hash, u.translation, u.key, $3 FROM u
-           ON CONFLICT (project_id, locale, source_hash)
-           DO UPDATE SET translation = EXCLUDED.translation, key = EXCLUDED.key, updated_at = EXCLUDED.updated_at`,
-          [
-            projectId,
-            locale,
-            new Date(at),
-            slice,
-            entriesOf.map((entry) => entry.source),
-            entriesOf.map((entry) => entry.translation),
-            entriesOf.map((entry) => entry.key),
-          ],
-        );
-      }
+      if (entries.length === 0) return;
+      // One JSON text: node-postgres writes a text[] parameter element by element in JavaScript.
+      const json = JSON.stringify(
+        entries.map((entry) => ({ s: entry.source, t: entry.translation, k: entry.key })),
+      );
+      await tx.query(
+        `INSERT INTO memory_pending (project_id, locale, learned_at, entries) VALUES ($1, $2, $3, $4::json)`,
+        [projectId, locale, new Date(at), json],
+      );
+    },
+
+    /**
+     * Learns the project's oldest kept upload that no one else is learning; false when there is
+     * none left.
+     */
+    async learnNext(projectId: string): Promise<boolean> {
+      const { rows } = await db.query<{ learned: number }>(
+        learnPendingSql(`project_id = $1 ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED`),
+        [projectId],
+      );
+      return (rows[0]?.learned ?? 0) > 0;
+    },
+
+    /**
+     * Learns every kept upload of `locale` in `projectIds`, waiting for those being learned: what a
+     * lookup of the locale reads next is all that was uploaded before it.
+     */
+    async learnPending(projectIds: readonly string[], locale: string): Promise<void> {
+      await db.query(learnPendingSql(`project_id = ANY($1::text[]) AND locale = $2 ORDER BY id FOR UPDATE`), [
+        projectIds,
+        locale,
+      ]);
+    },
+
+    /** The projects with uploads not yet learned (a service stopped before it learned them). */
+    async pendingProjects(): Promise<string[]> {
+      const { rows } = await db.query<{ project_id: string }>(
+        `SELECT DISTINCT project_id FROM memory_pending`,
+      );
+      return rows.map((row) => row.project_id);
     },
 
     /** Forgets a locale's memory (the locale was removed from the project). */
     async forgetLocale(projectId: string, locale: string, tx: Queryable): Promise<void> {
+      await tx.query(`DELETE FROM memory_pending WHERE project_id = $1 AND locale = $2`, [projectId, locale]);
       await tx.query(`DELETE FROM memory WHERE project_id = $1 AND locale = $2`, [projectId, locale]);
     },
 
     /** Forgets a project's memory (the project was deleted). */
     async forgetProject(projectId: string, tx: Queryable): Promise<void> {
+      await tx.query(`DELETE FROM memory_pending WHERE project_id = $1`, [projectId]);
       await tx.query(`DELETE FROM memory WHERE project_id = $1`, [projectId]);
       await tx.query(`DELETE FROM memory_texts WHERE project_id = $1`, [projectId]);
     },

@@ -50,6 +50,7 @@ import {
 } from './locale-state.js';
 import type { SourceDocuments } from './source-documents.js';
 import { memoryOfUpload, type Memory } from './memory.js';
+import type { MemoryLearning } from './memory-learning.js';
 import {
   browsePage,
   browseRows,
@@ -217,6 +218,7 @@ export function createLocales(deps: {
   retired: RetiredTranslationsRepository;
   baseline: BaselineKeeper;
   memory: Pick<Memory, 'record' | 'forgetLocale'>;
+  learning: Pick<MemoryLearning, 'during'>;
   limits: SourceLimits;
   /** What the translation browser keeps of locales it computed, counted in keys. */
   browseCacheMaxKeys: number;
@@ -234,6 +236,7 @@ export function createLocales(deps: {
     retired,
     baseline,
     memory,
+    learning,
     limits,
     now,
     logger,
@@ -584,6 +587,145 @@ export function createLocales(deps: {
     }
   }
 
+  /**
+   * `PUT .../locales/{locale}/translations?sourceVersion=N`: the locale's translations, whole,
+   * made from source version N. Judged against version N before anything is stored (DESIGN §15):
+   * keys the locale does not have are ignored and named; the model's and the memory's values
+   * must keep every rule, or nothing is stored; a person's value is stored with its findings.
+   * With `expected` (If-Match), stored only if the translations are still at that revision when
+   * the row is locked. Returns the locale, the revision stored and the keys ignored.
+   */
+  async function storeUpload(
+    principal: Principal | undefined,
+    projectId: string,
+    locale: string,
+    body: unknown,
+    from: number,
+    expected?: IfMatch,
+  ): Promise<UploadedLocale> {
+    authorizeProject(principal, projectId, 'write');
+    const upload = await parseUpload(body, limits);
+    const claimed = readProvenanceClaim(upload.metadata, upload.keys);
+    const project = await directory.require(projectId);
+    // A stale If-Match is refused before the upload is checked, and again under the lock below.
+    requireRevision(expected, locale, (await requireLocale(projectId, locale)).revision);
+    let head = await documents.head(projectId);
+    if (from > head.version) {
+      // A source version this service has not heard of yet (its SourceChanged is on the way).
+      if (!(await documents.catchUp(projectId, from))) {
+        throw new ValidationError(
+          `query.sourceVersion: source version ${from} does not exist; the source is at version ${head.version}`,
+        );
+      }
+      head = await documents.head(projectId);
+    }
+    const made = await documents.version(projectId, from);
+    const madeTarget = targetKeysOf(made, locale, project.i18nextPlurals);
+    // Values of keys left out of targets or never translated are not kept (DESIGN §13).
+    const ruled = ruledKeysOf(made, madeTarget, await prepareKeyRules(project.keyRules, made, madeTarget));
+    const parsed = withoutRuledKeys(upload, ruled);
+    const judged = await judgeUpload(parsed, made, {
+      locale,
+      sourceLocale: project.sourceLocale,
+      target: madeTarget,
+      claimed,
+    });
+    const findings = await groupFindings(judged.findings);
+    const storedFindings = await encodeFindings(findings);
+
+    const translations = await translationsOf(judged.kept);
+    const current = head.version === from ? made : await documents.version(projectId, head.version);
+    // Made before renames and restores of later versions: they are carried into it (DESIGN §13);
+    // when source-service cannot say which, the next refresh does it.
+    const steps = await carry.fetchSteps(projectId, from, head.version);
+    const writers =
+      steps && steps.length > 0
+        ? await carry.carryUpload(projectId, locale, translations, claimed, steps, db)
+        : { claimed, restored: NO_PROVENANCE };
+    const carried = steps ? head.version : from;
+    const content = await encodeStoredEntries({
+      keys: [...translations.keys()],
+      values: [...translations.values()],
+    });
+    // Read before the lock, so that the lock is not held while they are decoded; read again
+    // under it only when an upload was stored in between.
+    const known = await storedWithProvenance(projectId, locale);
+    const at = now();
+    const countsWith = async ({ i18nextPlurals: plurals, keyRules }: KeySettings) => {
+      const target = targetKeysOf(current, locale, plurals);
+      return computeLocaleState(
+        current,
+        target,
+        translations,
+        from,
+        plurals ? made.keys : undefined,
+        await prepareKeyRules(keyRules, current, target),
+        findings,
+      );
+    };
+    // The memory learns the translations new in this upload, by the texts they were made for.
+    const learnedWith = (plurals: boolean) =>
+      memoryOfUpload(made, targetKeysOf(made, locale, plurals), translations, known.translations, findings);
+    // Worked out before the row is locked, with the settings and the stored translations read
+    // before it — the transaction holds a connection (embedded, the only one of every service)
+    // while it runs — and again under the lock only where those changed meanwhile.
+    const assumed = keySettingsOf(project);
+    const ahead = {
+      counts: await countsWith(assumed),
+      provenance: await uploadProvenance(translations, writers, known, at),
+      learned: await learnedWith(assumed.i18nextPlurals),
+    };
+    // Last before the transaction: the sender may have lost the right while the body arrived.
+    await writerCheck.confirm(principal, projectId);
+    const revision = await baseline.change(projectId, async (tx) => {
+      const row = await locales.lock(projectId, locale, tx);
+      if (!row) throw localeNotFound(locale);
+      requireRevision(expected, locale, row.revision);
+      const settings = await keySettings(projectId, tx);
+      const target = targetKeysOf(current, locale, settings.i18nextPlurals);
+      if (from < row.translatedFrom) {
+        throw new ConflictError(
+          `Translations made from source version ${row.translatedFrom} are already stored; ` +
+            `an upload made from version ${from} would replace them. Pull, translate and upload again`,
+        );
+      }
+      const leaving = await leavingTranslations(projectId, row, current, target, translations, tx);
+      await retired.retire(projectId, locale, leaving, at, tx);
+      const samePlurals = settings.i18nextPlurals === assumed.i18nextPlurals;
+      const sameSettings =
+        samePlurals && JSON.stringify(settings.keyRules) === JSON.stringify(assumed.keyRules);
+      const counts = sameSettings ? ahead.counts : await countsWith(settings);
+      const provenance = (await storedUnchanged(projectId, locale, known, tx))
+        ? ahead.provenance
+        : await uploadProvenance(
+            translations,
+            writers,
+            await storedWithProvenance(projectId, locale, tx),
+            at,
+          );
+      const stored = await locales.saveTranslations(
+        projectId,
+        locale,
+        { content, provenance, findings: storedFindings, from, carried },
+        counts,
+        at,
+        tx,
+      );
+      // What the memory learns, kept with the upload; it follows plural groups taken otherwise meanwhile.
+      const learned = samePlurals ? ahead.learned : await learnedWith(settings.i18nextPlurals);
+      await memory.record(projectId, locale, learned, at, tx);
+      return stored;
+    });
+    // A newer source may have arrived meanwhile: counts follow it before they are shown.
+    const latest = await refresh(projectId);
+    return {
+      ...present(await requireLocale(projectId, locale), latest.version),
+      revision,
+      ignored: judged.ignored.slice(0, MAX_IGNORED_NAMED),
+      ignoredCount: judged.ignored.length,
+    };
+  }
+
   return {
     refresh,
 
@@ -664,153 +806,9 @@ export function createLocales(deps: {
       });
     },
 
-    /**
-     * `PUT .../locales/{locale}/translations?sourceVersion=N`: the locale's translations, whole,
-     * made from source version N. Judged against version N before anything is stored (DESIGN §15):
-     * keys the locale does not have are ignored and named; the model's and the memory's values
-     * must keep every rule, or nothing is stored; a person's value is stored with its findings.
-     * With `expected` (If-Match), stored only if the translations are still at that revision when
-     * the row is locked. Returns the locale, the revision stored and the keys ignored.
-     */
-    async upload(
-      principal: Principal | undefined,
-      projectId: string,
-      locale: string,
-      body: unknown,
-      from: number,
-      expected?: IfMatch,
-    ): Promise<UploadedLocale> {
-      authorizeProject(principal, projectId, 'write');
-      const upload = await parseUpload(body, limits);
-      const claimed = readProvenanceClaim(upload.metadata, upload.keys);
-      const project = await directory.require(projectId);
-      // A stale If-Match is refused before the upload is checked, and again under the lock below.
-      requireRevision(expected, locale, (await requireLocale(projectId, locale)).revision);
-      let head = await documents.head(projectId);
-      if (from > head.version) {
-        // A source version this service has not heard of yet (its SourceChanged is on the way).
-        if (!(await documents.catchUp(projectId, from))) {
-          throw new ValidationError(
-            `query.sourceVersion: source version ${from} does not exist; the source is at version ${head.version}`,
-          );
-        }
-        head = await documents.head(projectId);
-      }
-      const made = await documents.version(projectId, from);
-      const madeTarget = targetKeysOf(made, locale, project.i18nextPlurals);
-      // Values of keys left out of targets or never translated are not kept (DESIGN §13).
-      const ruled = ruledKeysOf(made, madeTarget, await prepareKeyRules(project.keyRules, made, madeTarget));
-      const parsed = withoutRuledKeys(upload, ruled);
-      const judged = await judgeUpload(parsed, made, {
-        locale,
-        sourceLocale: project.sourceLocale,
-        target: madeTarget,
-        claimed,
-      });
-      const findings = await groupFindings(judged.findings);
-      const storedFindings = await encodeFindings(findings);
-
-      const translations = await translationsOf(judged.kept);
-      const current = head.version === from ? made : await documents.version(projectId, head.version);
-      // Made before renames and restores of later versions: they are carried into it (DESIGN §13);
-      // when source-service cannot say which, the next refresh does it.
-      const steps = await carry.fetchSteps(projectId, from, head.version);
-      const writers =
-        steps && steps.length > 0
-          ? await carry.carryUpload(projectId, locale, translations, claimed, steps, db)
-          : { claimed, restored: NO_PROVENANCE };
-      const carried = steps ? head.version : from;
-      const content = await encodeStoredEntries({
-        keys: [...translations.keys()],
-        values: [...translations.values()],
-      });
-      // Read before the lock, so that the lock is not held while they are decoded; read again
-      // under it only when an upload was stored in between.
-      const known = await storedWithProvenance(projectId, locale);
-      const at = now();
-      const countsWith = async ({ i18nextPlurals: plurals, keyRules }: KeySettings) => {
-        const target = targetKeysOf(current, locale, plurals);
-        return computeLocaleState(
-          current,
-          target,
-          translations,
-          from,
-          plurals ? made.keys : undefined,
-          await prepareKeyRules(keyRules, current, target),
-          findings,
-        );
-      };
-      // The memory learns the translations new in this upload, by the texts they were made for.
-      const learnedWith = (plurals: boolean) =>
-        memoryOfUpload(made, targetKeysOf(made, locale, plurals), translations, known.translations, findings);
-      // Worked out before the row is locked, with the settings and the stored translations read
-      // before it — the transaction holds a connection (embedded, the only one of every service)
-      // while it runs — and again under the lock only where those changed meanwhile.
-      const assumed = keySettingsOf(project);
-      const ahead = {
-        counts: await countsWith(assumed),
-        provenance: await uploadProvenance(translations, writers, known, at),
-        learned: await learnedWith(assumed.i18nextPlurals),
-      };
-      // Last before the transaction: the sender may have lost the right while the body arrived.
-      await writerCheck.confirm(principal, projectId);
-      // The memory learns in the same transaction, before the project's lock is taken: uploads of
-      // a project's locales are stored one at a time under it, and an import's 30 locales of
-      // 50,000 translations each spent most of that time remembering them.
-      const revision = await db.transaction(async (outer) => {
-        await memory.record(projectId, locale, ahead.learned, at, outer);
-        return baseline.change(
-          projectId,
-          async (tx) => {
-            const row = await locales.lock(projectId, locale, tx);
-            if (!row) throw localeNotFound(locale);
-            requireRevision(expected, locale, row.revision);
-            const settings = await keySettings(projectId, tx);
-            const target = targetKeysOf(current, locale, settings.i18nextPlurals);
-            if (from < row.translatedFrom) {
-              throw new ConflictError(
-                `Translations made from source version ${row.translatedFrom} are already stored; ` +
-                  `an upload made from version ${from} would replace them. Pull, translate and upload again`,
-              );
-            }
-            const leaving = await leavingTranslations(projectId, row, current, target, translations, tx);
-            await retired.retire(projectId, locale, leaving, at, tx);
-            const samePlurals = settings.i18nextPlurals === assumed.i18nextPlurals;
-            const sameSettings =
-              samePlurals && JSON.stringify(settings.keyRules) === JSON.stringify(assumed.keyRules);
-            const counts = sameSettings ? ahead.counts : await countsWith(settings);
-            const provenance = (await storedUnchanged(projectId, locale, known, tx))
-              ? ahead.provenance
-              : await uploadProvenance(
-                  translations,
-                  writers,
-                  await storedWithProvenance(projectId, locale, tx),
-                  at,
-                );
-            const stored = await locales.saveTranslations(
-              projectId,
-              locale,
-              { content, provenance, findings: storedFindings, from, carried },
-              counts,
-              at,
-              tx,
-            );
-            // Plural groups were taken otherwise meanwhile: what the memory learns follows them.
-            if (!samePlurals)
-              await memory.record(projectId, locale, await learnedWith(settings.i18nextPlurals), at, tx);
-            return stored;
-          },
-          outer,
-        );
-      });
-      // A newer source may have arrived meanwhile: counts follow it before they are shown.
-      const latest = await refresh(projectId);
-      return {
-        ...present(await requireLocale(projectId, locale), latest.version),
-        revision,
-        ignored: judged.ignored.slice(0, MAX_IGNORED_NAMED),
-        ignoredCount: judged.ignored.length,
-      };
+    /** See storeUpload; the memory learns what the project's uploads teach it once they are done. */
+    upload(...args: Parameters<typeof storeUpload>): Promise<UploadedLocale> {
+      return learning.during(args[1], () => storeUpload(...args));
     },
 
     /**

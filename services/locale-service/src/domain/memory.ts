@@ -12,6 +12,7 @@ import { authorizeProject, type ProjectDirectory } from '@tolk/projects';
 import type { LocalesRepository } from '../data-access/locales-repository.js';
 import type { MemoryRepository } from '../data-access/memory-repository.js';
 import { severityOf, type KeyFindings } from './locale-findings.js';
+import type { MemoryLearning } from './memory-learning.js';
 
 /** Each source version's key → index, by its keys array: every upload made from it asks. */
 const sourceIndexes = new WeakMap<readonly string[], Map<string, number>>();
@@ -73,13 +74,14 @@ export function createMemory(deps: {
   memory: MemoryRepository;
   locales: Pick<LocalesRepository, 'find'>;
   directory: Pick<ProjectDirectory<unknown>, 'require' | 'readableBy'>;
+  learning: Pick<MemoryLearning, 'catchUp'>;
   logger: Logger;
 }) {
-  const { memory, locales, directory, logger } = deps;
+  const { memory, locales, directory, learning, logger } = deps;
 
   return {
-    /** Remembers what an upload added (see memoryOfUpload), in the upload's transaction. */
-    record: memory.record,
+    /** Keeps what an upload adds (see memoryOfUpload) in the upload's transaction, to be learned after it. */
+    record: memory.defer,
 
     async lookup(
       principal: Principal | undefined,
@@ -96,6 +98,7 @@ export function createMemory(deps: {
       ]);
       if (!found) throw new NotFoundError(`Locale ${locale} is not a target locale of this project`);
       const ids = [...new Set([projectId, ...readable])];
+      await learning.catchUp(ids, locale);
       const { texts } = body;
       const near = body.near ?? 0;
       const exact = await memory.exact(ids, projectId, locale, texts);
