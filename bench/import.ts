@@ -14,15 +14,19 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { setTimeout } from 'node:timers/promises';
-import pg from 'pg';
 import { z } from 'zod';
 import { env, loadConfig } from '@tolk/config';
 import { loadProjectConfig } from '../cli/src/config/project-config.js';
 import { namespaceFiles, readLocalValues, readSourceFiles } from '../cli/src/files/file-sets.js';
 import { tolkInProcess } from './cli-in-process.js';
 import { seededRandom } from './source-documents.js';
-import { createHttpClient, startTolk, type HttpClient, type TolkSystem } from './source-system.js';
+import {
+  createHttpClient,
+  memoryLearned,
+  startTolk,
+  type HttpClient,
+  type TolkSystem,
+} from './source-system.js';
 
 const config = loadConfig(
   z.object({
@@ -112,22 +116,6 @@ async function readAll(cwd: string): Promise<number> {
   let values = 0;
   for (const locale of LOCALES) values += (await readLocalValues(parts, locale, cwd))?.values.size ?? 0;
   return values;
-}
-
-/** Waits until no upload's lessons are left for the memory to learn; ms from the push's end. */
-async function memoryLearned(databaseUrl: string): Promise<number> {
-  const started = performance.now();
-  const db = new pg.Client({ connectionString: databaseUrl });
-  await db.connect();
-  try {
-    for (;;) {
-      const { rows } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM locales.memory_pending`);
-      if (rows[0]!.n === 0) return performance.now() - started;
-      await setTimeout(100);
-    }
-  } finally {
-    await db.end();
-  }
 }
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;

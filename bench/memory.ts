@@ -7,8 +7,8 @@
  *   3. one translate batch's lookup, as `tolk translate` sends it: near matches of the 10 longest
  *      texts of a batch of BATCH_KEYS (the longest, where wording varies most)
  *   with, for 2 and 3, how many lookups' near-match search the server gave up (`nearTimedOut`)
- *   4. a translation upload that remembers 50,000 translations against the same upload unchanged
- *      (nothing new to remember)
+ *   4. a translation upload that remembers 50,000 translations (and the memory learning them,
+ *      after the upload) against the same upload unchanged (nothing new to remember)
  * Ratios are printed against the target where there is one. The exit code says whether the run
  * worked, not whether the targets were met.
  */
@@ -19,6 +19,7 @@ import { generateSource, translationOf } from './source-documents.js';
 import {
   createHttpClient,
   expectStatus,
+  memoryLearned,
   startBenchTolk,
   type Answer,
   type HttpClient,
@@ -121,6 +122,7 @@ try {
     if (!heard) await new Promise((resolve) => setTimeout(resolve, 50));
   }
   const uploadMs: number[] = [];
+  const learnedMs: number[] = [];
   const unchangedMs: number[] = [];
   for (const locale of LOCALES) {
     const path = `/v1/projects/${projectId}/locales/${locale}/translations?sourceVersion=${version}`;
@@ -128,6 +130,7 @@ try {
     const answer = await client.call('PUT', path, { headers, body });
     expectStatus(answer, 200, `PUT ${path}`);
     uploadMs.push(answer.ms);
+    learnedMs.push(await memoryLearned(system.databaseUrl!));
     const again = await client.call('PUT', path, { headers, body });
     expectStatus(again, 200, `PUT ${path} (unchanged)`);
     unchangedMs.push(again.ms);
@@ -171,6 +174,7 @@ try {
   row(`(3) one batch: its ${BATCH_TEXTS} longest texts, near matches, p50`, p50(batch.samples));
   gaveUp(batch);
   row(`(4) translation upload remembering ${KEYS.toLocaleString('en')} translations, median`, p50(uploadMs));
+  row(`    the memory learning them after the upload, median`, p50(learnedMs));
   row(`    the same upload unchanged (nothing to remember), median`, p50(unchangedMs));
   say(`    ratio: ${(p50(uploadMs) / p50(unchangedMs)).toFixed(2)}×`);
 } catch (error) {

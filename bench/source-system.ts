@@ -12,6 +12,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { SERVICE_PORTS } from '@tolk/contracts';
 import { inheritedEnvironment } from '../scripts/config.js';
@@ -396,4 +397,20 @@ export async function timeCalls(
     }
   }
   return { durations, timeouts };
+}
+
+/** Waits until no upload's lessons are left for the memory to learn; ms from the push's end. */
+export async function memoryLearned(databaseUrl: string): Promise<number> {
+  const started = performance.now();
+  const db = new pg.Client({ connectionString: databaseUrl });
+  await db.connect();
+  try {
+    for (;;) {
+      const { rows } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM locales.memory_pending`);
+      if (rows[0]!.n === 0) return performance.now() - started;
+      await sleep(100);
+    }
+  } finally {
+    await db.end();
+  }
 }
