@@ -621,5 +621,34 @@ describe('tolk.json file sets', () => {
         /INVALID_FILE: locales\/en\/broken\.json:4:1: /,
       );
     });
+
+    it("when a file set's switch is not true or false (revisionHeader), then every command exits 2 naming the field and what it takes", async () => {
+      const app = await project('de');
+      await app.write('locale/en/LC_MESSAGES/django.po', 'msgid "Open"\nmsgstr ""\n');
+      const set = { path: 'locale/{locale}/LC_MESSAGES/django.po', format: 'po' };
+      for (const [value, shown] of [
+        ['yes', '"yes"'],
+        [1, '1'],
+        [null, 'null'],
+      ] as const) {
+        await app.setConfig({ files: [{ ...set, revisionHeader: value }] });
+        for (const command of ['push', 'pull', 'status', 'check']) {
+          const result = await app.tolk([command]);
+          expect(result.code, `${command}: ${result.stderr}`).toBe(2);
+          expect(result.stderr).toContain(
+            `tolk.json: files.0.revisionHeader must be true or false, not ${shown}`,
+          );
+        }
+      }
+      // So are the other options of a file set, each named.
+      await app.setConfig({ files: [{ ...set, rails: 'no', encoding: 'utf-16' }] });
+      expect((await app.tolk(['push'])).stderr).toContain(
+        'files.0.rails must be true or false, not "no"; files.0.encoding must be "utf-8" or "iso-8859-1", not "utf-16"',
+      );
+      await app.setConfig({ files: [{ ...set, revisionHeader: true }] });
+      const pushed = await app.tolk(['push']);
+      expect(pushed.code, pushed.stderr).toBe(0);
+      expect((await app.serverSource()).version).toBe(1);
+    });
   });
 });

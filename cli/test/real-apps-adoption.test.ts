@@ -4,7 +4,9 @@
  * stand-in), `pull` and `check`, with no flag beyond those, against the running system. The
  * layout init finds; every locale's translations imported by the first push; nothing refused;
  * every locale complete after translate; the findings the apps really have, each at its file and
- * line; and every file pulled read by its platform's own tool.
+ * line; every file pulled read by its platform's own tool; and in the target files the apps had,
+ * only the entries written changed: the lines of the others stay, and so do comments, blank lines
+ * and the file's own lines (DESIGN §16).
  *
  * One system for all the apps, two apps at a time: the whole file stays under three minutes.
  */
@@ -14,8 +16,16 @@ import { relative } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { IntlMessageFormat } from 'intl-messageformat';
 import i18next from 'i18next';
+import { parse as parseJsonc } from 'jsonc-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adoptRealApp, inPool, type AdoptedApp, type CheckFinding } from './support/adopt-real-app.js';
+import {
+  adoptRealApp,
+  flatEntries,
+  inPool,
+  linesRemovedOutsideEntries,
+  type AdoptedApp,
+  type CheckFinding,
+} from './support/adopt-real-app.js';
 import { systemWithModel } from './support/file-set-project.js';
 import {
   aapt2Compile,
@@ -32,7 +42,7 @@ import {
 import { realApp, realAppsPresent, REAL_APPS, type RealApp } from './support/real-apps.js';
 import { valueLines } from '../src/check/value-lines.js';
 import { loadProjectConfig } from '../src/config/project-config.js';
-import { namespaceFiles, readLocaleFile } from '../src/files/file-sets.js';
+import { namespaceFiles, readLocaleFile, type NamespaceFile } from '../src/files/file-sets.js';
 
 const LPROJ = 'MastodonSDK/Sources/MastodonLocalization/Resources';
 const HEADLAMP = 'frontend/src/i18n/locales';
@@ -255,14 +265,22 @@ const EXPECTED: Record<RealApp, Expected> = {
     ],
     targets: ['de', 'ja', 'pl', 'ru'],
     tools: ['prop2po', 'translate-toolkit'],
+    // Every key of the source, and the keys the app's own files had that the source lacks (Jenkins'
+    // Japanese file keeps a few gone from Messages.properties): Tolk never synced them, so they stay.
     read(app) {
       const files = targetPaths(app, (locale) => `${JENKINS}/Messages_${locale}.properties`);
-      const [source, ...targets] = prop2poProperties([
+      const [source, ...units] = prop2poProperties([
         app.path(`${JENKINS}/Messages.properties`),
         ...files.map((file) => file.absolute),
+        ...files.map((file) => `${realApp('java-properties')}/${file.path}`),
       ]);
-      for (const [index, units] of targets.entries()) {
-        expect(Object.keys(units).sort(), files[index]!.path).toEqual(Object.keys(source!).sort());
+      const targets = units.slice(0, files.length);
+      const originals = units.slice(files.length);
+      for (const [index, target] of targets.entries()) {
+        const own = Object.keys(originals[index]!).filter((key) => !(key in source!));
+        expect(Object.keys(target).sort(), files[index]!.path).toEqual(
+          [...Object.keys(source!), ...own].sort(),
+        );
       }
     },
   },
@@ -440,6 +458,51 @@ describe.skipIf(!present)("real apps' first day: init, push, translate, pull, ch
         }
       }
       expect(compared, 'lines of untouched keys compared').toBeGreaterThan(0);
+    },
+  );
+
+  it.each(REAL_APPS)(
+    "when %s's existing target files are written, then no line outside the entries written is removed: comments, blank lines and the file's own lines stay",
+    async (app) => {
+      const adopted = of(app);
+      const project = await loadProjectConfig(adopted.cli.cwd);
+      // Each target file that the app had, and the locales it holds (a String Catalog: all of them).
+      const targets = new Map<string, { file: NamespaceFile; locales: string[] }>();
+      for (const file of await namespaceFiles(project, adopted.cli.cwd)) {
+        for (const locale of adopted.config.targetLocales) {
+          const path = file.pathOf(locale);
+          if (!existsSync(`${realApp(app)}/${relative(adopted.cli.cwd, path)}`)) continue;
+          const target = targets.get(path) ?? targets.set(path, { file, locales: [] }).get(path)!;
+          target.locales.push(locale);
+        }
+      }
+      expect(targets.size, 'target files the app had').toBeGreaterThan(0);
+      for (const [path, { file, locales }] of targets) {
+        const shownPath = relative(adopted.cli.cwd, path);
+        const { format, options } = file.set;
+        const json = ['json', 'i18next', 'arb', 'xcstrings'].includes(format.name);
+        const read = (text: string) => {
+          // A JSON file with one change applied alone may lack a comma its neighbour's change gives.
+          const bytes = Buffer.from(
+            json ? JSON.stringify(parseJsonc(text, [], { allowTrailingComma: true })) : text,
+          );
+          const entries = new Map<string, string>();
+          try {
+            for (const locale of locales)
+              flatEntries(locale, format.read({ bytes, locale, path: shownPath, options }), entries);
+          } catch {
+            return undefined;
+          }
+          return entries;
+        };
+        const outside = linesRemovedOutsideEntries({
+          before: await readFile(`${realApp(app)}/${shownPath}`, 'utf8'),
+          after: await readFile(path, 'utf8'),
+          json,
+          read,
+        });
+        expect(outside, `${shownPath}: lines removed outside the entries written`).toEqual([]);
+      }
     },
   );
 

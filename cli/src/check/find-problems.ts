@@ -132,11 +132,17 @@ export function findProblems(input: LocaleInput): KeyFinding[] {
       ),
     );
   }
-  // A key the source no longer has (renamed or deleted) is text no one reads; `pull` drops it.
+  // A key the source does not have: renamed or deleted there (then `pull` removes it, as Tolk
+  // synced it), or a translator's own (never synced: `pull` keeps it).
   for (const key of local.keys()) {
     if (target.byKey.has(key) || unusedForms.has(key)) continue;
     findings.push(
-      finding(key, 'extra', 'not a key of the source (renamed or deleted?); remove it, as `tolk pull` does'),
+      finding(
+        key,
+        'extra',
+        'not a key of the source: `tolk pull` removes it where Tolk synced it (a key renamed or deleted ' +
+          'in the source) and keeps it as it is where not (a key of your own); remove it if nothing reads it',
+      ),
     );
   }
 

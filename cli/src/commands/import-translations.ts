@@ -10,7 +10,13 @@ import { access } from 'node:fs/promises';
 import type { UploadTranslationsResponse } from '@tolk/contracts';
 import type { TolkApi } from '../api/tolk-api.js';
 import { CliError, ExitCode } from '../errors.js';
-import { keysOfParts, readLocalValues, type LocalFiles, type SourcePart } from '../files/file-sets.js';
+import {
+  keysOfParts,
+  localeKeys,
+  readLocalValues,
+  type LocalFiles,
+  type SourcePart,
+} from '../files/file-sets.js';
 import type { FileProblems } from '../files/file-problems.js';
 import { parseLocaleDocument } from '../files/locale-files.js';
 import { loadSyncState, saveSyncState, syncedHashes, type SyncState } from '../files/sync-state.js';
@@ -55,6 +61,8 @@ type ImportTarget = {
   api: TolkApi;
   projectId: string;
   parts: readonly SourcePart[];
+  /** The project's setting: which keys are a locale's (localeKeys). */
+  i18nextPlurals: boolean;
   sourceVersion: number;
   dryRun: boolean;
 };
@@ -161,8 +169,11 @@ async function importLocale(
     result.uploaded = true;
     if (mergedAgain) result.mergedAgain = mergedAgain;
     // What the files hold is what is synced now; a file not read keeps the record of its keys.
+    // A key the source lacks (a translator's own, which the server ignored) is never synced: the
+    // state holding it would have `pull` remove it.
     const before = options.state.locales[locale] ?? {};
-    const hashes = syncedHashes(merged, local.values);
+    const keys = localeKeys(options.parts, locale, options.i18nextPlurals);
+    const hashes = syncedHashes(new Map([...merged].filter(([key]) => keys.has(key))), local.values);
     for (const key of keysOfParts(merged.keys(), local.failed.keys())) {
       if (before[key] === undefined) delete hashes[key];
       else hashes[key] = before[key];

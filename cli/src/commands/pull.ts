@@ -82,6 +82,8 @@ export async function pull(io: Io, options: { locale: string[]; json: boolean; f
         i18nextPlurals,
         valueOf,
         existing: local?.existing.get(part),
+        // What was synced before this pull: a key the source lacks goes only when Tolk synced it.
+        synced,
         cwd: io.cwd,
       });
       paths.push(path);

@@ -4,6 +4,7 @@ import { projectContext } from '../context.js';
 import { CliError, ExitCode } from '../errors.js';
 import {
   describeSource,
+  localeKeys,
   namespaceFiles,
   readLocalValues,
   readSourceFiles,
@@ -61,12 +62,15 @@ export async function push(io: Io, options: { dryRun: boolean; json: boolean; im
   const file = describeSource(parts, sourceLocale, io.cwd);
   const document = serverDocument(parts);
   parseLocaleDocument(document, parts.length === 1 ? parts[0]!.file.sourcePath : project.file, io.cwd);
+  // Which keys are a locale's (its plural forms): those of the files beyond them are not uploaded as edits.
+  const i18nextPlurals = (await api.getProject(projectId)).settings.i18nextPlurals ?? true;
   const { results: humanEdits, exitCode } = await pushTargetEdits({
     io,
     api,
     projectId,
     dir: project.dir,
     parts,
+    i18nextPlurals,
     // An import takes every value of the files, the edits among them.
     targetLocales: options.import ? [] : project.config.targetLocales,
     dryRun: options.dryRun,
@@ -102,6 +106,7 @@ export async function push(io: Io, options: { dryRun: boolean; json: boolean; im
       projectId,
       dir: project.dir,
       parts,
+      i18nextPlurals,
       targetLocales: project.config.targetLocales,
       sourceVersion: answer.version,
       dryRun: options.dryRun,
@@ -146,7 +151,9 @@ function worse(first: ExitCode, second: ExitCode): ExitCode {
  * translations, as made from the source version the file was synced to, with no provenance
  * claim, so that the server records them as a person's and keeps every other key's provenance.
  * Without a record of the last sync nothing is uploaded: a difference may be the server's newer
- * value (pull names such keys). Uploaded only over the translations they were merged with
+ * value (pull names such keys). A key of the files that is not the locale's (the source lacks it:
+ * a translator's own) is no edit: the server would ignore it, and the sync state never holds it,
+ * so that `pull` keeps it. Uploaded only over the translations they were merged with
  * (uploadMerged): when another upload replaced them meanwhile, the edits are merged again.
  */
 async function pushTargetEdits(options: {
@@ -156,6 +163,7 @@ async function pushTargetEdits(options: {
   dir: string;
   targetLocales: readonly string[];
   parts: readonly SourcePart[];
+  i18nextPlurals: boolean;
   dryRun: boolean;
   problems: FileProblems;
 }): Promise<{ results: HumanEdits[]; exitCode: ExitCode }> {
@@ -169,6 +177,7 @@ async function pushTargetEdits(options: {
     const local = await readLocalValues(parts, locale, io.cwd);
     options.problems.addLocal(local);
     if (!local) continue;
+    const keys = localeKeys(parts, locale, options.i18nextPlurals);
     const result: HumanEdits = {
       locale,
       keys: 0,
@@ -183,8 +192,8 @@ async function pushTargetEdits(options: {
         locale,
         merge: async (translations) => {
           const server = valuesOf(parseLocaleDocument(JSON.parse(translations.content), locale, io.cwd));
-          edited = [...local.values].filter(([key, mine]) =>
-            isUnsyncedLocal(mine, server.get(key), synced[key]),
+          edited = [...local.values].filter(
+            ([key, mine]) => keys.has(key) && isUnsyncedLocal(mine, server.get(key), synced[key]),
           );
           // Merged again, the server may already have every one of them.
           if (edited.length === 0) {

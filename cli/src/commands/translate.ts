@@ -750,6 +750,8 @@ async function uploadLocale(options: {
             i18nextPlurals: options.i18nextPlurals,
             valueOf: (key) => values.get(key),
             existing: localFiles?.existing.get(part),
+            // What was synced before this run: a key the source lacks goes only when Tolk synced it.
+            synced,
             cwd: io.cwd,
           });
         }

@@ -55,6 +55,9 @@ const relativePath = z
     error: 'must be a path inside the project (relative to tolk.json, no "..")',
   });
 
+/** A file set's switch: `true` or `false`, nothing that merely looks like one (`"yes"`, `1`). */
+const onOff = z.boolean({ error: (issue) => `must be true or false, not ${JSON.stringify(issue.input)}` });
+
 const fileSetSchema = z
   .strictObject({
     path: relativePath,
@@ -70,9 +73,13 @@ const fileSetSchema = z
       })
       .optional(),
     locales: localeSpellings.optional(),
-    rails: z.boolean().optional(),
-    encoding: z.enum(['utf-8', 'iso-8859-1']).optional(),
-    revisionHeader: z.boolean().optional(),
+    rails: onOff.optional(),
+    encoding: z
+      .enum(['utf-8', 'iso-8859-1'], {
+        error: (issue) => `must be "utf-8" or "iso-8859-1", not ${JSON.stringify(issue.input)}`,
+      })
+      .optional(),
+    revisionHeader: onOff.optional(),
   })
   .superRefine((set, ctx) => {
     // A format whose one file holds every locale (xcstrings) names no locale in its path.
@@ -132,10 +139,13 @@ const projectConfigSchema = z
     projectId: z.string().min(1, { error: 'must not be empty' }),
     sourceLocale,
     targetLocales: z.array(targetLocale),
-    files: z.union([
-      z.string().includes(LOCALE_PLACEHOLDER, { error: `must contain ${LOCALE_PLACEHOLDER}` }),
-      z.array(fileSetSchema).min(1, { error: 'must name at least one file set' }),
-    ]),
+    files: z.union(
+      [
+        z.string().includes(LOCALE_PLACEHOLDER, { error: `must contain ${LOCALE_PLACEHOLDER}` }),
+        z.array(fileSetSchema).min(1, { error: 'must name at least one file set' }),
+      ],
+      { error: `must be a path pattern ("locales/${LOCALE_PLACEHOLDER}.json") or a list of file sets` },
+    ),
     locales: localeSpellings.optional(),
   })
   .superRefine((config, ctx) => {
@@ -293,12 +303,31 @@ export async function loadProjectConfig(cwd: string): Promise<LoadedProjectConfi
   }
   const result = projectConfigSchema.safeParse(parsed);
   if (!result.success) {
-    const problems = result.error.issues.map(
-      (issue) => `${issue.path.join('.') || '(file)'} ${issue.message}`,
+    const problems = placedIssues(result.error.issues).map(
+      ({ path, message }) => `${path.join('.') || '(file)'} ${message}`,
     );
     throw new CliError('INVALID_CONFIG', `${file}: ${problems.join('; ')}`, ExitCode.usage);
   }
   return { config: result.data, file, dir: dirname(file) };
+}
+
+/**
+ * The issues of a parse, each at its path. An invalid union (`files`: a pattern or a list of
+ * file sets) is the issues of the option the value's type chose, so that a wrong field of a file
+ * set is named (`files.0.revisionHeader must be true or false`), not the whole `files`.
+ */
+function placedIssues(
+  issues: readonly z.core.$ZodIssue[],
+  at: PropertyKey[] = [],
+): { path: PropertyKey[]; message: string }[] {
+  return issues.flatMap((issue) => {
+    const path = [...at, ...issue.path];
+    if (issue.code !== 'invalid_union') return [{ path, message: issue.message }];
+    const chosen = issue.errors.filter(
+      (errors) => !errors.some((error) => error.code === 'invalid_type' && error.path.length === 0),
+    );
+    return chosen.length === 1 ? placedIssues(chosen[0]!, path) : [{ path, message: issue.message }];
+  });
 }
 
 export async function writeProjectConfig(file: string, config: ProjectConfig): Promise<void> {

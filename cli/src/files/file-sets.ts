@@ -474,7 +474,10 @@ export function keyPrefix(file: NamespaceFile): string {
 
 /**
  * A target file of a namespace in its format, in the source file's layout: `values` are the
- * locale's values by key of the server document.
+ * locale's values by key of the server document. `synced`: the keys Tolk synced for the locale,
+ * as the sync state holds them before this write (`.tolk/state.json`, keys of the server
+ * document): an entry of the file on disk that the source lacks is removed only when synced
+ * (WriteInput.synced).
  */
 export function writeTargetBytes(options: {
   part: SourcePart;
@@ -483,8 +486,9 @@ export function writeTargetBytes(options: {
   i18nextPlurals: boolean;
   valueOf: (key: string) => string | undefined;
   existing: Buffer | undefined;
+  synced: Readonly<Record<string, string>>;
 }): Buffer {
-  const { part, sourceLocale, locale, i18nextPlurals, valueOf, existing } = options;
+  const { part, sourceLocale, locale, i18nextPlurals, valueOf, existing, synced } = options;
   const prefix = keyPrefix(part.file);
   return part.file.set.format.write({
     source: part.bytes,
@@ -493,8 +497,27 @@ export function writeTargetBytes(options: {
     valueOf: (key) => valueOf(prefix + key),
     target: targetKeys(part.parsed, locale, { i18nextPlurals }),
     ...(existing === undefined ? {} : { existing }),
+    synced: (key) => Object.hasOwn(synced, prefix + key),
     options: part.file.set.options,
   });
+}
+
+/**
+ * The keys of a locale, as the server document has them: each namespace's source keys, a plural
+ * group's as the locale's forms (DESIGN §11). A key of a target file outside them is one the
+ * source lacks: the server ignores it, and the sync state never holds it.
+ */
+export function localeKeys(
+  parts: readonly SourcePart[],
+  locale: string,
+  i18nextPlurals: boolean,
+): Set<string> {
+  const keys = new Set<string>();
+  for (const part of parts) {
+    const prefix = keyPrefix(part.file);
+    for (const key of targetKeys(part.parsed, locale, { i18nextPlurals }).keys) keys.add(prefix + key);
+  }
+  return keys;
 }
 
 /** The writes under way to files that hold every locale, by path. */

@@ -40,6 +40,7 @@ import { pluralCategories, PLURAL_CATEGORIES, type PluralCategory } from '@tolk/
 import {
   addFinding,
   FormatError,
+  keepsUnwritten,
   type FileFinding,
   type LocaleFormat,
   type ReadInput,
@@ -505,6 +506,12 @@ function documentOf(loaded: Loaded): Record<string, unknown> {
   return document;
 }
 
+/** The keys of an entry: its name's, or a string array's items' (`k.0`, references left out). */
+function keysOf(entry: Entry): string[] {
+  if (entry.kind !== 'array') return [keyOfName(entry.name)];
+  return entry.items.flatMap((item, at) => (item.reference ? [] : [`${keyOfName(entry.name)}.${at}`]));
+}
+
 /** A property of a plain object, `__proto__` included. */
 function define(object: Record<string, unknown>, key: string, value: unknown): void {
   Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
@@ -581,7 +588,8 @@ function joined(
 /**
  * The target on disk with the source's translations written where they change (DESIGN §16): an
  * entry whose value changed is rewritten where it stands in its own quoting and escapes, an entry
- * the source lacks or whose value is left out goes with the comments right above it, an entry new
+ * whose value is left out, or that the source lacks and Tolk synced, goes with the comments right
+ * above it (one Tolk never synced stays as it is), an entry new
  * in the source goes after the nearest entry before it in the source that the target has (else
  * before the nearest one after it, else at the end) in the indentation of its neighbour, with the
  * source's comments; everything else (other resources, comments, blank lines, the XML
@@ -599,6 +607,8 @@ function editResources(source: Loaded, target: Loaded, input: WriteInput): strin
   for (const [index, entry] of target.entries) {
     if (targetIndexOf.has(entry.name)) continue;
     targetIndexOf.set(entry.name, index);
+    // An entry the source lacks stays as it is unless Tolk synced it (keepsUnwritten).
+    if (!inSource.has(entry.name) && keysOf(entry).every((key) => keepsUnwritten(input, key))) continue;
     const written = inSource.has(entry.name) ? writeTarget(entry) : undefined;
     if (written === undefined) dropWithComments(target, index, drop);
     else replaced.set(index, written);

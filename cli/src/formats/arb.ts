@@ -1,7 +1,7 @@
 import { parseTargetLocale } from '@tolk/contracts';
 import { rebuildTranslation } from '@tolk/locale-file';
 import { bcp47Spelling } from './bcp47-spelling.js';
-import { addFinding, type LocaleFormat, type ReadInput } from './format.js';
+import { addFinding, keepsUnwritten, type LocaleFormat, type ReadInput } from './format.js';
 import { readJsonFile, readJsonSource, withFileNames, writeJsonFile } from './json-document.js';
 import { editJsonFile } from './json-edit.js';
 import { positionIn } from './utf8.js';
@@ -40,14 +40,19 @@ export const arbFormat: LocaleFormat = {
     if (declared !== undefined) checkDeclaredLocale(declared, locale, input, bytes);
     return document;
   },
-  write({ source, locale, valueOf, target, existing }) {
+  write(input) {
+    const { source, locale, valueOf, target, existing } = input;
     const { parsed, style } = readJsonSource(source, { flat: true });
     const document = rebuildTranslation(parsed, valueOf, {
       locale: spelling.spellLocale(locale),
       target,
       annotations: true,
     });
-    const edited = existing && editJsonFile(existing, withFileNames(document) as Record<string, unknown>);
+    const edited =
+      existing &&
+      editJsonFile(existing, withFileNames(document) as Record<string, unknown>, (key) =>
+        keepsUnwritten(input, key),
+      );
     return edited ?? writeJsonFile(document, style);
   },
 };

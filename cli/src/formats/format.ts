@@ -16,7 +16,13 @@
  *   is written in the source file's layout; one on disk is edited in place (DESIGN §16: json,
  *   i18next, arb, yaml and Rails, po, android, properties, strings, stringsdict, xliff, and
  *   xcstrings per language): only the entries whose translation changes, comes or goes change,
- *   everything else stays byte for byte. A plural structure comes back in the
+ *   everything else stays byte for byte. An entry of the file whose key the source lacks goes
+ *   only when Tolk synced that key for the locale (`synced`: it was a source key, and is gone
+ *   from the source), with the comment lines attached to it; a key Tolk never synced (a
+ *   translator's own, or a stray) is kept byte for byte, and `tolk check` reports it as extra. A
+ *   key the source has and no value is given for, and a form of a source's plural group the
+ *   locale does not use (i18next's `item_few` in German), are the source's: they go, synced or
+ *   not (keepsUnwritten). A plural structure comes back in the
  *   format's own structure with the target's CLDR categories, taken from the ICU message.
  *   Written from a source file and its own values, a format gives back the same bytes wherever
  *   the format allows (indentation, key order, comments, final newline).
@@ -27,7 +33,7 @@
  *   read: a plural keeps the forms it has, a key given twice the value the platform keeps, and
  *   what Tolk does not read is left out.
  */
-import type { TargetKeys } from '@tolk/locale-file';
+import { unusedPluralForms, type TargetKeys } from '@tolk/locale-file';
 
 export const FORMAT_NAMES = [
   'json',
@@ -148,8 +154,27 @@ export type WriteInput = {
   target: TargetKeys;
   /** The target file as it is on disk, when there is one (formats that keep other content in it). */
   existing?: Buffer;
+  /**
+   * Whether Tolk synced a key of `existing` for the locale (`.tolk/state.json`), asked for the
+   * format's own flattened keys (as `read` makes them) that the source lacks: such an entry is
+   * removed when synced (gone from the source) and kept as it is when not. Absent: nothing was
+   * synced, and every such entry is kept.
+   */
+  synced?: (key: string) => boolean;
   options: FormatOptions;
 };
+
+/**
+ * Whether an entry of an existing target that is not written stays as it is (DESIGN §16): its key
+ * is not the source's (neither a target key nor a form of a source plural group the locale does
+ * not use) and Tolk never synced it for the locale. Every other entry not written is removed.
+ */
+export function keepsUnwritten(input: Pick<WriteInput, 'target' | 'synced'>, key: string): boolean {
+  const { target } = input;
+  if (target.byKey.has(key)) return false;
+  if (target.groups.length > 0 && unusedPluralForms(target, [key]).length > 0) return false;
+  return !(input.synced?.(key) ?? false);
+}
 
 export interface LocaleFormat {
   readonly name: FormatName;

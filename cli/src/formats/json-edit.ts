@@ -10,7 +10,9 @@
  *   object, with the separator (comma, line ending, indentation) and the `:` spacing of its
  *   neighbours. An object the file lacks is written whole, in the file's indentation.
  * - A key no longer wanted is removed with its line; a blank line before or after it stays
- *   between the keys around it (not at the start or end of its object).
+ *   between the keys around it (not at the start or end of its object). A key the caller keeps
+ *   (`keeps`, of its flattened key: a translator's own, WriteInput.synced) stays as it is; an
+ *   object no longer wanted goes with the keys it holds, keeping those it keeps.
  * - Metadata (`@@locale`, other `@@` keys) is the file's: kept as it is, never added. An
  *   annotation (`@key`) goes with its key: kept as it is while the key stays untouched, removed
  *   with the key, and, where annotations are wanted (ARB), given the wanted one when its key is
@@ -24,6 +26,7 @@
 import detectIndent from 'detect-indent';
 import { detectNewline } from 'detect-newline';
 import type { Node } from 'jsonc-parser';
+import { escapeName } from './json-document.js';
 import { jsonTree } from './json-tree.js';
 
 const BOM = '\uFEFF';
@@ -35,8 +38,15 @@ type Style = {
   slashes: boolean;
 };
 
-/** `existing` edited to hold `wanted` (a document with the file's property names), or undefined. */
-export function editJsonFile(existing: Buffer, wanted: Record<string, unknown>): Buffer | undefined {
+/**
+ * `existing` edited to hold `wanted` (a document with the file's property names), or undefined.
+ * `keeps`: whether a key not wanted (flattened, names as the document's keys) stays as it is.
+ */
+export function editJsonFile(
+  existing: Buffer,
+  wanted: Record<string, unknown>,
+  keeps: (key: string) => boolean = () => false,
+): Buffer | undefined {
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(existing);
@@ -47,8 +57,8 @@ export function editJsonFile(existing: Buffer, wanted: Record<string, unknown>):
   if (bom) text = text.slice(BOM.length);
   const { tree, errors } = jsonTree(text);
   if (!tree || errors.length > 0 || tree.type !== 'object') return undefined;
-  const editor = new Editor(text, styleOf(text, tree));
-  const body = editor.object(tree, wanted);
+  const editor = new Editor(text, styleOf(text, tree), keeps);
+  const body = editor.object(tree, wanted, '');
   const out = `${text.slice(0, tree.offset)}${body}${text.slice(tree.offset + tree.length)}`;
   if (out === text) return existing;
   return Buffer.from(`${bom ? BOM : ''}${out}`, 'utf8');
@@ -108,6 +118,24 @@ function wider(before: string, after: string | undefined): string {
   return lines(after) > lines(before) ? after : before;
 }
 
+/** The flattened key of member `name` of the object of key `path` ('' at the root). */
+function keyOf(path: string, name: string): string {
+  const segment = escapeName(name);
+  return path === '' ? segment : `${path}.${segment}`;
+}
+
+/** The flattened keys of the texts and other leaves inside an array of key `key`. */
+function leafKeys(node: Node, key: string): string[] {
+  if (node.type !== 'array' && node.type !== 'object') return [key];
+  return (node.children ?? []).flatMap((child, index) =>
+    node.type === 'array'
+      ? leafKeys(child, keyOf(key, String(index)))
+      : child.children?.[1]
+        ? leafKeys(child.children[1], keyOf(key, child.children[0]!.value as string))
+        : [],
+  );
+}
+
 const isMetadata = (name: string) => name.startsWith('@@');
 const isAnnotation = (name: string) => name.startsWith('@') && !isMetadata(name);
 
@@ -115,10 +143,33 @@ class Editor {
   constructor(
     private readonly text: string,
     private readonly style: Style,
+    private readonly keeps: (key: string) => boolean,
   ) {}
 
-  /** The text of object `node` holding `wanted`. */
-  object(node: Node, wanted: Record<string, unknown>): string {
+  /** Whether value `node` of key `key`, not wanted, keeps something: a key, or an object holding one. */
+  private keepsAny(node: Node, key: string): boolean {
+    if (node.type !== 'object') {
+      // An array's elements are keys too (`list.0`); kept whole unless one of them is the source's.
+      const keys = node.type === 'array' ? leafKeys(node, key) : [key];
+      return keys.every((leaf) => this.keeps(leaf));
+    }
+    return (node.children ?? []).some((property) => {
+      const name = property.children![0]!.value as string;
+      const value = property.children![1];
+      return (
+        !isMetadata(name) &&
+        !isAnnotation(name) &&
+        value !== undefined &&
+        this.keepsAny(value, keyOf(key, name))
+      );
+    });
+  }
+
+  /**
+   * The text of object `node` holding `wanted`: of flattened key `path` ('' at the root), or
+   * inside an annotation (undefined), which keeps nothing beyond what is wanted.
+   */
+  object(node: Node, wanted: Record<string, unknown>, path: string | undefined): string {
     const { text } = this;
     const properties = node.children ?? [];
     const wantedNames = Object.keys(wanted);
@@ -128,6 +179,7 @@ class Editor {
 
     // The file's members, in its order: kept, edited or removed.
     const members: Member[] = [];
+    const dropped = new Set<string>();
     let inherited: string | undefined;
     let previousEnd = -1;
     for (let index = 0; index < properties.length; index++) {
@@ -135,20 +187,26 @@ class Editor {
       const name = property.children![0]!.value as string;
       const separator = previousEnd < 0 ? undefined : text.slice(previousEnd, property.offset);
       previousEnd = property.offset + property.length;
-      const keep = isMetadata(name) || isAnnotation(name) || wantedSet.has(name);
-      if (!keep) {
+      const value = property.children![1];
+      const own = !isMetadata(name) && !isAnnotation(name) && !wantedSet.has(name);
+      if (own && (path === undefined || !value || !this.keepsAny(value, keyOf(path, name)))) {
+        dropped.add(name);
         // Its separator passes to the member after it where it holds more line breaks (wider).
         inherited ??= separator;
         continue;
       }
       const member: Member = { name, text: '', kept: true, written: false };
-      const own = inherited === undefined ? separator : wider(inherited, separator);
-      if (own !== undefined) member.separator = own;
+      const before = inherited === undefined ? separator : wider(inherited, separator);
+      if (before !== undefined) member.separator = before;
       inherited = undefined;
-      const value = property.children![1];
       const isLast = lastOf.get(name) === index;
-      if (value && isLast && wantedSet.has(name) && !isMetadata(name) && !isAnnotation(name)) {
-        const edited = this.value(value, wanted[name], this.lineIndent(property.offset));
+      if (own && value!.type === 'object') {
+        // Not wanted, and holding keys it keeps: those stay, the others go.
+        member.text =
+          text.slice(property.offset, value!.offset) + this.object(value!, {}, keyOf(path!, name));
+      } else if (value && isLast && wantedSet.has(name) && !isMetadata(name) && !isAnnotation(name)) {
+        const key = path === undefined ? undefined : keyOf(path, name);
+        const edited = this.value(value, wanted[name], this.lineIndent(property.offset), key);
         member.written =
           edited !== undefined && edited !== text.slice(value.offset, value.offset + value.length);
         member.text = text.slice(property.offset, value.offset) + (edited ?? '');
@@ -159,11 +217,6 @@ class Editor {
     }
 
     // Annotations go with their keys; `@key` of a written key becomes the wanted one.
-    const removed = new Set(
-      properties
-        .map((property) => property.children![0]!.value as string)
-        .filter((name) => !isMetadata(name) && !isAnnotation(name) && !wantedSet.has(name)),
-    );
     const present = new Set(
       members.filter((member) => !isAnnotation(member.name)).map((member) => member.name),
     );
@@ -172,7 +225,7 @@ class Editor {
       wantedNames.filter((name) => !isMetadata(name) && !isAnnotation(name) && !present.has(name)),
     );
     const out = members.filter((member, index) => {
-      if (!isAnnotation(member.name) || !removed.has(member.name.slice(1))) return true;
+      if (!isAnnotation(member.name) || !dropped.has(member.name.slice(1))) return true;
       // Removed with its key: its separator passes on as the key's did.
       const next = members[index + 1];
       if (next && member.separator !== undefined) next.separator = wider(member.separator, next.separator);
@@ -183,7 +236,7 @@ class Editor {
         continue;
       const property = properties[lastOf.get(member.name)!]!;
       const value = property.children![1]!;
-      const edited = this.value(value, wanted[member.name], this.lineIndent(property.offset));
+      const edited = this.value(value, wanted[member.name], this.lineIndent(property.offset), undefined);
       member.text = text.slice(property.offset, value.offset) + (edited ?? '');
     }
 
@@ -312,7 +365,7 @@ class Editor {
    * The text of value `node` holding `wanted`, at a member whose line is indented by `indent`;
    * undefined when nothing is wanted there.
    */
-  private value(node: Node, wanted: unknown, indent: string): string | undefined {
+  private value(node: Node, wanted: unknown, indent: string, key: string | undefined): string | undefined {
     if (wanted === undefined) return undefined;
     const raw = this.text.slice(node.offset, node.offset + node.length);
     if (typeof wanted === 'string') {
@@ -326,13 +379,18 @@ class Editor {
       node.children!.forEach((child, index) => {
         out +=
           this.text.slice(at, child.offset) +
-          this.value(child, wanted[index], this.lineIndent(child.offset))!;
+          this.value(
+            child,
+            wanted[index],
+            this.lineIndent(child.offset),
+            key === undefined ? undefined : keyOf(key, String(index)),
+          )!;
         at = child.offset + child.length;
       });
       return out + this.text.slice(at, node.offset + node.length);
     }
     if (typeof wanted === 'object' && wanted !== null && node.type === 'object') {
-      return this.object(node, wanted as Record<string, unknown>);
+      return this.object(node, wanted as Record<string, unknown>, key);
     }
     if (
       node.type !== 'object' &&

@@ -1,6 +1,6 @@
 import { rebuildTranslation } from '@tolk/locale-file';
 import { bcp47Spelling } from './bcp47-spelling.js';
-import type { FormatName, LocaleFormat, WriteInput } from './format.js';
+import { keepsUnwritten, type FormatName, type LocaleFormat, type WriteInput } from './format.js';
 import { readJsonFile, readJsonSource, withFileNames, writeJsonFile } from './json-document.js';
 import { editJsonFile } from './json-edit.js';
 
@@ -18,10 +18,15 @@ export function plainJsonFormat(name: Extract<FormatName, 'json' | 'i18next'>): 
     extensions: ['.json'],
     ...bcp47Spelling('-'),
     read: ({ bytes, path, findings }) => readJsonFile(bytes, path, findings ? { findings } : {}).document,
-    write({ source, locale, valueOf, target, existing }: WriteInput) {
+    write(input: WriteInput) {
+      const { source, locale, valueOf, target, existing } = input;
       const { parsed, style } = readJsonSource(source);
       const document = rebuildTranslation(parsed, valueOf, { locale, target });
-      const edited = existing && editJsonFile(existing, withFileNames(document) as Record<string, unknown>);
+      const edited =
+        existing &&
+        editJsonFile(existing, withFileNames(document) as Record<string, unknown>, (key) =>
+          keepsUnwritten(input, key),
+        );
       return edited ?? writeJsonFile(document, style);
     },
   };

@@ -47,6 +47,7 @@ import { bcp47Spelling } from './bcp47-spelling.js';
 import {
   addFinding,
   FormatError,
+  keepsUnwritten,
   type FileFinding,
   type LocaleFormat,
   type ReadInput,
@@ -541,6 +542,7 @@ function writePo(input: WriteInput): Buffer {
         spelled,
         hasPlurals ? pluralText : undefined,
         input.options.revisionHeader ? revisionFields() : undefined,
+        (key) => keepsUnwritten(input, key),
       ).join(onDisk.eol),
       'utf8',
     );
@@ -593,8 +595,9 @@ function withoutSeparatorsOfLeftOut(parts: readonly Part[], out: readonly string
 /**
  * The target on disk with the source's translations written where they change (DESIGN §16): an
  * entry whose value changed gets its msgstr (its `fuzzy` flag taken off), an entry the source no
- * longer has or whose translation is left out goes with its comments and the blank line after it
- * (an untranslated or fuzzy one with no value stays as it is), an
+ * longer has and Tolk synced (`keeps` says no) or whose translation is left out goes with its
+ * comments and the blank line after it (an untranslated or fuzzy one with no value stays as it
+ * is, and so does one the source lacks that Tolk never synced), an
  * entry new in the source goes after the nearest entry before it in the source that the target
  * has (else before the nearest one after it, else at the end) with the template's comments;
  * every other line — the header with its credits and dates, obsolete `#~` entries, entries Tolk
@@ -609,6 +612,7 @@ function editInPlace(
   spelled: string,
   pluralText: string | undefined,
   revision: RevisionFields | undefined,
+  keeps: (key: string) => boolean,
 ): string[] {
   type Entry = Extract<Part, { kind: 'entry' }>;
   const readable = (part: Part): part is Entry => part.kind === 'entry' && !part.unread && part.key !== '';
@@ -622,7 +626,7 @@ function editInPlace(
     if (part.kind === 'text') return part.lines;
     if (part === onDisk.header) return headerInPlace(part, onDisk, spelled, pluralText);
     if (part.unread || part.key === '') return part.lines;
-    if (!inSource.has(part.key)) return [];
+    if (!inSource.has(part.key)) return keeps(part.key) ? part.lines : [];
     const value = valueOf(part.key);
     if (value !== undefined) return written(part, value);
     // No value: a translation goes (a key left out), an entry that is none (empty, fuzzy) stays.

@@ -17,7 +17,8 @@
  * - A target already on disk is edited in place instead (DESIGN §16): a changed value replaces
  *   its property's lines in the property's layout and the file's escaping (`\uXXXX` or the
  *   characters themselves), new keys are placed by their neighbours in the source and in their
- *   layout, keys gone (or with no value) are removed with their comment lines; every other line
+ *   layout, keys gone (synced by Tolk, WriteInput.synced) or with no value are removed with
+ *   their comment lines; every other line
  *   keeps its bytes and line break. A target on disk that does not read is written anew.
  * - A key given twice is a finding, and its last value is kept, as Java's `Properties.load` keeps
  *   it; a key the locale document cannot hold (empty, starting with `@`, or with an empty segment)
@@ -31,6 +32,7 @@ import { Properties, type PropertiesNode, type PropertyNode } from 'properties-f
 import {
   addFinding,
   FormatError,
+  keepsUnwritten,
   type FormatOptions,
   type LocaleFormat,
   type ReadInput,
@@ -351,7 +353,8 @@ type Line = { text: string; end: string };
  * value replaces its property's lines (continuation lines included) in the property's layout and
  * the file's escaping; a new key goes after the nearest key before it in the source that the
  * target has (else before the nearest one after it, else at the end) in that neighbour's layout;
- * a key the source no longer has, or with no value, goes with the comment lines right above it.
+ * a key with no value, or that the source no longer has and Tolk synced, goes with the comment
+ * lines right above it (one Tolk never synced stays).
  * Every other line keeps its bytes and its line break; nothing to change gives `existing` back.
  */
 function editInPlace(source: Loaded, onDisk: Loaded, input: WriteInput): Buffer {
@@ -384,6 +387,8 @@ function editInPlace(source: Loaded, onDisk: Loaded, input: WriteInput): Buffer 
   const replaced = new Map<number, string>();
   for (const [key, indexes] of onDiskOf) {
     const value = valueOf.get(key);
+    // A key the source lacks stays as it is unless Tolk synced it (keepsUnwritten).
+    if (value === undefined && keepsUnwritten(input, key)) continue;
     if (value === undefined) {
       for (const index of indexes) {
         for (const at of [...commentsAbove(nodes, index), index]) {

@@ -21,7 +21,8 @@
  *   left out with the comments right above it.
  * - A target already on disk is edited in place instead (DESIGN §16): its changed values replaced
  *   in its own quoting and escapes, new keys placed by their neighbours in the source and in their
- *   layout, keys gone (or with no value) removed with their comments; the rest of its bytes, its
+ *   layout, keys gone (synced by Tolk, WriteInput.synced) or with no value removed with their
+ *   comments; the rest of its bytes, its
  *   encoding and byte order mark stay. A target on disk that does not read is written anew.
  * - A key given twice is a finding, and its last value is kept, as Foundation's reader keeps it
  *   (each pair replaces the one before); a key the locale document cannot hold is a finding and
@@ -33,6 +34,7 @@ import { lprojSpelling } from './bcp47-spelling.js';
 import {
   addFinding,
   FormatError,
+  keepsUnwritten,
   type FileFinding,
   type LocaleFormat,
   type ReadInput,
@@ -436,8 +438,8 @@ function indentOf(text: string, pair: Pair): string {
  * The target on disk (`onDisk`) with only its changed pairs edited (DESIGN §16): a changed value
  * replaces the value's token, in the file's quoting and escapes; a new key goes after the nearest
  * key before it in the source that the target has (else before the nearest one after it, else at
- * the end) in that neighbour's layout; a key the source no longer has, or with no value, goes
- * with the comments right above it. Everything else keeps its bytes, the file its encoding and
+ * the end) in that neighbour's layout; a key with no value, or that the source no longer has and
+ * Tolk synced, goes with the comments right above it (one Tolk never synced stays). Everything else keeps its bytes, the file its encoding and
  * byte order mark; nothing to change gives `existing` back.
  */
 function editInPlace(source: Parsed, onDisk: Parsed, input: WriteInput): Buffer {
@@ -468,6 +470,8 @@ function editInPlace(source: Parsed, onDisk: Parsed, input: WriteInput): Buffer 
   const removed = new Set<Pair>();
   for (const [key, pairs] of onDiskOf) {
     const value = valueOf.get(key);
+    // A key the source lacks stays as it is unless Tolk synced it (keepsUnwritten).
+    if (value === undefined && keepsUnwritten(input, key)) continue;
     if (value === undefined) {
       for (const pair of pairs) {
         edits.push({ start: pair.blockStart, end: pair.blockEnd, text: '' });

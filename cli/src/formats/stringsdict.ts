@@ -44,6 +44,7 @@ import { lprojSpelling } from './bcp47-spelling.js';
 import {
   addFinding,
   FormatError,
+  keepsUnwritten,
   type FileFinding,
   type LocaleFormat,
   type ReadInput,
@@ -308,7 +309,9 @@ function writeStringsdict(input: WriteInput): Buffer {
     root[entry.name] = targetEntry(entry, loaded.root[entry.name] as PlistDict, message, categories);
   }
   // DESIGN §16: a target on disk is edited where its translations change, and nowhere else.
-  const edited = input.existing ? editedTarget(input.existing, root) : undefined;
+  const edited = input.existing
+    ? editedTarget(input.existing, root, (name) => keepsUnwritten(input, keyOfName(name)))
+    : undefined;
   if (edited !== undefined) return Buffer.from(edited, 'utf8');
   const { text } = loaded;
   const indent = /\n([ \t]+)</.exec(text)?.[1] ?? '\t';
@@ -419,13 +422,18 @@ function samePlist(a: unknown, b: unknown): boolean {
  * The target on disk with `wanted` (its entries in the source's order) written where it differs
  * (DESIGN §16): a changed string's content replaced where it stands, a key the entry no longer
  * has (a plural form the locale lacks) removed with its line, one it lacks inserted after the
- * key before it in the indentation of its neighbours; an entry the source lacks (or whose value
- * is left out) removed with its lines and the comments right above it; a new entry inserted
+ * key before it in the indentation of its neighbours; an entry whose value is left out, or that
+ * the source lacks and Tolk synced, removed with its lines and the comments right above it (one
+ * `keeps`, of its name, stays as it is: a translator's own); a new entry inserted
  * after the nearest entry before it in the source that the target has (else before the nearest
  * one after it, else at the end). Everything else stays byte for byte. Undefined when the target
  * does not parse, or its root dict is `<dict/>`: it is then written as a new file.
  */
-function editedTarget(existing: Buffer, wanted: PlistDict): string | undefined {
+function editedTarget(
+  existing: Buffer,
+  wanted: PlistDict,
+  keeps: (name: string) => boolean,
+): string | undefined {
   let text: string;
   let document: { documentElement: XmlNode | null };
   let current: unknown;
@@ -518,7 +526,7 @@ function editedTarget(existing: Buffer, wanted: PlistDict): string | undefined {
     for (const pair of own) {
       if (byName.get(pair.name) !== pair) continue;
       if (!Object.prototype.hasOwnProperty.call(want, pair.name)) {
-        removePair(list, pair, topLevel);
+        if (!topLevel || !keeps(pair.name)) removePair(list, pair, topLevel);
         continue;
       }
       editValue(pair.value, now[pair.name], want[pair.name], indent);

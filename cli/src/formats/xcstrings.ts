@@ -45,7 +45,9 @@
  *   the localization, every other locale and every other field stay as they are. An unchanged
  *   value keeps its unit untouched (`needs_review` stays), and so does each plural form whose
  *   text stays when another form of the key changes. A key with no value keeps what the
- *   file has. A new locale is placed among the others in Xcode's order (case-insensitive,
+ *   file has. The catalog is its own source: a key gone from the source is gone from the file
+ *   with every localization of it, so no entry is ever removed (WriteInput.synced has nothing
+ *   to decide). A new locale is placed among the others in Xcode's order (case-insensitive,
  *   numbers by value, `Intl.Collator`).
  */
 import { TYPE, parse as parseIcu, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';

@@ -57,6 +57,7 @@ import { bcp47Spelling } from './bcp47-spelling.js';
 import {
   addFinding,
   FormatError,
+  keepsUnwritten,
   type FileFinding,
   type LocaleFormat,
   type ReadInput,
@@ -654,13 +655,15 @@ function targetEdits(text: string, version: Parsed['version'], unit: Unit, conte
  * The target on disk with the source's translations written where they change (DESIGN §16): a
  * unit whose translation changes gets its `<target>` rewritten where it stands and is marked
  * translated (a target a reviewer settled stays), a unit whose `<source>` changed gets the
- * source's; a unit the source lacks, or whose value is left out, goes with its line; a unit new
+ * source's; a unit whose value is left out, or that the source lacks and Tolk synced, goes with
+ * its line (one Tolk never synced stays as it is); a unit new
  * in the source is copied from it with its target, after the nearest unit before it in the
  * source that the target keeps (else before the nearest one after it, else at the end of the
  * first `<body>` / `<file>`) in its neighbours' indentation. Everything else (the declaration,
  * attribute order, notes, context groups, order, line endings) stays byte for byte.
  */
-function editInPlace(from: Parsed, onDisk: Parsed, { locale, valueOf }: WriteInput): string | undefined {
+function editInPlace(from: Parsed, onDisk: Parsed, input: WriteInput): string | undefined {
+  const { locale, valueOf } = input;
   const { text, version } = onDisk;
   const edits: Edit[] = [];
   const removeUnit = (range: Range) => {
@@ -687,6 +690,11 @@ function editInPlace(from: Parsed, onDisk: Parsed, { locale, valueOf }: WriteInp
   const kept = new Map<string, Unit>();
   for (const unit of onDisk.units) {
     const origin = sourceUnits.get(unit.id);
+    // A unit the source lacks stays as it is unless Tolk synced it (keepsUnwritten).
+    if (!origin && !kept.has(unit.id) && keepsUnwritten(input, unit.key)) {
+      kept.set(unit.id, unit);
+      continue;
+    }
     if (!origin || kept.has(unit.id)) {
       removeUnit(unit.range);
       continue;

@@ -69,6 +69,7 @@ import {
 import {
   addFinding,
   FormatError,
+  keepsUnwritten,
   type FormatOptions,
   type LocaleFormat,
   type ReadInput,
@@ -709,6 +710,8 @@ type Editor = {
   wanted: Loaded;
   /** The target file's line ending, for the lines written into it. */
   newline: string;
+  /** Whether a key of the target that is not written stays as it is (keepsUnwritten). */
+  keeps: (key: string) => boolean;
 };
 
 /**
@@ -724,8 +727,10 @@ type Editor = {
  *   the mapping has, else before the nearest one after it, else at the end of the mapping, at its
  *   neighbours' indentation, with the source's comment lines above it (the translator's context,
  *   as in a new file); a mapping the target lacks comes whole, in the source's layout.
- * - A key the target holds and the source (or the target's values) does not is removed with the
- *   comment lines above it. Keys Tolk does not read (`<<` merges, keys that are no text) stay.
+ * - A key the target holds and the target's values do not is removed with the comment lines
+ *   above it: a key of the source with no value, or one the source lacks that Tolk synced; one
+ *   Tolk never synced stays as it is (WriteInput.synced), and a mapping no longer wanted keeps
+ *   those of its keys. Keys Tolk does not read (`<<` merges, keys that are no text) stay.
  * - A value whose shape changed (a text become a plural hash, a sequence of another length) is
  *   replaced as a whole, its comments above kept; a flow mapping (`{ one: a, other: b }`) that
  *   gains a key too.
@@ -744,11 +749,16 @@ function editInPlace(existing: Buffer, written: Buffer, input: WriteInput): Buff
   }
   if (!target.keys || !wanted.keys) return undefined;
   const text = target.tokens.map((token) => CST.stringify(token)).join('');
-  const editor: Editor = { target, wanted, newline: text.includes('\r\n') ? '\r\n' : '\n' };
+  const editor: Editor = {
+    target,
+    wanted,
+    newline: text.includes('\r\n') ? '\r\n' : '\n',
+    keeps: (key) => keepsUnwritten(input, key),
+  };
   const root = target.document.contents as YAMLMap;
   const localeItem =
     target.localePair && itemOf(root.srcToken as CollectionToken, target.localePair.key as Node);
-  if (!editMap(editor, target.keys, wanted.keys, localeItem)) return undefined;
+  if (!editMap(editor, target.keys, wanted.keys, '', localeItem)) return undefined;
   if (!(target.keys.srcToken as CollectionToken).items.some(hasContent)) emptyMap(target.keys);
   const out = target.tokens.map((token) => CST.stringify(token)).join('');
   return out === text ? existing : Buffer.from(out, 'utf8');
@@ -768,17 +778,24 @@ function pairsByName(loaded: Loaded, map: YAMLMap): Map<string, Pair> {
 }
 
 /**
- * Edits the target's mapping `map` to hold `wanted`'s keys and values. False when it cannot be
+ * Edits the target's mapping `map` (of flattened key `path`, '' at the root) to hold `wanted`'s
+ * keys and values; with no `wanted`, to keep only the keys it keeps. False when it cannot be
  * edited in place (a flow mapping gaining or replacing a key): the caller replaces it whole.
  */
-function editMap(editor: Editor, map: YAMLMap, wanted: YAMLMap, parent?: Item): boolean {
+function editMap(
+  editor: Editor,
+  map: YAMLMap,
+  wanted: YAMLMap | undefined,
+  path: string,
+  parent?: Item,
+): boolean {
   const token = map.srcToken as CollectionToken;
-  const wantedToken = wanted.srcToken as CollectionToken;
+  const wantedToken = wanted?.srcToken as CollectionToken;
   const flow = token.type === 'flow-collection';
   const ours = pairsByName(editor.target, map);
-  const theirs = pairsByName(editor.wanted, wanted);
+  const theirs = wanted ? pairsByName(editor.wanted, wanted) : new Map<string, Pair>();
   const ourItem = itemsByNode(token);
-  const theirItem = itemsByNode(wantedToken);
+  const theirItem = wanted ? itemsByNode(wantedToken) : ourItem;
   const remove = new Set<Item>();
   const replaced = new Map<Item, Item>();
   const itemOfName = new Map<string, Item>();
@@ -786,11 +803,17 @@ function editMap(editor: Editor, map: YAMLMap, wanted: YAMLMap, parent?: Item): 
     const item = ourItem(pair.key as Node);
     const other = theirs.get(name);
     if (!other) {
-      remove.add(item);
+      // Not written: it stays, or the keys of it that stay, or it goes.
+      const stays = staying(editor, pair.value, join(path, name));
+      if (stays === 'none') remove.add(item);
+      else if (stays === 'some') {
+        // Only a mapping keeps some of its keys.
+        if (!editMap(editor, pair.value as YAMLMap, undefined, join(path, name), item)) return false;
+      }
       continue;
     }
     itemOfName.set(name, item);
-    if (editValue(editor, pair.value, other.value, flow, item)) continue;
+    if (editValue(editor, pair.value, other.value, flow, join(path, name), item)) continue;
     if (flow) return false;
     const copy = renderedItem(editor, theirItem(other.key as Node), wantedToken, token, item);
     replaced.set(item, copy);
@@ -848,6 +871,48 @@ function editMap(editor: Editor, map: YAMLMap, wanted: YAMLMap, parent?: Item): 
   return true;
 }
 
+/**
+ * What of a value of the target at `path` that is not written stays (keepsUnwritten): all of it,
+ * some of a mapping's keys, or none. A value Tolk does not read stays unless its own key is the
+ * source's; a mapping goes when nothing in it stays.
+ */
+function staying(editor: Editor, node: unknown, path: string): 'all' | 'some' | 'none' {
+  const value = classify(editor.target, node, '');
+  if (value.kind === 'map' && value.node.items.length > 0) {
+    const each = value.node.items.map((pair) => {
+      const name = isScalar(pair.key) ? keyName(editor.target, pair) : '';
+      // A key Tolk does not read (`<<`, no text) stays as it is.
+      if (name === '<<' || name === '' || name.startsWith('@')) return 'all';
+      return staying(editor, pair.value, join(path, name));
+    });
+    if (each.every((stays) => stays === 'all')) return 'all';
+    return each.every((stays) => stays === 'none') ? 'none' : 'some';
+  }
+  const keys = keysOf(editor.target, node, path);
+  return (keys.length > 0 ? keys : [path]).every(editor.keeps) ? 'all' : 'none';
+}
+
+/**
+ * The flattened keys of a value of the target at `path`, as `read` makes them: a text or a plural
+ * hash is one key, a mapping or sequence holds its elements'; what Tolk does not read is none.
+ */
+function keysOf(loaded: Loaded, node: unknown, path: string): string[] {
+  const value = classify(loaded, node, '');
+  switch (value.kind) {
+    case 'text':
+    case 'plural':
+      return [path];
+    case 'kept':
+      return [];
+    case 'map':
+      return value.node.items.flatMap((pair) =>
+        isScalar(pair.key) ? keysOf(loaded, pair.value, join(path, keyName(loaded, pair))) : [],
+      );
+    case 'seq':
+      return value.node.items.flatMap((element, index) => keysOf(loaded, element, join(path, String(index))));
+  }
+}
+
 /** The CST item of a collection's node (a mapping's key or a sequence's element), by a map. */
 function itemsByNode(token: CollectionToken): (node: Node) => Item {
   const items = new Map<unknown, Item>();
@@ -871,7 +936,14 @@ function lineBroken(editor: Editor, previous: Item, items: Item[]): Item[] {
  * Edits the target's value `node` to hold `wanted`'s; false when it must be replaced whole (its
  * shape differs).
  */
-function editValue(editor: Editor, node: unknown, wanted: unknown, inFlow: boolean, item?: Item): boolean {
+function editValue(
+  editor: Editor,
+  node: unknown,
+  wanted: unknown,
+  inFlow: boolean,
+  path: string,
+  item?: Item,
+): boolean {
   const ours = classify(editor.target, node, '');
   const theirs = classify(editor.wanted, wanted, '');
   if (ours.kind === 'kept' && theirs.kind === 'kept') return true;
@@ -890,7 +962,7 @@ function editValue(editor: Editor, node: unknown, wanted: unknown, inFlow: boole
   }
   const isMapping = (value: Value) => value.kind === 'map' || value.kind === 'plural';
   if (isMapping(ours) && isMapping(theirs)) {
-    return editMap(editor, ours.node as YAMLMap, theirs.node as YAMLMap, item);
+    return editMap(editor, ours.node as YAMLMap, theirs.node as YAMLMap, path, item);
   }
   if (ours.kind === 'seq' && theirs.kind === 'seq' && ours.node.items.length === theirs.node.items.length) {
     const flow = (ours.node.srcToken as CollectionToken).type === 'flow-collection';
@@ -901,7 +973,7 @@ function editValue(editor: Editor, node: unknown, wanted: unknown, inFlow: boole
       // Only texts and kept values element by element; anything else replaces the sequence.
       if (!((a.kind === 'text' || a.kind === 'kept') && (b.kind === 'text' || b.kind === 'kept')))
         return false;
-      return editValue(editor, element, other, flow);
+      return editValue(editor, element, other, flow, join(path, String(index)));
     });
   }
   return false;

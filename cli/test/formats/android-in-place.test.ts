@@ -30,7 +30,12 @@ function read(xml: string, locale: string): Record<string, unknown> {
   return androidFormat.read({ bytes: Buffer.from(xml), locale, path: 'strings.xml', options: {} });
 }
 
-function write(source: string, existing: string, values: Record<string, string | undefined>): string {
+function write(
+  source: string,
+  existing: string,
+  values: Record<string, string | undefined>,
+  synced?: (key: string) => boolean,
+): string {
   const parsed = parseSourceDocument(read(source, 'en'));
   return androidFormat
     .write({
@@ -40,6 +45,7 @@ function write(source: string, existing: string, values: Record<string, string |
       valueOf: (key) => values[key],
       target: targetKeys(parsed, 'de'),
       existing: Buffer.from(existing),
+      ...(synced ? { synced } : {}),
       options: {},
     })
     .toString('utf8');
@@ -74,12 +80,18 @@ const GERMAN = `<?xml version='1.0' encoding='UTF-8'?>
 
 describe('android: a strings.xml on disk edited in place', () => {
   it('when values change and keys come and go, then only those lines change, in the file’s own layout', () => {
-    const out = write(SOURCE, GERMAN, {
-      cart: 'Einkaufswagen',
-      coupon: 'Gutschein',
-      checkout: 'Zur Kasse',
-      items: read(GERMAN, 'de')['items'] as string,
-    });
+    // `wishlist` was the source's, synced, and is gone from it.
+    const out = write(
+      SOURCE,
+      GERMAN,
+      {
+        cart: 'Einkaufswagen',
+        coupon: 'Gutschein',
+        checkout: 'Zur Kasse',
+        items: read(GERMAN, 'de')['items'] as string,
+      },
+      (key) => key === 'wishlist',
+    );
     expect(out).toBe(`<?xml version='1.0' encoding='UTF-8'?>
 <resources xmlns:tools="http://schemas.android.com/tools">
   <!-- Translated by the community -->
@@ -94,6 +106,20 @@ describe('android: a strings.xml on disk edited in place', () => {
   </plurals>
 </resources>`);
     compiles(out);
+  });
+
+  it('when the target holds entries the source lacks that Tolk never synced, then they stay byte for byte with their comments; synced, they go with them', () => {
+    const existing = GERMAN.replace(
+      '  <plurals name="items">',
+      '  <!-- mine -->\n  <string-array name="days">\n    <item>Mo</item>\n    <item>Di</item>\n  </string-array>\n  <plurals name="items">',
+    );
+    const values = { cart: 'Warenkorb', checkout: 'Zur Kasse', items: read(GERMAN, 'de')['items'] as string };
+    expect(write(SOURCE, existing, values, (key) => key === 'cart')).toBe(existing);
+    const synced = ['wishlist', 'days.0', 'days.1'];
+    expect(write(SOURCE, existing, values, (key) => synced.includes(key))).toBe(
+      GERMAN.replace('  <!-- no longer used -->\n  <string name="wishlist">Wunschzettel</string>\n', ''),
+    );
+    compiles(existing);
   });
 
   it('when nothing changes, then every byte stays: CRLF, other resources, comments, no final newline', () => {
@@ -146,7 +172,7 @@ describe('android: a strings.xml on disk edited in place', () => {
     compiles(out);
   });
 
-  it('when any target layout meets any changes, then the lines of entries not written stay, in their order, and each value reads back', () => {
+  it('when any target layout meets any changes, then the lines of entries not written stay, in their order (those the source lacks unless synced), and each value reads back', () => {
     const names = ['cart', 'coupon', 'checkout', 'help', 'search', 'orders'];
     const scenario = fc.record({
       source: fc.uniqueArray(fc.constantFrom(...names), { minLength: 1 }),
@@ -154,9 +180,11 @@ describe('android: a strings.xml on disk edited in place', () => {
       indent: fc.constantFrom('  ', '    ', '\t'),
       commented: fc.array(fc.boolean(), { minLength: 6, maxLength: 6 }),
       values: fc.array(fc.constantFrom('same', 'new', undefined), { minLength: 6, maxLength: 6 }),
+      /** Of a target entry the source lacks: Tolk synced it (it goes), or never did (it stays). */
+      synced: fc.array(fc.boolean(), { minLength: 6, maxLength: 6 }),
     });
     fc.assert(
-      fc.property(scenario, ({ source, target, indent, commented, values }) => {
+      fc.property(scenario, ({ source, target, indent, commented, values, synced }) => {
         const old = (name: string) => `Alt ${name}`;
         const line = (name: string) => `${indent}<string name="${name}">${old(name)}</string>`;
         const existing = [
@@ -180,7 +208,10 @@ describe('android: a strings.xml on disk edited in place', () => {
             return [name, choice === undefined ? undefined : choice === 'same' ? old(name) : `Neu ${name}`];
           }),
         );
-        const out = write(sourceXml, existing, valueOf);
+        const isSynced = (name: string) => synced[names.indexOf(name)]!;
+        const own = target.filter((name) => !source.includes(name) && !isSynced(name));
+        const gone = target.filter((name) => !source.includes(name) && isSynced(name));
+        const out = write(sourceXml, existing, valueOf, isSynced);
         // No line left blank by an entry that went (the file had none).
         expect(
           out
@@ -188,13 +219,23 @@ describe('android: a strings.xml on disk edited in place', () => {
             .slice(0, -1)
             .filter((row) => row.trim() === ''),
         ).toEqual([]);
-        const untouched = target.filter((name) => valueOf[name] === old(name)).map(line);
+        // Entries not written stay, a translator's own with its comment; a synced one goes with its comment.
+        const untouched = target.flatMap((name) =>
+          valueOf[name] === old(name)
+            ? [line(name)]
+            : own.includes(name)
+              ? [...(commented[names.indexOf(name)] ? [`${indent}<!-- about ${name} -->`] : []), line(name)]
+              : [],
+        );
         let at = 0;
         for (const row of out.split('\n')) if (row === untouched[at]) at++;
         expect(at).toBe(untouched.length);
-        const expected = Object.fromEntries(
-          source.flatMap((name) => (valueOf[name] === undefined ? [] : [[name, valueOf[name]]])),
-        );
+        for (const name of gone) expect(out).not.toContain(`"${name}"`);
+        for (const name of gone) expect(out).not.toContain(`about ${name} `);
+        const expected = Object.fromEntries([
+          ...source.flatMap((name) => (valueOf[name] === undefined ? [] : [[name, valueOf[name]]])),
+          ...own.map((name) => [name, old(name)]),
+        ]);
         const readBack = Object.fromEntries(
           Object.entries(read(out, 'de')).filter(([key]) => !key.startsWith('@')),
         );

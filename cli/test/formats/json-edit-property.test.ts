@@ -12,6 +12,8 @@ type Leaf = {
   name: string;
   path: string[];
   inSource: boolean;
+  /** Tolk synced the key for the locale: gone from the source, it is removed; else it stays. */
+  synced: boolean;
   /** The target file's value, when it has the key. */
   target: string | undefined;
   /** What the run writes: unchanged, a new value, or nothing (left out). */
@@ -26,6 +28,7 @@ const leaves = fc
       group: fc.option(fc.constantFrom('g0', 'g1', 'g2'), { nil: undefined }),
       sub: fc.option(fc.constantFrom('h0', 'h1'), { nil: undefined }),
       inSource: fc.boolean(),
+      synced: fc.boolean(),
       target: fc.option(text, { nil: undefined }),
       change: fc.oneof(
         fc.constant({ kind: 'same' as const }),
@@ -40,6 +43,7 @@ const leaves = fc
       name: `k${index}`,
       path: [...(row.group ? [row.group] : []), ...(row.group && row.sub ? [`${row.group}${row.sub}`] : [])],
       inSource: row.inSource,
+      synced: row.synced,
       target: row.target,
       change: row.change,
     })),
@@ -127,7 +131,7 @@ function lineDiff(before: string[], after: string[]): { removed: string[]; added
 const withoutComma = (line: string) => line.replace(/,?\r?$/, '');
 
 describe('json format: an existing target edited in place, as a property', () => {
-  it('when any keys change, are added or removed in a target of any layout, then only their lines change and the file reads back as the values written', () => {
+  it('when any keys change, are added or removed in a target of any layout, then only their lines change, keys the source lacks stay unless synced, and the file reads back as the values written', () => {
     fc.assert(
       fc.property(leaves, layout, (all, style) => {
         const source = JSON.stringify(
@@ -140,12 +144,15 @@ describe('json format: an existing target edited in place, as a property', () =>
         const present = all.filter((leaf) => leaf.target !== undefined);
         const before = serialize(tree(present.map((leaf) => ({ ...leaf, value: leaf.target! }))), style);
 
-        // What the run writes: a source key's new value, its target value, or nothing.
+        // What the run writes: a source key's new value, its target value, or nothing; a key the
+        // source lacks goes when synced and stays as it is when not.
         const wanted = new Map<string, string | undefined>();
         const touched = new Set<string>();
+        const keyOf = (leaf: Leaf) => [...leaf.path, leaf.name].join('.');
+        const synced = new Set(all.filter((leaf) => leaf.synced).map(keyOf));
         for (const leaf of all) {
           if (!leaf.inSource) {
-            if (leaf.target !== undefined) touched.add(leaf.name);
+            if (leaf.target !== undefined && leaf.synced) touched.add(leaf.name);
             continue;
           }
           const value =
@@ -157,12 +164,16 @@ describe('json format: an existing target edited in place, as a property', () =>
           wanted.set([...leaf.path, leaf.name].join('.'), value);
           if (value !== leaf.target) touched.add(leaf.name);
         }
-        const after = editTarget(jsonFormat, source, before, 'de', (key) => wanted.get(key));
+        const after = editTarget(jsonFormat, source, before, 'de', (key) => wanted.get(key), {
+          synced: (key) => synced.has(key),
+        });
 
         const expected = tree(
           all.flatMap((leaf) => {
-            const value = wanted.get([...leaf.path, leaf.name].join('.'));
-            return leaf.inSource && value !== undefined ? [{ ...leaf, value }] : [];
+            if (!leaf.inSource)
+              return leaf.target !== undefined && !leaf.synced ? [{ ...leaf, value: leaf.target }] : [];
+            const value = wanted.get(keyOf(leaf));
+            return value !== undefined ? [{ ...leaf, value }] : [];
           }),
         );
         expect(JSON.parse(after)).toEqual(expected);
@@ -179,6 +190,13 @@ describe('json format: an existing target edited in place, as a property', () =>
           expect(explained(line, added), `removed line ${JSON.stringify(line)}`).toBe(true);
         for (const line of added)
           expect(explained(line, removed), `added line ${JSON.stringify(line)}`).toBe(true);
+        // A key the source lacks and Tolk never synced keeps its line (a comma aside, which JSON needs).
+        const afterLines = new Set(after.split('\n').map(withoutComma));
+        for (const leaf of all) {
+          if (leaf.inSource || leaf.target === undefined || leaf.synced) continue;
+          const line = before.split('\n').find((candidate) => candidate.includes(`"${leaf.name}"`))!;
+          expect(afterLines.has(withoutComma(line)), `kept line ${JSON.stringify(line)}`).toBe(true);
+        }
         if (touched.size === 0 && Object.keys(expected).length > 0) expect(after).toBe(before);
         // A file that escapes non-ASCII keeps doing so.
         if (/\\u00[89a-f]|\\u0[1-9a-f]|\\u[1-9a-f]/.test(before) && !/[\u0080-\uffff]/.test(before)) {

@@ -134,12 +134,28 @@ describe('json format: an existing target edited in place', () => {
     expect(plain).toBe('{"about": "Grüße/y"}');
   });
 
-  it('when every key goes and the target keeps keys the source lacks, then those are removed too', () => {
-    const target = '{\n  "about": "Über",\n  "old": "Alt"\n}\n';
-    const out = editTarget(jsonFormat, source, target, 'de', values({ about: 'Über' }));
-    expect(out).toBe('{\n  "about": "Über"\n}\n');
-    const empty = editTarget(jsonFormat, source, target, 'de', values({}));
-    expect(empty).toBe('{\n}\n');
+  it('when the target holds keys the source lacks that Tolk never synced, then they stay byte for byte, in objects of their own too', () => {
+    const target =
+      '{\n  "about": "Über",\n  "mine": "Meins",\n\n  "home": {\n    "cta": "Los",\n    "note": "Notiz"\n  },\n' +
+      '  "extra": {\n    "a": "A",\n    "n": 3\n  }\n}\n';
+    const synced = (key: string) => key === 'home.cta';
+    expect(
+      editTarget(jsonFormat, source, target, 'de', values({ about: 'Über', 'home.cta': 'Los' }), { synced }),
+    ).toBe(target);
+    // Every source key gone or without a value: only the translator's keys stay.
+    const left = editTarget(jsonFormat, source, target, 'de', values({}), { synced });
+    expect(left).toBe(target.replace('  "about": "Über",\n', '').replace('    "cta": "Los",\n', ''));
+  });
+
+  it('when Tolk synced the keys the source lacks, then they are removed, and an object left without keys goes with them', () => {
+    const target =
+      '{\n  "about": "Über",\n  "old": "Alt",\n  "gone": {\n    "a": "A",\n    "b": "B"\n  },\n' +
+      '  "half": {\n    "a": "A",\n    "mine": "Meins"\n  }\n}\n';
+    const synced = (key: string) => ['old', 'gone.a', 'gone.b', 'half.a'].includes(key);
+    const out = editTarget(jsonFormat, source, target, 'de', values({ about: 'Über' }), { synced });
+    expect(out).toBe('{\n  "about": "Über",\n  "half": {\n    "mine": "Meins"\n  }\n}\n');
+    const every = (key: string) => key !== 'about';
+    expect(editTarget(jsonFormat, source, target, 'de', values({}), { synced: every })).toBe('{\n}\n');
   });
 
   it("when the target is empty or is not JSON, then a new object is written, or the source's layout as before", () => {
@@ -203,6 +219,18 @@ describe('i18next format: an existing target edited in place', () => {
         '  "items_many": "{{count}} elementów",\n  "items_other": "{{count}} elementów"\n}\n',
     );
   });
+
+  it('when the target holds a plural form its locale does not use, then it goes with the group, synced or not, and a key the source lacks stays', () => {
+    const en = '{\n  "items_one": "{{count}} item",\n  "items_other": "{{count}} items"\n}\n';
+    const target =
+      '{\n  "items_one": "{{count}} Artikel",\n  "items_few": "{{count}} Artikel",\n' +
+      '  "items_other": "{{count}} Artikel",\n  "mine_few": "eigen"\n}\n';
+    const de = { items_one: '{{count}} Artikel', items_other: '{{count}} Artikel' };
+    // i18next never reads `items_few` in German: it is the source group's, written with German's forms.
+    expect(editTarget(i18nextFormat, en, target, 'de', values(de))).toBe(
+      target.replace('  "items_few": "{{count}} Artikel",\n', ''),
+    );
+  });
 });
 
 describe('arb format: an existing target edited in place', () => {
@@ -249,6 +277,18 @@ describe('arb format: an existing target edited in place', () => {
     const out = editTarget(arbFormat, template, target, 'de', values({ bye: 'Tschüss' }));
     expect(out).toBe(
       target.replace('  "hello": "Hallo {name}",\n  "@hello": {"description": "Begrüßung"},\n', ''),
+    );
+  });
+
+  it('when a message the template lacks was never synced, then it stays with its @key metadata; synced, both go', () => {
+    const own = target.replace(
+      '  "bye": "Tschüss"\n',
+      '  "bye": "Tschüss",\n  "mine": "Meins",\n  "@mine": {"description": "Eigenes"}\n',
+    );
+    const both = values({ hello: 'Hallo {name}', bye: 'Tschüss' });
+    expect(editTarget(arbFormat, template, own, 'de', both, { synced: (key) => key === 'hello' })).toBe(own);
+    expect(editTarget(arbFormat, template, own, 'de', both, { synced: (key) => key === 'mine' })).toBe(
+      target,
     );
   });
 });

@@ -64,14 +64,17 @@ export function readError(format: LocaleFormat, text: string | Buffer, locale = 
   throw new Error('the file was read without an error');
 }
 
-/** The target file `existing` as `format` writes it over with `valueOf`'s values (DESIGN §16). */
+/**
+ * The target file `existing` as `format` writes it over with `valueOf`'s values (DESIGN §16), the
+ * keys Tolk synced for the locale `options.synced` (none when absent).
+ */
 export function editTarget(
   format: LocaleFormat,
   sourceText: string,
   existing: string | Buffer,
   locale: string,
   valueOf: (key: string) => string | undefined,
-  options: PluralKeyOptions = {},
+  options: PluralKeyOptions & { synced?: (key: string) => boolean } = {},
 ): string {
   const source = Buffer.from(sourceText, 'utf8');
   const { parsed } = readFile(format, source, 'en');
@@ -82,6 +85,7 @@ export function editTarget(
     valueOf,
     target: targetKeys(parsed, locale, options),
     existing: typeof existing === 'string' ? Buffer.from(existing, 'utf8') : existing,
+    ...(options.synced ? { synced: options.synced } : {}),
     options: {},
   });
   return bytes.toString('utf8');

@@ -54,7 +54,7 @@ function write(
   pot: string,
   existing: string,
   values: Record<string, string | undefined>,
-  options: { revisionHeader?: boolean } = {},
+  options: { revisionHeader?: boolean; synced?: (key: string) => boolean } = {},
 ): string {
   const parsed = parseSourceDocument(
     poFormat.read({ bytes: Buffer.from(pot), locale: 'en', path: 'messages.pot', options: {} }),
@@ -67,7 +67,8 @@ function write(
       valueOf: (key) => values[key],
       target: targetKeys(parsed, 'de'),
       existing: Buffer.from(existing),
-      options,
+      ...(options.synced ? { synced: options.synced } : {}),
+      options: options.revisionHeader === undefined ? {} : { revisionHeader: options.revisionHeader },
     })
     .toString('utf8');
 }
@@ -115,12 +116,13 @@ const GERMAN = [
 describe('po: a target on disk edited in place', () => {
   it('when values change, keys come and go, then only those entries change: credits, header, order, comments and obsolete entries stay', () => {
     const pot = template(['Cart', 'Coupon', 'Checkout', 'Pay now']);
-    const out = write(pot, GERMAN, {
-      Cart: 'Einkaufswagen',
-      Coupon: 'Gutschein',
-      Checkout: 'Zur Kasse',
-      'Pay now': 'Jetzt zahlen',
-    });
+    // "Wishlist" was the template's, synced, and is gone from it.
+    const out = write(
+      pot,
+      GERMAN,
+      { Cart: 'Einkaufswagen', Coupon: 'Gutschein', Checkout: 'Zur Kasse', 'Pay now': 'Jetzt zahlen' },
+      { synced: (key) => key === 'Wishlist' },
+    );
     expect(out).toBe(
       [
         ...GERMAN.split('\n').slice(0, 15),
@@ -147,6 +149,15 @@ describe('po: a target on disk edited in place', () => {
       ].join('\n'),
     );
     expect(msgfmt(Buffer.from(out), 'de.po').status).toBe(0);
+  });
+
+  it('when the target holds an entry the template lacks that Tolk never synced, then its lines and comments stay byte for byte', () => {
+    const pot = template(['Cart', 'Checkout', 'Pay now']);
+    const values = { Cart: 'Warenkorb', Checkout: 'Zur Kasse' };
+    expect(write(pot, GERMAN, values, { synced: (key) => key === 'Cart' })).toBe(GERMAN);
+    // Its translation changes nothing around it: a value written next to it.
+    const out = write(pot, GERMAN, { ...values, Cart: 'Einkaufswagen' });
+    expect(out).toBe(GERMAN.replace('msgstr "Warenkorb"', 'msgstr "Einkaufswagen"'));
   });
 
   it('when nothing changes, then every byte stays: CRLF, no final newline, a fuzzy entry with no new translation', () => {
@@ -184,16 +195,18 @@ describe('po: a target on disk edited in place', () => {
     expect(msgfmt(Buffer.from(out), 'end.po').status).toBe(0);
   });
 
-  it('when any target layout meets any changes, then the lines of entries not written stay, in their order, and each value reads back', () => {
+  it('when any target layout meets any changes, then the lines of entries not written stay, in their order (those the template lacks unless synced), and each value reads back', () => {
     const words = ['Cart', 'Coupon', 'Checkout', 'Pay', 'Help', 'Search', 'Orders', 'Account'];
     const scenario = fc.record({
       source: fc.uniqueArray(fc.constantFrom(...words), { minLength: 1 }),
       target: fc.uniqueArray(fc.constantFrom(...words)),
       commented: fc.array(fc.boolean(), { minLength: 8, maxLength: 8 }),
       values: fc.array(fc.constantFrom('A', 'B', undefined), { minLength: 8, maxLength: 8 }),
+      /** Of a target entry the template lacks: Tolk synced it (it goes), or never did (it stays). */
+      synced: fc.array(fc.boolean(), { minLength: 8, maxLength: 8 }),
     });
     fc.assert(
-      fc.property(scenario, ({ source, target, commented, values }) => {
+      fc.property(scenario, ({ source, target, commented, values, synced }) => {
         const before = (word: string) => `Alt ${word}`;
         const entry = (word: string) => [
           ...(commented[words.indexOf(word)] ? [`# note on ${word}`] : []),
@@ -213,9 +226,11 @@ describe('po: a target on disk edited in place', () => {
             return [word, choice === undefined ? undefined : choice === 'A' ? before(word) : `Neu ${word}`];
           }),
         );
-        const out = write(template(source), existing, valueOf);
-        // Entries kept as they were: their lines, in the target's order.
-        const untouched = target.filter((word) => valueOf[word] === before(word));
+        const isSynced = (word: string) => synced[words.indexOf(word)]!;
+        const own = target.filter((word) => !source.includes(word) && !isSynced(word));
+        const out = write(template(source), existing, valueOf, { synced: isSynced });
+        // Entries kept as they were, a translator's own among them: their lines, in the target's order.
+        const untouched = target.filter((word) => valueOf[word] === before(word) || own.includes(word));
         const keptLines = untouched.flatMap(entry);
         const outLines = out.split('\n');
         let at = 0;
@@ -229,9 +244,10 @@ describe('po: a target on disk edited in place', () => {
             poFormat.read({ bytes: Buffer.from(out), locale: 'de', path: 'de.po', options: {} }),
           ).filter(([key]) => !key.startsWith('@')),
         );
-        const expected = Object.fromEntries(
-          source.flatMap((word) => (valueOf[word] === undefined ? [] : [[word, valueOf[word]]])),
-        );
+        const expected = Object.fromEntries([
+          ...source.flatMap((word) => (valueOf[word] === undefined ? [] : [[word, valueOf[word]]])),
+          ...own.map((word) => [word, before(word)]),
+        ]);
         expect(read).toEqual(expected);
         expect(msgfmt(Buffer.from(out), 'property.po').status).toBe(0);
       }),

@@ -34,6 +34,7 @@ function write(
   values: Record<string, string | undefined>,
   options: FormatOptions = {},
   locale = 'de',
+  synced?: (key: string) => boolean,
 ): Buffer {
   const bytes = Buffer.from(source);
   const parsed = parseSourceDocument(read(bytes, options));
@@ -44,6 +45,7 @@ function write(
     valueOf: (key) => values[key],
     target: targetKeys(parsed, locale),
     existing: typeof existing === 'string' ? Buffer.from(existing) : existing,
+    ...(synced ? { synced } : {}),
     options,
   });
 }
@@ -153,23 +155,38 @@ describe('properties format: a target on disk is edited in place', () => {
     expect(write(SOURCE, '# nur ein Kommentar', { 'app.title': 'Laden' }).toString()).toBe(
       '# nur ein Kommentar\napp.title = Laden',
     );
+    // A key of the translator's own stays, and gives the new keys its layout.
     expect(write(SOURCE, 'other=1\r\n', { 'app.title': 'Laden', 'app.cart': 'Korb' }).toString()).toBe(
-      'app.title=Laden\r\napp.cart=Korb\r\n',
+      'other=1\r\napp.title=Laden\r\napp.cart=Korb\r\n',
     );
   });
 
-  it('when keys are gone from the source or have no value, then they go with the comment lines right above them', () => {
+  it('when keys are gone from the source (synced) or have no value, then they go with the comment lines right above them', () => {
     const existing =
       '# Header\n\n# about title\n! more\napp.title=Laden\n\n# about old\nold.key=alt\napp.cart=Korb';
-    expect(write(SOURCE, existing, { 'app.title': 'Laden' }).toString()).toBe(
+    const synced = (key: string) => key === 'old.key';
+    expect(write(SOURCE, existing, { 'app.title': 'Laden' }, {}, 'de', synced).toString()).toBe(
       '# Header\n\n# about title\n! more\napp.title=Laden\n\n',
     );
     // The blank lines stay, as every line of no gone key does.
-    expect(write(SOURCE, existing, { 'app.cart': 'Korb' }).toString()).toBe('# Header\n\n\napp.cart=Korb');
+    expect(write(SOURCE, existing, { 'app.cart': 'Korb' }, {}, 'de', synced).toString()).toBe(
+      '# Header\n\n\napp.cart=Korb',
+    );
     // A gone last line takes no other line's break with it.
     expect(write(SOURCE, 'app.cart=Korb\n\napp.title=x', { 'app.cart': 'Korb' }).toString()).toBe(
       'app.cart=Korb\n\n',
     );
+  });
+
+  it('when the target holds keys the source lacks that Tolk never synced, then their lines and comments stay byte for byte', () => {
+    const existing =
+      '# Header\n\n# about mine\nmy.key = meins \\\n    und mehr\napp.title=Laden\nold.key=alt\n';
+    expect(
+      write(SOURCE, existing, { 'app.title': 'Laden' }, {}, 'de', (key) => key === 'app.title').toString(),
+    ).toBe(existing);
+    expect(
+      write(SOURCE, existing, { 'app.title': 'Geschäft' }, {}, 'de', (key) => key === 'old.key').toString(),
+    ).toBe(existing.replace('app.title=Laden\nold.key=alt\n', 'app.title=Geschäft\n'));
   });
 
   it('when the target gives a key twice, then the value Java keeps is the one changed, and both go when the key goes', () => {
@@ -292,13 +309,15 @@ describe('properties format: any change to any target on disk', () => {
         maxLength: count,
       }),
       style: fileStyle,
+      /** Of the keys the source lacks: Tolk synced them (they go), or never did (they stay). */
+      synced: fc.tuple(fc.boolean(), fc.boolean()),
     }),
   );
 
-  it('when values change, keys come and go in a target of any layout, then only their lines change and Java readers read exactly the values', () => {
+  it('when values change, keys come and go in a target of any layout, then only their lines change (a key the source lacks only when synced) and Java readers read exactly the values', () => {
     const cases: { written: Buffer; expected: Record<string, string> }[] = [];
     fc.assert(
-      fc.property(scenario, ({ sourceValues, order, entries, changes, style }) => {
+      fc.property(scenario, ({ sourceValues, order, entries, changes, style, synced }) => {
         const keyOf = (index: number) => (index >= 0 ? `key.${index}` : `old key ${-index}`);
         const source = sourceValues
           .map((value, index) => `${keyOf(index)} = ${escapeText(value, { ascii: false, upperHex: false })}`)
@@ -329,14 +348,18 @@ describe('properties format: any change to any target on disk', () => {
           const key = keyOf(index);
           values[key] = change === 'keep' ? old.get(key) : change === 'change' ? text : undefined;
         });
+        // A key the source lacks stays as it is unless Tolk synced it.
+        const isSynced = (key: string) => key.startsWith('old key ') && synced[Number(key.slice(8)) - 1]!;
+        const wanted = { ...values };
+        for (const [key, value] of old) if (!(key in values) && !isSynced(key)) wanted[key] = value;
         const expected = Object.fromEntries(
-          Object.entries(values).filter((entry): entry is [string, string] => entry[1] !== undefined),
+          Object.entries(wanted).filter((entry): entry is [string, string] => entry[1] !== undefined),
         );
         const touched = new Set(
-          [...new Set([...old.keys(), ...Object.keys(values)])].filter((key) => old.get(key) !== values[key]),
+          [...new Set([...old.keys(), ...Object.keys(wanted)])].filter((key) => old.get(key) !== wanted[key]),
         );
 
-        const written = write(source, existing, values);
+        const written = write(source, existing, values, {}, 'de', isSynced);
         const text = written.toString('utf8');
         if (touched.size === 0) expect(written).toEqual(existing);
         expect(valuesOf(written)).toEqual(expected);
@@ -346,7 +369,7 @@ describe('properties format: any change to any target on disk', () => {
           const at = linesOfKey.get(key);
           if (!at) continue;
           at.pair.forEach((line) => allowed.add(line));
-          if (values[key] === undefined) at.comments.forEach((line) => allowed.add(line));
+          if (wanted[key] === undefined) at.comments.forEach((line) => allowed.add(line));
         }
         const after = linesOf(text.replace(/^\ufeff/, ''));
         const diff = lineDiff(linesOf(lines.join('\n') + (style.finalNewline ? '\n' : '')), after);
@@ -354,7 +377,7 @@ describe('properties format: any change to any target on disk', () => {
           expect(allowed, `line ${line} of\n${existing}\n→\n${text}`).toContain(line);
         for (const line of diff.added) {
           const key = new Properties(after[line]!).getProperties()[0]?.key;
-          expect(key !== undefined && touched.has(key) && values[key] !== undefined, after[line]).toBe(true);
+          expect(key !== undefined && touched.has(key) && wanted[key] !== undefined, after[line]).toBe(true);
         }
         // Its byte order mark, line breaks and final newline are the file's.
         expect(text.startsWith('\ufeff')).toBe(style.bom);

@@ -34,6 +34,7 @@ function write(
   existing: string | Buffer | undefined,
   values: Record<string, string | undefined>,
   locale = 'de',
+  synced?: (key: string) => boolean,
 ): Buffer {
   const bytes = Buffer.from(source);
   const parsed = parseSourceDocument(read(bytes));
@@ -44,6 +45,7 @@ function write(
     valueOf: (key) => values[key],
     target: targetKeys(parsed, locale, { i18nextPlurals: false }),
     existing: typeof existing === 'string' ? Buffer.from(existing) : existing,
+    ...(synced ? { synced } : {}),
     options: {},
   });
 }
@@ -213,7 +215,7 @@ describe('stringsdict targets on disk edited in place', () => {
     );
   });
 
-  it('when an entry is gone from the source or left out, then it goes with its lines and the comment above it', () => {
+  it('when an entry is gone from the source (synced) or left out, then it goes with its lines and the comment above it; never synced, it stays byte for byte', () => {
     const target = file(
       [
         ...DE,
@@ -228,8 +230,28 @@ describe('stringsdict targets on disk edited in place', () => {
       ],
       MASTODON,
     );
-    const out = write(SOURCE, target, { ...deValues(DE), files: undefined }).toString();
+    const values = { ...deValues(DE), files: undefined };
+    const out = write(SOURCE, target, values, 'de', (key) => key === 'gone').toString();
     expect(out).toBe(file([DE[1]!, DE[2]!], MASTODON));
+    // A translator's own entry: Tolk never synced it.
+    const own = write(SOURCE, target, values, 'de', (key) => key === 'files').toString();
+    expect(own).toBe(
+      file(
+        [
+          DE[1]!,
+          DE[2]!,
+          [
+            'gone',
+            [
+              ['one', 'x'],
+              ['other', 'y'],
+            ],
+            'weg',
+          ],
+        ],
+        MASTODON,
+      ),
+    );
   });
 
   it('when the locale has more plural categories than the target holds, then only the missing forms are added', () => {
@@ -302,7 +324,7 @@ describe('stringsdict targets on disk edited in place', () => {
     );
   });
 
-  it('when any set of entries changes, comes or goes in any layout, then the diff touches only those entries and plistutil reads every value', () => {
+  it('when any set of entries changes, comes or goes in any layout, then the diff touches only those entries (one the source lacks only when synced) and plistutil reads every value', () => {
     const text = fc
       .stringMatching(/^[A-Za-zäöü%&<>" ]{1,12}$/)
       .map((value) => value.replace(/^ +| +$/g, '') || 'x');
@@ -328,6 +350,8 @@ describe('stringsdict targets on disk edited in place', () => {
         layout,
         source: fc.constant(all),
         extra: fc.uniqueArray(fc.stringMatching(/^x[a-z]{1,4}$/), { maxLength: 2 }),
+        /** Of the entries the source lacks: Tolk synced them (they go), or never did (they stay). */
+        extraSynced: fc.array(fc.boolean(), { minLength: 2, maxLength: 2 }),
         target: fc.shuffledSubarray(all),
         old: fc.array(forms, { minLength: all.length, maxLength: all.length }),
         fresh: fc.array(forms, { minLength: all.length, maxLength: all.length }),
@@ -389,14 +413,21 @@ describe('stringsdict targets on disk edited in place', () => {
           if (forms) wanted.set(name, forms);
           values[name] = forms && plural(forms);
         });
-        const out = write(source, before, values);
+        const synced = s.extra.filter((_, at) => s.extraSynced[at]);
+        for (const name of s.extra)
+          if (!synced.includes(name))
+            wanted.set(name, [
+              ['one', 'a'],
+              ['other', 'b'],
+            ]);
+        const out = write(source, before, values, 'de', (key) => synced.includes(key));
         const after = out.toString();
         // plistutil reads exactly the entries written.
         const readBack = plistutil(out);
         expect(Object.keys(readBack).sort()).toEqual([...wanted.keys()].sort());
         for (const [name, forms] of wanted) expect(readBack[name]).toEqual(expected(forms));
         // Lines change only in the entries written differently, removed or new.
-        const touched = new Set<string>([...s.extra]);
+        const touched = new Set<string>(synced);
         for (const name of s.source) {
           const inTarget = s.target.includes(name);
           const forms = wanted.get(name);

@@ -177,6 +177,28 @@ describe('xcstrings catalogs on disk edited in place', () => {
     ).toBeLessThan(out.indexOf('"value" : "Cancel"'));
   });
 
+  it('when the catalog holds a key the source read lacks, then it stays byte for byte, synced or not: every key of a catalog is its source’s', () => {
+    // The catalog is its own source: a key gone from the source is gone from the file with every
+    // localization of it, so there is no entry for Tolk to remove.
+    const bytes = Buffer.from(CATALOG);
+    const source = Buffer.from(CATALOG.replace(/ {4}"Cancel" : \{[^]*?\n {4}\},\n/, ''));
+    expect(source.toString()).not.toContain('"Cancel"');
+    const values = read(bytes, 'fr');
+    for (const synced of [() => true, () => false]) {
+      const out = xcstringsFormat.write({
+        source,
+        existing: bytes,
+        sourceLocale: 'en',
+        locale: 'fr',
+        valueOf: (key) => (key === 'Cancel' ? undefined : values[key]),
+        target: targetKeys(parseSourceDocument(read(source, 'en')), 'fr'),
+        synced,
+        options: {},
+      });
+      expect(out.toString()).toBe(CATALOG);
+    }
+  });
+
   it('when a locale with other plural categories is written, then only its forms change', () => {
     const out = write(CATALOG, 'fr', {
       '%lld new posts':

@@ -29,6 +29,7 @@ function write(
   source: string,
   existing: string | undefined,
   values: Record<string, string | undefined>,
+  synced?: (key: string) => boolean,
 ): string {
   const parsed = parseSourceDocument(read(source, 'en'));
   return xliffFormat
@@ -39,6 +40,7 @@ function write(
       valueOf: (key) => values[key],
       target: targetKeys(parsed, 'de'),
       ...(existing === undefined ? {} : { existing: Buffer.from(existing) }),
+      ...(synced ? { synced } : {}),
       options: {},
     })
     .toString('utf8');
@@ -155,12 +157,13 @@ const GERMAN_20 = `<?xml version="1.0" encoding="UTF-8"?>
 describe('xliff: a target file on disk edited in place', () => {
   it('when a 1.2 target changes, a unit comes and one goes, then only their lines change, in the file’s own layout and CRLF', (context) => {
     needTools(context, 'xmllint');
-    const out = write(SOURCE_12, GERMAN_12, {
-      cart: 'Warenkorb',
-      coupon: 'Gutschein für <x1/> & mehr',
-      checkout: 'Zur Kasse',
-      pay: undefined,
-    });
+    // `wishlist` was the source's, synced, and is gone from it.
+    const out = write(
+      SOURCE_12,
+      GERMAN_12,
+      { cart: 'Warenkorb', coupon: 'Gutschein für <x1/> & mehr', checkout: 'Zur Kasse', pay: undefined },
+      (key) => key === 'wishlist',
+    );
     expect(out).toBe(
       [
         '<xliff xmlns="urn:oasis:names:tc:xliff:document:1.2" version="1.2">',
@@ -218,7 +221,12 @@ describe('xliff: a target file on disk edited in place', () => {
 
   it('when a 2.0 target changes, then its segment is marked translated where it stands, a new unit is copied from the source and a reviewer’s final target stays', (context) => {
     needTools(context, 'xmllint');
-    const out = write(SOURCE_20, GERMAN_20, { cart: 'Warenkorb', coupon: 'Gutschein', checkout: 'Bezahlen' });
+    const out = write(
+      SOURCE_20,
+      GERMAN_20,
+      { cart: 'Warenkorb', coupon: 'Gutschein', checkout: 'Bezahlen' },
+      (key) => key === 'old',
+    );
     expect(out).toBe(`<?xml version="1.0" encoding="UTF-8"?>
 <xliff xmlns="urn:oasis:names:tc:xliff:document:2.0" version="2.0" trgLang="de" srcLang="en">
   <file original="ng.template" id="ngi18n">
@@ -254,12 +262,29 @@ describe('xliff: a target file on disk edited in place', () => {
       '<target state="translated">Wagen</target>',
       '<target state="new">Cart</target>',
     );
-    expect(write(SOURCE_12, german, { checkout: 'Zur Kasse', wishlist: 'x' })).toBe(
+    const synced = (key: string) => key === 'wishlist';
+    expect(write(SOURCE_12, german, { checkout: 'Zur Kasse', wishlist: 'x' }, synced)).toBe(
       german.replace(/\r\n {6}<trans-unit datatype="html" id="wishlist">[^]*?<\/trans-unit>/, ''),
     );
-    const out = write(SOURCE_12, german, { checkout: 'Zur Kasse', cart: 'Warenkorb' });
+    const out = write(SOURCE_12, german, { checkout: 'Zur Kasse', cart: 'Warenkorb' }, synced);
     expect(out).toContain('<target state="translated">Warenkorb</target>');
     expect(linesOf(out)).toHaveLength(linesOf(german).length - 4);
+  });
+
+  it('when the target holds units the source lacks that Tolk never synced, then they stay byte for byte, 1.2 and 2.0', () => {
+    expect(
+      write(SOURCE_12, GERMAN_12, { checkout: 'Zur Kasse', cart: 'Wagen' }, (key) => key === 'cart'),
+    ).toBe(GERMAN_12);
+    const out = write(SOURCE_20, GERMAN_20, { cart: 'Wagen', checkout: 'Zur Kasse', coupon: 'Gutschein' });
+    expect(out).toContain(
+      '    <unit id="old">\n      <segment>\n        <source>Old</source>\n        <target>Alt</target>',
+    );
+    expect(valuesOf(out, 'de')).toEqual({
+      checkout: 'Zur Kasse',
+      cart: 'Wagen',
+      old: 'Alt',
+      coupon: 'Gutschein',
+    });
   });
 
   it('when the source text of a unit changed, then the target’s <source> is the source’s again', () => {
@@ -300,7 +325,7 @@ describe('xliff: a target file on disk edited in place', () => {
     expect(valuesOf(out, 'de')).toEqual({ cart: 'Warenkorb', coupon: 'Gutschein', checkout: 'Zur Kasse' });
   });
 
-  it('when any target layout meets any changes, then xmllint reads the result, every value reads back and only written units’ lines change', (context) => {
+  it('when any target layout meets any changes, then xmllint reads the result, every value reads back and only written units’ lines change (one the source lacks only when synced)', (context) => {
     needTools(context, 'xmllint');
     const ids = ['u0', 'u1', 'u2', 'u3', 'u4', 'u5'];
     const disk = fc.record({
@@ -317,142 +342,151 @@ describe('xliff: a target file on disk edited in place', () => {
       eol: fc.constantFrom('\n', '\r\n'),
       finalNewline: fc.boolean(),
       declaration: fc.boolean(),
+      /** Of a unit the source lacks, by index: Tolk synced it (it goes), or never did (it stays). */
+      synced: fc.array(fc.boolean(), { minLength: 7, maxLength: 7 }),
     });
     fc.assert(
-      fc.property(scenario, ({ version, source, target, units, indent, eol, finalNewline, declaration }) => {
-        const v12 = version === '1.2';
-        const at = (id: string) => units[id === 'gone' ? 6 : Number(id.slice(1))]!;
-        const sourceText = (id: string) => `Source ${id} & co`;
-        const translation = (id: string) => `Ziel ${id} <b>`;
-        const unitLines = (id: string, pad: string, onDisk: boolean): string[] => {
-          const { state, stale } = at(id);
-          const src = `<source>${onDisk && stale ? 'Stale' : sourceText(id).replace('&', '&amp;')}</source>`;
-          const tgt = `<target>${translation(id).replace('<', '&lt;').replace('>', '&gt;')}</target>`;
-          // `absent`: no target; `none`: a target without a state.
-          const has = onDisk && state !== 'absent';
-          if (v12) {
-            const targetLine = has
-              ? [state === 'none' ? tgt : `<target state="${state}">${tgt.slice(8)}`]
-              : [];
-            return [
-              `${pad}<trans-unit datatype="html" id="${id}">`,
-              `${pad}${indent}${src}`,
-              ...targetLine.map((line) => `${pad}${indent}${line}`),
-              `${pad}${indent}<note priority="1" from="description">About ${id}</note>`,
-              `${pad}${indent}<context-group purpose="location">`,
-              `${pad}${indent}${indent}<context context-type="sourcefile">${id}.html</context>`,
-              `${pad}${indent}</context-group>`,
-              `${pad}</trans-unit>`,
-            ];
-          }
-          const stateAttribute =
-            has && state !== 'none' ? ` state="${state === 'new' ? 'initial' : state}"` : '';
-          return [
-            `${pad}<unit id="${id}">`,
-            `${pad}${indent}<notes>`,
-            `${pad}${indent}${indent}<note category="description">About ${id}</note>`,
-            `${pad}${indent}</notes>`,
-            `${pad}${indent}<segment${stateAttribute}>`,
-            `${pad}${indent}${indent}${src}`,
-            ...(has ? [`${pad}${indent}${indent}${tgt}`] : []),
-            `${pad}${indent}</segment>`,
-            `${pad}</unit>`,
-          ];
-        };
-        const file = (
-          list: readonly string[],
-          onDisk: boolean,
-          pad: string,
-          sep: string,
-          ending: boolean,
-        ) => {
-          const lines = v12
-            ? [
-                ...(onDisk && !declaration ? [] : ['<?xml version="1.0" encoding="UTF-8"?>']),
-                `<xliff version="1.2" xmlns="urn:oasis:names:tc:xliff:document:1.2">`,
-                `${pad}<file source-language="en"${onDisk ? ' target-language="de"' : ''} datatype="plaintext" original="ng2.template">`,
-                `${pad}${pad}<body>`,
-                ...list.flatMap((id) => unitLines(id, pad.repeat(3), onDisk)),
-                `${pad}${pad}</body>`,
-                `${pad}</file>`,
-                '</xliff>',
-              ]
-            : [
-                ...(onDisk && !declaration ? [] : ['<?xml version="1.0" encoding="UTF-8"?>']),
-                `<xliff version="2.0" xmlns="urn:oasis:names:tc:xliff:document:2.0" srcLang="en"${onDisk ? ' trgLang="de"' : ''}>`,
-                `${pad}<file id="ngi18n" original="ng.template">`,
-                ...list.flatMap((id) => unitLines(id, pad.repeat(2), onDisk)),
-                `${pad}</file>`,
-                '</xliff>',
+      fc.property(
+        scenario,
+        ({ version, source, target, units, indent, eol, finalNewline, declaration, synced }) => {
+          const v12 = version === '1.2';
+          const indexOf = (id: string) => (id === 'gone' ? 6 : Number(id.slice(1)));
+          const at = (id: string) => units[indexOf(id)]!;
+          const isSynced = (id: string) => synced[indexOf(id)]!;
+          const sourceText = (id: string) => `Source ${id} & co`;
+          const translation = (id: string) => `Ziel ${id} <b>`;
+          const unitLines = (id: string, pad: string, onDisk: boolean): string[] => {
+            const { state, stale } = at(id);
+            const src = `<source>${onDisk && stale ? 'Stale' : sourceText(id).replace('&', '&amp;')}</source>`;
+            const tgt = `<target>${translation(id).replace('<', '&lt;').replace('>', '&gt;')}</target>`;
+            // `absent`: no target; `none`: a target without a state.
+            const has = onDisk && state !== 'absent';
+            if (v12) {
+              const targetLine = has
+                ? [state === 'none' ? tgt : `<target state="${state}">${tgt.slice(8)}`]
+                : [];
+              return [
+                `${pad}<trans-unit datatype="html" id="${id}">`,
+                `${pad}${indent}${src}`,
+                ...targetLine.map((line) => `${pad}${indent}${line}`),
+                `${pad}${indent}<note priority="1" from="description">About ${id}</note>`,
+                `${pad}${indent}<context-group purpose="location">`,
+                `${pad}${indent}${indent}<context context-type="sourcefile">${id}.html</context>`,
+                `${pad}${indent}</context-group>`,
+                `${pad}</trans-unit>`,
               ];
-          return lines.join(sep) + (ending ? sep : '');
-        };
-        const sourceFile = file(source, false, '  ', '\n', true);
-        const targetFile = file(target, true, indent, eol, finalNewline);
-        // What the target on disk holds as a translation, as the reader takes it.
-        const onDiskValue = (id: string) => {
-          const { state } = at(id);
-          if (!target.includes(id) || state === 'absent' || state === 'new') return undefined;
-          return translation(id);
-        };
-        const values: Record<string, string | undefined> = {};
-        for (const id of source) {
-          const { value } = at(id);
-          values[id] =
-            value === 'same'
-              ? (onDiskValue(id) ?? `Neu ${id}`)
-              : value === 'other'
-                ? `Neu ${id} & "q"`
-                : undefined;
-        }
-        const expected: Record<string, string> = {};
-        const written = new Set<string>();
-        for (const id of target) {
-          const { state, stale } = at(id);
-          if (!source.includes(id)) written.add(id);
-          else if (state === 'final') {
-            expected[id] = translation(id);
-            if (stale) written.add(id);
-          } else if (values[id] !== undefined) {
-            expected[id] = values[id];
-            if (stale || values[id] !== onDiskValue(id)) written.add(id);
-          } else if (stale || onDiskValue(id) !== undefined) written.add(id);
-        }
-        for (const id of source) {
-          if (!target.includes(id) && values[id] !== undefined) {
-            expected[id] = values[id];
-            written.add(id);
+            }
+            const stateAttribute =
+              has && state !== 'none' ? ` state="${state === 'new' ? 'initial' : state}"` : '';
+            return [
+              `${pad}<unit id="${id}">`,
+              `${pad}${indent}<notes>`,
+              `${pad}${indent}${indent}<note category="description">About ${id}</note>`,
+              `${pad}${indent}</notes>`,
+              `${pad}${indent}<segment${stateAttribute}>`,
+              `${pad}${indent}${indent}${src}`,
+              ...(has ? [`${pad}${indent}${indent}${tgt}`] : []),
+              `${pad}${indent}</segment>`,
+              `${pad}</unit>`,
+            ];
+          };
+          const file = (
+            list: readonly string[],
+            onDisk: boolean,
+            pad: string,
+            sep: string,
+            ending: boolean,
+          ) => {
+            const lines = v12
+              ? [
+                  ...(onDisk && !declaration ? [] : ['<?xml version="1.0" encoding="UTF-8"?>']),
+                  `<xliff version="1.2" xmlns="urn:oasis:names:tc:xliff:document:1.2">`,
+                  `${pad}<file source-language="en"${onDisk ? ' target-language="de"' : ''} datatype="plaintext" original="ng2.template">`,
+                  `${pad}${pad}<body>`,
+                  ...list.flatMap((id) => unitLines(id, pad.repeat(3), onDisk)),
+                  `${pad}${pad}</body>`,
+                  `${pad}</file>`,
+                  '</xliff>',
+                ]
+              : [
+                  ...(onDisk && !declaration ? [] : ['<?xml version="1.0" encoding="UTF-8"?>']),
+                  `<xliff version="2.0" xmlns="urn:oasis:names:tc:xliff:document:2.0" srcLang="en"${onDisk ? ' trgLang="de"' : ''}>`,
+                  `${pad}<file id="ngi18n" original="ng.template">`,
+                  ...list.flatMap((id) => unitLines(id, pad.repeat(2), onDisk)),
+                  `${pad}</file>`,
+                  '</xliff>',
+                ];
+            return lines.join(sep) + (ending ? sep : '');
+          };
+          const sourceFile = file(source, false, '  ', '\n', true);
+          const targetFile = file(target, true, indent, eol, finalNewline);
+          // What the target on disk holds as a translation, as the reader takes it.
+          const onDiskValue = (id: string) => {
+            const { state } = at(id);
+            if (!target.includes(id) || state === 'absent' || state === 'new') return undefined;
+            return translation(id);
+          };
+          const values: Record<string, string | undefined> = {};
+          for (const id of source) {
+            const { value } = at(id);
+            values[id] =
+              value === 'same'
+                ? (onDiskValue(id) ?? `Neu ${id}`)
+                : value === 'other'
+                  ? `Neu ${id} & "q"`
+                  : undefined;
           }
-        }
+          const expected: Record<string, string> = {};
+          const written = new Set<string>();
+          for (const id of target) {
+            const { state, stale } = at(id);
+            if (!source.includes(id)) {
+              if (isSynced(id)) written.add(id);
+              else if (onDiskValue(id) !== undefined) expected[id] = onDiskValue(id)!;
+            } else if (state === 'final') {
+              expected[id] = translation(id);
+              if (stale) written.add(id);
+            } else if (values[id] !== undefined) {
+              expected[id] = values[id];
+              if (stale || values[id] !== onDiskValue(id)) written.add(id);
+            } else if (stale || onDiskValue(id) !== undefined) written.add(id);
+          }
+          for (const id of source) {
+            if (!target.includes(id) && values[id] !== undefined) {
+              expected[id] = values[id];
+              written.add(id);
+            }
+          }
 
-        const out = write(sourceFile, targetFile, values);
-        expectXmllintReads(out);
-        expect(valuesOf(out, 'de')).toEqual(expected);
-        if (written.size === 0) expect(out).toBe(targetFile);
-        // The lines of each unit in a file: from its start tag to its end tag.
-        const linesOfUnits = (lines: readonly string[], chosen: ReadonlySet<string>) => {
-          const rows = new Set<number>();
-          let inside: string | undefined;
-          lines.forEach((line, row) => {
-            const id = /<(?:trans-unit|unit)\b[^>]*\bid="([^"]+)"/.exec(line)?.[1];
-            if (id !== undefined) inside = id;
-            if (inside !== undefined && chosen.has(inside)) rows.add(row);
-            if (/<\/(?:trans-unit|unit)>/.test(line)) inside = undefined;
-          });
-          return rows;
-        };
-        const before = linesOf(targetFile);
-        const after = linesOf(out);
-        // Outside the units written, the lines are the file's, in its order: nothing else changed.
-        const writtenBefore = linesOfUnits(before, written);
-        const writtenAfter = linesOfUnits(after, written);
-        expect(after.filter((_, row) => !writtenAfter.has(row))).toEqual(
-          before.filter((_, row) => !writtenBefore.has(row)),
-        );
-        // The file's line endings stay.
-        if (eol === '\r\n') expect(out.replaceAll('\r\n', '')).not.toContain('\n');
-        else expect(out).not.toContain('\r');
-      }),
+          const out = write(sourceFile, targetFile, values, isSynced);
+          expectXmllintReads(out);
+          expect(valuesOf(out, 'de')).toEqual(expected);
+          if (written.size === 0) expect(out).toBe(targetFile);
+          // The lines of each unit in a file: from its start tag to its end tag.
+          const linesOfUnits = (lines: readonly string[], chosen: ReadonlySet<string>) => {
+            const rows = new Set<number>();
+            let inside: string | undefined;
+            lines.forEach((line, row) => {
+              const id = /<(?:trans-unit|unit)\b[^>]*\bid="([^"]+)"/.exec(line)?.[1];
+              if (id !== undefined) inside = id;
+              if (inside !== undefined && chosen.has(inside)) rows.add(row);
+              if (/<\/(?:trans-unit|unit)>/.test(line)) inside = undefined;
+            });
+            return rows;
+          };
+          const before = linesOf(targetFile);
+          const after = linesOf(out);
+          // Outside the units written, the lines are the file's, in its order: nothing else changed.
+          const writtenBefore = linesOfUnits(before, written);
+          const writtenAfter = linesOfUnits(after, written);
+          expect(after.filter((_, row) => !writtenAfter.has(row))).toEqual(
+            before.filter((_, row) => !writtenBefore.has(row)),
+          );
+          // The file's line endings stay.
+          if (eol === '\r\n') expect(out.replaceAll('\r\n', '')).not.toContain('\n');
+          else expect(out).not.toContain('\r');
+        },
+      ),
       { numRuns: 100 },
     );
   });

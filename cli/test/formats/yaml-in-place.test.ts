@@ -54,7 +54,7 @@ function write(
   source: string,
   existing: string | Buffer | undefined,
   values: Record<string, string | undefined>,
-  options: { rails?: boolean; locale?: string } = {},
+  options: { rails?: boolean; locale?: string; synced?: (key: string) => boolean } = {},
 ): Buffer {
   const rails = options.rails ?? true;
   const locale = options.locale ?? 'de';
@@ -71,6 +71,7 @@ function write(
     ...(existing === undefined
       ? {}
       : { existing: typeof existing === 'string' ? Buffer.from(existing) : existing }),
+    ...(options.synced ? { synced: options.synced } : {}),
     options: { rails },
   });
 }
@@ -126,25 +127,48 @@ const VALUES: Record<string, string> = {
   'number.format.delimiter': '.',
 };
 
+/** `app.old` was a source key Tolk synced, and is gone from the source. */
+const OLD_SYNCED = { synced: (key: string) => key === 'app.old' };
+
 describe('yaml: a target file on disk edited in place', () => {
-  it('when nothing changes, then the same bytes come back, the target-only key removed', () => {
-    const out = write(SOURCE, TARGET, VALUES).toString();
+  it('when nothing changes, then the same bytes come back, a key the source lacks that Tolk synced removed', () => {
+    const out = write(SOURCE, TARGET, VALUES, OLD_SYNCED).toString();
     // `old` is gone from the source: removed with its comment; nothing else changes.
     expect(out).toBe(TARGET.replace('    # Nicht mehr gebraucht.\n    old: Alt\n', ''));
     const again = Buffer.from(out);
-    expect(write(SOURCE, again, VALUES)).toBe(again);
+    expect(write(SOURCE, again, VALUES, OLD_SYNCED)).toBe(again);
+  });
+
+  it('when the target holds keys the source lacks that Tolk never synced, then their lines stay byte for byte, mappings of their own too', () => {
+    const target = TARGET.replace(
+      '  number:\n',
+      '  # Eigene Texte.\n  mine:\n    a: Eins\n    b: [x, y]\n    n: 3\n  number:\n',
+    );
+    expect(write(SOURCE, target, VALUES, { synced: (key) => key === 'app.title' }).toString()).toBe(target);
+    // Synced, a key goes with its comment; a mapping keeps the keys Tolk never synced.
+    const synced = ['app.old', 'mine.a', 'mine.b.0', 'mine.b.1'];
+    expect(write(SOURCE, target, VALUES, { synced: (key) => synced.includes(key) }).toString()).toBe(
+      target
+        .replace('    # Nicht mehr gebraucht.\n    old: Alt\n', '')
+        .replace('    a: Eins\n    b: [x, y]\n', ''),
+    );
   });
 
   it('when a value changes, a key comes and a plural form changes, then only their lines change, each in its quoting', () => {
-    const out = write(SOURCE, TARGET, {
-      ...VALUES,
-      'app.greeting': 'Servus, %{name}!',
-      'app.quote': "Es ist's",
-      'app.welcome': 'Willkommen',
-      'app.items': '{count, plural, one {ein Eintrag} other {%{count} Einträge}}',
-      'app.terms': 'Zeile eins.\nZeile drei.\n',
-      'app.title': 'yes',
-    }).toString();
+    const out = write(
+      SOURCE,
+      TARGET,
+      {
+        ...VALUES,
+        'app.greeting': 'Servus, %{name}!',
+        'app.quote': "Es ist's",
+        'app.welcome': 'Willkommen',
+        'app.items': '{count, plural, one {ein Eintrag} other {%{count} Einträge}}',
+        'app.terms': 'Zeile eins.\nZeile drei.\n',
+        'app.title': 'yes',
+      },
+      OLD_SYNCED,
+    ).toString();
     expect(out).toBe(`# Deutsche Texte, gepflegt von Anna.
 de:
   app:
@@ -182,11 +206,12 @@ de:
 
   it('when the target is CRLF without a final newline, then its line endings stay and new lines get them', () => {
     const target = TARGET.replaceAll('\n', '\r\n').replace(/\r\n$/, '');
-    const out = write(SOURCE, target, {
-      ...VALUES,
-      'app.welcome': 'Willkommen',
-      'number.format.delimiter': ',',
-    }).toString();
+    const out = write(
+      SOURCE,
+      target,
+      { ...VALUES, 'app.welcome': 'Willkommen', 'number.format.delimiter': ',' },
+      OLD_SYNCED,
+    ).toString();
     expect(out).toBe(
       TARGET.replace('    # Nicht mehr gebraucht.\n    old: Alt\n', '')
         .replace('    quote:', '    welcome: Willkommen\n    quote:')
@@ -301,6 +326,8 @@ const scenario = fc
     blanks: fc.array(fc.boolean(), { minLength: 8, maxLength: 8 }),
     kept: fc.array(fc.boolean(), { minLength: 8, maxLength: 8 }),
     extra: fc.boolean(),
+    /** Tolk synced the target's key the source lacks: it goes; else it stays. */
+    extraSynced: fc.boolean(),
     unit: fc.constantFrom(2, 4),
     crlf: fc.boolean(),
     finalNewline: fc.boolean(),
@@ -342,7 +369,10 @@ const scenario = fc
       values[key(entry)] =
         change === 'gone' ? undefined : change === 'same' && had !== undefined ? had : s.texts[8 + index]!;
     });
-    return { ...s, sourceEntries, targetEntries, old, values };
+    // What the target holds after the write: a key the source lacks stays when never synced.
+    const expectedValues =
+      old.has('app.extra') && !s.extraSynced ? { ...values, 'app.extra': old.get('app.extra') } : values;
+    return { ...s, sourceEntries, targetEntries, old, values, expectedValues };
   });
 
 type Built = { text: string; linesOf: Map<string, number[]>; headers: Map<string, number> };
@@ -395,7 +425,7 @@ function nested(values: Record<string, string | undefined>): Record<string, Reco
 }
 
 describe('yaml in place: property', () => {
-  it('when any target layout gets any changes, then the diff touches only written entries and PyYAML and Tolk read the values', () => {
+  it('when any target layout gets any changes, then the diff touches only written entries (a key the source lacks only when synced) and PyYAML and Tolk read the values', () => {
     const cases: { out: Buffer; expected: unknown }[] = [];
     fc.assert(
       fc.property(scenario, (s) => {
@@ -409,15 +439,17 @@ describe('yaml in place: property', () => {
           true,
         ).text;
         const target = build('de', s.targetEntries, (key) => s.old.get(key)!, s.unit, eol, s.finalNewline);
-        const out = write(sourceText, target.text, s.values);
-        const expected = nested(s.values);
+        const out = write(sourceText, target.text, s.values, {
+          synced: (key) => key === 'app.extra' && s.extraSynced,
+        });
+        const expected = nested(s.expectedValues);
         expect(valuesOf(out)).toEqual(expected);
         cases.push({ out, expected: { de: expected } });
 
         // Written: a key whose value changes, comes or goes.
         const written = new Set(
-          [...new Set([...Object.keys(s.values), ...s.old.keys()])].filter(
-            (key) => s.values[key] !== s.old.get(key),
+          [...new Set([...Object.keys(s.expectedValues), ...s.old.keys()])].filter(
+            (key) => s.expectedValues[key] !== s.old.get(key),
           ),
         );
         const allowedRemoved = new Set<number>();
@@ -449,7 +481,7 @@ describe('yaml in place: property', () => {
           const [group, leaf] = key.split('.') as [string, string];
           allowedAdded.add(leaf);
           allowedAdded.add(group);
-          for (const line of (s.values[key] ?? '').split('\n')) allowedAdded.add(line);
+          for (const line of (s.expectedValues[key] ?? '').split('\n')) allowedAdded.add(line);
         }
         after.forEach((line, index) => {
           if (kept.has(index)) return;
