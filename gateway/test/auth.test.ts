@@ -1,11 +1,18 @@
+import jwt from 'jsonwebtoken';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { PRINCIPAL_HEADER, generateProjectToken } from '@tolk/contracts';
+import {
+  ACCESS_TOKEN_AUDIENCE,
+  ACCESS_TOKEN_ISSUER,
+  PRINCIPAL_HEADER,
+  generateProjectToken,
+} from '@tolk/contracts';
 import { createPrincipalVerifier } from '@tolk/http';
 import { request } from '@tolk/testing';
 import {
   INTERNAL_SECRET,
   createKeyPair,
   hs256WithPublicKey,
+  identityKeys,
   signAccessToken,
   startGateway,
   startUpstream,
@@ -71,6 +78,21 @@ describe('gateway authentication', () => {
       JSON.stringify({ sub: 'admin', iss: 'tolk-identity', aud: 'tolk-api', iat: now, exp: now + 900 }),
     ).toString('base64url');
     await expectRefused(`Bearer ${header}.${forged}.${signature}`);
+  });
+
+  it('when the token carries no exp or no sub, then 401 (with both it passes)', async () => {
+    const claims = {
+      sub: 'user-1',
+      iss: ACCESS_TOKEN_ISSUER,
+      aud: ACCESS_TOKEN_AUDIENCE,
+      exp: Math.floor(Date.now() / 1000) + 900,
+    };
+    const sign = (payload: object) => jwt.sign(payload, identityKeys.privateKey, { algorithm: 'ES256' });
+    const { exp: _exp, ...withoutExp } = claims;
+    const { sub: _sub, ...withoutSub } = claims;
+    await expectRefused(`Bearer ${sign(withoutExp)}`, /invalid or expired/);
+    await expectRefused(`Bearer ${sign(withoutSub)}`, /invalid or expired/);
+    expect((await getMe(`Bearer ${sign(claims)}`)).status).toBe(200);
   });
 
   it('when the issuer or the audience is not ours, then 401', async () => {

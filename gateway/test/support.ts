@@ -3,7 +3,7 @@ import { createSecretKey, generateKeyPairSync, randomUUID, type KeyObject } from
 import { once } from 'node:events';
 import http from 'node:http';
 import net from 'node:net';
-import { SignJWT } from 'jose';
+import jwt from 'jsonwebtoken';
 import { expect, vi } from 'vitest';
 import { ACCESS_TOKEN_AUDIENCE, ACCESS_TOKEN_ISSUER } from '@tolk/contracts';
 import { listenExpressApp } from '@tolk/http';
@@ -32,14 +32,16 @@ export async function signAccessToken(
   } = {},
 ): Promise<string> {
   const now = Math.floor(Date.now() / 1000);
-  return new SignJWT({})
-    .setProtectedHeader({ alg: 'ES256' })
-    .setSubject(options.sub ?? 'user-1')
-    .setIssuer(options.issuer ?? ACCESS_TOKEN_ISSUER)
-    .setAudience(options.audience ?? ACCESS_TOKEN_AUDIENCE)
-    .setIssuedAt(now)
-    .setExpirationTime(now + (options.expiresIn ?? 900))
-    .sign(options.key ?? identityKeys.privateKey);
+  return jwt.sign(
+    { iat: now, exp: now + (options.expiresIn ?? 900) },
+    options.key ?? identityKeys.privateKey,
+    {
+      algorithm: 'ES256',
+      subject: options.sub ?? 'user-1',
+      issuer: options.issuer ?? ACCESS_TOKEN_ISSUER,
+      audience: options.audience ?? ACCESS_TOKEN_AUDIENCE,
+    },
+  );
 }
 
 function base64url(value: object): string {
@@ -58,9 +60,9 @@ export function unsignedToken(sub = 'user-1'): string {
 
 /** The classic key-confusion forgery: HS256 with the public key's PEM as the HMAC secret. */
 export async function hs256WithPublicKey(sub = 'user-1'): Promise<string> {
-  return new SignJWT(validClaims(sub))
-    .setProtectedHeader({ alg: 'HS256' })
-    .sign(createSecretKey(Buffer.from(identityKeys.publicKeyPem)));
+  return jwt.sign(validClaims(sub), createSecretKey(Buffer.from(identityKeys.publicKeyPem)), {
+    algorithm: 'HS256',
+  });
 }
 
 export type Received = {

@@ -1,5 +1,4 @@
 import { createPublicKey } from 'node:crypto';
-import { jwtVerify } from 'jose';
 import { LRUCache } from 'lru-cache';
 import {
   ACCESS_TOKEN_ALGORITHM,
@@ -7,7 +6,7 @@ import {
   ACCESS_TOKEN_ISSUER,
   type Principal,
 } from '@tolk/contracts';
-import { UnauthorizedError } from '@tolk/http';
+import { UnauthorizedError, verifyJwt } from '@tolk/http';
 import { noteTokenCacheLookup } from './cache-metrics.js';
 
 /**
@@ -56,12 +55,12 @@ export function createAccessTokenVerifier(deps: {
     let subject: string | undefined;
     let expiresAt: number;
     try {
-      const { payload } = await jwtVerify(token, publicKey, {
+      const payload = verifyJwt(token, publicKey, {
         algorithms: [ACCESS_TOKEN_ALGORITHM],
         issuer: ACCESS_TOKEN_ISSUER,
         audience: ACCESS_TOKEN_AUDIENCE,
         requiredClaims: ['exp', 'sub'],
-        currentDate: new Date(now()),
+        clockTimestamp: Math.floor(now() / 1000),
       });
       subject = payload.sub;
       expiresAt = payload.exp! * 1000;

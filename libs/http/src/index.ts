@@ -4,6 +4,7 @@ export * from './request-id.js';
 export * from './validation.js';
 export * from './query.js';
 export * from './if-match.js';
+export * from './jwt.js';
 export * from './principal.js';
 export * from './internal-caller.js';
 export * from './service-app.js';

@@ -1,8 +1,9 @@
 import { createSecretKey } from 'node:crypto';
 import type { RequestHandler } from 'express';
-import { SignJWT, jwtVerify } from 'jose';
+import jwt from 'jsonwebtoken';
 import { INTERNAL_CALLER_HEADER } from '@tolk/contracts';
 import { UnauthorizedError } from './errors.js';
+import { verifyJwt } from './jwt.js';
 
 const AUDIENCE = 'tolk-internal';
 const ALGORITHM = 'HS256';
@@ -21,13 +22,12 @@ export function createInternalCallerSigner(secret: string, caller: string, ttlSe
   return async function signInternalCaller(): Promise<string> {
     const now = Date.now();
     if (cached && cached.renewAt > now) return cached.token;
-    const token = await new SignJWT({ [CALLER_CLAIM]: caller })
-      .setProtectedHeader({ alg: ALGORITHM })
-      .setIssuer(caller)
-      .setAudience(AUDIENCE)
-      .setIssuedAt()
-      .setExpirationTime(Math.floor(now / 1000) + ttlSeconds)
-      .sign(key);
+    const issuedAt = Math.floor(now / 1000);
+    const token = jwt.sign({ [CALLER_CLAIM]: caller, iat: issuedAt, exp: issuedAt + ttlSeconds }, key, {
+      algorithm: ALGORITHM,
+      issuer: caller,
+      audience: AUDIENCE,
+    });
     cached = { token, renewAt: now + (ttlSeconds * 1000) / 2 };
     return token;
   };
@@ -38,7 +38,7 @@ export function createInternalCallerVerifier(secret: string) {
   const key = createSecretKey(Buffer.from(secret, 'utf8'));
   return async function verifyInternalCaller(token: string): Promise<string | undefined> {
     try {
-      const { payload } = await jwtVerify(token, key, {
+      const payload = verifyJwt(token, key, {
         algorithms: [ALGORITHM],
         audience: AUDIENCE,
         requiredClaims: ['exp', CALLER_CLAIM],

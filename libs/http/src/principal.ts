@@ -1,9 +1,10 @@
 import { createSecretKey } from 'node:crypto';
 import type { RequestHandler, Request } from 'express';
-import { SignJWT, jwtVerify } from 'jose';
+import jwt from 'jsonwebtoken';
 import { LRUCache } from 'lru-cache';
 import { PRINCIPAL_HEADER, principalSchema, type Principal } from '@tolk/contracts';
 import { ForbiddenError, UnauthorizedError } from './errors.js';
+import { verifyJwt } from './jwt.js';
 
 const ISSUER = 'tolk-gateway';
 const AUDIENCE = 'tolk-internal';
@@ -27,14 +28,12 @@ export function createPrincipalSigner(secret: string, ttlSeconds = 60) {
         : `t:${principal.tokenId}:${principal.projectId}:${principal.permissions}`;
     const cached = cache.get(cacheKey);
     if (cached) return cached;
-    const now = Date.now();
-    const token = await new SignJWT({ p: principal })
-      .setProtectedHeader({ alg: ALGORITHM })
-      .setIssuer(ISSUER)
-      .setAudience(AUDIENCE)
-      .setIssuedAt()
-      .setExpirationTime(Math.floor(now / 1000) + ttlSeconds)
-      .sign(key);
+    const issuedAt = Math.floor(Date.now() / 1000);
+    const token = jwt.sign({ p: principal, iat: issuedAt, exp: issuedAt + ttlSeconds }, key, {
+      algorithm: ALGORITHM,
+      issuer: ISSUER,
+      audience: AUDIENCE,
+    });
     cache.set(cacheKey, token);
     return token;
   };
@@ -52,7 +51,7 @@ export function createPrincipalVerifier(secret: string) {
     const remembered = verified.get(token);
     if (remembered) return remembered;
     try {
-      const { payload } = await jwtVerify(token, key, {
+      const payload = verifyJwt(token, key, {
         algorithms: [ALGORITHM],
         issuer: ISSUER,
         audience: AUDIENCE,

@@ -1,5 +1,6 @@
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { Router, type RequestHandler } from 'express';
+import jwt from 'jsonwebtoken';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { INTERNAL_CALLER_HEADER, PRINCIPAL_HEADER } from '@tolk/contracts';
@@ -403,6 +404,21 @@ describe('createServiceApp', () => {
       expect(response.status).toBe(401);
       expectEnvelope(response.body, 'UNAUTHORIZED');
     }
+  });
+
+  it('when a principal or caller token carries no exp, then 401 (with an exp it passes)', async () => {
+    const sign = (claims: object, exp: number | undefined) =>
+      jwt.sign(exp === undefined ? claims : { ...claims, exp }, SECRET, { algorithm: 'HS256' });
+    const principal = { p: { kind: 'user', userId: 'usr_1' }, iss: 'tolk-gateway', aud: 'tolk-internal' };
+    const caller = { svc: 'gateway', iss: 'gateway', aud: 'tolk-internal' };
+    const exp = Math.floor(Date.now() / 1000) + 60;
+    const status = async (path: string, header: string, token: string) =>
+      (await request(`${server.url}${path}`, { headers: { [header]: token } })).status;
+
+    expect(await status('/v1/mine', PRINCIPAL_HEADER, sign(principal, exp))).toBe(200);
+    expect(await status('/v1/mine', PRINCIPAL_HEADER, sign(principal, undefined))).toBe(401);
+    expect(await status('/internal/whoami', INTERNAL_CALLER_HEADER, sign(caller, exp))).toBe(200);
+    expect(await status('/internal/whoami', INTERNAL_CALLER_HEADER, sign(caller, undefined))).toBe(401);
   });
 
   it('when the caller is a project token, then a user route answers 403', async () => {

@@ -1,5 +1,5 @@
 import { createHash, createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
-import { SignJWT } from 'jose';
+import jwt from 'jsonwebtoken';
 import { ACCESS_TOKEN_ALGORITHM, ACCESS_TOKEN_AUDIENCE, ACCESS_TOKEN_ISSUER } from '@tolk/contracts';
 
 /** RFC 7638 thumbprint of the public half: a stable `kid` that changes when the key is rotated. */
@@ -23,14 +23,13 @@ export function createAccessTokenIssuer(deps: {
     ttlSeconds: deps.ttlSeconds,
     async issue(userId: string): Promise<string> {
       const issuedAt = Math.floor(deps.now() / 1000);
-      return new SignJWT({})
-        .setProtectedHeader({ alg: ACCESS_TOKEN_ALGORITHM, kid })
-        .setIssuer(ACCESS_TOKEN_ISSUER)
-        .setAudience(ACCESS_TOKEN_AUDIENCE)
-        .setSubject(userId)
-        .setIssuedAt(issuedAt)
-        .setExpirationTime(issuedAt + deps.ttlSeconds)
-        .sign(privateKey);
+      return jwt.sign({ iat: issuedAt, exp: issuedAt + deps.ttlSeconds }, privateKey, {
+        algorithm: ACCESS_TOKEN_ALGORITHM,
+        keyid: kid,
+        issuer: ACCESS_TOKEN_ISSUER,
+        audience: ACCESS_TOKEN_AUDIENCE,
+        subject: userId,
+      });
     },
   };
 }
