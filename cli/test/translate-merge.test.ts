@@ -63,7 +63,10 @@ describe('mergeTranslations', () => {
       ]),
       translated: new Map(),
       failed: new Set(),
-      synced: { 'checkout.title': hashValue('Kasse'), 'flat.key': hashValue('Flach (server)') },
+      synced: new Map([
+        ['checkout.title', hashValue('Kasse')],
+        ['flat.key', hashValue('Flach (server)')],
+      ]),
     });
     expect(merged.document).toEqual({
       '@@locale': 'de',

@@ -93,7 +93,7 @@ export type LocaleInput = {
    */
   contextChanged?: ReadonlySet<string>;
   /** Hashes of the values last synced (.tolk/state.json): needed only where the server has keys outdated. */
-  synced: Readonly<Record<string, string>> | undefined;
+  synced: ReadonlyMap<string, string> | undefined;
   rules: KeyRuleMatcher;
   glossary: CompiledGlossary;
 };
@@ -205,7 +205,7 @@ function outdatedMessage(input: LocaleInput, entry: TargetKey, value: string): s
       return 'its annotation (the note to translators) changed since the last `tolk push`; push and translate it again';
   }
   if (!server?.outdated.has(entry.key)) return undefined;
-  if (isUnsyncedLocal(value, server.values.get(entry.key), synced?.[entry.key])) return undefined;
+  if (isUnsyncedLocal(value, server.values.get(entry.key), synced?.get(entry.key))) return undefined;
   return 'translated from an older source text (the server has it outdated); run `tolk translate`';
 }
 

@@ -19,7 +19,13 @@ import {
 } from '../files/file-sets.js';
 import type { FileProblems } from '../files/file-problems.js';
 import { parseLocaleDocument } from '../files/locale-files.js';
-import { loadSyncState, saveSyncState, syncedHashes, type SyncState } from '../files/sync-state.js';
+import {
+  keepRecords,
+  loadSyncState,
+  saveSyncState,
+  syncedHashes,
+  type SyncState,
+} from '../files/sync-state.js';
 import type { Io } from '../io.js';
 import { createProgress, type Progress } from '../translate/progress.js';
 import { valuesOf } from '../translate/merge.js';
@@ -171,13 +177,10 @@ async function importLocale(
     // What the files hold is what is synced now; a file not read keeps the record of its keys.
     // A key the source lacks (a translator's own, which the server ignored) is never synced: the
     // state holding it would have `pull` remove it.
-    const before = options.state.locales[locale] ?? {};
+    const before = options.state.locales[locale] ?? new Map<string, string>();
     const keys = localeKeys(options.parts, locale, options.i18nextPlurals);
     const hashes = syncedHashes(new Map([...merged].filter(([key]) => keys.has(key))), local.values);
-    for (const key of keysOfParts(merged.keys(), local.failed.keys())) {
-      if (before[key] === undefined) delete hashes[key];
-      else hashes[key] = before[key];
-    }
+    keepRecords(hashes, before, keysOfParts(merged.keys(), local.failed.keys()));
     options.state.locales[locale] = hashes;
     options.state.versions[locale] = options.sourceVersion;
     progress.keysDone(locale, local.values.size, 'imported');

@@ -4,7 +4,13 @@ import { ExitCode, usageError } from '../errors.js';
 import { fileProblems } from '../files/file-problems.js';
 import { keysOfParts, layoutParts, readLocalValues, writeTargetFile } from '../files/file-sets.js';
 import { parseLocaleDocument, shown } from '../files/locale-files.js';
-import { isUnsyncedLocal, loadSyncState, saveSyncState, syncedHashes } from '../files/sync-state.js';
+import {
+  isUnsyncedLocal,
+  keepRecords,
+  loadSyncState,
+  saveSyncState,
+  syncedHashes,
+} from '../files/sync-state.js';
 import type { Io } from '../io.js';
 import { parseLocaleList } from '../locales.js';
 import { projectKeyRules, ruledValueOf } from '../translate/key-rules.js';
@@ -55,7 +61,7 @@ export async function pull(io: Io, options: { locale: string[]; json: boolean; f
     const server = valuesOf(parseLocaleDocument(document, project.file, io.cwd));
     const local = await readLocalValues(parts, locale, io.cwd);
     problems.addLocal(local);
-    const synced = state.locales[locale] ?? {};
+    const synced = state.locales[locale] ?? new Map<string, string>();
     const kept = new Set<string>();
     // The keys of a file not read: what it holds is unknown, so their sync record stays as it was.
     const unread = keysOfParts(server.keys(), [
@@ -66,7 +72,7 @@ export async function pull(io: Io, options: { locale: string[]; json: boolean; f
     const valueOf = ruledValueOf(rules, server, (key: string) => {
       const mine = local?.values.get(key);
       const theirs = server.get(key);
-      if (!options.force && isUnsyncedLocal(mine, theirs, synced[key])) {
+      if (!options.force && isUnsyncedLocal(mine, theirs, synced.get(key))) {
         kept.add(key);
         return mine;
       }
@@ -89,10 +95,7 @@ export async function pull(io: Io, options: { locale: string[]; json: boolean; f
       paths.push(path);
     }
     const hashes = syncedHashes(server, (await readLocalValues(parts, locale, io.cwd))?.values);
-    for (const key of [...kept, ...unread]) {
-      if (synced[key] === undefined) delete hashes[key];
-      else hashes[key] = synced[key];
-    }
+    keepRecords(hashes, synced, [...kept, ...unread]);
     state.locales[locale] = hashes;
     state.versions[locale] = translations.translatedFrom;
 

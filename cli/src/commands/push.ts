@@ -193,7 +193,7 @@ async function pushTargetEdits(options: {
         merge: async (translations) => {
           const server = valuesOf(parseLocaleDocument(JSON.parse(translations.content), locale, io.cwd));
           edited = [...local.values].filter(
-            ([key, mine]) => keys.has(key) && isUnsyncedLocal(mine, server.get(key), synced[key]),
+            ([key, mine]) => keys.has(key) && isUnsyncedLocal(mine, server.get(key), synced.get(key)),
           );
           // Merged again, the server may already have every one of them.
           if (edited.length === 0) {
@@ -220,7 +220,7 @@ async function pushTargetEdits(options: {
         },
       });
       if (!uploaded) continue;
-      for (const [key, mine] of edited) synced[key] = hashValue(mine);
+      for (const [key, mine] of edited) synced.set(key, hashValue(mine));
       state.versions[locale] = result.sourceVersion;
       result.uploaded = true;
       if (uploaded.mergedAgain) result.mergedAgain = uploaded.mergedAgain;

@@ -29,6 +29,7 @@ import { fileProblems } from '../files/file-problems.js';
 import { parseLocaleDocument, shown } from '../files/locale-files.js';
 import {
   isUnsyncedLocal,
+  keepRecords,
   loadSyncState,
   saveSyncState,
   syncedHashes,
@@ -658,7 +659,9 @@ async function localWork(
   if (!local) return [];
   const translations = await api.getTranslations(projectId, locale);
   const server = valuesOf(parseLocaleDocument(JSON.parse(translations.content), locale, cwd));
-  return target.keys.filter((key) => isUnsyncedLocal(local.values.get(key), server.get(key), synced[key]));
+  return target.keys.filter((key) =>
+    isUnsyncedLocal(local.values.get(key), server.get(key), synced.get(key)),
+  );
 }
 
 async function uploadLocale(options: {
@@ -684,7 +687,7 @@ async function uploadLocale(options: {
     // what they held, and never takes its own first merge for local work.
     const localFiles = await readLocalValues(parts, item.locale, io.cwd);
     const local = localFiles?.values;
-    const synced = syncState.locales[item.locale] ?? {};
+    const synced = syncState.locales[item.locale] ?? new Map<string, string>();
     let values = new Map<string, string>();
     const uploaded = await uploadMerged({
       api,
@@ -714,7 +717,7 @@ async function uploadLocale(options: {
           // A value --fix was asked to fix is replaced on purpose.
           if (item.fixes.has(key)) continue;
           const mine = local?.get(key);
-          if (mine !== fresh && isUnsyncedLocal(mine, server.get(key), synced[key]))
+          if (mine !== fresh && isUnsyncedLocal(mine, server.get(key), synced.get(key)))
             outcome.replacedLocal.push(key);
         }
         const merged = mergeTranslations({
@@ -778,10 +781,7 @@ async function uploadLocale(options: {
     syncState.versions[item.locale] = version;
     const hashes = syncedHashes(values, (await readLocalValues(parts, item.locale, io.cwd))?.values);
     // What a file not read holds is unknown: the sync record of its keys stays as it was.
-    for (const key of item.unread) {
-      if (synced[key] === undefined) delete hashes[key];
-      else hashes[key] = synced[key];
-    }
+    keepRecords(hashes, synced, item.unread);
     syncState.locales[item.locale] = hashes;
     outcome.uploaded = true;
     outcome.status = answer.status;

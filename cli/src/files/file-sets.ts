@@ -486,7 +486,7 @@ export function writeTargetBytes(options: {
   i18nextPlurals: boolean;
   valueOf: (key: string) => string | undefined;
   existing: Buffer | undefined;
-  synced: Readonly<Record<string, string>>;
+  synced: ReadonlyMap<string, string>;
 }): Buffer {
   const { part, sourceLocale, locale, i18nextPlurals, valueOf, existing, synced } = options;
   const prefix = keyPrefix(part.file);
@@ -497,7 +497,7 @@ export function writeTargetBytes(options: {
     valueOf: (key) => valueOf(prefix + key),
     target: targetKeys(part.parsed, locale, { i18nextPlurals }),
     ...(existing === undefined ? {} : { existing }),
-    synced: (key) => Object.hasOwn(synced, prefix + key),
+    synced: (key) => synced.has(prefix + key),
     options: part.file.set.options,
   });
 }

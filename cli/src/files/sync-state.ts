@@ -13,9 +13,12 @@ import { join } from 'node:path';
 
 export const STATE_FILE = join('.tolk', 'state.json');
 
+/** A locale's record: key → hash of the value last synced. */
+export type SyncedHashes = Map<string, string>;
+
 export type SyncState = {
-  /** locale → key → hash of the value last synced. */
-  locales: Record<string, Record<string, string>>;
+  /** locale → its record. */
+  locales: Record<string, SyncedHashes>;
   /**
    * locale → the source version the synced translations were made from (what the server answers
    * as `translatedFrom`): local edits of the file are uploaded as made from it (`tolk push`).
@@ -32,10 +35,17 @@ export function hashValue(value: string): string {
 /** The state next to tolk.json; empty when there is none (or it is unreadable: then nothing is known). */
 export async function loadSyncState(dir: string): Promise<SyncState> {
   try {
-    const parsed = JSON.parse(await readFile(join(dir, STATE_FILE), 'utf8')) as Partial<SyncState>;
+    const parsed = JSON.parse(await readFile(join(dir, STATE_FILE), 'utf8')) as {
+      locales?: Record<string, Record<string, string>>;
+      versions?: Record<string, number>;
+    };
     if (parsed && typeof parsed.locales === 'object' && parsed.locales !== null) {
       const versions = typeof parsed.versions === 'object' && parsed.versions !== null ? parsed.versions : {};
-      return { locales: parsed.locales, versions };
+      const locales: SyncState['locales'] = {};
+      for (const [locale, hashes] of Object.entries(parsed.locales)) {
+        if (typeof hashes === 'object' && hashes !== null) locales[locale] = new Map(Object.entries(hashes));
+      }
+      return { locales, versions };
     }
   } catch {
     // No state yet.
@@ -51,22 +61,82 @@ export async function loadSyncState(dir: string): Promise<SyncState> {
 export function syncedHashes(
   values: ReadonlyMap<string, string>,
   asWritten?: ReadonlyMap<string, string>,
-): Record<string, string> {
-  return Object.fromEntries(
-    [...values.keys()].sort().map((key) => [key, hashValue(asWritten?.get(key) ?? values.get(key)!)]),
-  );
+): SyncedHashes {
+  // A Map, not an object: an import records 1.5 million keys, and an object of 50,000 keys a
+  // locale cost more to build than hashing its values.
+  const hashes: SyncedHashes = new Map();
+  for (const [key, value] of values) hashes.set(key, hashValue(asWritten?.get(key) ?? value));
+  return hashes;
+}
+
+/** The record of `keys` in `hashes` as it was in `before`: what a file not read holds is unknown. */
+export function keepRecords(
+  hashes: SyncedHashes,
+  before: ReadonlyMap<string, string>,
+  keys: Iterable<string>,
+): void {
+  for (const key of keys) {
+    const hash = before.get(key);
+    if (hash === undefined) hashes.delete(key);
+    else hashes.set(key, hash);
+  }
 }
 
 export async function saveSyncState(dir: string, state: SyncState): Promise<void> {
-  const locales: SyncState['locales'] = {};
-  for (const locale of Object.keys(state.locales).sort()) locales[locale] = state.locales[locale]!;
-  const versions: SyncState['versions'] = {};
-  for (const locale of Object.keys(state.versions).sort()) versions[locale] = state.versions[locale]!;
   const path = join(dir, STATE_FILE);
   await mkdir(join(dir, '.tolk'), { recursive: true });
   const temporary = `${path}.${process.pid}.tmp`;
-  await writeFile(temporary, JSON.stringify({ locales, versions }, null, 2) + '\n');
+  await writeFile(temporary, stateText(state));
   await rename(temporary, path);
+}
+
+/** An array index: JSON.stringify writes an object's keys that are ones first, by number. */
+const isIndex = (key: string) => /^(?:0|[1-9]\d{0,9})$/.test(key) && Number(key) < 2 ** 32 - 1;
+
+/** The order of an object's keys written sorted (sorted, then stringified, as before). */
+function compareKeys(a: string, b: string): number {
+  const ai = isIndex(a);
+  const bi = isIndex(b);
+  if (ai || bi) return ai && bi ? Number(a) - Number(b) : ai ? -1 : 1;
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * The state as JSON.stringify(…, null, 2) writes it, locales and keys sorted (a stable file to
+ * commit), written line by line: 1.5 million keys made a whole object first, then its text.
+ */
+function stateText(state: SyncState): string {
+  const lines: string[] = ['{'];
+  const block = (name: string, entries: [string, string][], indent: string, last: boolean) => {
+    const comma = last ? '' : ',';
+    if (entries.length === 0) {
+      lines.push(`${indent}${JSON.stringify(name)}: {}${comma}`);
+      return;
+    }
+    lines.push(`${indent}${JSON.stringify(name)}: {`);
+    entries.forEach(([key, text], index) =>
+      lines.push(`${indent}  ${JSON.stringify(key)}: ${text}${index === entries.length - 1 ? '' : ','}`),
+    );
+    lines.push(`${indent}}${comma}`);
+  };
+  const byKey = (a: [string, unknown], b: [string, unknown]) => compareKeys(a[0], b[0]);
+  const locales = Object.keys(state.locales).sort();
+  if (locales.length === 0) lines.push('  "locales": {},');
+  else {
+    lines.push('  "locales": {');
+    locales.forEach((locale, index) => {
+      const entries = [...state.locales[locale]!].sort(byKey);
+      const texts = entries.map(([key, hash]): [string, string] => [key, JSON.stringify(hash)]);
+      block(locale, texts, '    ', index === locales.length - 1);
+    });
+    lines.push('  },');
+  }
+  const versions = Object.entries(state.versions)
+    .sort(byKey)
+    .map(([locale, version]): [string, string] => [locale, JSON.stringify(version)]);
+  block('versions', versions, '  ', true);
+  lines.push('}');
+  return `${lines.join('\n')}\n`;
 }
 
 /**

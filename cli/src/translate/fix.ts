@@ -38,7 +38,7 @@ export type FixInput = {
   /** The local target files' values. */
   local: ReadonlyMap<string, string> | undefined;
   /** Hashes of the values last synced (.tolk/state.json); undefined when there is no record. */
-  synced: Readonly<Record<string, string>> | undefined;
+  synced: ReadonlyMap<string, string> | undefined;
   rules: KeyRuleMatcher;
   glossary: CompiledGlossary;
 };
@@ -57,7 +57,7 @@ export function keysToFix(input: FixInput): Map<string, { text: string; findings
   for (const key of target.keys) {
     const mine = local?.get(key);
     const theirs = server.get(key);
-    if (isUnsyncedLocal(mine, theirs, synced?.[key]) && (synced !== undefined || theirs === undefined)) {
+    if (isUnsyncedLocal(mine, theirs, synced?.get(key)) && (synced !== undefined || theirs === undefined)) {
       current.set(key, mine);
       unjudged.set(key, mine);
     } else if (theirs !== undefined && theirs !== '') {

@@ -25,7 +25,7 @@ export type MergeInput = {
    * Hashes of the values last synced with the server (.tolk/state.json), when known: a local value
    * that is what was last synced is no local work, and a newer server value wins over it.
    */
-  synced?: Readonly<Record<string, string>>;
+  synced?: ReadonlyMap<string, string>;
   /** The project's key rules (DESIGN §13): excluded keys are left out, keys never translated get the source text. */
   rules?: KeyRuleMatcher;
 };
@@ -83,7 +83,7 @@ export function mergeTranslations(input: MergeInput): MergeResult {
     if (failed.has(key)) return undefined;
     const mine = local?.get(key);
     const theirs = server.get(key);
-    const stale = synced !== undefined && theirs !== undefined && synced[key] === hashValue(mine ?? '');
+    const stale = synced !== undefined && theirs !== undefined && synced.get(key) === hashValue(mine ?? '');
     // A person's value is kept whatever it says: the server stores it with its findings (DESIGN §15).
     if (mine !== undefined && mine !== '' && !stale) {
       if (mine !== theirs) ownKeys++;

@@ -83,7 +83,7 @@ export async function planLocale(options: {
   for (const key of target.keys) {
     const mine = local?.values.get(key);
     const theirs = server.get(key);
-    if (isUnsyncedLocal(mine, theirs, synced?.[key]) && (synced !== undefined || theirs === undefined)) {
+    if (isUnsyncedLocal(mine, theirs, synced?.get(key)) && (synced !== undefined || theirs === undefined)) {
       humanValues.set(key, mine);
     } else if (theirs !== undefined && translations.provenance[key]?.by === 'human') {
       humanValues.set(key, theirs);
