@@ -14,8 +14,35 @@ import type { MemoryRepository } from '../data-access/memory-repository.js';
 import { severityOf, type KeyFindings } from './locale-findings.js';
 import type { MemoryLearning } from './memory-learning.js';
 
-/** Each source version's key → index, by its keys array: every upload made from it asks. */
-const sourceIndexes = new WeakMap<readonly string[], Map<string, number>>();
+/** A source version's keys and texts indexed once: every upload made from it asks. */
+type SourceTexts = {
+  /** Key → index of the version's keys. */
+  indexOf: Map<string, number>;
+  /** Per key index, the id of its text: keys with the same text share one. */
+  textOf: Int32Array;
+  texts: number;
+};
+
+const sourceTexts = new WeakMap<readonly string[], SourceTexts>();
+
+async function sourceTextsOf(made: FlatEntries, clock: ReturnType<typeof sliceClock>): Promise<SourceTexts> {
+  const known = sourceTexts.get(made.keys);
+  if (known) return known;
+  const indexOf = new Map<string, number>();
+  const textOf = new Int32Array(made.keys.length);
+  const ids = new Map<string, number>();
+  for (let i = 0; i < made.keys.length; i++) {
+    if (clock.due()) await clock.next();
+    indexOf.set(made.keys[i]!, i);
+    const text = made.values[i]!;
+    let id = ids.get(text);
+    if (id === undefined) ids.set(text, (id = ids.size));
+    textOf[i] = id;
+  }
+  const indexed = { indexOf, textOf, texts: ids.size };
+  sourceTexts.set(made.keys, indexed);
+  return indexed;
+}
 
 /**
  * What an upload adds to the memory: each plain key's translation whose value is new (not the
@@ -35,22 +62,17 @@ export async function memoryOfUpload(
   const severity = severityOf(findings);
   // In time slices, as every walk over 200,000 keys.
   const clock = sliceClock();
-  let sourceIndex = sourceIndexes.get(made.keys);
-  if (!sourceIndex) {
-    sourceIndex = new Map<string, number>();
-    for (let i = 0; i < made.keys.length; i++) {
-      if (clock.due()) await clock.next();
-      sourceIndex.set(made.keys[i]!, i);
-    }
-    sourceIndexes.set(made.keys, sourceIndex);
-  }
-  const byText = new Map<string, { source: string; translation: string; key: string }>();
+  const { indexOf, textOf, texts } = await sourceTextsOf(made, clock);
+  // Per text, the key (index) whose translation the memory learns, and that translation: by ids,
+  // not by the texts, which a map would hash for every upload.
+  const keyOfText = new Int32Array(texts).fill(-1);
+  const translationOf: string[] = [];
   for (const [key, translation] of uploaded) {
     if (clock.due()) await clock.next();
     if (before.get(key) === translation) continue;
     if (target?.byKey.get(key)?.group) continue;
     if (severity(key) === 'error') continue;
-    const at = sourceIndex.get(key);
+    const at = indexOf.get(key);
     if (at === undefined) continue;
     const source = made.values[at]!;
     if (
@@ -60,9 +82,15 @@ export async function memoryOfUpload(
     ) {
       continue;
     }
-    byText.set(source, { source, translation, key });
+    keyOfText[textOf[at]!] = at;
+    translationOf[at] = translation;
   }
-  return [...byText.values()];
+  const learned: { source: string; translation: string; key: string }[] = [];
+  for (const at of keyOfText) {
+    if (at >= 0)
+      learned.push({ source: made.values[at]!, translation: translationOf[at]!, key: made.keys[at]! });
+  }
+  return learned;
 }
 
 /**
