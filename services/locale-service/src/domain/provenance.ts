@@ -158,20 +158,27 @@ type StoredProvenance = {
 
 export async function encodeProvenance(map: ProvenanceMap): Promise<Buffer> {
   const indexes = new Map<string, number>();
+  // Most keys share one provenance object (an upload's `human`): found by identity first, without
+  // making its text for every key.
+  const byObject = new Map<Provenance, number>();
   const stored: StoredProvenance = { records: [], keys: [], of: [] };
   const clock = sliceClock();
   for (const [key, provenance] of map) {
     if (clock.due()) await clock.next();
-    const id = `${provenance.by}\u0000${provenance.at}\u0000${provenance.model ?? ''}`;
-    let index = indexes.get(id);
+    let index = byObject.get(provenance);
     if (index === undefined) {
-      index = stored.records.length;
-      indexes.set(id, index);
-      stored.records.push(
-        provenance.model === undefined
-          ? [provenance.by, provenance.at]
-          : [provenance.by, provenance.at, provenance.model],
-      );
+      const id = `${provenance.by}\u0000${provenance.at}\u0000${provenance.model ?? ''}`;
+      index = indexes.get(id);
+      if (index === undefined) {
+        index = stored.records.length;
+        indexes.set(id, index);
+        stored.records.push(
+          provenance.model === undefined
+            ? [provenance.by, provenance.at]
+            : [provenance.by, provenance.at, provenance.model],
+        );
+      }
+      byObject.set(provenance, index);
     }
     stored.keys.push(key);
     stored.of.push(index);
