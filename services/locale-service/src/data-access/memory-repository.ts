@@ -1,5 +1,6 @@
 import { hash } from 'node:crypto';
 import type { Db, Queryable } from '@tolk/db';
+import { compress, decompress } from '@tolk/locale-file';
 
 /** A translation the memory holds. */
 export type MemoryEntry = {
@@ -38,35 +39,39 @@ export function textHash(text: string): Buffer {
 const QUERY_CANCELED = '57014';
 
 /**
- * Learns the kept uploads `claim` picks (the rest of a `SELECT id FROM memory_pending WHERE ...`)
- * and deletes them, in one statement: each text once per project, then each locale's translation
- * of it — a newer one than the memory holds, by upload time (uploads may be learned out of order).
- * The rows are taken in the order of their hashes: two statements that hold the same texts (two
- * locales of a project) lock them in the same order, so neither waits for what the other holds.
- * Gives the number of uploads learned.
+ * Learns one kept upload (`$4`: its entries' JSON) of project `$1`'s locale `$2`, made at `$3`:
+ * each text once per project, then the locale's translation of it — a newer one than the memory
+ * holds, by upload time (uploads may be learned out of order). The rows are taken in the order of
+ * their hashes: two statements that hold the same texts (two locales of a project) lock them in
+ * the same order, so neither waits for what the other holds.
  */
-function learnPendingSql(claim: string): string {
-  return `WITH p AS (
-      DELETE FROM memory_pending WHERE id IN (SELECT id FROM memory_pending WHERE ${claim})
-      RETURNING id, project_id, locale, learned_at, entries
-    ), u AS (
-      SELECT DISTINCT ON (p.project_id, p.locale, hash)
-             p.project_id, p.locale, p.learned_at, sha256(convert_to(e.s, 'UTF8')) AS hash, e.s, e.t, e.k
-        FROM p CROSS JOIN LATERAL json_to_recordset(p.entries) AS e(s text, t text, k text)
-       ORDER BY p.project_id, p.locale, hash, p.learned_at DESC, p.id DESC
-    ), texts AS (
-      INSERT INTO memory_texts (project_id, source_hash, source_text)
-      SELECT u.project_id, u.hash, u.s FROM u ORDER BY u.project_id, u.hash
-      ON CONFLICT (project_id, source_hash) DO NOTHING
-    ), learned AS (
-      INSERT INTO memory (project_id, locale, source_hash, translation, key, updated_at)
-      SELECT u.project_id, u.locale, u.hash, u.t, u.k, u.learned_at FROM u
-      ON CONFLICT (project_id, locale, source_hash)
-      DO UPDATE SET translation = EXCLUDED.translation, key = EXCLUDED.key, updated_at = EXCLUDED.updated_at
-      WHERE memory.updated_at <= EXCLUDED.updated_at
-    )
-    SELECT count(*)::int AS learned FROM p`;
+const LEARN = `WITH u AS (
+    SELECT DISTINCT ON (hash) sha256(convert_to(e.s, 'UTF8')) AS hash, e.s, e.t, e.k
+      FROM json_to_recordset($4::json) AS e(s text, t text, k text)
+     ORDER BY hash
+  ), texts AS (
+    INSERT INTO memory_texts (project_id, source_hash, source_text)
+    SELECT $1, u.hash, u.s FROM u
+    ON CONFLICT (project_id, source_hash) DO NOTHING
+  )
+  INSERT INTO memory (project_id, locale, source_hash, translation, key, updated_at)
+  SELECT $1, $2, u.hash, u.t, u.k, $3 FROM u
+  ON CONFLICT (project_id, locale, source_hash)
+  DO UPDATE SET translation = EXCLUDED.translation, key = EXCLUDED.key, updated_at = EXCLUDED.updated_at
+  WHERE memory.updated_at <= EXCLUDED.updated_at`;
+
+type PendingRow = { id: string; project_id: string; locale: string; learned_at: Date; entries: Buffer };
+
+/** Learns the kept uploads `rows` (locked in `tx`) and deletes them. */
+async function learnRows(rows: readonly PendingRow[], tx: Queryable): Promise<void> {
+  for (const row of rows) {
+    const json = (await decompress(row.entries)).toString('utf8');
+    await tx.query(LEARN, [row.project_id, row.locale, row.learned_at, json]);
+    await tx.query(`DELETE FROM memory_pending WHERE id = $1`, [row.id]);
+  }
 }
+
+const PENDING_COLUMNS = `id, project_id, locale, learned_at, entries`;
 
 /**
  * The translation memory of locale-service (DESIGN §13). `nearTimeoutMs`: how long a near-match
@@ -87,13 +92,14 @@ export function createMemoryRepository(db: Db, options: { nearTimeoutMs: number 
       tx: Queryable,
     ): Promise<void> {
       if (entries.length === 0) return;
-      // One JSON text: node-postgres writes a text[] parameter element by element in JavaScript.
+      // One JSON text (node-postgres writes a text[] parameter element by element in JavaScript),
+      // compressed: 50,000 entries are 8 MB, which Postgres would write to its log for every locale.
       const json = JSON.stringify(
         entries.map((entry) => ({ s: entry.source, t: entry.translation, k: entry.key })),
       );
       await tx.query(
-        `INSERT INTO memory_pending (project_id, locale, learned_at, entries) VALUES ($1, $2, $3, $4::json)`,
-        [projectId, locale, new Date(at), json],
+        `INSERT INTO memory_pending (project_id, locale, learned_at, entries) VALUES ($1, $2, $3, $4)`,
+        [projectId, locale, new Date(at), await compress(Buffer.from(json, 'utf8'))],
       );
     },
 
@@ -102,11 +108,15 @@ export function createMemoryRepository(db: Db, options: { nearTimeoutMs: number 
      * none left.
      */
     async learnNext(projectId: string): Promise<boolean> {
-      const { rows } = await db.query<{ learned: number }>(
-        learnPendingSql(`project_id = $1 ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED`),
-        [projectId],
-      );
-      return (rows[0]?.learned ?? 0) > 0;
+      return db.transaction(async (tx) => {
+        const { rows } = await tx.query<PendingRow>(
+          `SELECT ${PENDING_COLUMNS} FROM memory_pending WHERE project_id = $1
+            ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED`,
+          [projectId],
+        );
+        await learnRows(rows, tx);
+        return rows.length > 0;
+      });
     },
 
     /**
@@ -114,10 +124,14 @@ export function createMemoryRepository(db: Db, options: { nearTimeoutMs: number 
      * lookup of the locale reads next is all that was uploaded before it.
      */
     async learnPending(projectIds: readonly string[], locale: string): Promise<void> {
-      await db.query(learnPendingSql(`project_id = ANY($1::text[]) AND locale = $2 ORDER BY id FOR UPDATE`), [
-        projectIds,
-        locale,
-      ]);
+      await db.transaction(async (tx) => {
+        const { rows } = await tx.query<PendingRow>(
+          `SELECT ${PENDING_COLUMNS} FROM memory_pending WHERE project_id = ANY($1::text[]) AND locale = $2
+            ORDER BY id FOR UPDATE`,
+          [projectIds, locale],
+        );
+        await learnRows(rows, tx);
+      });
     },
 
     /** The projects with uploads not yet learned (a service stopped before it learned them). */
