@@ -4,11 +4,11 @@ import jwt from 'jsonwebtoken';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { INTERNAL_CALLER_HEADER, PRINCIPAL_HEADER } from '@tolk/contracts';
+import { parseInput } from '@tolk/errors';
 import {
   createInternalCallerSigner,
   createPrincipalSigner,
   createServiceApp,
-  parseInput,
   parseJsonText,
   requireUser,
   route,
