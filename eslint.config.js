@@ -21,6 +21,30 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.browser } },
   },
   {
+    // The domain (a service's use cases, the shared domain packages, the error vocabulary itself)
+    // speaks in @tolk/errors; only routers, the frame and the gateway know HTTP.
+    files: [
+      'services/*/src/domain/**/*.ts',
+      'libs/locale-file/**/*.ts',
+      'libs/projects/**/*.ts',
+      'libs/errors/**/*.ts',
+    ],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@tolk/http',
+              message: 'Domain code imports its errors from @tolk/errors; @tolk/http maps them.',
+            },
+            { name: 'express', message: 'Domain code knows no HTTP framework.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['**/test/**/*.ts'],
     rules: {
       'no-restricted-properties': [

@@ -6,7 +6,8 @@ import {
   ACCESS_TOKEN_ISSUER,
   type Principal,
 } from '@tolk/contracts';
-import { UnauthorizedError, verifyJwt } from '@tolk/http';
+import { UnauthorizedError } from '@tolk/errors';
+import { verifyJwt } from '@tolk/http';
 import { noteTokenCacheLookup } from './cache-metrics.js';
 
 /**

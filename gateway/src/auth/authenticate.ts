@@ -1,6 +1,7 @@
 import type { Request, RequestHandler } from 'express';
 import { PRINCIPAL_HEADER, PROJECT_TOKEN_PREFIX, type Principal } from '@tolk/contracts';
-import { ForbiddenError, RateLimitedError, UnauthorizedError, requestIdOf } from '@tolk/http';
+import { ForbiddenError, RateLimitedError, UnauthorizedError } from '@tolk/errors';
+import { requestIdOf } from '@tolk/http';
 import type { FailedAuthLimit } from '../rate-limit/failed-auth.js';
 import { clientIp, retryAfterSeconds } from '../rate-limit/middleware.js';
 import type { GatewayRoute } from '../routes.js';

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { INTERNAL_CALLER_HEADER, REQUEST_ID_HEADER } from '@tolk/contracts';
-import { AppError } from '@tolk/http';
+import { AppError } from '@tolk/errors';
 
 /**
  * Asks another service's internal API about one thing, signed as the gateway and carrying the
@@ -22,7 +22,7 @@ export function createInternalLookup(deps: {
       new AppError(
         'SERVICE_UNAVAILABLE',
         `The ${deps.service} is unavailable`,
-        retryAfter && /^\d{1,5}$/.test(retryAfter) ? { 'Retry-After': retryAfter } : {},
+        retryAfter && /^\d{1,5}$/.test(retryAfter) ? { retryAfterSeconds: Number(retryAfter) } : {},
       ),
       { cause },
     );

@@ -1,7 +1,8 @@
 import type { RequestHandler } from 'express';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
-import { NotFoundError, requestIdOf } from '@tolk/http';
+import { NotFoundError } from '@tolk/errors';
+import { requestIdOf } from '@tolk/http';
 import type { Logger } from '@tolk/logger';
 import { noteMembershipCacheLookup } from './cache-metrics.js';
 import { createInternalLookup } from './internal-lookup.js';

@@ -7,7 +7,7 @@ import {
   tokenIntrospectionResponseSchema,
   type Principal,
 } from '@tolk/contracts';
-import { UnauthorizedError } from '@tolk/http';
+import { UnauthorizedError } from '@tolk/errors';
 import type { Logger } from '@tolk/logger';
 import type { PrincipalResolver } from './authenticate.js';
 import { noteTokenCacheLookup } from './cache-metrics.js';

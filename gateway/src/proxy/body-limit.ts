@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { AppError, PayloadTooLargeError } from '@tolk/http';
+import { AppError, PayloadTooLargeError } from '@tolk/errors';
 
 /**
  * How long a request body may take: `timeoutMs` in all, and, once `graceMs` have passed, at least

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import type { Request, RequestHandler, Response } from 'express';
 import type { Plugin } from 'http-proxy-middleware';
-import { AppError } from '@tolk/http';
+import { AppError } from '@tolk/errors';
 import { closeAfterRefusal, hasBody, readBodyUpTo, type BodyTiming } from './body-limit.js';
 import { requestSlot } from './request-slot.js';
 

@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { NotFoundError } from '@tolk/http';
+import { NotFoundError } from '@tolk/errors';
 
 // `.` and `..` segments, also percent-encoded.
 const DOT_SEGMENT = /(?:^|\/)(?:\.|%2e){1,2}(?:\/|$)/i;

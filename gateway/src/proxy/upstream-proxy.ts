@@ -3,7 +3,7 @@ import https from 'node:https';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { createProxyMiddleware, proxyEventsPlugin, type Plugin } from 'http-proxy-middleware';
 import type { ServiceName } from '@tolk/contracts';
-import { AppError } from '@tolk/http';
+import { AppError } from '@tolk/errors';
 import type { Logger } from '@tolk/logger';
 import { replayConsumedBody } from './consumed-body.js';
 import { removeUnforwardedHeaders } from './forwarded-headers.js';

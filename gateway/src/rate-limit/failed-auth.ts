@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import { RateLimitedError } from '@tolk/http';
+import { RateLimitedError } from '@tolk/errors';
 import { retryAfterSeconds } from './middleware.js';
 
 /** Addresses this instance remembers as blocked; an attacker with more rotates the oldest out. */

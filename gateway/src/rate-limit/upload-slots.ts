@@ -1,5 +1,5 @@
 import type { Request, RequestHandler } from 'express';
-import { RateLimitedError } from '@tolk/http';
+import { RateLimitedError } from '@tolk/errors';
 import { closeAfterRefusal, hasBody } from '../proxy/body-limit.js';
 
 /**

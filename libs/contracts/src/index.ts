@@ -10,3 +10,4 @@ export * from './project-tokens.js';
 export * from './user-events.js';
 export * from './http/index.js';
 export * from './key-rules.js';
+export * from './if-match.js';

@@ -3,7 +3,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { promisify } from 'node:util';
 import { brotliDecompress, gunzip, inflate, type ZlibOptions } from 'node:zlib';
 import { parse as parseContentType } from 'content-type';
-import { AppError, InvalidJsonError, PayloadTooLargeError, ValidationError } from './errors.js';
+import { AppError, InvalidJsonError, PayloadTooLargeError, ValidationError } from '@tolk/errors';
 import { parseUtf8Json } from './json-body.js';
 
 /**

@@ -1,7 +1,8 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { currentRequestId, type Logger } from '@tolk/logger';
 import { REQUEST_ID_HEADER, redactProjectTokens } from '@tolk/contracts';
-import { AppError, STATUS_BY_CODE, errorBody } from './errors.js';
+import { AppError } from '@tolk/errors';
+import { STATUS_BY_CODE, errorBody } from './error-body.js';
 
 type BodyParserError = Error & { type?: string; status?: number; limit?: number };
 
@@ -87,14 +88,15 @@ function fromDatabaseOutage(err: Error & { code?: unknown }): AppError | undefin
     ? new AppError(
         'SERVICE_UNAVAILABLE',
         `The service's database is unavailable; retry after ${DATABASE_RETRY_AFTER_SECONDS} s`,
-        { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) },
+        { retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS },
       )
     : undefined;
 }
 
 /**
  * The one error middleware: maps every error to its status and the spec's envelope
- * `{"error":{"code","message"}}`, nothing else in the body. Only 5xx are logged at error level.
+ * `{"error":{"code","message"}}`, nothing else in the body, and an error's `retryAfterSeconds`
+ * to `Retry-After`. Only 5xx are logged at error level.
  */
 export function errorMiddleware(logger: Logger): ErrorRequestHandler {
   return (err: unknown, req, res, next) => {
@@ -125,7 +127,9 @@ export function errorMiddleware(logger: Logger): ErrorRequestHandler {
     } else {
       logger.debug({ code: appError.code, ...context }, appError.message);
     }
-    for (const [name, value] of Object.entries(appError.headers)) res.setHeader(name, value);
+    if (appError.retryAfterSeconds !== undefined) {
+      res.setHeader('Retry-After', String(appError.retryAfterSeconds));
+    }
     res.status(status).json(errorBody(appError.code, appError.message));
   };
 }

@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Socket } from 'node:net';
 import type { Express } from 'express';
-import { errorBody } from './errors.js';
+import { errorBody } from './error-body.js';
 
 /**
  * How long an idle kept-alive connection stays open. Every Tolk server sits behind something that

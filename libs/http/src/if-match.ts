@@ -1,10 +1,5 @@
-import { ValidationError } from './errors.js';
-
-/**
- * `If-Match` of a resource whose entity tag is a number (a source version, the revision of a
- * locale's translations): the numbers the client expects to be current, or `any` for `*`.
- */
-export type IfMatch = number[] | 'any';
+import type { IfMatch } from '@tolk/contracts';
+import { ValidationError } from '@tolk/errors';
 
 const ENTITY_TAG = /^(?:W\/)?"(\d{1,16})"$|^(\d{1,16})$/;
 
@@ -27,13 +22,4 @@ export function parseIfMatch(value: string | undefined, what: string, max: numbe
     numbers.push(Number(digits));
   }
   return numbers;
-}
-
-/**
- * Whether the resource at `current` meets the condition: one of the numbers, or for `*` that the
- * resource exists (`exists`: it has a representation a GET would answer). No condition: it does.
- */
-export function ifMatchHolds(expected: IfMatch | undefined, current: number, exists: boolean): boolean {
-  if (expected === undefined) return true;
-  return expected === 'any' ? exists : expected.includes(current);
 }

@@ -1,7 +1,6 @@
-export * from './errors.js';
+export * from './error-body.js';
 export * from './error-middleware.js';
 export * from './request-id.js';
-export * from './validation.js';
 export * from './query.js';
 export * from './if-match.js';
 export * from './jwt.js';
@@ -12,5 +11,4 @@ export * from './decode-json-body.js';
 export * from './routes.js';
 export * from './serve.js';
 export * from './express-server.js';
-export * from './internal-client.js';
 export * from './metrics.js';

@@ -2,7 +2,7 @@ import { createSecretKey } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import jwt from 'jsonwebtoken';
 import { INTERNAL_CALLER_HEADER } from '@tolk/contracts';
-import { UnauthorizedError } from './errors.js';
+import { UnauthorizedError } from '@tolk/errors';
 import { verifyJwt } from './jwt.js';
 
 const AUDIENCE = 'tolk-internal';

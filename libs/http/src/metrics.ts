@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Request, RequestHandler } from 'express';
 import { collectProcessMetrics, defineCounter, defineHistogram, renderMetrics } from '@tolk/logger';
-import { UnauthorizedError } from './errors.js';
+import { UnauthorizedError } from '@tolk/errors';
 
 /** The `route` label of a request no route took: unknown paths, and requests refused before routing. */
 export const UNMATCHED_ROUTE = 'unmatched';

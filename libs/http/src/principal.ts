@@ -3,7 +3,7 @@ import type { RequestHandler, Request } from 'express';
 import jwt from 'jsonwebtoken';
 import { LRUCache } from 'lru-cache';
 import { PRINCIPAL_HEADER, principalSchema, type Principal } from '@tolk/contracts';
-import { ForbiddenError, UnauthorizedError } from './errors.js';
+import { ForbiddenError, UnauthorizedError } from '@tolk/errors';
 import { verifyJwt } from './jwt.js';
 
 const ISSUER = 'tolk-gateway';

@@ -1,7 +1,6 @@
 import type { Request } from 'express';
 import { z } from 'zod';
-import { ValidationError } from './errors.js';
-import { parseInput } from './validation.js';
+import { ValidationError, parseInput } from '@tolk/errors';
 
 /** A route's query parameters: an object schema over strings (each parameter's one value). */
 export type QuerySchema = z.ZodObject;

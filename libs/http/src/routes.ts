@@ -1,6 +1,6 @@
 import type { Request, RequestHandler, Response, Router } from 'express';
 import type { z } from 'zod';
-import { AppError } from './errors.js';
+import { AppError } from '@tolk/errors';
 import { NO_QUERY_PARAMETERS, parseQuery, type QuerySchema } from './query.js';
 
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';

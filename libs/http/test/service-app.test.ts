@@ -5,10 +5,22 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { INTERNAL_CALLER_HEADER, PRINCIPAL_HEADER } from '@tolk/contracts';
 import {
+  AppError,
+  ConflictError,
+  ForbiddenError,
+  InvalidJsonError,
+  NotFoundError,
+  PayloadTooLargeError,
+  PreconditionFailedError,
+  RateLimitedError,
+  UnauthorizedError,
+  ValidationError,
+  parseInput,
+} from '@tolk/errors';
+import {
   createInternalCallerSigner,
   createPrincipalSigner,
   createServiceApp,
-  parseInput,
   parseJsonText,
   requireUser,
   route,
@@ -46,6 +58,20 @@ const DATABASE_FAILURES: Record<string, Error> = {
   syntax: Object.assign(new Error('syntax error at or near "SELEC"'), { code: '42601' }),
 };
 
+/** What the domain throws, each with the status DESIGN §3 gives its code. */
+const REFUSALS: Record<string, [AppError, number]> = {
+  validation: [new ValidationError('body.name: is required'), 400],
+  invalidJson: [new InvalidJsonError(), 400],
+  authorizationPending: [new AppError('AUTHORIZATION_PENDING', 'The login has not been approved yet'), 400],
+  unauthorized: [new UnauthorizedError(), 401],
+  forbidden: [new ForbiddenError('This project API token may only read'), 403],
+  notFound: [new NotFoundError('Project not found'), 404],
+  conflict: [new ConflictError('Locale de already exists'), 409],
+  preconditionFailed: [new PreconditionFailedError('The source is at version 4, not 3'), 412],
+  payloadTooLarge: [new PayloadTooLargeError('More than 200000 keys'), 413],
+  rateLimited: [new RateLimitedError(7), 429],
+};
+
 describe('createServiceApp', () => {
   let server: Awaited<ReturnType<typeof listen>>;
 
@@ -72,6 +98,11 @@ describe('createServiceApp', () => {
     route(router, '/v1/database-failure/:kind', {
       get: (req) => {
         throw DATABASE_FAILURES[String(req.params['kind'])];
+      },
+    });
+    route(router, '/v1/refusal/:kind', {
+      get: (req) => {
+        throw REFUSALS[String(req.params['kind'])]![0];
       },
     });
     route(router, '/v1/boom', {
@@ -108,6 +139,23 @@ describe('createServiceApp', () => {
       });
       expectEnvelope(response.body, outage ? 'SERVICE_UNAVAILABLE' : 'INTERNAL_ERROR');
       expect(JSON.stringify(response.body), kind).not.toContain('127.0.0.1');
+    }
+  });
+
+  it("when a handler throws an error of @tolk/errors, then the answer is its code's status, exactly {error:{code,message}}, and Retry-After for a rate limit", async () => {
+    for (const [kind, [error, status]] of Object.entries(REFUSALS)) {
+      const response = await request(`${server.url}/v1/refusal/${kind}`);
+      expect({
+        kind,
+        status: response.status,
+        retryAfter: response.headers.get('retry-after'),
+        body: response.body,
+      }).toStrictEqual({
+        kind,
+        status,
+        retryAfter: kind === 'rateLimited' ? '7' : null,
+        body: { error: { code: error.code, message: error.message } },
+      });
     }
   });
 

@@ -1,4 +1,4 @@
-import { PayloadTooLargeError, ValidationError } from '@tolk/http';
+import { PayloadTooLargeError, ValidationError } from '@tolk/errors';
 import { LocaleFileError } from './errors.js';
 import {
   parseSourceDocumentInSlices,
@@ -9,10 +9,10 @@ import {
 
 /**
  * A locale file uploaded to a service, parsed; what the format refuses is answered in the
- * services' error vocabulary (@tolk/http): 413 PAYLOAD_TOO_LARGE for too many keys, 400
+ * services' error vocabulary (@tolk/errors): 413 PAYLOAD_TOO_LARGE for too many keys, 400
  * VALIDATION_ERROR for anything else, each with the parser's message (it names the key path).
  * Its own entry point (`@tolk/locale-file/upload`), so that the format itself, which the CLI
- * reads too, stays free of HTTP. Read in time slices: the event loop serves others meanwhile.
+ * bundles, carries no service library. Read in time slices: the event loop serves others meanwhile.
  */
 export async function parseUpload(
   body: unknown,

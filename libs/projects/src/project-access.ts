@@ -1,5 +1,5 @@
 import type { Principal } from '@tolk/contracts';
-import { ForbiddenError, NotFoundError, UnauthorizedError } from '@tolk/http';
+import { ForbiddenError, NotFoundError, UnauthorizedError } from '@tolk/errors';
 
 /**
  * What a principal may do with one project's data (DESIGN §2). The gateway lets a user through

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { keyRulesData, type KeyRules } from '@tolk/contracts';
 import type { Logger } from '@tolk/logger';
-import { createInternalClient } from '@tolk/http';
+import { createInternalClient } from '@tolk/internal-client';
 import { projectNotFound } from './project-access.js';
 
 /** A project as project-service describes it, in its events and its internal API. */

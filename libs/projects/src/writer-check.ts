@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { liveTokenPath, tokenIntrospectionResponseSchema, type Principal } from '@tolk/contracts';
-import { createInternalClient, UnauthorizedError } from '@tolk/http';
+import { UnauthorizedError } from '@tolk/errors';
+import { createInternalClient } from '@tolk/internal-client';
 import type { Logger } from '@tolk/logger';
 import { authorizeProject, projectNotFound } from './project-access.js';
 

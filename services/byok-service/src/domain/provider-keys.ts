@@ -1,5 +1,5 @@
 import { AI_PROVIDERS, type AiProvider } from '@tolk/contracts';
-import { UnauthorizedError } from '@tolk/http';
+import { UnauthorizedError } from '@tolk/errors';
 import type { KeysRepository } from '../data-access/keys-repository.js';
 import type { KeyCipher, KeyOwner } from './key-cipher.js';
 

@@ -1,4 +1,4 @@
-import { createInternalClient, type InternalClientOptions } from '@tolk/http';
+import { createInternalClient, type InternalClientOptions } from '@tolk/internal-client';
 import { soleOwnedProjectsResponseSchema } from '@tolk/contracts';
 
 export type OwnedProject = { projectId: string; name: string };

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { enqueueEvent } from '@tolk/bus';
 import { userEventDataSchemas, type EventEnvelope } from '@tolk/contracts';
-import { ConflictError, UnauthorizedError, ValidationError } from '@tolk/http';
+import { ConflictError, UnauthorizedError, ValidationError } from '@tolk/errors';
 import type { Db } from '@tolk/db';
 import type { Logger } from '@tolk/logger';
 import type { OwnedProject, ProjectClient } from '../data-access/project-client.js';

@@ -1,4 +1,4 @@
-import { AppError, NotFoundError } from '@tolk/http';
+import { AppError, NotFoundError } from '@tolk/errors';
 import type { Db } from '@tolk/db';
 import type { DeviceCodesRepository } from '../data-access/device-codes-repository.js';
 import type { UsersRepository } from '../data-access/users-repository.js';

@@ -1,4 +1,4 @@
-import { UnauthorizedError } from '@tolk/http';
+import { UnauthorizedError } from '@tolk/errors';
 import type { Db, Queryable } from '@tolk/db';
 import type { Logger } from '@tolk/logger';
 import type { RefreshTokensRepository } from '../data-access/refresh-tokens-repository.js';

@@ -1,4 +1,4 @@
-import { NotFoundError } from '@tolk/http';
+import { NotFoundError } from '@tolk/errors';
 import type { User, UsersRepository } from '../data-access/users-repository.js';
 
 /**

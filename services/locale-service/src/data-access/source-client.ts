@@ -1,5 +1,5 @@
 import { SOURCE_VERSION_HEADER, carryOverResponseSchema, type CarryOverResponse } from '@tolk/contracts';
-import { createInternalClient, type InternalClientOptions } from '@tolk/http';
+import { createInternalClient, type InternalClientOptions } from '@tolk/internal-client';
 import { decodeSourceVersion, type ParsedSource } from '@tolk/locale-file';
 
 /** A source version as locale-service needs it: the parsed file and each key's revision. */

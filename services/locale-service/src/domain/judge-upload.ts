@@ -1,4 +1,4 @@
-import { ValidationError } from '@tolk/http';
+import { ValidationError } from '@tolk/errors';
 import {
   checkInSlices,
   comparePluralFormPlaceholders,

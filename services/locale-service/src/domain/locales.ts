@@ -1,13 +1,13 @@
-import { MAX_IGNORED_NAMED, NO_KEY_RULES, type KeyRuleMatcher, type Principal } from '@tolk/contracts';
-import type { Db, Queryable } from '@tolk/db';
 import {
-  ConflictError,
   ifMatchHolds,
-  NotFoundError,
-  PreconditionFailedError,
-  ValidationError,
+  MAX_IGNORED_NAMED,
+  NO_KEY_RULES,
   type IfMatch,
-} from '@tolk/http';
+  type KeyRuleMatcher,
+  type Principal,
+} from '@tolk/contracts';
+import type { Db, Queryable } from '@tolk/db';
+import { ConflictError, NotFoundError, PreconditionFailedError, ValidationError } from '@tolk/errors';
 import { authorizeProject, type ProjectDirectory, type WriterCheck } from '@tolk/projects';
 import {
   keySettingsOf,

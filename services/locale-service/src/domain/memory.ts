@@ -6,7 +6,7 @@ import {
 } from '@tolk/contracts';
 import type { Queryable } from '@tolk/db';
 import type { Logger } from '@tolk/logger';
-import { NotFoundError } from '@tolk/http';
+import { NotFoundError } from '@tolk/errors';
 import { sliceClock, type FlatEntries, type TargetKeys } from '@tolk/locale-file';
 import { authorizeProject, type ProjectDirectory } from '@tolk/projects';
 import type { LocalesRepository } from '../data-access/locales-repository.js';

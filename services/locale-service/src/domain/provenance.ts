@@ -4,7 +4,7 @@ import {
   type KeyProvenance,
   type ProvenanceClaim,
 } from '@tolk/contracts';
-import { parseInput, ValidationError } from '@tolk/http';
+import { parseInput, ValidationError } from '@tolk/errors';
 import { compress, decompress, sliceClock } from '@tolk/locale-file';
 import { nameKeys } from './name-keys.js';
 

@@ -1,5 +1,5 @@
 import type { Db, Queryable } from '@tolk/db';
-import { NotFoundError } from '@tolk/http';
+import { NotFoundError } from '@tolk/errors';
 import { projectNotFound } from '@tolk/projects';
 import { createVersionCache } from '@tolk/locale-file';
 import type { SourceClient, SourceVersion } from '../data-access/source-client.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { createInternalClient, type InternalClientOptions } from '@tolk/http';
+import { createInternalClient, type InternalClientOptions } from '@tolk/internal-client';
 
 /** What identity-service tells other services about a user. */
 export type DirectoryUser = { userId: string; email: string; name: string | null };

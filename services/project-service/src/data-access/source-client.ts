@@ -1,5 +1,5 @@
 import { sourceKeyCharactersResponseSchema } from '@tolk/contracts';
-import { createInternalClient, type InternalClientOptions } from '@tolk/http';
+import { createInternalClient, type InternalClientOptions } from '@tolk/internal-client';
 
 /**
  * source-service's internal API, over HTTP: the size of a project's current source, which key

@@ -16,7 +16,7 @@ import {
   PayloadTooLargeError,
   UnauthorizedError,
   ValidationError,
-} from '@tolk/http';
+} from '@tolk/errors';
 import type { Logger } from '@tolk/logger';
 import { authorizeProject, type WriterCheck } from '@tolk/projects';
 import type {

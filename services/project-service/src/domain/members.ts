@@ -1,6 +1,6 @@
 import { enqueueEvent } from '@tolk/bus';
 import type { Db } from '@tolk/db';
-import { ConflictError, ForbiddenError, NotFoundError } from '@tolk/http';
+import { ConflictError, ForbiddenError, NotFoundError } from '@tolk/errors';
 import type { Logger } from '@tolk/logger';
 import type { IdentityClient } from '../data-access/identity-client.js';
 import type { MembersRepository } from '../data-access/members-repository.js';

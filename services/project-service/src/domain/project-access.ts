@@ -1,5 +1,5 @@
 import type { Queryable } from '@tolk/db';
-import { ForbiddenError } from '@tolk/http';
+import { ForbiddenError } from '@tolk/errors';
 import { projectNotFound } from '@tolk/projects';
 import type { MembersRepository } from '../data-access/members-repository.js';
 import type { Project, ProjectsRepository, Role } from '../data-access/projects-repository.js';

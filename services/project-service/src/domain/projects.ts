@@ -9,7 +9,7 @@ import {
   type KeyRules,
 } from '@tolk/contracts';
 import type { Db } from '@tolk/db';
-import { ValidationError } from '@tolk/http';
+import { ValidationError } from '@tolk/errors';
 import type { Logger } from '@tolk/logger';
 import type { MembersRepository } from '../data-access/members-repository.js';
 import type { SourceClient } from '../data-access/source-client.js';

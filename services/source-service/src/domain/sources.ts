@@ -1,19 +1,15 @@
 import { enqueueEvent } from '@tolk/bus';
 import {
   compileKeyRules,
+  ifMatchHolds,
   keyCharacters,
   keyRulesWorkProblem,
   NO_KEY_RULES,
+  type IfMatch,
   type Principal,
 } from '@tolk/contracts';
 import type { Db, Queryable } from '@tolk/db';
-import {
-  ifMatchHolds,
-  NotFoundError,
-  PreconditionFailedError,
-  ValidationError,
-  type IfMatch,
-} from '@tolk/http';
+import { NotFoundError, PreconditionFailedError, ValidationError } from '@tolk/errors';
 import {
   authorizeProject as authorize,
   projectNotFound,

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { enqueueEvent } from '@tolk/bus';
 import { TOKEN_PREFIX_LENGTH, generateProjectToken, hashProjectToken, type Principal } from '@tolk/contracts';
 import type { Db } from '@tolk/db';
-import { ConflictError, ForbiddenError, NotFoundError } from '@tolk/http';
+import { ConflictError, ForbiddenError, NotFoundError } from '@tolk/errors';
 import { authorizeProject, projectNotFound, type ProjectDirectory, type WriterCheck } from '@tolk/projects';
 import type { ProjectsRepository, TokenProject } from '../data-access/projects-repository.js';
 import type {

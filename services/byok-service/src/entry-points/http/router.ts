@@ -1,5 +1,6 @@
 import { Router, type Request } from 'express';
-import { parseInput, requireUser, route } from '@tolk/http';
+import { parseInput } from '@tolk/errors';
+import { requireUser, route } from '@tolk/http';
 import type { KeyOwner } from '../../domain/key-cipher.js';
 import type { ProviderKeys } from '../../domain/provider-keys.js';
 import {

@@ -1,5 +1,5 @@
 import { byokProviderSchema, type AiProvider } from '@tolk/contracts';
-import { parseInput } from '@tolk/http';
+import { parseInput } from '@tolk/errors';
 
 // ---- requests and responses: in @tolk/contracts, so the gateway's OpenAPI document is generated from them ----
 

@@ -1,5 +1,6 @@
 import { Router } from 'express';
-import { noStore, parseInput, requireUser, route, withQuery } from '@tolk/http';
+import { parseInput } from '@tolk/errors';
+import { noStore, requireUser, route, withQuery } from '@tolk/http';
 import type { User } from '../../data-access/users-repository.js';
 import type { Accounts } from '../../domain/accounts.js';
 import type { DeviceLogin } from '../../domain/device-login.js';

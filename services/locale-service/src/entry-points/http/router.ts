@@ -1,5 +1,6 @@
 import { Router } from 'express';
-import { noStore, parseInput, pathParam, route, withQuery } from '@tolk/http';
+import { parseInput } from '@tolk/errors';
+import { noStore, pathParam, route, withQuery } from '@tolk/http';
 import type { Locale, Locales } from '../../domain/locales.js';
 import type { Memory } from '../../domain/memory.js';
 import {

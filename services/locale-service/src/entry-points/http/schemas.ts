@@ -1,5 +1,6 @@
-import { parseTargetLocale } from '@tolk/contracts';
-import { parseIfMatch, ValidationError, type IfMatch } from '@tolk/http';
+import { parseTargetLocale, type IfMatch } from '@tolk/contracts';
+import { ValidationError } from '@tolk/errors';
+import { parseIfMatch } from '@tolk/http';
 
 // The bodies and answers are in @tolk/contracts, so the gateway's OpenAPI document is generated
 // from the schemas this service validates with.

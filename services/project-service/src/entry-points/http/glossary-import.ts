@@ -9,13 +9,8 @@ import {
   type GlossaryEntryInput,
   type Principal,
 } from '@tolk/contracts';
-import {
-  JSON_BODY_REQUIRED,
-  PayloadTooLargeError,
-  ValidationError,
-  parseInput,
-  parseJsonText,
-} from '@tolk/http';
+import { JSON_BODY_REQUIRED, PayloadTooLargeError, ValidationError, parseInput } from '@tolk/errors';
+import { parseJsonText } from '@tolk/http';
 import { timeSlices } from '../../domain/time-slices.js';
 
 /** A bad import names its first problems, not all of 10,000. */

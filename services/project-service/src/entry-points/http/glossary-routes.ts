@@ -12,7 +12,8 @@ import {
   type GlossaryPage,
   type ReplaceGlossaryResponse,
 } from '@tolk/contracts';
-import { ValidationError, parseInput, pathParam, route, withQuery } from '@tolk/http';
+import { ValidationError, parseInput } from '@tolk/errors';
+import { pathParam, route, withQuery } from '@tolk/http';
 import type { GlossaryEntryRecord } from '../../data-access/glossary-repository.js';
 import type { Glossary, GlossaryPage as GlossaryPageRecords } from '../../domain/glossary.js';
 import { oneImportPerCaller, readGlossaryImport, tooManyLocales } from './glossary-import.js';

@@ -1,5 +1,6 @@
 import { Router } from 'express';
-import { noStore, parseInput, pathParam, requireUser, route } from '@tolk/http';
+import { parseInput } from '@tolk/errors';
+import { noStore, pathParam, requireUser, route } from '@tolk/http';
 import { authorizeProject } from '@tolk/projects';
 import type { MemberProject, Project } from '../../data-access/projects-repository.js';
 import type { AccountRemoval } from '../../domain/account-removal.js';

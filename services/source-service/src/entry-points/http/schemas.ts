@@ -1,5 +1,6 @@
 import { MAX_SOURCE_VERSION as MAX_VERSION } from '@tolk/contracts';
-import { parseIfMatch, ValidationError } from '@tolk/http';
+import { ValidationError } from '@tolk/errors';
+import { parseIfMatch } from '@tolk/http';
 import type { ExpectedVersion } from '../../domain/sources.js';
 
 // ---- requests ----

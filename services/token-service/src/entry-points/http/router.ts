@@ -5,7 +5,8 @@ import {
   tokenIntrospectionRequestSchema,
   tokenUsageReportSchema,
 } from '@tolk/contracts';
-import { parseInput, pathParam, route } from '@tolk/http';
+import { parseInput } from '@tolk/errors';
+import { pathParam, route } from '@tolk/http';
 import { authorizeProject } from '@tolk/projects';
 import type { LiveToken } from '../../data-access/tokens-repository.js';
 import type { ListedToken, Tokens } from '../../domain/tokens.js';

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { INTERNAL_CALLER_HEADER, REQUEST_ID_HEADER } from '@tolk/contracts';
 import { currentRequestId, type Logger } from '@tolk/logger';
-import { AppError } from './errors.js';
+import { AppError } from '@tolk/errors';
 
 export type InternalAnswer = { status: number; body: unknown };
 
