@@ -5,15 +5,12 @@
  * frame, it must hold what a fresh database migrated by this release holds: the same tables,
  * columns, constraints, indexes and recorded migrations, and every row it had.
  */
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '@tolk/db';
 import { migrateSchema } from '@tolk/service';
 import { openTestDatabase, type TestDatabase } from '@tolk/testing';
 import { SERVICES } from '../../scripts/services.js';
-
-const FIXTURES = path.join(import.meta.dirname, 'fixtures');
+import { restoreRelease } from './release-database.js';
 
 /** The releases whose databases are upgraded, and what each is a test of. */
 const RELEASES = [
@@ -81,14 +78,21 @@ async function rowsOf(db: Db, schema: string): Promise<Map<string, unknown[]>> {
 }
 
 /**
+ * The columns whose stored values a migration brings up to date on purpose: the counts of every
+ * locale are stale after 0013_state_of_earlier_rules.sql (recomputed before they are next shown).
+ */
+const BROUGHT_UP_TO_DATE: Record<string, readonly string[]> = { 'locales.locales': ['counts_version'] };
+
+/**
  * The rows of `before` that `table` of `schema` no longer holds: a row is held when one row of the
- * table has each of its columns that the table still has with the same value.
+ * table has each of its columns that the table still has with the same value (but those brought up
+ * to date).
  */
 async function rowsLost(db: Db, schema: string, table: string, before: unknown[]): Promise<unknown[]> {
   const { rows } = await db.query<{ row: unknown }>(
     `WITH kept AS (
        SELECT array_agg(column_name::text) AS columns FROM information_schema.columns
-        WHERE table_schema = $1 AND table_name = $2
+        WHERE table_schema = $1 AND table_name = $2 AND NOT column_name = ANY($4::text[])
      )
      SELECT b.row FROM jsonb_array_elements($3::jsonb) AS b(row), kept
       WHERE NOT EXISTS (
@@ -96,7 +100,7 @@ async function rowsLost(db: Db, schema: string, table: string, before: unknown[]
          WHERE to_jsonb(t) @> (SELECT jsonb_object_agg(key, value) FROM jsonb_each(b.row)
                                 WHERE key = ANY(kept.columns))
       )`,
-    [schema, table, JSON.stringify(before)],
+    [schema, table, JSON.stringify(before), BROUGHT_UP_TO_DATE[`${schema}.${table}`] ?? []],
   );
   return rows.map((r) => r.row);
 }
@@ -133,10 +137,7 @@ describe('a database made by a previous release, migrated by this one', () => {
   for (const release of RELEASES) {
     it(`when the database of ${release.commit} (${release.what}) is migrated, then it holds what a fresh one holds, and every row it had`, async () => {
       const database = await openDatabase();
-      // A Db of its own: the dump sets the session's search_path.
-      const restoring = database.db('public');
-      await restoring.query(await readFile(path.join(FIXTURES, `${release.commit}.sql`), 'utf8'));
-      await restoring.close();
+      await restoreRelease(database, release.commit);
       const before = new Map<string, Map<string, unknown[]>>();
       for (const { schema } of SERVICES) before.set(schema, await rowsOf(dbOf(database, schema), schema));
 
