@@ -105,7 +105,10 @@ async function rowsLost(db: Db, schema: string, table: string, before: unknown[]
   return rows.map((r) => r.row);
 }
 
-describe('a database made by a previous release, migrated by this one', () => {
+// Each test migrates a database of every schema; PGlite (a run with no Postgres) takes seconds a schema.
+const MIGRATING = { timeout: 120_000 };
+
+describe('a database made by a previous release, migrated by this one', MIGRATING, () => {
   const opened: TestDatabase[] = [];
   const dbs: Db[] = [];
   const fresh = new Map<string, unknown>();
@@ -128,7 +131,7 @@ describe('a database made by a previous release, migrated by this one', () => {
     const database = await openDatabase();
     await migrateAll(database);
     for (const { schema } of SERVICES) fresh.set(schema, await schemaOf(dbOf(database, schema), schema));
-  });
+  }, MIGRATING.timeout);
   afterAll(async () => {
     await Promise.all(dbs.map((db) => db.close()));
     await Promise.all(opened.map((database) => database.drop()));

@@ -12,6 +12,9 @@ import { RELEASE_PASSWORD, SOURCE_V2, restoreRelease, takeReleaseSteps } from '.
 
 type Answers = Record<string, unknown>;
 
+/** Starting a system migrates every schema: on PGlite (a run with no Postgres), tens of seconds. */
+const STARTING_MS = 180_000;
+
 /** Every answer about the project that a user can read, ids and times taken out. */
 async function answersOf(system: System, token: string, projectId: string): Promise<Answers> {
   const project = `/v1/projects/${projectId}`;
@@ -88,7 +91,7 @@ describe('the database of the first release, served by this one', () => {
     upgraded = started.system;
     release = started;
     fresh = await startSystem({ sources: true });
-  });
+  }, STARTING_MS);
   afterAll(async () => {
     await upgraded?.close();
     await fresh?.close();
@@ -121,7 +124,7 @@ describe("the first release's database, once this release has started on it", ()
   let started: Awaited<ReturnType<typeof upgradedSystem>>;
   beforeAll(async () => {
     started = await upgradedSystem();
-  });
+  }, STARTING_MS);
   afterAll(async () => {
     await started?.system.close();
   });
