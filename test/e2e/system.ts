@@ -22,6 +22,7 @@ import {
   openTestDatabase,
   request,
   testRedisUrl,
+  type TestDatabase,
 } from '@tolk/testing';
 import { SERVICES } from '../../scripts/services.js';
 
@@ -51,6 +52,8 @@ export async function startSystem(
     byok?: boolean;
     /** Every log line of every process, at debug level, into `logLines`. */
     captureLogs?: boolean;
+    /** Fills the system's database before its services migrate and start (a previous release's). */
+    restore?: (database: TestDatabase) => Promise<void>;
   } = {},
 ) {
   const infrastructure = inject('infrastructure');
@@ -91,6 +94,7 @@ export async function startSystem(
 
   const database = await openTestDatabase(infrastructure.postgresUrl);
   cleanups.push(() => database.drop());
+  await options.restore?.(database);
   const broker = await openTestBroker({ amqpUrl: infrastructure.amqpUrl, logger: silent });
   cleanups.push(() => broker.close());
   // The services' queues go once the bus has closed (cleanups run last first): deleted under its

@@ -9,8 +9,9 @@ import type { Project } from '../types.js';
 import { Loaded, useResource } from '../ui.js';
 
 type KeyState = 'missing' | 'outdated' | 'translated';
-type Author = 'ai' | 'human' | 'memory';
-type Provenance = { by: Author; model?: string; at: number };
+type Author = 'ai' | 'human' | 'memory' | 'unknown';
+/** `unknown`: stored before Tolk kept who wrote each translation. */
+type Provenance = { by: Author; model?: string; at?: number };
 type Severity = 'error' | 'warning';
 type Finding = { kind: string; severity: Severity; message: string };
 
@@ -35,7 +36,12 @@ const PAGE_SIZE = 50;
 /** How long typing may pause before the search is sent. */
 const SEARCH_DELAY_MS = 300;
 
-const AUTHOR_LABELS: Record<Author, string> = { ai: 'AI', human: 'person', memory: 'memory' };
+const AUTHOR_LABELS: Record<Author, string> = {
+  ai: 'AI',
+  human: 'person',
+  memory: 'memory',
+  unknown: 'writer not known',
+};
 
 /** Who wrote a value, as a cell says it: `AI (openai:gpt-4o-mini)`, `person`, `memory`. */
 function authorOf(provenance: Provenance): string {
@@ -136,6 +142,7 @@ export function TranslationsTab(props: { project: Project }) {
             <option value="human">a person</option>
             <option value="ai">AI</option>
             <option value="memory">memory</option>
+            <option value="unknown">not known (stored before Tolk kept it)</option>
           </select>
         </label>{' '}
         <label>

@@ -3,7 +3,8 @@
  * service frame applies them at every migration run, before the service's own migrations, so a
  * service declares what it does (`outbox`, `consumes`) and never copies this SQL. Every statement
  * is idempotent: on a database where a service's early migrations created these tables (before
- * they were rewritten without them, `-- supersedes sha256:`), nothing changes.
+ * they were rewritten without them: their former checksums are in the service's landed.json),
+ * nothing changes.
  */
 
 /**

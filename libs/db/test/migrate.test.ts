@@ -1,10 +1,9 @@
-import { createHash } from 'node:crypto';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, rename, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase, type TestDatabase } from '@tolk/testing';
-import { migrate, type Db } from '@tolk/db';
+import { LANDED_MANIFEST, migrate, sha256, type Db, type LandedManifest } from '@tolk/db';
 
 describe('migrate', () => {
   let database: TestDatabase;
@@ -49,50 +48,94 @@ describe('migrate', () => {
     await expect(migrate(db, dir)).rejects.toThrow(/edited\/0001_init.sql changed after it was applied/);
   });
 
-  describe('a rewritten migration', () => {
+  describe("a database that recorded a migration otherwise than its service's landed.json", () => {
     const former = 'CREATE TABLE a (id int PRIMARY KEY);\nCREATE TABLE moved (id int PRIMARY KEY);\n';
-    const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+    const current = 'CREATE TABLE a (id int PRIMARY KEY);\n';
 
-    async function appliedFormer(schema: string): Promise<{ db: Db; dir: string }> {
+    async function migratedWith(
+      schema: string,
+      files: Record<string, string>,
+    ): Promise<{ db: Db; dir: string }> {
       const db = open(schema);
-      const dir = await migrationsDir({ '0001_init.sql': former });
+      const dir = await migrationsDir(files);
       await migrate(db, dir);
       await db.query('INSERT INTO a VALUES (1)');
       return { db, dir };
     }
 
-    it('when it names the checksum of the text that was applied, then it is accepted and its own checksum recorded', async () => {
-      const { db, dir } = await appliedFormer('rewritten');
-      const rewritten = `CREATE TABLE a (id int PRIMARY KEY);\n-- supersedes sha256:${sha256(former)}\n`;
-      await writeFile(path.join(dir, '0001_init.sql'), rewritten);
+    async function landed(dir: string, manifest: LandedManifest): Promise<void> {
+      await writeFile(path.join(dir, LANDED_MANIFEST), JSON.stringify(manifest));
+    }
+
+    async function recorded(db: Db): Promise<Array<{ name: string; checksum: string }>> {
+      const { rows } = await db.query<{ name: string; checksum: string }>(
+        'SELECT name, checksum FROM schema_migrations ORDER BY name',
+      );
+      return rows;
+    }
+
+    it('when it applied a former text the manifest names, then nothing runs again and the landed checksum is recorded', async () => {
+      const { db, dir } = await migratedWith('former_text', { '0001_init.sql': former });
+      await writeFile(path.join(dir, '0001_init.sql'), current);
+      await landed(dir, { '0001_init.sql': { sha256: sha256(current), formerSha256: [sha256(former)] } });
       expect(await migrate(db, dir)).toEqual([]);
       expect((await db.query('SELECT id FROM a')).rows).toEqual([{ id: 1 }]);
-      expect((await db.query('SELECT checksum FROM schema_migrations')).rows).toEqual([
-        { checksum: sha256(rewritten) },
-      ]);
-      // The next run takes the recorded checksum as it takes any other.
+      expect(await recorded(db)).toEqual([{ name: '0001_init.sql', checksum: sha256(current) }]);
       expect(await migrate(db, dir)).toEqual([]);
     });
 
-    it("when it names another checksum than the applied text's, then the start stops naming it", async () => {
-      const { db, dir } = await appliedFormer('rewritten_other');
-      await writeFile(
-        path.join(dir, '0001_init.sql'),
-        `CREATE TABLE a (id bigint PRIMARY KEY);\n-- supersedes sha256:${sha256('something else')}\n`,
-      );
+    it('when it applied a text the manifest does not name, then the start stops naming the file', async () => {
+      const { db, dir } = await migratedWith('other_text', { '0001_init.sql': former });
+      await writeFile(path.join(dir, '0001_init.sql'), current);
+      await landed(dir, {
+        '0001_init.sql': { sha256: sha256(current), formerSha256: [sha256('another text')] },
+      });
       await expect(migrate(db, dir)).rejects.toThrow(
-        /rewritten_other\/0001_init.sql changed after it was applied/,
+        /other_text\/0001_init.sql changed after it was applied/,
       );
     });
 
-    it('when a database never applied it, then its new text runs as any other', async () => {
-      const db = open('rewritten_fresh');
-      const dir = await migrationsDir({
-        '0001_init.sql': `CREATE TABLE a (id int PRIMARY KEY);\n-- supersedes sha256:${sha256(former)}\n`,
+    it('when a file names its former text in a comment only, then the start stops as for any edit', async () => {
+      const { db, dir } = await migratedWith('comment_only', { '0001_init.sql': former });
+      await writeFile(path.join(dir, '0001_init.sql'), `${current}-- supersedes sha256:${sha256(former)}\n`);
+      await expect(migrate(db, dir)).rejects.toThrow(
+        /comment_only\/0001_init.sql changed after it was applied/,
+      );
+    });
+
+    it('when files were renumbered, then their rows take the new names and only the files after them run', async () => {
+      const { db, dir } = await migratedWith('renumbered', {
+        '0001_init.sql': current,
+        '0002_b.sql': 'ALTER TABLE a ADD COLUMN b int;',
+        '0002_c.sql': 'ALTER TABLE a ADD COLUMN c int;',
       });
-      expect(await migrate(db, dir)).toEqual(['0001_init.sql']);
-      const { rows } = await db.query(`SELECT to_regclass('rewritten_fresh.moved') AS t`);
-      expect(rows[0]).toEqual({ t: null });
+      await rename(path.join(dir, '0002_c.sql'), path.join(dir, '0003_c.sql'));
+      await writeFile(path.join(dir, '0004_d.sql'), 'ALTER TABLE a ADD COLUMN d int;');
+      await landed(dir, {
+        '0001_init.sql': { sha256: sha256(current) },
+        '0002_b.sql': { sha256: sha256('ALTER TABLE a ADD COLUMN b int;') },
+        '0003_c.sql': { sha256: sha256('ALTER TABLE a ADD COLUMN c int;'), formerName: '0002_c.sql' },
+      });
+      expect(await migrate(db, dir)).toEqual(['0004_d.sql']);
+      expect((await recorded(db)).map((row) => row.name)).toEqual([
+        '0001_init.sql',
+        '0002_b.sql',
+        '0003_c.sql',
+        '0004_d.sql',
+      ]);
+      expect(await migrate(db, dir)).toEqual([]);
+    });
+
+    it('when a database never applied a renumbered file, then it runs under its new name', async () => {
+      const db = open('renumbered_fresh');
+      const dir = await migrationsDir({
+        '0001_init.sql': current,
+        '0003_c.sql': 'ALTER TABLE a ADD COLUMN c int;',
+      });
+      await landed(dir, {
+        '0003_c.sql': { sha256: sha256('ALTER TABLE a ADD COLUMN c int;'), formerName: '0002_c.sql' },
+      });
+      expect(await migrate(db, dir)).toEqual(['0001_init.sql', '0003_c.sql']);
     });
   });
 

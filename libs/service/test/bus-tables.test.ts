@@ -1,7 +1,7 @@
 /**
  * The bus's tables (outbox, processed_events) are the bus's: the frame creates them. The first
- * services' migrations held copies of that DDL; those migrations were rewritten without it, each
- * naming its former text's checksum (`-- supersedes sha256:`). These tests migrate a database
+ * services' migrations held copies of that DDL; those migrations were rewritten without it, and
+ * each service's landed.json names the former texts' checksums. These tests migrate a database
  * with the former texts (kept in fixture/former-migrations), then run the frame with the
  * rewritten ones, and keep new migrations from creating a bus table again.
  */

@@ -70,11 +70,18 @@ export function createLocaleService(deps: ServiceDeps<LocaleConfig>): ServicePar
     logger,
   });
   void learning.resume();
+  // What an upgrade left behind (counts of earlier rules, translations the memory never learned).
+  let stopping = false;
+  const caughtUp = useCases.refreshBehind(() => stopping);
   const sync = createLocaleSync({ projects, heads, locales, documents, carry, retired, baselines, now });
   return {
     router: createLocaleRouter({ locales: useCases, memory }),
     consumer: localeConsumer(sync, useCases.refresh, logger),
     bodyLimitBytes: config.LOCALE_MAX_BODY_BYTES,
-    stop: learning.stop,
+    stop: async () => {
+      stopping = true;
+      await caughtUp;
+      await learning.stop();
+    },
   };
 }

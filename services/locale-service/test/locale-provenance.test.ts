@@ -262,6 +262,60 @@ describe('PUT /v1/projects/:projectId/locales/:locale/translations with @@proven
   });
 });
 
+describe('translations stored before provenance was kept', () => {
+  /** `de` uploaded, then its provenance taken away, as a release before provenance stored it. */
+  async function storedWithoutProvenance(): Promise<Project> {
+    const project = await readyProject();
+    expect((await upload(project, GERMAN)).status).toBe(200);
+    await service.db.query(`UPDATE locales SET provenance = NULL WHERE project_id = $1 AND locale = 'de'`, [
+      project.projectId,
+    ]);
+    return project;
+  }
+
+  async function unknownWriters(project: Project): Promise<string[] | undefined> {
+    const response = await service.call('GET', `/v1/projects/${project.projectId}/locales/de/translations`, {
+      as: project.owner,
+    });
+    return translationsResponseSchema.parse(response.body).unknownWriters;
+  }
+
+  /** Each key of the browser with the writer of its `de` value. */
+  async function browsedWriters(project: Project, query = ''): Promise<Record<string, unknown>> {
+    const response = await service.call('GET', `/v1/projects/${project.projectId}/keys?locale=de${query}`, {
+      as: project.owner,
+    });
+    expect(response.status).toBe(200);
+    const keys = response.body.keys as Array<{ key: string; locales: { de: { provenance: unknown } } }>;
+    return Object.fromEntries(keys.map((row) => [row.key, row.locales.de.provenance]));
+  }
+
+  it('when they are downloaded, then unknownWriters names every key, in order, and provenance none', async () => {
+    const project = await storedWithoutProvenance();
+    expect((await translations(project)).provenance).toStrictEqual({});
+    expect(await unknownWriters(project)).toStrictEqual(['title', 'save', 'cancel', 'nav.home']);
+  });
+
+  it('when one is uploaded changed, then it is human and the others stay unknown', async () => {
+    const project = await storedWithoutProvenance();
+    expect((await upload(project, { ...GERMAN, save: 'Sichern' })).status).toBe(200);
+    expect(Object.keys((await translations(project)).provenance)).toStrictEqual(['save']);
+    expect(await unknownWriters(project)).toStrictEqual(['title', 'cancel', 'nav.home']);
+  });
+
+  it('when the browser shows them, then their writer is unknown, a key with no value has none, and ?by=unknown finds them', async () => {
+    const project = await storedWithoutProvenance();
+    expect((await upload(project, { ...GERMAN, cancel: undefined, save: 'Sichern' })).status).toBe(200);
+    expect(await browsedWriters(project)).toStrictEqual({
+      title: { by: 'unknown' },
+      save: { by: 'human', at: expect.any(Number) },
+      cancel: null,
+      'nav.home': { by: 'unknown' },
+    });
+    expect(Object.keys(await browsedWriters(project, '&by=unknown'))).toStrictEqual(['title', 'nav.home']);
+  });
+});
+
 describe('provenance helpers', () => {
   const ai: Provenance = { by: 'ai', model: MODEL, at: 1 };
 

@@ -189,6 +189,22 @@ export const keyProvenanceSchema = z.strictObject({
   at: epochMillis().meta({ description: 'When the upload that wrote it was stored (epoch milliseconds)' }),
 });
 
+/** What says that a stored translation's writer is not known. */
+const UNKNOWN_WRITER_DESCRIPTION =
+  'stored before Tolk kept who wrote each translation (or carried over from such a translation by a ' +
+  "rename or a restore): who wrote it is not known, and it may be a person's";
+
+/** Who wrote a stored translation as the translation browser shows it: known, or `unknown`. */
+export const shownProvenanceSchema = z.union([
+  keyProvenanceSchema,
+  z.strictObject({
+    by: z.literal('unknown').meta({ description: `\`unknown\`: ${UNKNOWN_WRITER_DESCRIPTION}` }),
+  }),
+]);
+
+/** The writers the translation browser filters by. */
+export const WRITERS = ['ai', 'human', 'memory', 'unknown'] as const;
+
 export const translationsResponseSchema = z.strictObject({
   locale: targetLocale,
   syncedVersion: z.number().int().nonnegative(),
@@ -206,8 +222,17 @@ export const translationsResponseSchema = z.strictObject({
   provenance: z.record(z.string(), keyProvenanceSchema).meta({
     description:
       'Key of `content` (flattened, as `home.title`) → who wrote its translation, in the order of ' +
-      '`content`. Keys stored before provenance was kept are absent.',
+      '`content`, where it is known (see `unknownWriters`).',
   }),
+  // A member of its own rather than an entry `{"by": "unknown"}` of `provenance`: a CLI that holds
+  // answers to its schema takes newer members away, but refuses a writer it does not know. Always
+  // sent; optional for a CLI talking to a server from before it.
+  unknownWriters: z
+    .array(z.string())
+    .optional()
+    .meta({
+      description: `Keys of \`content\` whose translation was ${UNKNOWN_WRITER_DESCRIPTION}, in the order of \`content\``,
+    }),
 });
 
 export type LocaleResponse = z.infer<typeof localeResponseSchema>;
@@ -338,7 +363,7 @@ export const browseKeysQuerySchema = z.strictObject({
     .enum(['missing', 'outdated', 'translated'], { error: 'must be missing, outdated or translated' })
     .optional(),
   q: z.string({ error: 'must be a string' }).max(500, { error: 'must be at most 500 characters' }).optional(),
-  by: z.enum(['ai', 'human', 'memory'], { error: 'must be ai, human or memory' }).optional(),
+  by: z.enum(WRITERS, { error: 'must be ai, human, memory or unknown' }).optional(),
   findings: z.enum(['error', 'warning', 'any'], { error: 'must be error, warning or any' }).optional(),
   offset: queryInteger(0, 10_000_000, 'a whole number from 0').optional(),
   limit: queryInteger(1, MAX_BROWSE_LIMIT, `a whole number from 1 to ${MAX_BROWSE_LIMIT}`).optional(),
@@ -366,9 +391,8 @@ export const browseKeysResponseSchema = z.strictObject({
           z.strictObject({
             value: z.string().nullable(),
             status: keyStateSchema,
-            provenance: keyProvenanceSchema.nullable().meta({
-              description:
-                'Who wrote the value; null when none or not known (stored before provenance was kept)',
+            provenance: shownProvenanceSchema.nullable().meta({
+              description: 'Who wrote the stored value; null when none is stored',
             }),
             findings: z.array(keyFindingSchema).meta({
               description: 'The findings of the stored value, as judged when it was uploaded (empty: none)',
@@ -384,3 +408,4 @@ export const browseKeysResponseSchema = z.strictObject({
 
 export type BrowseKeysResponse = z.infer<typeof browseKeysResponseSchema>;
 export type KeyProvenance = z.infer<typeof keyProvenanceSchema>;
+export type ShownProvenance = z.infer<typeof shownProvenanceSchema>;

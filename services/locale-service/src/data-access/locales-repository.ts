@@ -28,6 +28,11 @@ export type LocaleRow = LocaleCounts & {
   carriedVersion: number;
   /** Whether translations are stored. */
   hasContent: boolean;
+  /**
+   * Whether its stored translations are yet to be taught to the translation memory whole: they were
+   * stored before the memory existed (the migration that brought them up to date says so).
+   */
+  memoryUntaught: boolean;
   /** The revision of the translations as a download shows them (see NEXT_REVISION). */
   revision: number;
   createdAt: number;
@@ -48,6 +53,7 @@ type Row = {
   warning_count: number;
   carried_version: number;
   has_content: boolean;
+  memory_untaught: boolean;
   revision: string | number;
   created_at: Date;
   updated_at: Date;
@@ -55,7 +61,7 @@ type Row = {
 
 const COLUMNS = `locale, translated_from, translated_at, counts_version, key_count, translated_count,
   missing_count, outdated_count, synced_version, error_count, warning_count, carried_version, (content IS NOT NULL) AS has_content,
-  revision, created_at, updated_at`;
+  memory_untaught, revision, created_at, updated_at`;
 
 /**
  * A new revision of a locale's translations, for a statement that changes what a download of
@@ -82,6 +88,7 @@ function toLocale(row: Row): LocaleRow {
     warningCount: row.warning_count,
     carriedVersion: row.carried_version,
     hasContent: row.has_content,
+    memoryUntaught: row.memory_untaught,
     revision: Number(row.revision),
     createdAt: row.created_at.getTime(),
     updatedAt: row.updated_at.getTime(),
@@ -419,7 +426,14 @@ export function createLocalesRepository(db: Db) {
       locale: string,
       q: Queryable = db,
     ): Promise<
-      | { content?: Buffer; provenance?: Buffer; findings?: Buffer; translatedFrom: number; revision: string }
+      | {
+          content?: Buffer;
+          provenance?: Buffer;
+          findings?: Buffer;
+          translatedFrom: number;
+          translatedAt: number | null;
+          revision: string;
+        }
       | undefined
     > {
       const { rows } = await q.query<{
@@ -427,9 +441,10 @@ export function createLocalesRepository(db: Db) {
         provenance: Buffer | null;
         findings: Buffer | null;
         translated_from: number;
+        translated_at: Date | null;
         revision: string;
       }>(
-        `SELECT content, provenance, findings, translated_from, xmin::text AS revision
+        `SELECT content, provenance, findings, translated_from, translated_at, xmin::text AS revision
            FROM locales WHERE project_id = $1 AND locale = $2`,
         [projectId, locale],
       );
@@ -440,9 +455,28 @@ export function createLocalesRepository(db: Db) {
           provenance: row.provenance ?? undefined,
           findings: row.findings ?? undefined,
           translatedFrom: row.translated_from,
+          translatedAt: row.translated_at?.getTime() ?? null,
           revision: row.revision,
         }
       );
+    },
+
+    /** Records that the locale's stored translations were taught to the memory; false when they had been. */
+    async markTaught(projectId: string, locale: string, tx: Queryable): Promise<boolean> {
+      const { rowCount } = await tx.query(
+        `UPDATE locales SET memory_untaught = false
+          WHERE project_id = $1 AND locale = $2 AND memory_untaught`,
+        [projectId, locale],
+      );
+      return (rowCount ?? 0) > 0;
+    },
+
+    /** The projects with locales whose counts are stale or whose translations are yet to be taught. */
+    async projectsBehind(): Promise<string[]> {
+      const { rows } = await db.query<{ project_id: string }>(
+        `SELECT DISTINCT project_id FROM locales WHERE counts_version < 0 OR memory_untaught ORDER BY project_id`,
+      );
+      return rows.map((row) => row.project_id);
     },
   };
 }

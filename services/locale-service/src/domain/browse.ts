@@ -8,7 +8,8 @@ import {
 } from '@tolk/locale-file';
 
 import type { KeyFindings } from './locale-findings.js';
-import type { Provenance, ProvenanceMap } from './provenance.js';
+import type { ShownProvenance } from '@tolk/contracts';
+import { shownProvenanceOf, type ProvenanceMap } from './provenance.js';
 import type { Slices } from './slice-queue.js';
 
 export type KeyState = 'missing' | 'outdated' | 'translated';
@@ -25,8 +26,10 @@ export type BrowsedLocale = {
   valueOf: (key: string) => string | undefined;
   /** Whether the project's key rules leave the key out of targets. */
   excluded: (key: string) => boolean;
-  /** Who wrote each stored value. */
+  /** Who wrote each stored value, where it is known. */
   provenance: ProvenanceMap;
+  /** The stored values (a key with none has no writer). */
+  stored: ReadonlyMap<string, string>;
   /** The findings of each stored value (DESIGN §15). */
   findings: KeyFindings;
   missing: ReadonlySet<string>;
@@ -41,7 +44,7 @@ export type BrowsedKey = {
   description: string | null;
   locales: Record<
     string,
-    { value: string | null; status: KeyState; provenance: Provenance | null; findings: StoredFinding[] }
+    { value: string | null; status: KeyState; provenance: ShownProvenance | null; findings: StoredFinding[] }
   >;
 };
 
@@ -134,9 +137,12 @@ function hasKey(locale: BrowsedLocale, key: string): boolean {
   return (!locale.target || locale.target.byKey.has(key)) && !locale.excluded(key);
 }
 
-/** A stored value's provenance; none for a value the rules give (a never-translated key's source text). */
-function provenanceOf(locale: BrowsedLocale, key: string): Provenance | undefined {
-  return locale.provenance.get(key);
+/**
+ * Who wrote a stored value (`unknown`: stored before provenance was kept); none for a key with no
+ * stored value (a never-translated key given its source text).
+ */
+function provenanceOf(locale: BrowsedLocale, key: string): ShownProvenance | null {
+  return shownProvenanceOf(locale.provenance, locale.stored, key);
 }
 
 /** The locale's value of `key` in lower case ('' for none), as searches compare it. */
@@ -181,7 +187,7 @@ export async function browsePage(
     rows: BrowseRows;
     locales: readonly BrowsedLocale[];
     status?: KeyState;
-    by?: Provenance['by'];
+    by?: ShownProvenance['by'];
     findings?: FindingsFilter;
     q?: string;
     offset: number;
@@ -204,7 +210,7 @@ export async function browsePage(
           {
             value: locale.valueOf(row.key) ?? null,
             status: stateOf(locale, row.key),
-            provenance: provenanceOf(locale, row.key) ?? null,
+            provenance: provenanceOf(locale, row.key),
             findings: [...findingsOf(locale, row.key)],
           },
         ]),

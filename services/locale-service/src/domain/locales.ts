@@ -5,6 +5,7 @@ import {
   type IfMatch,
   type KeyRuleMatcher,
   type Principal,
+  type ShownProvenance,
 } from '@tolk/contracts';
 import type { Db, Queryable } from '@tolk/db';
 import { ConflictError, NotFoundError, PreconditionFailedError, ValidationError } from '@tolk/errors';
@@ -76,6 +77,8 @@ import {
   decodeProvenance,
   encodeProvenance,
   keepProvenanceOf,
+  shownProvenanceOf,
+  UNKNOWN_WRITER,
   provenanceOfUpload,
   NO_PROVENANCE,
   readProvenanceClaim,
@@ -123,8 +126,10 @@ export type Translations = {
   translatedFrom: number;
   content: string;
   updatedAt: number;
-  /** Key of `content` → who wrote its translation, in the order of `content`. */
+  /** Key of `content` → who wrote its translation, in the order of `content`, where it is known. */
   provenance: ReadonlyMap<string, Provenance>;
+  /** Keys of `content` whose stored translation has no known writer, in the order of `content`. */
+  unknownWriters: string[];
   /** The revision of the stored translations `content` shows: its entity tag. */
   revision: number;
 };
@@ -353,6 +358,7 @@ export function createLocales(deps: {
           valueOf: ruledValueOf(source, target, rules, translations),
           excluded: (key) => excludedKeys?.has(key) ?? false,
           provenance,
+          stored: translations,
           findings,
           missing: new Set(state.missing),
           outdated: new Set(state.outdated),
@@ -511,10 +517,45 @@ export function createLocales(deps: {
     return retiring;
   }
 
+  /**
+   * Teaches the memory the stored translations of locales that were stored before it existed
+   * (`memoryUntaught`): each locale's whole, as an upload of them made from the same version would
+   * (memoryOfUpload), at the time they were stored, so that what later uploads taught wins. Kept as
+   * an upload's lessons and learned right after. A failure is logged and left for the next refresh.
+   */
+  async function teachStored(projectId: string, untaught: readonly LocaleRow[]): Promise<void> {
+    try {
+      const { i18nextPlurals } = await keySettings(projectId, db);
+      await learning.during(projectId, async () => {
+        for (const { locale } of untaught) {
+          const stored = await locales.translationsAtRevision(projectId, locale);
+          if (!stored?.content) continue;
+          const made = await documents.version(projectId, stored.translatedFrom);
+          const lessons = await memoryOfUpload(
+            made,
+            targetKeysOf(made, locale, i18nextPlurals),
+            await decodeTranslations(stored.content),
+            NO_TRANSLATIONS,
+            await decodeFindings(stored.findings),
+          );
+          await db.transaction(async (tx) => {
+            if (!(await locales.markTaught(projectId, locale, tx))) return;
+            await memory.record(projectId, locale, lessons, stored.translatedAt ?? now(), tx);
+          });
+        }
+      });
+      logger.info({ projectId, locales: untaught.length }, 'stored translations taught to the memory');
+    } catch (error) {
+      logger.error({ err: error, projectId }, 'translation memory: stored translations could not be taught');
+    }
+  }
+
   /** Returns the head the counts were brought to: what they are shown against. */
   async function refreshNow(projectId: string): Promise<SourceHead> {
     const head = await documents.head(projectId);
     const rows = await locales.list(projectId);
+    const untaught = rows.filter((row) => row.memoryUntaught && row.hasContent);
+    if (untaught.length > 0) await teachStored(projectId, untaught);
     const stale = rows.filter((row) => row.countsVersion < head.version);
     // Translations the consumer could not carry over a version's renames and restores (an event
     // missed or too large for them): carried now, with what source-service says of the versions.
@@ -729,6 +770,24 @@ export function createLocales(deps: {
   return {
     refresh,
 
+    /**
+     * Refreshes, one at a time, every project whose locales are stale or untaught (as an upgrade
+     * leaves them), so that they are up to date before they are read; a project that fails is
+     * left for its next read. Stops between two projects once `stopped` says so.
+     */
+    async refreshBehind(stopped: () => boolean): Promise<void> {
+      const projectIds = await locales.projectsBehind().catch((error: unknown) => {
+        logger.error({ err: error }, 'the projects whose locales are behind could not be listed');
+        return [];
+      });
+      for (const projectId of projectIds) {
+        if (stopped()) return;
+        await refresh(projectId).catch((error: unknown) => {
+          logger.warn({ err: error, projectId }, "locales behind: left for the project's next read");
+        });
+      }
+    },
+
     /** `GET .../locales`: in the order they were added. */
     async list(principal: Principal | undefined, projectId: string): Promise<Locale[]> {
       const { head } = await open(principal, projectId, 'read');
@@ -821,7 +880,7 @@ export function createLocales(deps: {
       query: {
         codes?: readonly string[];
         status?: KeyState;
-        by?: 'ai' | 'human' | 'memory';
+        by?: ShownProvenance['by'];
         findings?: FindingsFilter;
         q?: string;
         offset: number;
@@ -899,6 +958,9 @@ export function createLocales(deps: {
         content: JSON.stringify(document),
         updatedAt: row.translatedAt ?? row.createdAt,
         provenance: keepProvenanceOf(provenance, written),
+        unknownWriters: written.filter(
+          (key) => shownProvenanceOf(provenance, translations, key) === UNKNOWN_WRITER,
+        ),
         revision: raw.revision,
       };
     },

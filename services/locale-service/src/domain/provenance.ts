@@ -3,6 +3,7 @@ import {
   provenanceClaimSchema,
   type KeyProvenance,
   type ProvenanceClaim,
+  type ShownProvenance,
 } from '@tolk/contracts';
 import { parseInput, ValidationError } from '@tolk/errors';
 import { compress, decompress, sliceClock } from '@tolk/locale-file';
@@ -58,6 +59,22 @@ export function keepProvenanceOf(map: ProvenanceMap, keys: Iterable<string>): Ma
     if (provenance) kept.set(key, provenance);
   }
   return kept;
+}
+
+/** The writer of a stored translation whose provenance is not known (stored before it was kept). */
+export const UNKNOWN_WRITER: ShownProvenance = { by: 'unknown' };
+
+/**
+ * Who wrote `key`'s stored translation as it is shown: its provenance, or `unknown` where none is
+ * known (every key stored before provenance was kept, or carried over from one); null when the
+ * key has no stored translation.
+ */
+export function shownProvenanceOf(
+  map: ProvenanceMap,
+  stored: ReadonlyMap<string, string>,
+  key: string,
+): ShownProvenance | null {
+  return map.get(key) ?? (stored.has(key) ? UNKNOWN_WRITER : null);
 }
 
 /** A validated claim: key → who wrote it (`ai` with the model, or `memory`). */

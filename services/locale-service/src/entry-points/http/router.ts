@@ -87,6 +87,7 @@ export function createLocaleRouter(deps: { locales: Locales; memory: Pick<Memory
         content: translations.content,
         updatedAt: translations.updatedAt,
         provenance: Object.fromEntries(translations.provenance),
+        unknownWriters: translations.unknownWriters,
       };
       res.setHeader('ETag', `"${translations.revision}"`);
       res.json(body);
