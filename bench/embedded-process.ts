@@ -2,7 +2,8 @@
  * Tolk's embedded mode as a user starts it: the launcher `npm start` runs (scripts/start.ts), with
  * none of DATABASE_URL, AMQP_URL and REDIS_URL set, on a data directory of the caller's. node is
  * spawned directly, not through npm, so the child's pid is the process running Tolk and its
- * /proc/<pid>/status tells Tolk's resident memory.
+ * /proc/<pid>/status tells Tolk's resident memory; `viaNpm` runs `npm start` itself instead (the
+ * smoke), stopped as Ctrl-C stops it: SIGINT to its process group.
  */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -145,6 +146,7 @@ export function spawnEmbeddedTolk(options: {
   dataDir: string;
   port: number;
   env?: Record<string, string>;
+  viaNpm?: boolean;
   onWarning: (line: string) => void;
   onExit?: (how: string) => void;
 }) {
@@ -157,13 +159,18 @@ export function spawnEmbeddedTolk(options: {
     ...options.env,
   });
   const spawnedAt = performance.now();
-  const child = spawn(process.execPath, ['--conditions=tolk-source', '--import', 'tsx', LAUNCHER], {
+  const [command, args] = options.viaNpm
+    ? ['npm', ['start']]
+    : [process.execPath, ['--conditions=tolk-source', '--import', 'tsx', LAUNCHER]];
+  const child = spawn(command, args, {
     cwd: ROOT,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: options.viaNpm === true,
   });
   const pid = child.pid;
-  if (pid === undefined) throw new Error(`could not spawn ${process.execPath}`);
+  if (pid === undefined) throw new Error(`could not spawn ${command}`);
+  const signal = (name: NodeJS.Signals) => (options.viaNpm ? process.kill(-pid, name) : child.kill(name));
 
   const output: string[] = [];
   let reportedMs: number | undefined;
@@ -235,9 +242,9 @@ export function spawnEmbeddedTolk(options: {
       let killed = false;
       const kill = setTimeout(() => {
         killed = true;
-        child.kill('SIGKILL');
+        signal('SIGKILL');
       }, STOP_TIMEOUT_MS);
-      child.kill('SIGINT');
+      signal('SIGINT');
       await exited;
       clearTimeout(kill);
       return { ms: performance.now() - sentAt, killed };
