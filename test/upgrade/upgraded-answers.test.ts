@@ -104,8 +104,15 @@ describe('the database of the first release, served by this one', () => {
     const expected = await answersOf(fresh, steps.token, steps.projectId);
     const actual = await answersOf(upgraded, upgradedToken, release.projectId);
 
-    // What the steps left: pl lacks the plural forms few and many that i18next has for it.
-    expect(expected['pl']).toMatchObject({ detail: { missing: expect.arrayContaining(['cart.items_few']) } });
+    // What the steps left: pl lacks the plural forms few and many that i18next has for it, and its
+    // menu.help is the source text (a copy: a warning of this release, none of the first).
+    expect(expected['pl']).toMatchObject({
+      detail: {
+        missing: expect.arrayContaining(['cart.items_few']),
+        warningCount: 1,
+        findings: [expect.objectContaining({ key: 'menu.help', kind: 'copy' })],
+      },
+    });
     expect(actual).toEqual(withWritersUnknown(expected));
     // The browser filters by the writer not known as by any other.
     const writtenBy = async (system: System, token: string, projectId: string, by: string) => {
