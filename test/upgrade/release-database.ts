@@ -54,16 +54,21 @@ export const UPLOADS = {
   },
   pl: {
     cart: { title: 'Twój koszyk', items_one: '{{count}} produkt', items_other: '{{count}} produktów' },
-    menu: { home: 'Start', settings: 'Ustawienia' },
+    // Left as the source text: this release finds a copy (a warning); the first release had no findings.
+    menu: { home: 'Start', settings: 'Ustawienia', help: 'Help' },
   },
 };
 
 /**
  * Steps 1 to 4 of fixtures/README.md by a new user of `system`: the project `Shop` with `de` and
- * `pl`, source version 1, both uploads, source version 2. Answers the project's id and the token.
+ * `pl`, source version 1, both uploads, source version 2; with `rulesAndGlossary`, step 5 too.
+ * Answers the project's id, the user's id and token.
  */
-export async function takeReleaseSteps(system: System): Promise<{ projectId: string; token: string }> {
-  const { token } = await system.signUp();
+export async function takeReleaseSteps(
+  system: System,
+  options: { rulesAndGlossary?: boolean } = {},
+): Promise<{ projectId: string; token: string; userId: string }> {
+  const { token, userId } = await system.signUp();
   const created = await system.call('POST', '/v1/projects', token, { name: 'Shop', sourceLocale: 'en' });
   expect(created.status).toBe(201);
   const projectId = created.body.projectId as string;
@@ -94,5 +99,11 @@ export async function takeReleaseSteps(system: System): Promise<{ projectId: str
     version: 2,
   });
   await atVersion(2);
-  return { projectId, token };
+  if (options.rulesAndGlossary) {
+    const rules = { settings: { keyRules: { humanOnly: ['menu.help'] } } };
+    expect((await system.call('PATCH', project, token, rules)).status).toBe(200);
+    const term = { term: 'cart', translations: { de: 'Warenkorb', pl: 'koszyk' } };
+    expect((await system.call('POST', `${project}/glossary`, token, term)).status).toBe(201);
+  }
+  return { projectId, token, userId };
 }

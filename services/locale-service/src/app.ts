@@ -15,6 +15,7 @@ import { createSourceDocuments } from './domain/source-documents.js';
 import { createMemoryRepository } from './data-access/memory-repository.js';
 import { createMemory } from './domain/memory.js';
 import { createMemoryLearning } from './domain/memory-learning.js';
+import { createStoredCatchUp } from './domain/stored-catch-up.js';
 import { localeConsumer } from './entry-points/messaging/locale-consumer.js';
 import { createLocaleRouter } from './entry-points/http/router.js';
 
@@ -58,6 +59,16 @@ export function createLocaleService(deps: ServiceDeps<LocaleConfig>): ServicePar
     baseline: createBaselineKeeper({ db, baselines, locales, now }),
     memory,
     learning,
+    storedCatchUp: createStoredCatchUp({
+      db,
+      locales,
+      projects,
+      documents,
+      memory,
+      learning,
+      now,
+      logger,
+    }),
     limits: {
       maxKeys: config.LOCALE_MAX_KEYS,
       maxDepth: config.LOCALE_MAX_DEPTH,
@@ -70,7 +81,7 @@ export function createLocaleService(deps: ServiceDeps<LocaleConfig>): ServicePar
     logger,
   });
   void learning.resume();
-  // What an upgrade left behind (counts of earlier rules, translations the memory never learned).
+  // What an upgrade left behind (counts of earlier rules, translations never judged or learned).
   let stopping = false;
   const caughtUp = useCases.refreshBehind(() => stopping);
   const sync = createLocaleSync({ projects, heads, locales, documents, carry, retired, baselines, now });

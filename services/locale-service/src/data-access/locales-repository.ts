@@ -29,10 +29,10 @@ export type LocaleRow = LocaleCounts & {
   /** Whether translations are stored. */
   hasContent: boolean;
   /**
-   * Whether its stored translations are yet to be taught to the translation memory whole: they were
-   * stored before the memory existed (the migration that brought them up to date says so).
+   * Whether its stored translations are yet to be judged and taught to the translation memory as
+   * this release does: some may have been stored before findings and the memory existed.
    */
-  memoryUntaught: boolean;
+  storedBehind: boolean;
   /** The revision of the translations as a download shows them (see NEXT_REVISION). */
   revision: number;
   createdAt: number;
@@ -53,7 +53,7 @@ type Row = {
   warning_count: number;
   carried_version: number;
   has_content: boolean;
-  memory_untaught: boolean;
+  stored_behind: boolean;
   revision: string | number;
   created_at: Date;
   updated_at: Date;
@@ -61,7 +61,7 @@ type Row = {
 
 const COLUMNS = `locale, translated_from, translated_at, counts_version, key_count, translated_count,
   missing_count, outdated_count, synced_version, error_count, warning_count, carried_version, (content IS NOT NULL) AS has_content,
-  memory_untaught, revision, created_at, updated_at`;
+  stored_behind, revision, created_at, updated_at`;
 
 /**
  * A new revision of a locale's translations, for a statement that changes what a download of
@@ -88,7 +88,7 @@ function toLocale(row: Row): LocaleRow {
     warningCount: row.warning_count,
     carriedVersion: row.carried_version,
     hasContent: row.has_content,
-    memoryUntaught: row.memory_untaught,
+    storedBehind: row.stored_behind,
     revision: Number(row.revision),
     createdAt: row.created_at.getTime(),
     updatedAt: row.updated_at.getTime(),
@@ -461,20 +461,30 @@ export function createLocalesRepository(db: Db) {
       );
     },
 
-    /** Records that the locale's stored translations were taught to the memory; false when they had been. */
-    async markTaught(projectId: string, locale: string, tx: Queryable): Promise<boolean> {
+    /**
+     * Records the findings of the locale's stored translations judged again, and that they were
+     * taught to the memory, if the row is still at `revision` (see translationsAtRevision) and was
+     * behind; its counts then follow the findings. False when it was not.
+     */
+    async catchUpStored(
+      projectId: string,
+      locale: string,
+      revision: string,
+      findings: Buffer | null,
+      tx: Queryable,
+    ): Promise<boolean> {
       const { rowCount } = await tx.query(
-        `UPDATE locales SET memory_untaught = false
-          WHERE project_id = $1 AND locale = $2 AND memory_untaught`,
-        [projectId, locale],
+        `UPDATE locales SET stored_behind = false, findings = $4, counts_version = -1
+          WHERE project_id = $1 AND locale = $2 AND stored_behind AND xmin::text = $3`,
+        [projectId, locale, revision, findings],
       );
       return (rowCount ?? 0) > 0;
     },
 
-    /** The projects with locales whose counts are stale or whose translations are yet to be taught. */
+    /** The projects with locales whose counts are stale or whose stored translations are behind. */
     async projectsBehind(): Promise<string[]> {
       const { rows } = await db.query<{ project_id: string }>(
-        `SELECT DISTINCT project_id FROM locales WHERE counts_version < 0 OR memory_untaught ORDER BY project_id`,
+        `SELECT DISTINCT project_id FROM locales WHERE counts_version < 0 OR stored_behind ORDER BY project_id`,
       );
       return rows.map((row) => row.project_id);
     },

@@ -50,6 +50,7 @@ import {
   type LocaleStatus,
 } from './locale-state.js';
 import type { SourceDocuments } from './source-documents.js';
+import type { StoredCatchUp } from './stored-catch-up.js';
 import { memoryOfUpload, type Memory } from './memory.js';
 import type { MemoryLearning } from './memory-learning.js';
 import {
@@ -149,7 +150,7 @@ function requireRevision(expected: IfMatch | undefined, locale: string, current:
 }
 
 /** A translations map of the stored form, in time slices; an empty value counts as not translated. */
-async function translationsOf(entries: {
+export async function translationsOf(entries: {
   keys: readonly string[];
   values: readonly string[];
 }): Promise<Map<string, string>> {
@@ -224,6 +225,8 @@ export function createLocales(deps: {
   baseline: BaselineKeeper;
   memory: Pick<Memory, 'record' | 'forgetLocale'>;
   learning: Pick<MemoryLearning, 'during'>;
+  /** Locales whose stored translations an upgrade left behind, judged and taught at refresh. */
+  storedCatchUp: Pick<StoredCatchUp, 'catchUp'>;
   limits: SourceLimits;
   /** What the translation browser keeps of locales it computed, counted in keys. */
   browseCacheMaxKeys: number;
@@ -242,6 +245,7 @@ export function createLocales(deps: {
     baseline,
     memory,
     learning,
+    storedCatchUp,
     limits,
     now,
     logger,
@@ -517,45 +521,15 @@ export function createLocales(deps: {
     return retiring;
   }
 
-  /**
-   * Teaches the memory the stored translations of locales that were stored before it existed
-   * (`memoryUntaught`): each locale's whole, as an upload of them made from the same version would
-   * (memoryOfUpload), at the time they were stored, so that what later uploads taught wins. Kept as
-   * an upload's lessons and learned right after. A failure is logged and left for the next refresh.
-   */
-  async function teachStored(projectId: string, untaught: readonly LocaleRow[]): Promise<void> {
-    try {
-      const { i18nextPlurals } = await keySettings(projectId, db);
-      await learning.during(projectId, async () => {
-        for (const { locale } of untaught) {
-          const stored = await locales.translationsAtRevision(projectId, locale);
-          if (!stored?.content) continue;
-          const made = await documents.version(projectId, stored.translatedFrom);
-          const lessons = await memoryOfUpload(
-            made,
-            targetKeysOf(made, locale, i18nextPlurals),
-            await decodeTranslations(stored.content),
-            NO_TRANSLATIONS,
-            await decodeFindings(stored.findings),
-          );
-          await db.transaction(async (tx) => {
-            if (!(await locales.markTaught(projectId, locale, tx))) return;
-            await memory.record(projectId, locale, lessons, stored.translatedAt ?? now(), tx);
-          });
-        }
-      });
-      logger.info({ projectId, locales: untaught.length }, 'stored translations taught to the memory');
-    } catch (error) {
-      logger.error({ err: error, projectId }, 'translation memory: stored translations could not be taught');
-    }
-  }
-
   /** Returns the head the counts were brought to: what they are shown against. */
   async function refreshNow(projectId: string): Promise<SourceHead> {
     const head = await documents.head(projectId);
-    const rows = await locales.list(projectId);
-    const untaught = rows.filter((row) => row.memoryUntaught && row.hasContent);
-    if (untaught.length > 0) await teachStored(projectId, untaught);
+    let rows = await locales.list(projectId);
+    const behind = rows.filter((row) => row.storedBehind && row.hasContent);
+    if (behind.length > 0) {
+      await storedCatchUp.catchUp(projectId, behind);
+      rows = await locales.list(projectId);
+    }
     const stale = rows.filter((row) => row.countsVersion < head.version);
     // Translations the consumer could not carry over a version's renames and restores (an event
     // missed or too large for them): carried now, with what source-service says of the versions.
