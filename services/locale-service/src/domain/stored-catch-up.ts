@@ -1,5 +1,5 @@
 import type { Db } from '@tolk/db';
-import { ValidationError } from '@tolk/http';
+import { ValidationError } from '@tolk/errors';
 import { decodeStoredEntries, forEachInSlices } from '@tolk/locale-file';
 import type { Logger } from '@tolk/logger';
 import type { LocaleRow, LocalesRepository } from '../data-access/locales-repository.js';
