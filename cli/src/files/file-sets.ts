@@ -615,7 +615,6 @@ export function keysOfParts(keys: Iterable<string>, parts: Iterable<{ file: Name
   return found;
 }
 
-/** Writes a file whole or not at all. */
 /** Writes `bytes` unless the file holds them already (DESIGN §16: nothing to change writes no byte). */
 async function writeChanged(path: string, bytes: Buffer, existing: Buffer | undefined): Promise<void> {
   if (existing?.equals(bytes)) return;
