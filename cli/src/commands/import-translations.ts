@@ -179,7 +179,7 @@ async function importLocale(
     // state holding it would have `pull` remove it.
     const before = options.state.locales[locale] ?? new Map<string, string>();
     const keys = localeKeys(options.parts, locale, options.i18nextPlurals);
-    const hashes = syncedHashes(new Map([...merged].filter(([key]) => keys.has(key))), local.values);
+    const hashes = syncedHashes(merged, local.values, keys);
     keepRecords(hashes, before, keysOfParts(merged.keys(), local.failed.keys()));
     options.state.locales[locale] = hashes;
     options.state.versions[locale] = options.sourceVersion;
