@@ -145,14 +145,35 @@ export function targetKeys(
   let perLocale = targetCache.get(source.keys);
   const cached = perLocale?.get(id);
   if (cached) return cached;
-  const groups = recognise ? findPluralGroups(source.keys) : [];
-  const result =
-    groups.length === 0
-      ? plainTargetKeys(source.keys, locale)
-      : groupedTargetKeys(source.keys, locale, groups);
   if (!perLocale) targetCache.set(source.keys, (perLocale = new Map()));
+  const groups = recognise ? findPluralGroups(source.keys) : [];
+  let result: TargetKeys;
+  if (groups.length === 0) result = plainTargetKeys(source.keys, locale);
+  else {
+    // Locales of the same plural categories have the same keys (German's and Dutch's, Polish's
+    // and Russian's): those of the first are shared, each locale's object naming its own locale.
+    const shape = `shape:${pluralCategories(locale, 'cardinal').join(' ')}|${pluralCategories(locale, 'ordinal').join(' ')}`;
+    let same = perLocale.get(shape);
+    if (!same) perLocale.set(shape, (same = groupedTargetKeys(source.keys, locale, groups)));
+    result = same.locale === locale ? same : sharedTargetKeys(same, locale);
+  }
   perLocale.set(id, result);
   return result;
+}
+
+/** `keys`, of another locale of the same plural categories, as `locale`'s. */
+function sharedTargetKeys(keys: TargetKeys, locale: string): TargetKeys {
+  return {
+    locale,
+    keys: keys.keys,
+    entries: keys.entries,
+    get byKey() {
+      return keys.byKey;
+    },
+    groups: keys.groups,
+    groupOfSource: keys.groupOfSource,
+    formsOf: keys.formsOf,
+  };
 }
 
 const NO_GROUP_OF_SOURCE: ReadonlyMap<number, PluralGroup> = new Map();
