@@ -78,7 +78,7 @@ describe('translation memory: learning what uploads kept', () => {
 
   it("when a project's uploads are under way, then the memory learns only after the last one ends", async () => {
     const memory = repository();
-    const learning = createMemoryLearning({ memory, logger: quiet });
+    const learning = createMemoryLearning({ memory, logger: quiet, idleMs: 50 });
     const projectId = randomUUID();
     let endFirst!: () => void;
     const first = learning.during(projectId, () => new Promise<void>((resolve) => (endFirst = resolve)));
