@@ -247,6 +247,8 @@ function isKeptAsIs(text: string, glossary: CompiledGlossary, locale: string): b
 
 /** The smallest `maxLength` annotated on the entry's source keys (or their plural group). */
 function maxLengthOf(source: ParsedSource, entry: TargetKey): number | undefined {
+  // Most sources annotate nothing: 1.5 million values are checked in a 30-locale app.
+  if (source.annotations.size === 0) return undefined;
   const keys = entry.sources.map((index) => source.keys[index]!);
   if (entry.group) keys.push(entry.group.base);
   const limits = keys
