@@ -26,7 +26,7 @@ import {
 import { markupProblem } from './markup.js';
 import { comparePluralFormPlaceholders, translationLookup } from './placeholders.js';
 import { pluralCategories } from './plural-categories.js';
-import { sourceIndexOf, type TargetKeys } from './plural-groups.js';
+import { sourceIndexOf, type TargetKey, type TargetKeys } from './plural-groups.js';
 
 export { FINDING_KINDS, FINDING_SEVERITIES };
 export type FindingKind = (typeof FINDING_KINDS)[number];
@@ -66,21 +66,22 @@ export type JudgeOptions = {
   keptAsIs?: (sourceText: string) => boolean;
 };
 
-const judgedSources = new WeakMap<TargetKeys, FlatEntries>();
+const judgedSources = new WeakMap<readonly TargetKey[], FlatEntries>();
 
 /**
  * The source value each of a locale's keys is judged against: a plural form's is its group's form
  * of the same category, else the group's `other` (the form i18next falls back to). Cached per
- * target, so the ICU parser's cache of source shapes serves every judgement of a version.
+ * target's entries (shared by locales of the same plural categories), so the ICU parser's cache of
+ * source shapes serves every judgement of a version.
  */
 export function judgedSourceOf(source: FlatEntries, target: TargetKeys | undefined): FlatEntries {
   if (!target) return source;
-  let cached = judgedSources.get(target);
+  let cached = judgedSources.get(target.entries);
   if (!cached) {
     const origins = Int32Array.from(target.entries, sourceIndexOf);
     cached = { keys: target.keys, values: Array.from(origins, (at) => source.values[at]!) };
     shareSourceShapes(cached.values, source, origins);
-    judgedSources.set(target, cached);
+    judgedSources.set(target.entries, cached);
   }
   return cached;
 }
