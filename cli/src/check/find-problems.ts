@@ -103,6 +103,8 @@ export function findProblems(input: LocaleInput): KeyFinding[] {
   const local = input.local ?? new Map<string, string>();
   const findings: KeyFinding[] = [];
   const present: { entry: TargetKey; value: string; sourceText: string }[] = [];
+  // The values judged as the server judges a person's upload (below), by key.
+  const values = new Map<string, string>();
 
   for (const entry of target.entries) {
     const rule = rules.ruleOf(entry.key);
@@ -118,10 +120,14 @@ export function findProblems(input: LocaleInput): KeyFinding[] {
     const outdated = outdatedMessage(input, entry, value);
     if (outdated) findings.push(finding(entry.key, 'outdated', outdated));
     present.push({ entry, value, sourceText });
+    values.set(entry.key, value);
   }
 
+  // The local keys that are not the locale's: forms of a plural it does not use, or extra.
+  const others: string[] = [];
+  for (const key of local.keys()) if (!target.byKey.has(key)) others.push(key);
   const unusedForms = new Set<string>();
-  for (const { key, categories } of unusedPluralForms(target, [...local.keys()])) {
+  for (const { key, categories } of unusedPluralForms(target, others)) {
     unusedForms.add(key);
     if (rules.ruleOf(key) === 'exclude') continue;
     findings.push(
@@ -134,8 +140,8 @@ export function findProblems(input: LocaleInput): KeyFinding[] {
   }
   // A key the source does not have: renamed or deleted there (then `pull` removes it, as Tolk
   // synced it), or a translator's own (never synced: `pull` keeps it).
-  for (const key of local.keys()) {
-    if (target.byKey.has(key) || unusedForms.has(key)) continue;
+  for (const key of others) {
+    if (unusedForms.has(key)) continue;
     findings.push(
       finding(
         key,
@@ -146,8 +152,6 @@ export function findProblems(input: LocaleInput): KeyFinding[] {
     );
   }
 
-  // What the values say, judged as the server judges a person's upload.
-  const values = new Map(present.map((item) => [item.entry.key, item.value]));
   const copies = new Set<string>();
   for (const found of judgeTranslations(source, values, {
     locale,

@@ -33,6 +33,8 @@ const PLACEHOLDER = /\{\{\s*[\p{L}\p{N}_.-]+\s*\}\}|\{\s*[\p{L}\p{N}_.-]+\s*(?:,
 
 /** The entries whose terms occur in any of `texts`, outside placeholders. */
 export function entriesUsedIn(glossary: CompiledGlossary, texts: Iterable<string>): GlossaryEntry[] {
+  // `check` asks for each of a large app's values: without a glossary there is nothing to look for.
+  if (glossary.length === 0) return [];
   const all = [...texts].map((text) => text.replace(PLACEHOLDER, ' '));
   return glossary.filter(({ pattern }) => all.some((text) => pattern.test(text))).map(({ entry }) => entry);
 }

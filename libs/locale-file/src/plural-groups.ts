@@ -242,7 +242,7 @@ function groupedTargetKeys(sourceKeys: readonly string[], locale: string, groups
  */
 export function unusedPluralForms(
   target: TargetKeys,
-  keys: readonly string[],
+  keys: Iterable<string>,
 ): { key: string; categories: PluralCategory[] }[] {
   if (target.groups.length === 0) return [];
   const byId = new Map(target.groups.map((group) => [`${group.type}:${group.base}`, group]));
