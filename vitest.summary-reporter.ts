@@ -1,8 +1,11 @@
 import type { Reporter, TestModule } from 'vitest/node';
 
+/** How many of the slowest files the summary names: where the run's time goes. */
+const SLOWEST = 15;
+
 /**
- * Closes the run with one plain line, `tests: N passed, N failed, N skipped`, for CI to read; a
- * file that failed outside its tests (a hook, an import) counts as one failure.
+ * Closes the run with the slowest files and one plain line, `tests: N passed, N failed, N skipped`,
+ * for CI to read; a file that failed outside its tests (a hook, an import) counts as one failure.
  */
 export default class SummaryReporter implements Reporter {
   onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
@@ -19,6 +22,13 @@ export default class SummaryReporter implements Reporter {
       // were skipped, and would otherwise hide it.
       counts.failed += failedTests + (testModule.state() === 'failed' && failedTests === 0 ? 1 : 0);
     }
+    const slowest = testModules
+      .map((testModule) => ({ file: testModule.relativeModuleId, ms: testModule.diagnostic().duration }))
+      .sort((a, b) => b.ms - a.ms)
+      .slice(0, SLOWEST);
+    process.stdout.write(
+      `\nslowest files:\n${slowest.map(({ file, ms }) => `  ${(ms / 1000).toFixed(1).padStart(6)} s  ${file}`).join('\n')}\n`,
+    );
     process.stdout.write(
       `\ntests: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped\n`,
     );
