@@ -21,8 +21,11 @@ import { namespaceFiles, readLocalValues, readSourceFiles } from '../cli/src/fil
 import { tolkInProcess } from './cli-in-process.js';
 import { seededRandom } from './source-documents.js';
 import {
+  cpuBetween,
   createHttpClient,
+  describeCpu,
   memoryLearned,
+  ownCpuSeconds,
   startTolk,
   type HttpClient,
   type TolkSystem,
@@ -185,15 +188,20 @@ try {
   );
 
   say('(a) reading every file through the CLI’s formats ...');
+  const readingCpu = ownCpuSeconds();
   let started = performance.now();
   const values = await readAll(cwd);
   const reading = performance.now() - started;
+  const readCpu = ownCpuSeconds() - readingCpu;
   say(`    ${values.toLocaleString('en')} translated values in ${seconds(reading)}`);
 
   say('(b) tolk push (the first: it imports every locale) ...');
+  let cpu = await system.cpu!();
   started = performance.now();
   const pushed = await cli(['push', '--json']);
   const importing = performance.now() - started;
+  // CPU seconds by process: what a loaded machine's wall-clock time cannot show.
+  const pushCpu = cpuBetween(cpu, await system.cpu!());
   if (pushed.code !== 0) throw new Error(`tolk push exited ${pushed.code}:\n${pushed.stderr.slice(0, 4000)}`);
   const imported = (
     JSON.parse(pushed.stdout) as { imported: { locales: { locale: string; imported: number }[] } }
@@ -209,14 +217,18 @@ try {
 
   // The memory learns an import's translations after it (DESIGN §13): how much longer that takes,
   // waited for before (c) so that check is not timed while it runs.
+  cpu = await system.cpu!();
   say(
     `    the translation memory learned them ${seconds(await memoryLearned(system.databaseUrl!))} after the push`,
   );
+  const learnCpu = cpuBetween(cpu, await system.cpu!());
 
   say('(c) tolk check ...');
+  cpu = await system.cpu!();
   started = performance.now();
   const checked = await cli(['check', '--json']);
   const checking = performance.now() - started;
+  const checkCpu = cpuBetween(cpu, await system.cpu!());
   if (checked.code > 1)
     throw new Error(`tolk check exited ${checked.code}:\n${checked.stderr.slice(0, 4000)}`);
   say(`    exit ${checked.code} in ${seconds(checking)}`);
@@ -225,6 +237,11 @@ try {
   say(`${'(a) reading'.padEnd(36)} ${seconds(reading).padStart(9)}`);
   row('(b) tolk push, importing', importing, reading, TARGETS.importing);
   row('(c) tolk check', checking, reading, TARGETS.checking);
+  say();
+  say(`CPU seconds, reading:  ${readCpu.toFixed(1)} s`);
+  say(`CPU seconds, push:     ${describeCpu(pushCpu)}`);
+  say(`CPU seconds, learning: ${describeCpu(learnCpu)}`);
+  say(`CPU seconds, check:    ${describeCpu(checkCpu)}`);
 } catch (error) {
   console.error(error);
   process.exitCode = 1;

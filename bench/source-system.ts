@@ -7,7 +7,7 @@
  * and a keep-alive HTTP client that times each exchange until the last byte of the answer.
  */
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -59,8 +59,76 @@ export type TolkSystem = {
   sourceServiceUrl: string;
   /** What the gateway signs principals with, for calls straight to a service. */
   internalSecret: string;
+  /** CPU seconds each process has used so far (see cpuSeconds); absent for the embedded process. */
+  cpu?: () => Promise<CpuSeconds>;
   stop(): Promise<void>;
 };
+
+/** CPU seconds by process: each service, the gateway, `postgres` (the run's backends). */
+export type CpuSeconds = Record<string, number>;
+
+/** Clock ticks a second of /proc/PID/stat's times (USER_HZ, 100 on Linux everywhere). */
+const TICKS = 100;
+
+/** User and system CPU seconds of process `pid` (Linux: /proc), 0 when it is gone or not readable. */
+async function processCpu(pid: number): Promise<number> {
+  try {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces), from field 3: utime is 14, stime 15.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / TICKS;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * CPU seconds by process of a running system (`cpu`): its node processes and the Postgres
+ * backends connected to its database now; differences of two show what a step cost each, which
+ * a loaded machine shows truer than wall-clock time. Backends that ended in between are missed.
+ */
+async function cpuOf(
+  processes: readonly { name: string; pid: number | undefined }[],
+  databaseUrl: string,
+): Promise<CpuSeconds> {
+  const seconds: CpuSeconds = {};
+  for (const { name, pid } of processes) seconds[name] = pid === undefined ? 0 : await processCpu(pid);
+  const db = new pg.Client({ connectionString: databaseUrl });
+  await db.connect();
+  try {
+    const { rows } = await db.query<{ pid: number }>(
+      `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`,
+    );
+    let postgres = 0;
+    for (const { pid } of rows) postgres += await processCpu(pid);
+    seconds['postgres'] = postgres;
+  } finally {
+    await db.end();
+  }
+  return seconds;
+}
+
+/** What each process used between two snapshots, and the bench's own process. */
+export function cpuBetween(before: CpuSeconds, after: CpuSeconds): CpuSeconds {
+  const spent: CpuSeconds = {};
+  for (const [name, value] of Object.entries(after)) spent[name] = Math.max(0, value - (before[name] ?? 0));
+  return spent;
+}
+
+/** The bench process's own CPU seconds (the in-process CLI's). */
+export function ownCpuSeconds(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1e6;
+}
+
+/** `cli 12.3 s, locale-service 20.1 s, …` of what `cpuBetween` gave. */
+export function describeCpu(spent: CpuSeconds): string {
+  return Object.entries(spent)
+    .filter(([, value]) => value >= 0.05)
+    .sort((a, b) => b[1] - a[1])
+    .map(([name, value]) => `${name} ${value.toFixed(1)} s`)
+    .join(', ');
+}
 
 /**
  * Starts the services, then the gateway in front of them, and waits until all answer /healthz.
@@ -189,6 +257,10 @@ export async function startTolk(options: {
     databaseUrl,
     sourceServiceUrl: url(ports.source),
     internalSecret,
+    cpu: async () => ({
+      ...(await cpuOf(running, databaseUrl)),
+      'bench (the CLI)': ownCpuSeconds(),
+    }),
     stop,
   };
 }

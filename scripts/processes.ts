@@ -110,6 +110,10 @@ export function supervise(
 
   return {
     name: spec.name,
+    /** The running child's process id (undefined between a crash and its restart). */
+    get pid(): number | undefined {
+      return child?.pid;
+    },
     async stop(): Promise<void> {
       stopping = true;
       const running = child;
