@@ -73,6 +73,36 @@ async function learnRows(rows: readonly PendingRow[], tx: Queryable): Promise<vo
 
 const PENDING_COLUMNS = `id, project_id, locale, learned_at, entries`;
 
+/** A translation an upload teaches: its source text, the translation, the key it was made for. */
+type Lesson = { source: string; translation: string; key: string };
+
+/** Lessons as kept: one JSON text, compressed. */
+export type KeptLessons = Buffer;
+
+async function lessons(entries: readonly Lesson[]): Promise<KeptLessons | undefined> {
+  if (entries.length === 0) return undefined;
+  // One JSON text (node-postgres writes a text[] parameter element by element in JavaScript),
+  // compressed: 50,000 entries are 8 MB, which Postgres would write to its log for every locale.
+  const json = JSON.stringify(
+    entries.map((entry) => ({ s: entry.source, t: entry.translation, k: entry.key })),
+  );
+  return compress(Buffer.from(json, 'utf8'));
+}
+
+async function keep(
+  projectId: string,
+  locale: string,
+  kept: KeptLessons | undefined,
+  at: number,
+  tx: Queryable,
+): Promise<void> {
+  if (!kept) return;
+  await tx.query(
+    `INSERT INTO memory_pending (project_id, locale, learned_at, entries) VALUES ($1, $2, $3, $4)`,
+    [projectId, locale, new Date(at), kept],
+  );
+}
+
 /**
  * The translation memory of locale-service (DESIGN §13). `nearTimeoutMs`: how long a near-match
  * search may take before it is given up (a positive whole number: 0 would be no limit to Postgres).
@@ -81,26 +111,24 @@ export function createMemoryRepository(db: Db, options: { nearTimeoutMs: number 
   const { nearTimeoutMs } = options;
   return {
     /**
-     * Keeps what an upload teaches the memory (`{source, translation, key}`, texts distinct), in the
-     * upload's transaction, to be learned by `learnNext` or `learnPending` right after.
+     * What an upload teaches the memory (`{source, translation, key}`, texts distinct), made ready
+     * to keep: worked out before the upload's transaction, which holds the locale's lock. Undefined
+     * when there is nothing to learn.
      */
+    lessons,
+
+    /** Keeps `lessons` in the upload's transaction, to be learned by `learnNext` or `learnPending` right after. */
+    keep,
+
+    /** lessons and keep at once. */
     async defer(
       projectId: string,
       locale: string,
-      entries: readonly { source: string; translation: string; key: string }[],
+      entries: readonly Lesson[],
       at: number,
       tx: Queryable,
     ): Promise<void> {
-      if (entries.length === 0) return;
-      // One JSON text (node-postgres writes a text[] parameter element by element in JavaScript),
-      // compressed: 50,000 entries are 8 MB, which Postgres would write to its log for every locale.
-      const json = JSON.stringify(
-        entries.map((entry) => ({ s: entry.source, t: entry.translation, k: entry.key })),
-      );
-      await tx.query(
-        `INSERT INTO memory_pending (project_id, locale, learned_at, entries) VALUES ($1, $2, $3, $4)`,
-        [projectId, locale, new Date(at), await compress(Buffer.from(json, 'utf8'))],
-      );
+      await keep(projectId, locale, await lessons(entries), at, tx);
     },
 
     /**

@@ -223,7 +223,7 @@ export function createLocales(deps: {
   carry: CarryOver;
   retired: RetiredTranslationsRepository;
   baseline: BaselineKeeper;
-  memory: Pick<Memory, 'record' | 'forgetLocale'>;
+  memory: Pick<Memory, 'record' | 'lessons' | 'keep' | 'forgetLocale'>;
   learning: Pick<MemoryLearning, 'during'>;
   /** Locales whose stored translations an upgrade left behind, judged and taught at refresh. */
   storedCatchUp: Pick<StoredCatchUp, 'catchUp'>;
@@ -688,7 +688,7 @@ export function createLocales(deps: {
     const ahead = {
       counts: await countsWith(assumed),
       provenance: await uploadProvenance(translations, writers, known, at),
-      learned: await learnedWith(assumed.i18nextPlurals),
+      lessons: await memory.lessons(await learnedWith(assumed.i18nextPlurals)),
     };
     // Last before the transaction: the sender may have lost the right while the body arrived.
     await writerCheck.confirm(principal, projectId);
@@ -727,8 +727,10 @@ export function createLocales(deps: {
         tx,
       );
       // What the memory learns, kept with the upload; it follows plural groups taken otherwise meanwhile.
-      const learned = samePlurals ? ahead.learned : await learnedWith(settings.i18nextPlurals);
-      await memory.record(projectId, locale, learned, at, tx);
+      const lessons = samePlurals
+        ? ahead.lessons
+        : await memory.lessons(await learnedWith(settings.i18nextPlurals));
+      await memory.keep(projectId, locale, lessons, at, tx);
       return stored;
     });
     // A newer source may have arrived meanwhile: counts follow it before they are shown.

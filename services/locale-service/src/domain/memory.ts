@@ -110,6 +110,9 @@ export function createMemory(deps: {
   return {
     /** Keeps what an upload adds (see memoryOfUpload) in the upload's transaction, to be learned after it. */
     record: memory.defer,
+    /** record in two steps: the lessons made ready before the transaction, kept in it. */
+    lessons: memory.lessons,
+    keep: memory.keep,
 
     async lookup(
       principal: Principal | undefined,
