@@ -502,21 +502,34 @@ export function writeTargetBytes(options: {
   });
 }
 
+/** Locales' keys already worked out, by the parts' target key arrays they were made of. */
+const localeKeysMade = new WeakMap<
+  readonly SourcePart[],
+  { made: string[][]; keys: ReadonlySet<string> }[]
+>();
+
 /**
  * The keys of a locale, as the server document has them: each namespace's source keys, a plural
  * group's as the locale's forms (DESIGN §11). A key of a target file outside them is one the
- * source lacks: the server ignores it, and the sync state never holds it.
+ * source lacks: the server ignores it, and the sync state never holds it. Locales of the same
+ * plural categories have the same target keys (the same arrays): their set is made once.
  */
 export function localeKeys(
   parts: readonly SourcePart[],
   locale: string,
   i18nextPlurals: boolean,
-): Set<string> {
+): ReadonlySet<string> {
+  const made = parts.map((part) => targetKeys(part.parsed, locale, { i18nextPlurals }).keys);
+  let known = localeKeysMade.get(parts);
+  if (!known) localeKeysMade.set(parts, (known = []));
+  const same = known.find((entry) => entry.made.every((keys, index) => keys === made[index]));
+  if (same) return same.keys;
   const keys = new Set<string>();
-  for (const part of parts) {
+  parts.forEach((part, index) => {
     const prefix = keyPrefix(part.file);
-    for (const key of targetKeys(part.parsed, locale, { i18nextPlurals }).keys) keys.add(prefix + key);
-  }
+    for (const key of made[index]!) keys.add(prefix + key);
+  });
+  known.push({ made, keys });
   return keys;
 }
 
