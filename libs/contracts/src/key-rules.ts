@@ -19,7 +19,7 @@
  */
 import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
-import { compileSteps, GlobSyntaxError, parseGlob, type GlobNode } from './key-rule-automaton.js';
+import { compileSteps, GlobSyntaxError, parseGlob } from './key-rule-automaton.js';
 
 export const KEY_RULE_LISTS = ['humanOnly', 'neverTranslate', 'exclude'] as const;
 export type KeyRuleList = (typeof KEY_RULE_LISTS)[number];
@@ -130,11 +130,11 @@ type Compiled = { matcher: KeyRuleMatcher; bytes: number };
 
 /** The matcher of `lists`, compiled step by step (see compileSteps); patterns that do not parse match nothing. */
 function* matcherSteps(lists: Readonly<KeyRules>, id: string): Generator<void, Compiled> {
-  const ranked: { rank: number; patterns: GlobNode[] }[] = [];
+  const ranked: { rank: number; patterns: string[] }[] = [];
   for (const [index, list] of RANKED.entries()) {
-    const patterns: GlobNode[] = [];
+    const patterns: string[] = [];
     for (const pattern of new Set(lists[list] ?? [])) {
-      if (keyRulePatternProblem(pattern) === undefined) patterns.push(parseGlob(pattern));
+      if (keyRulePatternProblem(pattern) === undefined) patterns.push(pattern);
       yield;
     }
     ranked.push({ rank: index + 1, patterns });
