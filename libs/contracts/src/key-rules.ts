@@ -210,20 +210,50 @@ export function compileKeyRules(rules: Readonly<KeyRules> | undefined): Promise<
  */
 const SLICE_MS = 2;
 
+/** The next slice of each run of inTimeSlices with work left, in the order they take turns. */
+const waiting: (() => void)[] = [];
+let scheduled = false;
+
+/** One slice, in a turn of the event loop of its own; the next, if any, in a later turn. */
+function runNextSlice() {
+  waiting.shift()?.();
+  scheduled = waiting.length > 0;
+  // An immediate queued from inside one runs in the next turn, after the I/O that waits.
+  if (scheduled) setImmediate(runNextSlice);
+}
+
 /**
- * Runs `steps` to their end, letting the event loop serve others whenever SLICE_MS have passed
- * since it last did.
+ * Runs `steps` to their end in slices of SLICE_MS, each in a turn of the event loop of its own:
+ * the runs with work left take turns, one slice a turn between them all, so that others are
+ * served between any two slices however many rule sets are being compiled or worked out at once
+ * (each run yielding with setImmediate on its own would hold a turn for a slice of every run:
+ * every immediate queued before a turn runs in it).
  */
-export async function inTimeSlices<T>(steps: Iterator<unknown, T>): Promise<T> {
-  let started = performance.now();
-  for (;;) {
-    const step = steps.next();
-    if (step.done) return step.value;
-    if (performance.now() - started >= SLICE_MS) {
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      started = performance.now();
+export function inTimeSlices<T>(steps: Iterator<unknown, T>): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const slice = () => {
+      const started = performance.now();
+      try {
+        for (;;) {
+          const step = steps.next();
+          if (step.done) {
+            resolve(step.value);
+            return;
+          }
+          if (performance.now() - started >= SLICE_MS) break;
+        }
+      } catch (error) {
+        reject(error as Error);
+        return;
+      }
+      waiting.push(slice);
+    };
+    waiting.push(slice);
+    if (!scheduled) {
+      scheduled = true;
+      setImmediate(runNextSlice);
     }
-  }
+  });
 }
 
 /** The characters of `keys`, what a rule set's work over them is counted in. */

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import {
   compileKeyRules,
   DEFAULT_KEY_RULES_BUDGET,
+  inTimeSlices,
   keyCharacters,
   keyRuleMatcher,
   keyRulePatternProblem,
@@ -228,6 +229,36 @@ describe('patterns that cannot backtrack', () => {
       expect((most - before) / 1e6).toBeLessThan(20);
     },
   );
+
+  it('when many runs of work go on at once, then they take turns: one slice a turn of the event loop between them all', async () => {
+    // Turns of the event loop, counted by an immediate that queues itself again each turn.
+    let turn = 0;
+    let counting = true;
+    const count = () => {
+      turn++;
+      if (counting) setImmediate(count);
+    };
+    setImmediate(count);
+    const slicesIn = new Map<number, Set<number>>();
+    /** Steps of about 0.5 ms for a few slices' work, each noting the turn it ran in. */
+    function* steps(run: number): Generator<void, number> {
+      for (let step = 0; step < 12; step++) {
+        const until = performance.now() + 0.5;
+        while (performance.now() < until);
+        const runs = slicesIn.get(turn) ?? new Set<number>();
+        slicesIn.set(turn, runs.add(run));
+        yield;
+      }
+      return run;
+    }
+    const runs = Array.from({ length: 10 }, (_, run) => inTimeSlices(steps(run)));
+    expect(await Promise.all(runs)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    counting = false;
+
+    // Each run yielding on its own would put a slice of every run in each turn (10 at once).
+    const mostInATurn = Math.max(...[...slicesIn.values()].map((inTurn) => inTurn.size));
+    expect(mostInATurn).toBe(1);
+  });
 });
 
 describe('what the rules accept and refuse', () => {
