@@ -476,7 +476,7 @@ function build(nfa: Nfa, setIds: Map<CharSet, number>, node: Node, next: number)
  * hundreds of milliseconds), where a tree that dies young costs it nothing.
  */
 function* nfaOf(patterns: readonly string[]): Generator<void, Nfa> {
-  const nfa = emptyNfa(1024);
+  const nfa = emptyNfa(64);
   const setIds = new Map<CharSet, number>();
   addState(nfa, MATCH);
   for (const text of patterns) {
@@ -839,16 +839,16 @@ function* construct(
  */
 class SetIndex {
   /** The members of every entry; entry e's from startOf(e), lengthOf(e) of them. */
-  data = new Int32Array(1024);
+  data = new Int32Array(256);
   /** How many entries. */
   size = 0;
   private used = 0;
-  private starts = new Int32Array(64);
-  private lengths = new Int32Array(64);
-  private hashes = new Int32Array(64);
-  private values = new Int32Array(64);
+  private starts = new Int32Array(32);
+  private lengths = new Int32Array(32);
+  private hashes = new Int32Array(32);
+  private values = new Int32Array(32);
   /** Entries by hash (-1: empty), at most half full. */
-  private slots = new Int32Array(128).fill(-1);
+  private slots = new Int32Array(64).fill(-1);
 
   private static hash(set: Int32Array, length: number): number {
     let h = 0x811c9dc5;
