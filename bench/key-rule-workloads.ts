@@ -7,7 +7,7 @@ import type { KeyRules } from '@tolk/contracts';
 import { seededRandom } from './source-documents.js';
 
 /** The key shapes: each key of `length` characters, the same ones for the same index. */
-export type KeyShape = 'a-run' | 'a-or-b' | 'a-or-b-segments' | 'words';
+export type KeyShape = 'a-run' | 'a-or-b' | 'a-or-b-segments' | 'cjk-or-b' | 'words';
 
 export type Workload = {
   name: string;
@@ -25,6 +25,9 @@ function nestedBraces(inner: string): string {
   while (`{a,${pattern}}`.length <= 500) pattern = `{a,${pattern}}`;
   return pattern;
 }
+
+/** 240 CJK characters none next to another: each a range of its own in a class. */
+const CJK = Array.from({ length: 240 }, (_, i) => String.fromCharCode(0x4e00 + 2 * i));
 
 /** `*x` and `length - 2` times `?`: the key's character that many from the end is `x`. */
 const farFromTheEnd = (x: string, length = 500) => `*${x}${'?'.repeat(length - 2)}`;
@@ -139,6 +142,21 @@ export const WORKLOADS: readonly Workload[] = [
     keys: 'a-or-b',
   },
   {
+    name: '12 × *a???…? in one list',
+    why: 'the slowest key found: a lazy DFA of 1,914 states in one list, within MAX_KEY_RULE_COST',
+    rules: {
+      ...NONE,
+      exclude: Array.from({ length: 12 }, (_, i) => farFromTheEnd(i % 2 === 0 ? 'a' : 'b', 152 + i)),
+    },
+    keys: 'a-or-b',
+  },
+  {
+    name: '*[240 CJK]???…?',
+    why: 'the slowest step found: a class of 240 characters, each a class of characters of its own',
+    rules: { ...NONE, exclude: [`*[${CJK.join('')}]${'?'.repeat(250)}`] },
+    keys: 'cjk-or-b',
+  },
+  {
     name: 'worst rule set allowed',
     why: 'four of the worst pattern: the most a character may cost (MAX_KEY_RULE_COST)',
     rules: {
@@ -175,6 +193,9 @@ export function keyOf(shape: KeyShape, index: number, length: number): string {
       return 'a'.repeat(length - 1) + pick(['a', 'c', 'd']);
     case 'a-or-b':
       while (chars.length < length) chars.push(pick(['a', 'b']));
+      return chars.join('');
+    case 'cjk-or-b':
+      while (chars.length < length) chars.push(pick([CJK[0]!, CJK[1]!, 'b']));
       return chars.join('');
     case 'a-or-b-segments':
       while (chars.length < length) chars.push(chars.length % 2 === 1 ? '.' : pick(['a', 'b']));

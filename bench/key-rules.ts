@@ -16,6 +16,7 @@ import { Worker } from 'node:worker_threads';
 import { z } from 'zod';
 import { loadConfig } from '@tolk/config';
 import {
+  DEFAULT_KEY_RULES_BUDGET,
   keyRuleMatcher,
   KEY_RULE_LISTS,
   MAX_KEY_RULE_COST,
@@ -77,15 +78,18 @@ function runPicomatch(workload: number): Promise<Run> {
     let firstMs: number | undefined;
     let started: number | undefined;
     const stop = setInterval(() => {
-      // The cap counts from the worker's first report or, when a key never ends, from the start.
-      started ??= performance.now();
-      if (performance.now() - started > CAP_MS) {
+      // The cap counts from when the worker's keys are made.
+      if (started !== undefined && performance.now() - started > CAP_MS) {
         clearInterval(stop);
         void worker.terminate();
         resolve({ ...last, firstMs, capped: true });
       }
     }, 100);
-    worker.on('message', (progress: { matched: number; ms: number }) => {
+    worker.on('message', (progress: { ready: true } | { matched: number; ms: number }) => {
+      if ('ready' in progress) {
+        started = performance.now();
+        return;
+      }
       last = progress;
       if (progress.matched === 1) firstMs = progress.ms;
       if (progress.matched === COUNT) {
@@ -124,6 +128,8 @@ say(
     `each run capped at ${config.BENCH_KEY_RULES_CAP_SECONDS} s`,
 );
 const summary: string[] = [];
+/** Per workload: µs a key, and ns a step of the cost the budget counts. */
+const rates: { name: string; cost: number; perKeyUs: number; perStepNs: number; capped: boolean }[] = [];
 for (const [index, workload] of WORKLOADS.entries()) {
   say();
   say(`${workload.name}: ${workload.why} (keys: ${workload.keys})`);
@@ -147,6 +153,13 @@ for (const [index, workload] of WORKLOADS.entries()) {
     ours.cost > MAX_KEY_RULE_COST ? 'over MAX_KEY_RULE_COST: refused when saved' : 'within MAX_KEY_RULE_COST';
   say(`  automata: compiled in ${fmt(ours.compileMs)} ms, ${ours.cost} steps a character (${allowed})`);
   say(`  automata, all lists: ${describeRun(ours)}`);
+  rates.push({
+    name: workload.name,
+    cost: ours.cost,
+    perKeyUs: perKeyUs(ours),
+    perStepNs: (perKeyUs(ours) * 1000) / (ours.cost * LENGTH),
+    capped: ours.capped,
+  });
   const theirs = await runPicomatch(index);
   say(`  picomatch RegExp: ${describeRun(theirs)}`);
   // Where picomatch finished no key in the cap, the cap is a lower bound of its time for one.
@@ -166,3 +179,20 @@ for (const [index, workload] of WORKLOADS.entries()) {
 say();
 say('per key: automata, picomatch, picomatch ÷ automata');
 for (const line of summary) say(`  ${line}`);
+
+// The worst found: the slowest key, and the slowest step of what the budget counts, with what
+// the default budget (cost × key characters) then takes of one core.
+const slowest = (of: (rate: (typeof rates)[number]) => number) =>
+  rates.reduce((worst, rate) => (of(rate) > of(worst) ? rate : worst));
+const slowestKey = slowest((rate) => rate.perKeyUs);
+const slowestStep = slowest((rate) => rate.perStepNs);
+say();
+say(
+  `slowest key: ${slowestKey.name}, ${fmt(slowestKey.perKeyUs / 1000, 2)} ms a key of ${fmt(LENGTH, 0)} characters ` +
+    `(${fmt((slowestKey.perKeyUs * COUNT) / 1e6, 0)} s for all ${fmt(COUNT, 0)}${slowestKey.capped ? ', at the rate of the keys within the cap' : ''}: ` +
+    `its rules are refused for a source of more than ${fmt(DEFAULT_KEY_RULES_BUDGET / (slowestKey.cost * LENGTH), 0)} such keys by the budget)`,
+);
+say(
+  `slowest step: ${slowestStep.name}, ${fmt(slowestStep.perStepNs, 2)} ns a step: the default budget of ` +
+    `${fmt(DEFAULT_KEY_RULES_BUDGET, 0)} steps takes up to ${fmt((slowestStep.perStepNs * DEFAULT_KEY_RULES_BUDGET) / 1e9, 2)} s of one core, in slices`,
+);

@@ -2,8 +2,9 @@
  * Key rules one member sets, against everyone else: through the real gateway in front of the
  * real project-, source- and locale-service (one process, as `npm start` runs embedded), the
  * patterns that froze locale-service for minutes (a backtracking `*a*a*a*a*a*a*ab` against a key
- * of 400 `a`s; 3 lists of 200 nested braces of 500 characters) leave another user's reads
- * answering within a second while they are worked out, and rules whose work over a source would
+ * of 400 `a`s; 3 lists of 200 nested braces of 500 characters), and as many PATCHes of costly
+ * rules as one caller may have in flight, leave another user's reads answering within a second
+ * while they are compiled and worked out, and rules whose work over a source would
  * pass the budget are refused where they are set and where the source is uploaded.
  */
 import { performance } from 'node:perf_hooks';
@@ -126,6 +127,28 @@ describe('key rules that backtracked', () => {
     // `xe7` matches the exclude list's 8th pattern (its innermost alternative): no key of German.
     expect((await work).keyCount).toBe(300);
   });
+});
+
+describe('key rules compiled at once', () => {
+  it('when one user has as many PATCHes of distinct costly rules in flight as the gateway lets them, then another user’s locale answers within 1 s while they are compiled', async () => {
+    const attacker = await projectWithGerman('Many at once');
+    // Each list a character far from a key's end: no DFA within the limits, so each rule set
+    // takes its whole construction budget (some 6 million steps) before it runs lazily.
+    const far = (i: number, x: string) => `*${x}${'?'.repeat(400 + i)}`;
+    const patch = (i: number) =>
+      system.call('PATCH', attacker.project, attacker.token, {
+        settings: {
+          keyRules: { humanOnly: [far(i, 'a')], neverTranslate: [far(i, 'b')], exclude: [far(i, 'c')] },
+        },
+      });
+    // MAX_UPLOADS_PER_PRINCIPAL: requests with a body one caller may have in progress at once.
+    const work = Promise.all(Array.from({ length: 10 }, (_, i) => patch(i)));
+    const durations = await readsBeside(work);
+
+    expect(Math.max(...durations)).toBeLessThan(WITHIN_MS);
+    expect((await work).map((answer) => answer.status)).toEqual(Array<number>(10).fill(200));
+    // About 5 s of one core in all: on a machine shared with other work, more.
+  }, 90_000);
 });
 
 describe('the budget of key rules', () => {

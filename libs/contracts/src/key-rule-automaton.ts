@@ -315,7 +315,10 @@ export function parseGlob(pattern: string): GlobNode {
     i++;
     const options: Node[] = [];
     for (;;) {
-      options.push(node('seq', null, sequence(brace, !brace)));
+      // An option of one item is that item: `{a,{a,…}}` nested 120 deep in 600 patterns makes a
+      // third of the objects it would (each compilation keeps its patterns' trees a while).
+      const items = sequence(brace, !brace);
+      options.push(items.length === 1 ? items[0]! : node('seq', null, items));
       if (i >= close) break;
       i++; // the separator
     }
@@ -393,6 +396,26 @@ function emptyNfa(capacity: number): Nfa {
   };
 }
 
+/** Room in `nfa` for `more` states beyond its size: its arrays grown, at least doubled, if need be. */
+function makeRoom(nfa: Nfa, more: number): void {
+  if (nfa.size + more <= nfa.kind.length) return;
+  const capacity = Math.max(2 * nfa.kind.length, nfa.size + more);
+  const roomy = emptyNfa(capacity);
+  roomy.kind.set(nfa.kind);
+  roomy.out1.set(nfa.out1);
+  roomy.out2.set(nfa.out2);
+  roomy.set.set(nfa.set);
+  Object.assign(nfa, {
+    kind: roomy.kind,
+    out1: roomy.out1,
+    out2: roomy.out2,
+    set: roomy.set,
+    marks: roomy.marks,
+    stack: roomy.stack,
+    seeds: roomy.seeds,
+  });
+}
+
 function addState(nfa: Nfa, kind: number, out1 = -1, out2 = -1, set = -1): number {
   const s = nfa.size++;
   nfa.kind[s] = kind;
@@ -446,12 +469,19 @@ function build(nfa: Nfa, setIds: Map<CharSet, number>, node: Node, next: number)
   }
 }
 
-/** One NFA matching any of `patterns`, yielding after each pattern. */
-function* nfaOf(patterns: readonly Node[]): Generator<void, Nfa> {
-  const nfa = emptyNfa(patterns.reduce((n, pattern) => n + capacityOf(pattern) + 1, 1));
+/**
+ * One NFA matching any of `patterns`, yielding after each pattern. Each is parsed here and its
+ * tree dropped once built: the trees of 600 nested patterns are some 20 MB of small objects,
+ * which kept for a whole compilation cost the collector long pauses (several compiled at once,
+ * hundreds of milliseconds), where a tree that dies young costs it nothing.
+ */
+function* nfaOf(patterns: readonly string[]): Generator<void, Nfa> {
+  const nfa = emptyNfa(64);
   const setIds = new Map<CharSet, number>();
   addState(nfa, MATCH);
-  for (const pattern of patterns) {
+  for (const text of patterns) {
+    const pattern = parseGlob(text);
+    makeRoom(nfa, capacityOf(pattern) + 1);
     const first = build(nfa, setIds, pattern, MATCH_STATE);
     nfa.start = nfa.start < 0 ? first : addState(nfa, SPLIT, first, nfa.start);
     yield;
@@ -517,17 +547,18 @@ function characterClasses(nfa: Nfa) {
 }
 
 /**
- * The closed set in found[0, count) sorted (a DFA state's name), the states the last closure
- * reached: sorted when few, else read off the marks of all states, so that naming a state never
- * costs more than the NFA's size.
+ * Sorts the closed set in found[0, count) in place (a DFA state's name), the states the last
+ * closure reached: by sorting when few, else read off the marks of all states, so that naming a
+ * state never costs more than the NFA's size.
  */
-function sortedSet(nfa: Nfa, found: Int32Array, count: number): Int32Array {
-  if (count * 16 < nfa.size) return found.slice(0, count).sort();
-  const set = new Int32Array(count);
+function sortFound(nfa: Nfa, found: Int32Array, count: number): void {
+  if (count * 16 < nfa.size) {
+    found.subarray(0, count).sort();
+    return;
+  }
   const { kind, marks, generation } = nfa;
   let k = 0;
-  for (let s = 0; s < nfa.size; s++) if (marks[s] === generation && kind[s] !== SPLIT) set[k++] = s;
-  return set;
+  for (let s = 0; s < nfa.size; s++) if (marks[s] === generation && kind[s] !== SPLIT) found[k++] = s;
 }
 
 /** States of a lazy DFA before it starts again empty, and cells of its table. */
@@ -544,41 +575,46 @@ function lazyDfa(nfa: Nfa): (key: string) => boolean {
   const classCount = bounds.length;
   const capacity = Math.max(3, Math.min(LAZY_LIMITS.states, Math.floor(LAZY_LIMITS.cells / classCount)));
   const table = new Int32Array(capacity * classCount).fill(-1);
-  let members: Int32Array[] = [];
-  let accept = new Uint8Array(capacity);
-  let ids = new SetIndex();
+  // A state's number is its entry in `states`; kept between keys, emptied when full.
+  const states = new SetIndex();
   const found = new Int32Array(nfa.size);
-  const add = (set: Int32Array): number => {
-    const known = ids.find(set);
-    if (known !== undefined) return known;
-    const id = members.length;
-    ids.add(set, id);
-    members.push(set);
-    accept[id] = set[0] === MATCH_STATE ? 1 : 0;
-    return id;
+  /** A set kept aside while the states start again. */
+  const aside = new Int32Array(nfa.size);
+  /** The state of the sorted set in set[0, count), added if new. */
+  const add = (set: Int32Array, count: number): number => {
+    const known = states.find(set, count);
+    return known >= 0 ? known : states.add(set, count, states.size);
+  };
+  /** The state of the closed set the last closure wrote to found[0, count). */
+  const closed = (count: number): number => {
+    sortFound(nfa, found, count);
+    return add(found, count);
   };
   const reset = () => {
-    table.fill(-1, 0, members.length * classCount);
-    members = [];
-    accept = new Uint8Array(capacity);
-    ids = new SetIndex();
-    add(new Int32Array(0));
+    table.fill(-1, 0, states.size * classCount);
+    states.clear();
+    add(found, 0);
     nfa.seeds[0] = nfa.start;
-    return add(sortedSet(nfa, found, closure(nfa, nfa.seeds, 1, found)));
+    return closed(closure(nfa, nfa.seeds, 1, found));
   };
   const start = reset();
   /** The state after `state` reads `code`, added to the table. */
   const step = (state: number, code: number, cell: number): number => {
     const { kind, set, sets, out1, seeds } = nfa;
-    const current = members[state]!;
+    const { data } = states;
     let taken = 0;
-    for (const s of current) if (kind[s] === CHAR && inSet(sets[set[s]!]!, code)) seeds[taken++] = out1[s]!;
-    const next = sortedSet(nfa, found, closure(nfa, seeds, taken, found));
-    if (members.length >= capacity) {
-      reset();
-      return add(next);
+    for (let k = states.startOf(state), end = k + states.lengthOf(state); k < end; k++) {
+      const s = data[k]!;
+      if (kind[s] === CHAR && inSet(sets[set[s]!]!, code)) seeds[taken++] = out1[s]!;
     }
-    const id = add(next);
+    const count = closure(nfa, seeds, taken, found);
+    if (states.size >= capacity) {
+      sortFound(nfa, found, count);
+      aside.set(found.subarray(0, count));
+      reset();
+      return add(aside, count);
+    }
+    const id = closed(count);
     table[cell] = id;
     return id;
   };
@@ -591,7 +627,7 @@ function lazyDfa(nfa: Nfa): (key: string) => boolean {
       state = next >= 0 ? next : step(state, code, cell);
       if (state === 0) return false;
     }
-    return accept[state] === 1;
+    return states.accepts(state);
   };
 }
 
@@ -652,10 +688,9 @@ function* construct(
     return known;
   };
 
-  const members: Int32Array[] = [];
-  const accept: number[] = [];
+  // A DFA state's number is its entry in `states`, which holds its set of NFA states.
+  const states = new SetIndex();
   let table = new Int32Array(16 * classCount);
-  const ids = new SetIndex();
   // The DFA state of each single NFA state (-1: none yet), of which a long literal pattern makes
   // one per character: found without hashing.
   const ofOne = new Int32Array(nfa.size).fill(-1);
@@ -664,16 +699,14 @@ function* construct(
   const stateOf = (count: number): number | undefined => {
     const one = count === 1 ? found[0]! : -1;
     if (one >= 0 && ofOne[one]! >= 0) return ofOne[one];
-    const set = sortedSet(nfa, found, count);
+    sortFound(nfa, found, count);
     spent.work += count;
-    const known = one >= 0 ? undefined : ids.find(set);
-    if (known !== undefined) return known;
-    const id = members.length;
+    const known = one >= 0 ? -1 : states.find(found, count);
+    if (known >= 0) return known;
+    const id = states.size;
     if (id >= DFA_LIMITS.states || (id + 1) * classCount > budget.cells) return undefined;
     if (one >= 0) ofOne[one] = id;
-    else ids.add(set, id);
-    members.push(set);
-    accept.push(set[0] === MATCH_STATE ? 1 : 0);
+    states.add(found, count, id);
     if ((id + 1) * classCount > table.length) {
       const grown = new Int32Array(table.length * 2);
       grown.set(table);
@@ -685,20 +718,21 @@ function* construct(
   const successors = new SetIndex();
   const afterOne = new Int32Array(nfa.size).fill(-1);
   const seeds = nfa.seeds;
-  const successor = (from: Int32Array): number | undefined => {
-    if (from.length === 0) return 0;
-    spent.work += from.length;
-    const one = from.length === 1 ? from[0]! : -1;
-    const seen = one >= 0 ? afterOne[one]! : (successors.find(from) ?? -1);
+  /** The same for the NFA states in from[0, length). */
+  const successor = (from: Int32Array, length: number): number | undefined => {
+    if (length === 0) return 0;
+    spent.work += length;
+    const one = length === 1 ? from[0]! : -1;
+    const seen = one >= 0 ? afterOne[one]! : successors.find(from, length);
     if (seen >= 0) return seen;
-    for (let k = 0; k < from.length; k++) seeds[k] = nfa.out1[from[k]!]!;
-    const count = closure(nfa, seeds, from.length, found);
+    for (let k = 0; k < length; k++) seeds[k] = nfa.out1[from[k]!]!;
+    const count = closure(nfa, seeds, length, found);
     spent.work += nfa.visited;
     if (spent.work > limit) return undefined;
     const next = count > 0 ? stateOf(count) : 0;
     if (next !== undefined) {
       if (one >= 0) afterOne[one] = next;
-      else successors.add(from.slice(), next);
+      else successors.add(from, length, next);
     }
     return next;
   };
@@ -716,10 +750,12 @@ function* construct(
   const wide = new Int32Array(nfa.size);
   const from = new Int32Array(nfa.size);
   let yielded = 0;
-  for (let id = 1; id < members.length; id++) {
+  for (let id = 1; id < states.size; id++) {
     let wideCount = 0;
     let singledCount = 0;
-    for (const s of members[id]!) {
+    const { data } = states;
+    for (let m = states.startOf(id), end = m + states.lengthOf(id); m < end; m++) {
+      const s = data[m]!;
       if (nfa.kind[s] !== CHAR) continue;
       const set = nfa.sets[nfa.set[s]!]!;
       const classes = covered(set);
@@ -739,7 +775,7 @@ function* construct(
       yielded = spent.work;
       yield;
     }
-    const otherwise = successor(wide.subarray(0, wideCount));
+    const otherwise = successor(wide, wideCount);
     if (otherwise === undefined) return undefined;
     table.fill(otherwise, id * classCount, (id + 1) * classCount);
     spent.work += classCount >> 3;
@@ -760,7 +796,7 @@ function* construct(
       spent.work += wideCount + list.length;
       list.length = 0;
       singledOut[c] = 0;
-      const next = successor(from.subarray(0, count));
+      const next = successor(from, count);
       if (next === undefined) return undefined;
       table[id * classCount + c] = next;
       if (spent.work - yielded >= STEPS_PER_YIELD) {
@@ -774,12 +810,13 @@ function* construct(
       yield;
     }
   }
-  const states = members.length;
-  budget.cells -= states * classCount;
-  const transitions = table.slice(0, states * classCount);
-  const accepts = Uint8Array.from(accept);
+  const count = states.size;
+  budget.cells -= count * classCount;
+  const transitions = table.slice(0, count * classCount);
+  const accepts = new Uint8Array(count);
+  for (let id = 0; id < count; id++) accepts[id] = states.accepts(id) ? 1 : 0;
   return {
-    states,
+    states: count,
     bytes: transitions.byteLength + accepts.byteLength + bounds.byteLength + ascii.byteLength,
     matches(key) {
       let state = 1;
@@ -794,41 +831,106 @@ function* construct(
 }
 
 /**
- * Sets of NFA states (sorted) to numbers, by a hash of their members; entries with the same
- * hash chained through `next`. Numbers and typed arrays only: a DFA of 100,000 states makes no
- * garbage per state beyond its set.
+ * Sets of NFA states (sorted), each an entry numbered in the order added, with a number found by
+ * the set: the members side by side in one array, and an open-addressing table of their hashes.
+ * A few typed arrays however many sets: a DFA of 100,000 states, or several compiled at once,
+ * makes no object per state for the collector to trace and copy (which held the event loop for
+ * tens of milliseconds at a time when each set was an array of its own).
  */
 class SetIndex {
-  private readonly heads = new Map<number, number>();
-  private readonly sets: Int32Array[] = [];
-  private readonly values: number[] = [];
-  private readonly next: number[] = [];
+  /** The members of every entry; entry e's from startOf(e), lengthOf(e) of them. */
+  data = new Int32Array(256);
+  /** How many entries. */
+  size = 0;
+  private used = 0;
+  private starts = new Int32Array(32);
+  private lengths = new Int32Array(32);
+  private hashes = new Int32Array(32);
+  private values = new Int32Array(32);
+  /** Entries by hash (-1: empty), at most half full. */
+  private slots = new Int32Array(64).fill(-1);
 
-  private static hash(set: Int32Array): number {
+  private static hash(set: Int32Array, length: number): number {
     let h = 0x811c9dc5;
-    for (let i = 0; i < set.length; i++) h = Math.imul(h ^ set[i]!, 0x01000193);
-    // A small integer, which V8 keeps in a Map without boxing.
-    return h & 0x3fffffff;
+    for (let i = 0; i < length; i++) h = Math.imul(h ^ set[i]!, 0x01000193);
+    return h;
   }
 
-  find(set: Int32Array): number | undefined {
-    for (let entry = this.heads.get(SetIndex.hash(set)) ?? -1; entry >= 0; entry = this.next[entry]!) {
-      const known = this.sets[entry]!;
-      if (known.length !== set.length) continue;
+  startOf(entry: number): number {
+    return this.starts[entry]!;
+  }
+
+  lengthOf(entry: number): number {
+    return this.lengths[entry]!;
+  }
+
+  /** Whether entry `entry` holds the MATCH state (its least member, sets being sorted). */
+  accepts(entry: number): boolean {
+    return this.lengths[entry]! > 0 && this.data[this.starts[entry]!] === MATCH_STATE;
+  }
+
+  /** The number of the set in set[0, length), or -1. */
+  find(set: Int32Array, length: number): number {
+    const h = SetIndex.hash(set, length);
+    const mask = this.slots.length - 1;
+    for (let slot = h & mask; ; slot = (slot + 1) & mask) {
+      const entry = this.slots[slot]!;
+      if (entry < 0) return -1;
+      if (this.hashes[entry] !== h || this.lengths[entry] !== length) continue;
+      const start = this.starts[entry]!;
       let same = true;
-      for (let i = 0; i < set.length && same; i++) same = known[i] === set[i];
-      if (same) return this.values[entry];
+      for (let i = 0; i < length && same; i++) same = this.data[start + i] === set[i];
+      if (same) return this.values[entry]!;
     }
-    return undefined;
   }
 
-  add(set: Int32Array, value: number): void {
-    const h = SetIndex.hash(set);
-    this.next.push(this.heads.get(h) ?? -1);
-    this.heads.set(h, this.sets.length);
-    this.sets.push(set);
-    this.values.push(value);
+  /** Adds the set in set[0, length) (not yet here) with `value`: its entry's number. */
+  add(set: Int32Array, length: number, value: number): number {
+    const entry = this.size++;
+    if (this.used + length > this.data.length) {
+      this.data = grown(this.data, this.used + length);
+    }
+    if (entry >= this.starts.length) {
+      this.starts = grown(this.starts, entry + 1);
+      this.lengths = grown(this.lengths, entry + 1);
+      this.hashes = grown(this.hashes, entry + 1);
+      this.values = grown(this.values, entry + 1);
+    }
+    const h = SetIndex.hash(set, length);
+    this.data.set(length === set.length ? set : set.subarray(0, length), this.used);
+    this.starts[entry] = this.used;
+    this.lengths[entry] = length;
+    this.hashes[entry] = h;
+    this.values[entry] = value;
+    this.used += length;
+    if (2 * this.size > this.slots.length) {
+      this.slots = new Int32Array(2 * this.slots.length).fill(-1);
+      for (let e = 0; e < entry; e++) this.place(e);
+    }
+    this.place(entry);
+    return entry;
   }
+
+  /** Forgets every entry, keeping the space. */
+  clear(): void {
+    this.size = 0;
+    this.used = 0;
+    this.slots.fill(-1);
+  }
+
+  private place(entry: number): void {
+    const mask = this.slots.length - 1;
+    let slot = this.hashes[entry]! & mask;
+    while (this.slots[slot]! >= 0) slot = (slot + 1) & mask;
+    this.slots[slot] = entry;
+  }
+}
+
+/** `array` copied into one at least twice as long and of at least `length`. */
+function grown(array: Int32Array, length: number): Int32Array<ArrayBuffer> {
+  const copy = new Int32Array(Math.max(2 * array.length, length));
+  copy.set(array);
+  return copy;
 }
 
 /** Patterns of one list, matched by a DFA, or by a lazy DFA over their NFA. */
@@ -865,15 +967,15 @@ export type RuleAutomaton = {
  * not the rest of the list with them: those run as a lazy DFA, costing their NFA's size.
  */
 export function* compileSteps(
-  lists: readonly { rank: number; patterns: readonly Node[] }[],
+  lists: readonly { rank: number; patterns: readonly string[] }[],
 ): Generator<void, RuleAutomaton> {
   const budget: Budget = { work: DFA_LIMITS.work, cells: DFA_LIMITS.cells };
   const groups: Group[] = [];
   let nfaStates = 0;
   for (const { rank, patterns } of lists) {
     if (patterns.length === 0) continue;
-    const lazy: Node[] = [];
-    const parts: (readonly Node[])[] = [patterns];
+    const lazy: string[] = [];
+    const parts: (readonly string[])[] = [patterns];
     while (parts.length > 0) {
       const part = parts.pop()!;
       const nfa = yield* nfaOf(part);
@@ -896,7 +998,7 @@ export function* compileSteps(
         matches: lazyDfa(nfa),
         cost: nfa.size,
         dfaStates: 0,
-        bytes: nfa.size * NFA_BYTES_PER_STATE + LAZY_LIMITS.cells * 4,
+        bytes: nfa.kind.length * NFA_BYTES_PER_STATE + LAZY_LIMITS.cells * 4,
       });
     }
   }

@@ -19,7 +19,7 @@
  */
 import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
-import { compileSteps, GlobSyntaxError, parseGlob, type GlobNode } from './key-rule-automaton.js';
+import { compileSteps, GlobSyntaxError, parseGlob } from './key-rule-automaton.js';
 
 export const KEY_RULE_LISTS = ['humanOnly', 'neverTranslate', 'exclude'] as const;
 export type KeyRuleList = (typeof KEY_RULE_LISTS)[number];
@@ -130,11 +130,11 @@ type Compiled = { matcher: KeyRuleMatcher; bytes: number };
 
 /** The matcher of `lists`, compiled step by step (see compileSteps); patterns that do not parse match nothing. */
 function* matcherSteps(lists: Readonly<KeyRules>, id: string): Generator<void, Compiled> {
-  const ranked: { rank: number; patterns: GlobNode[] }[] = [];
+  const ranked: { rank: number; patterns: string[] }[] = [];
   for (const [index, list] of RANKED.entries()) {
-    const patterns: GlobNode[] = [];
+    const patterns: string[] = [];
     for (const pattern of new Set(lists[list] ?? [])) {
-      if (keyRulePatternProblem(pattern) === undefined) patterns.push(parseGlob(pattern));
+      if (keyRulePatternProblem(pattern) === undefined) patterns.push(pattern);
       yield;
     }
     ranked.push({ rank: index + 1, patterns });
@@ -210,20 +210,50 @@ export function compileKeyRules(rules: Readonly<KeyRules> | undefined): Promise<
  */
 const SLICE_MS = 2;
 
+/** The next slice of each run of inTimeSlices with work left, in the order they take turns. */
+const waiting: (() => void)[] = [];
+let scheduled = false;
+
+/** One slice, in a turn of the event loop of its own; the next, if any, in a later turn. */
+function runNextSlice() {
+  waiting.shift()?.();
+  scheduled = waiting.length > 0;
+  // An immediate queued from inside one runs in the next turn, after the I/O that waits.
+  if (scheduled) setImmediate(runNextSlice);
+}
+
 /**
- * Runs `steps` to their end, letting the event loop serve others whenever SLICE_MS have passed
- * since it last did.
+ * Runs `steps` to their end in slices of SLICE_MS, each in a turn of the event loop of its own:
+ * the runs with work left take turns, one slice a turn between them all, so that others are
+ * served between any two slices however many rule sets are being compiled or worked out at once
+ * (each run yielding with setImmediate on its own would hold a turn for a slice of every run:
+ * every immediate queued before a turn runs in it).
  */
-export async function inTimeSlices<T>(steps: Iterator<unknown, T>): Promise<T> {
-  let started = performance.now();
-  for (;;) {
-    const step = steps.next();
-    if (step.done) return step.value;
-    if (performance.now() - started >= SLICE_MS) {
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      started = performance.now();
+export function inTimeSlices<T>(steps: Iterator<unknown, T>): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const slice = () => {
+      const started = performance.now();
+      try {
+        for (;;) {
+          const step = steps.next();
+          if (step.done) {
+            resolve(step.value);
+            return;
+          }
+          if (performance.now() - started >= SLICE_MS) break;
+        }
+      } catch (error) {
+        reject(error as Error);
+        return;
+      }
+      waiting.push(slice);
+    };
+    waiting.push(slice);
+    if (!scheduled) {
+      scheduled = true;
+      setImmediate(runNextSlice);
     }
-  }
+  });
 }
 
 /** The characters of `keys`, what a rule set's work over them is counted in. */
