@@ -11,11 +11,16 @@
  * only once the gateway has had its answer about the sender from project-service (or
  * token-service) — an answer computed before the revocation — so the gateway has let the upload
  * in, as it did in the attack, and only the services' check at commit can refuse it.
+ *
+ * And when the service's own question at commit has been answered "yes" and that answer is still
+ * on its way when the right is revoked, the revocation waits for the upload's commit: it is
+ * acknowledged after the upload's answer, never before a write it did not stop.
  */
 import http from 'node:http';
 import type { RequestListener } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { settled } from '@tolk/testing';
+import { createPgDb, type Db } from '@tolk/db';
+import { createAnswerGate, lockWaiters, realServers, settled } from '@tolk/testing';
 import { startSystem, type System } from './system.js';
 
 /** Internal requests of the gateway whose answers have been sent, by path. */
@@ -28,17 +33,29 @@ const noteAnswers =
     app(req, res);
   };
 
+/** Answers of project- and token-service that a test holds on their way. */
+const gates = { project: createAnswerGate(), token: createAnswerGate() };
+
 let system: System;
+/** For pg_stat_activity: who waits for a lock. */
+let database: Db;
 beforeAll(async () => {
   system = await startSystem({
     sources: true,
     tokens: true,
-    wrapServices: { project: noteAnswers, token: noteAnswers },
+    wrapServices: {
+      project: (app) => noteAnswers(gates.project.wrap(app)),
+      token: (app) => noteAnswers(gates.token.wrap(app)),
+    },
     // Two accounts per test from this one address: past the signups a minute allows.
     gatewayEnv: { RATE_LIMIT_AUTH_PER_IP: '1000' },
+    // An answer held on its way is not given up on while the test waits for the revocation.
+    localeEnv: { WRITER_CHECK_TIMEOUT_MS: '60000' },
   });
+  database = createPgDb({ url: system.databaseUrl, schema: 'public' });
 });
 afterAll(async () => {
+  await database?.close();
   await system?.close();
 });
 
@@ -173,9 +190,15 @@ const UPLOADS = {
 type Project = Awaited<ReturnType<typeof ownerWithProject>>;
 /**
  * Who sends the upload, the gateway's question about them that must have been answered before the
- * revocation, and the revocation (its status).
+ * revocation, the question the service asks at commit (of project- or token-service) and the
+ * revocation (its status).
  */
-type Sender = { token: string; question: string; revoke: () => Promise<number> };
+type Sender = {
+  token: string;
+  question: string;
+  atCommit: { service: keyof typeof gates; path: string };
+  revoke: () => Promise<number>;
+};
 
 /** A new member of the project as the sender, who loses the right to write by `revoke`. */
 async function memberSender(
@@ -183,9 +206,12 @@ async function memberSender(
   revoke: (member: Awaited<ReturnType<typeof memberOf>>) => ReturnType<System['call']>,
 ): Promise<Sender> {
   const member = await memberOf(project);
+  const question = membershipPath(project.projectId, member.userId);
   return {
     token: member.token,
-    question: membershipPath(project.projectId, member.userId),
+    question,
+    // Asked together with identity-service's answer about the account: both awaited.
+    atCommit: { service: 'project', path: question },
     revoke: async () => (await revoke(member)).status,
   };
 }
@@ -226,6 +252,7 @@ const REVOCATIONS: [string, number, string, string, (project: Project) => Promis
       return {
         token,
         question: '/internal/tokens/introspect',
+        atCommit: { service: 'token', path: `/internal/tokens/${tokenId}` },
         revoke: async () =>
           (
             await system.call(
@@ -295,3 +322,43 @@ describe.each(['translations', 'source', 'glossary'] as const)(
     });
   },
 );
+
+describe('a slow translations upload whose check at commit is answered as its sender loses the right to write', () => {
+  it.skipIf(!realServers().postgres).each(REVOCATIONS)(
+    'when %s while the answer is on its way, then that is acknowledged only once the upload has committed',
+    async (_what, _status, _code, _message, senderOf) => {
+      const project = await ownerWithProject();
+      const sender = await senderOf(project);
+      const asked = answered.length;
+      const upload = startUpload(
+        'PUT',
+        UPLOADS.translations.path(project.projectId),
+        sender.token,
+        UPLOADS.translations.body,
+      );
+      await gatewayAsked(sender.question, asked);
+      const answers = gates[sender.atCommit.service].hold((req) => req.url === sender.atCommit.path);
+      const order: string[] = [];
+      try {
+        const uploaded = upload.finish().then((answer) => (order.push('upload'), answer));
+        await expect.poll(answers.held, { ...settled, message: 'the check at commit answered' }).toBe(1);
+        const revoked = sender.revoke().then((status) => (order.push('revocation'), status));
+        await expect
+          .poll(async () => (order.length > 0 ? order : await lockWaiters(database, 'advisory')), {
+            ...settled,
+            message: 'the revocation waits for the upload',
+          })
+          .toBe(1);
+        answers.release();
+        expect((await uploaded).status).toBe(200);
+        expect(await revoked).toBe(204);
+        expect(order).toEqual(['upload', 'revocation']);
+      } finally {
+        answers.release();
+      }
+      expect((await stored(project.projectId, project.owner.token)).translations).toStrictEqual(
+        UPLOADS.translations.body,
+      );
+    },
+  );
+});

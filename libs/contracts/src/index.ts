@@ -11,3 +11,4 @@ export * from './user-events.js';
 export * from './http/index.js';
 export * from './key-rules.js';
 export * from './if-match.js';
+export * from './write-right.js';

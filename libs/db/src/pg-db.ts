@@ -35,7 +35,7 @@ export function createPgDb(options: {
   return {
     schema,
     ...wrap(pool),
-    async transaction(fn) {
+    async transaction(fn, options = {}) {
       const client = await pool.connect();
       // The pool listens for errors only on idle clients: a connection lost while this one is
       // checked out (Postgres restarting between two statements) would otherwise be emitted
@@ -48,7 +48,9 @@ export function createPgDb(options: {
       client.on('error', onError);
       try {
         await client.query('BEGIN');
-        const result = await fn(wrap(client));
+        const tx = wrap(client);
+        const result = await fn(tx);
+        await options.beforeCommit?.(tx);
         await client.query('COMMIT');
         return result;
       } catch (err) {

@@ -12,7 +12,9 @@ import { assertSchemaName, type Db, type Queryable, type QueryResult } from './d
  *   its schema when the connection last served another;
  * - a query made through `db` from inside a transaction of the same async flow joins that
  *   transaction (on the server it would take another pooled connection; here waiting for the
- *   connection would never end).
+ *   connection would never end);
+ * - a transaction's `beforeCommit` runs before it begins: it asks other services, whose queries
+ *   would wait for this connection, and while the transaction runs no other can commit anyway.
  */
 export async function openEmbeddedPostgres(options: { dataDir?: string } = {}) {
   if (options.dataDir) await mkdir(options.dataDir, { recursive: true });
@@ -73,7 +75,8 @@ export async function openEmbeddedPostgres(options: { dataDir?: string } = {}) {
           if (joined) return joined.query(text, params);
           return exclusive(schema, () => raw(text, params));
         },
-        transaction(fn) {
+        async transaction(fn, options = {}) {
+          await options.beforeCommit?.(undefined);
           const joined = transactionOf.getStore();
           if (joined) return fn(joined);
           return exclusive(schema, async () => {

@@ -21,7 +21,7 @@ export function authorizeProject(
   principal: Principal | undefined,
   projectId: string,
   need: ProjectNeed,
-): void {
+): asserts principal is Principal {
   if (!principal) throw new UnauthorizedError('A valid access token is required');
   if (principal.kind === 'user') return;
   if (principal.projectId !== projectId) throw projectNotFound();

@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { liveTokenPath, tokenIntrospectionResponseSchema, type Principal } from '@tolk/contracts';
+import {
+  liveTokenPath,
+  tokenIntrospectionResponseSchema,
+  writeRightLock,
+  type Principal,
+} from '@tolk/contracts';
+import { holdAdvisoryLocks, type Queryable, type TransactionOptions } from '@tolk/db';
 import { UnauthorizedError } from '@tolk/errors';
 import { createInternalClient } from '@tolk/internal-client';
 import type { Logger } from '@tolk/logger';
@@ -14,19 +20,25 @@ const membershipSchema = z.object({ role: z.string().min(1) });
 
 /**
  * Authorisation at commit. The gateway checks a caller before it reads the body (from caches that
- * events evict), and an upload's body may take minutes to arrive and its checks seconds more; the
- * service trusts the principal the gateway forwarded. `confirm` is called last before the write's
- * transaction, once the body is read and checked, so that the write commits only if its sender
- * may still write: it asks the services that own the truth, never a cache, and throws to store
- * nothing. Not inside the transaction: the services asked read their own tables, which in the
- * embedded mode (PGlite, one connection) wait for the transaction to end, and no lock of the
- * project is held while they answer. What is left is the transaction's own milliseconds.
+ * events evict), and an upload's body may take minutes to arrive, its checks seconds more and its
+ * transaction may wait for the project's lock behind another upload; the service trusts the
+ * principal the gateway forwarded. `atCommit` gives the options of the write's transaction
+ * (`Db.transaction`) that make it commit only if its sender may still write then: last before
+ * COMMIT, after the write's statements, it takes the sender's `writeRightLock`s (shared) and asks
+ * the services that own the truth, never a cache; a refusal rolls the write back. The owners take
+ * the same lock exclusively when they revoke, so a removal, a revocation or a deletion either
+ * committed before the question, which sees it, or waits for the write's commit: nothing is stored
+ * after its sender lost the right and was told so. The project's locks are held while they answer
+ * (a few milliseconds; a slow answer is 504 within `timeoutMs`). Embedded (one connection), the
+ * question is asked just before the transaction (see `TransactionOptions`), where no other
+ * transaction can commit until it ends.
  *
  * - A user: identity-service, that the account still exists (project-service drops a deleted
  *   account's memberships only once it has consumed UserDeleted), and project-service, that the
  *   user is still a member — a deleted project has none. Both at once.
  *   `members: 'kept here'` leaves the membership to the caller (project-service, which reads its
- *   own members table in the same transaction).
+ *   own members table under the project's lock in the same transaction, as a removal writes it:
+ *   it takes no membership lock, which a removal holds while it waits for the project's lock).
  * - A project API token: token-service, that the token is still live (TokenRevoked, or its
  *   project deleted), of this project and allowed to write.
  *
@@ -80,20 +92,36 @@ export function createWriterCheck(
     return tokens.expect(tokenIntrospectionResponseSchema, answer, path);
   }
 
+  /** The locks a revocation of `principal`'s right to write to `projectId` takes too. */
+  function locksOf(principal: Principal, projectId: string): string[] {
+    if (principal.kind === 'project_token') return [writeRightLock.token(principal.tokenId)];
+    const account = writeRightLock.account(principal.userId);
+    return projects ? [account, writeRightLock.membership(projectId, principal.userId)] : [account];
+  }
+
+  /** Throws unless `principal` may still write to `projectId`; in `tx`, holding its locks. */
+  async function confirm(principal: Principal | undefined, projectId: string, tx: Queryable | undefined) {
+    authorizeProject(principal, projectId, 'write');
+    if (tx) await holdAdvisoryLocks(tx, locksOf(principal, projectId), 'shared');
+    if (principal.kind === 'user') {
+      const { userId } = principal;
+      const [exists, member] = await Promise.all([accountExists(userId), isMember(projectId, userId)]);
+      if (!exists) throw new UnauthorizedError(ACCOUNT_DELETED);
+      if (!member) throw projectNotFound();
+    } else {
+      const live = await liveToken(principal.tokenId);
+      if (!live) throw new UnauthorizedError(TOKEN_REVOKED);
+      authorizeProject({ kind: 'project_token', ...live }, projectId, 'write');
+    }
+  }
+
   return {
-    /** Throws unless `principal` may still write to `projectId`; see above. */
-    async confirm(principal: Principal | undefined, projectId: string): Promise<void> {
-      authorizeProject(principal, projectId, 'write');
-      if (principal?.kind === 'user') {
-        const { userId } = principal;
-        const [exists, member] = await Promise.all([accountExists(userId), isMember(projectId, userId)]);
-        if (!exists) throw new UnauthorizedError(ACCOUNT_DELETED);
-        if (!member) throw projectNotFound();
-      } else if (principal?.kind === 'project_token') {
-        const live = await liveToken(principal.tokenId);
-        if (!live) throw new UnauthorizedError(TOKEN_REVOKED);
-        authorizeProject({ kind: 'project_token', ...live }, projectId, 'write');
-      }
+    /**
+     * The options of a write's transaction (`db.transaction(fn, writerCheck.atCommit(...))`):
+     * it commits only if `principal` may still write to `projectId` then; see above.
+     */
+    atCommit(principal: Principal | undefined, projectId: string): TransactionOptions {
+      return { beforeCommit: (tx) => confirm(principal, projectId, tx) };
     },
   };
 }

@@ -12,3 +12,5 @@ export * from './raw-http.js';
 export * from './malformed-http.js';
 export * from './password-cost.js';
 export * from './settled.js';
+export * from './lock-waiters.js';
+export * from './answer-gate.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PRINCIPAL_HEADER, type EventEnvelope } from '@tolk/contracts';
+import { PRINCIPAL_HEADER, writeRightLock, type EventEnvelope } from '@tolk/contracts';
 import { createPrincipalSigner } from '@tolk/http';
-import { request } from '@tolk/testing';
+import { realServers, request, revokeWhileWriteCommits } from '@tolk/testing';
 import { userResponseSchema } from '../src/entry-points/http/schemas.js';
 import { PASSWORD, expectError, startIdentityService, type IdentityService } from './identity-harness.js';
 
@@ -115,4 +115,18 @@ describe('DELETE /v1/user/me', () => {
       expect(response.body.error.message).toBe('body: must be a JSON object');
     }
   });
+
+  // A write of the user's in another service, having asked whether the account exists, holds the
+  // account's lock until it commits; here a transaction of the test's own stands for it.
+  it.skipIf(!realServers().postgres)(
+    "when a write of the user's holds their right to write, then the deletion waits for it to commit",
+    async () => {
+      const { user } = await identity.signUp();
+      const deleted = await revokeWhileWriteCommits(identity.db, writeRightLock.account(user.userId), () =>
+        deleteMe(user.userId, { confirm: user.email }),
+      );
+      expect(deleted.status).toBe(204);
+      expectError(await identity.get('/v1/user/me', await identity.asUser(user.userId)), 401, 'UNAUTHORIZED');
+    },
+  );
 });

@@ -10,9 +10,10 @@ export const configSchema = z.object({
   PROJECT_SERVICE_URL: env.httpBase(`http://127.0.0.1:${SERVICE_PORTS.project}`),
   // Source versions (keys, values, revisions, layout) are read from source-service.
   SOURCE_SERVICE_URL: env.httpBase(`http://127.0.0.1:${SERVICE_PORTS.source}`),
-  // Just before an upload's transaction, its sender is asked of the owners of the truth: the
-  // account of identity-service, the membership of project-service, a project API token of
-  // token-service. A slower answer is 504 and nothing is stored.
+  // Last before an upload's transaction commits, its sender is asked of the owners of the truth:
+  // the account of identity-service, the membership of project-service, a project API token of
+  // token-service. The project's locks are held meanwhile: a slower answer is 504 soon, and
+  // nothing is stored.
   IDENTITY_SERVICE_URL: env.httpBase(`http://127.0.0.1:${SERVICE_PORTS.identity}`),
   TOKEN_SERVICE_URL: env.httpBase(`http://127.0.0.1:${SERVICE_PORTS.token}`),
   WRITER_CHECK_TIMEOUT_MS: env.count(2_000),

@@ -4,7 +4,7 @@
  * when two uploads with the same If-Match arrive together.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { expectError, realServers, settled } from '@tolk/testing';
+import { expectError, realServers, settled, whileRowsLocked } from '@tolk/testing';
 import { startLocaleService, type LocaleService } from './locale-harness.js';
 
 let service: LocaleService;
@@ -172,20 +172,12 @@ describe('PUT /v1/projects/:projectId/locales/:locale/translations: If-Match', (
       const project = await projectAtVersion1();
       const { etag } = await download(project);
       const bodies = [{ title: 'Laden' }, { title: 'Geschäft' }];
-      let racing: Promise<Awaited<ReturnType<typeof upload>>[]> | undefined;
-      await service.db.transaction(async (tx) => {
-        await tx.query(`SELECT 1 FROM baselines WHERE project_id = $1 FOR UPDATE`, [project.projectId]);
-        racing = Promise.all(bodies.map((body) => upload(project, body, etag!)));
-        await vi.waitFor(async () => {
-          // Read outside the transaction: inside it, pg_stat_activity stays as first read.
-          const { rows } = await service.db.query<{ waiting: number }>(
-            `SELECT count(*)::int AS waiting FROM pg_stat_activity
-              WHERE datname = current_database() AND wait_event_type = 'Lock'`,
-          );
-          expect(rows[0]!.waiting, 'both uploads waiting for the lock').toBe(2);
-        }, settled);
-      });
-      const answers = await racing!;
+      const answers = await whileRowsLocked(
+        service.db,
+        { sql: 'SELECT 1 FROM baselines WHERE project_id = $1 FOR UPDATE', params: [project.projectId] },
+        () => Promise.all(bodies.map((body) => upload(project, body, etag!))),
+        { waiting: 2 },
+      );
       expect(answers.map((answer) => answer.status).sort()).toEqual([200, 412]);
       const winner = answers.findIndex((answer) => answer.status === 200);
       expect(await download(project)).toEqual({

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { expectError } from '@tolk/testing';
+import { expectError, realServers, whileRowsLocked } from '@tolk/testing';
 import { startLocaleService, type LocaleService } from './locale-harness.js';
 
 let service: LocaleService;
@@ -93,4 +93,24 @@ describe('writes to locales, their sender asked again before they commit', () =>
     });
     expect(locale.body).toMatchObject({ translatedCount: 1, missingCount: 1 });
   });
+
+  // A connection of the test's own holds the project's baseline lock, as another upload would:
+  // the member's upload, its body read and checked, waits for it while the owner removes them.
+  it.skipIf(!realServers().postgres)(
+    "when the member is removed while the upload waits for the project's lock, then 404 and the translations stay",
+    async () => {
+      const project = await projectWithMember();
+      const refused = await whileRowsLocked(
+        service.db,
+        { sql: 'SELECT 1 FROM baselines WHERE project_id = $1 FOR UPDATE', params: [project.projectId] },
+        () => service.putTranslations(project.projectId, 'de', project.member, 1, { greeting: 'Moin' }),
+        { meanwhile: () => service.removeMember(project.ownerId, project.projectId, project.memberId) },
+      );
+      expectError(refused, 404, 'NOT_FOUND');
+      expect(refused.body.error.message).toBe('Project not found');
+      expect(await service.download(project.projectId, 'de', project.owner)).toStrictEqual({
+        greeting: 'Hallo',
+      });
+    },
+  );
 });

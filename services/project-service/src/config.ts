@@ -7,8 +7,9 @@ export const configSchema = z.object({
   // Members are added by email and listed with their emails; identity-service owns both.
   IDENTITY_SERVICE_URL: env.httpBase(`http://127.0.0.1:${SERVICE_PORTS.identity}`),
   IDENTITY_SERVICE_TIMEOUT_MS: env.count(5_000),
-  // Just before a glossary write's transaction, its sender is asked of the owners of the truth: a
-  // project API token of token-service, a user's account of identity-service. Slower is 504.
+  // Last before a glossary write's transaction commits, its sender is asked of the owners of the
+  // truth: a project API token of token-service, a user's account of identity-service. The
+  // project's row is locked meanwhile: slower is 504.
   TOKEN_SERVICE_URL: env.httpBase(`http://127.0.0.1:${SERVICE_PORTS.token}`),
   WRITER_CHECK_TIMEOUT_MS: env.count(2_000),
   // Key rules are budgeted against the keys of the current source, which source-service holds.

@@ -1,6 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { settled } from '@tolk/testing';
-import { memberListResponseSchema, memberResponseSchema, projectResponseSchema } from '@tolk/contracts';
+import { realServers, revokeWhileWriteCommits, settled } from '@tolk/testing';
+import {
+  memberListResponseSchema,
+  memberResponseSchema,
+  projectResponseSchema,
+  writeRightLock,
+} from '@tolk/contracts';
 import { expectError, startProjectService, uniqueEmail, type ProjectService } from './project-harness.js';
 
 let service: ProjectService;
@@ -319,6 +324,22 @@ describe('DELETE /v1/projects/:projectId/members/:userId', () => {
     );
     expectError(response, 403, 'FORBIDDEN');
   });
+
+  // Another service's write of the member's, having asked whether they are a member, holds the
+  // membership's lock until it commits; here a transaction of the test's own stands for it.
+  it.skipIf(!realServers().postgres)(
+    "when a write of the member's holds their right to write, then the removal waits for it to commit",
+    async () => {
+      const { owner, member, project } = await projectWithMember();
+      const removal = await revokeWhileWriteCommits(
+        service.db,
+        writeRightLock.membership(project.projectId, member.userId),
+        () => removeMember(owner.userId, project.projectId, member.userId),
+      );
+      expect(removal.status).toBe(204);
+      expect(await membersOf(project.projectId, owner.userId)).toHaveLength(1);
+    },
+  );
 });
 
 function changeRole(asUserId: string, projectId: string, userId: string, body: unknown) {

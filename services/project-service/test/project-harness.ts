@@ -42,17 +42,19 @@ function withInjectableFailure(db: Db) {
   let failAt: RegExp | undefined;
   const faulty: Db = {
     ...db,
-    transaction(fn) {
+    transaction(fn, options) {
       const pattern = failAt;
       failAt = undefined;
-      if (!pattern) return db.transaction(fn);
-      return db.transaction((tx) =>
-        fn({
-          async query(text, params) {
-            if (pattern.test(text)) throw new Error(`injected failure before: ${text.slice(0, 60)}`);
-            return tx.query(text, params);
-          },
-        }),
+      if (!pattern) return db.transaction(fn, options);
+      return db.transaction(
+        (tx) =>
+          fn({
+            async query(text, params) {
+              if (pattern.test(text)) throw new Error(`injected failure before: ${text.slice(0, 60)}`);
+              return tx.query(text, params);
+            },
+          }),
+        options,
       );
     },
   };

@@ -9,9 +9,10 @@ export const configSchema = z.object({
   // The source locale of a project not yet known from its events is asked of project-service.
   PROJECT_SERVICE_URL: env.httpBase(`http://127.0.0.1:${SERVICE_PORTS.project}`),
   PROJECT_SERVICE_TIMEOUT_MS: env.count(5_000),
-  // Just before an upload's transaction, its sender is asked of the owners of the truth: the
-  // account of identity-service, the membership of project-service, a project API token of
-  // token-service. A slower answer is 504 and nothing is stored.
+  // Last before an upload's transaction commits, its sender is asked of the owners of the truth:
+  // the account of identity-service, the membership of project-service, a project API token of
+  // token-service. The project's locks are held meanwhile: a slower answer is 504 soon, and
+  // nothing is stored.
   IDENTITY_SERVICE_URL: env.httpBase(`http://127.0.0.1:${SERVICE_PORTS.identity}`),
   TOKEN_SERVICE_URL: env.httpBase(`http://127.0.0.1:${SERVICE_PORTS.token}`),
   WRITER_CHECK_TIMEOUT_MS: env.count(2_000),

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { realServers, whileRowsLocked } from '@tolk/testing';
 import { expectError, startSourceService, type SourceService } from './source-harness.js';
 
 const TIMEOUT_MS = 300;
@@ -144,4 +145,23 @@ describe('PUT /v1/projects/:projectId/source, its sender asked again before it c
     expect(same.body.version).toBe(2);
     expect(service.writers.asked.length - asked).toBe(1);
   });
+
+  // A connection of the test's own holds the project's lock, as a big upload of another member
+  // would: the member's upload, its body read and checked, waits for it while the owner removes
+  // them. Asked before the transaction, the check had said yes before the removal.
+  it.skipIf(!realServers().postgres)(
+    "when the member is removed while the upload waits for the project's lock, then 404 and nothing is stored",
+    async () => {
+      const project = await projectWithMember();
+      const refused = await whileRowsLocked(
+        service.db,
+        { sql: 'SELECT 1 FROM projects WHERE project_id = $1 FOR UPDATE', params: [project.projectId] },
+        () => service.call('PUT', path(project.projectId), { as: project.member, body: { a: 'B' } }),
+        { meanwhile: () => service.removeMember(project.ownerId, project.projectId, project.memberId) },
+      );
+      expectError(refused, 404, 'NOT_FOUND');
+      expect(refused.body.error.message).toBe('Project not found');
+      await expectOnlyVersion1(project.projectId, project.owner);
+    },
+  );
 });

@@ -6,8 +6,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { settled } from '@tolk/testing';
-import { TOKEN_INTROSPECTION_PATH, hashProjectToken } from '@tolk/contracts';
+import { realServers, revokeWhileWriteCommits, settled } from '@tolk/testing';
+import { TOKEN_INTROSPECTION_PATH, hashProjectToken, writeRightLock } from '@tolk/contracts';
 import { startTokenService, type CreatedToken, type TokenService } from './token-harness.js';
 
 let service: TokenService;
@@ -104,6 +104,27 @@ describe('ProjectMembershipChanged', () => {
     const outbox = await service.outboxRows(project.projectId);
     expect(outbox.filter((row) => row.type === 'TokenRevoked')).toHaveLength(2);
   });
+
+  // A write of the token's in another service, having asked whether it is live, holds the
+  // token's lock until it commits; here a transaction of the test's own stands for it.
+  it.skipIf(!realServers().postgres)(
+    "when a write of one of the member's tokens holds its right to write, then its revocation waits for it to commit",
+    async () => {
+      const project = await service.createProject();
+      const memberId = newUserId();
+      await service.addMember(project.ownerId, project.projectId, memberId);
+      const token = await service.createToken(project.projectId, await service.as(memberId));
+      await revokeWhileWriteCommits(service.db, writeRightLock.token(token.tokenId), async () => {
+        await service.publish('ProjectMembershipChanged', {
+          projectId: project.projectId,
+          userId: memberId,
+          change: 'removed',
+        });
+        await revocationsOf([token]);
+      });
+      expect(await isLive(token)).toBe(false);
+    },
+  );
 
   it('when a member is added or given another role, then their tokens stay', async () => {
     const project = await service.createProject();

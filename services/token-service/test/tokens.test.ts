@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { settled } from '@tolk/testing';
+import { realServers, revokeWhileWriteCommits, settled } from '@tolk/testing';
 import {
   PROJECT_TOKEN_LENGTH,
   TOKEN_INTROSPECTION_PATH,
   hashProjectToken,
   isWellFormedProjectToken,
+  writeRightLock,
 } from '@tolk/contracts';
 import { createTokenResponseSchema, tokenListResponseSchema } from '../src/entry-points/http/schemas.js';
 import { expectError, startTokenService, type TokenService } from './token-harness.js';
@@ -349,6 +350,24 @@ describe('DELETE /v1/projects/:projectId/tokens/:tokenId', () => {
         .status,
     ).toBe(200);
   });
+
+  // A write of the token's in another service, having asked whether it is live, holds the
+  // token's lock until it commits; here a transaction of the test's own stands for it.
+  it.skipIf(!realServers().postgres)(
+    "when a write of the token's holds its right to write, then the revocation waits for it to commit",
+    async () => {
+      const project = await service.createProject();
+      const created = await service.createToken(project.projectId, project.owner);
+      const revoked = await revokeWhileWriteCommits(service.db, writeRightLock.token(created.tokenId), () =>
+        service.call('DELETE', service.tokensPath(project.projectId, created.tokenId), { as: project.owner }),
+      );
+      expect(revoked.status).toBe(204);
+      const introspected = await service.internal(TOKEN_INTROSPECTION_PATH, {
+        tokenHash: hashProjectToken(created.token),
+      });
+      expectError(introspected, 404, 'NOT_FOUND');
+    },
+  );
 
   it('when the project does not exist, then 404 NOT_FOUND', async () => {
     const response = await service.call('DELETE', service.tokensPath('prj_missing', 'tok_x'), {

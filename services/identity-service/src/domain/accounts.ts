@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { enqueueEvent } from '@tolk/bus';
-import { userEventDataSchemas, type EventEnvelope } from '@tolk/contracts';
+import { userEventDataSchemas, writeRightLock, type EventEnvelope } from '@tolk/contracts';
 import { ConflictError, UnauthorizedError, ValidationError } from '@tolk/errors';
-import type { Db } from '@tolk/db';
+import { holdAdvisoryLocks, type Db } from '@tolk/db';
 import type { Logger } from '@tolk/logger';
 import type { OwnedProject, ProjectClient } from '../data-access/project-client.js';
 import type { User, UsersRepository } from '../data-access/users-repository.js';
@@ -99,6 +99,8 @@ export function createAccounts(deps: {
         throw new ValidationError("body.confirm: must be this account's email, to confirm the deletion");
       }
       await db.transaction(async (tx) => {
+        // A write of the user's that asked whether the account exists commits first or is refused.
+        await holdAdvisoryLocks(tx, [writeRightLock.account(userId)], 'exclusive');
         if (!(await users.delete(userId, tx))) {
           throw new UnauthorizedError('The user of this access token no longer exists');
         }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { enqueueEvent } from '@tolk/bus';
 import type { EventEnvelope } from '@tolk/contracts';
-import type { Db, Queryable } from '@tolk/db';
+import type { Db, Queryable, TransactionOptions } from '@tolk/db';
 import { projectNotFound } from '@tolk/projects';
 import type { BaselinesRepository } from '../data-access/baselines-repository.js';
 import type { LocalesRepository } from '../data-access/locales-repository.js';
@@ -42,16 +42,22 @@ export function createBaselineKeeper(deps: {
   }
 
   return {
-    /** Runs `work` in a transaction holding the project's baseline lock, then announces a move. */
-    async change<T>(projectId: string, work: (tx: Queryable) => Promise<T>, tx?: Queryable): Promise<T> {
-      const run = async (q: Queryable) => {
-        const held = await baselines.lock(projectId, q);
+    /**
+     * Runs `work` in a transaction holding the project's baseline lock, then announces a move;
+     * `options` are the transaction's (a writer's check at commit).
+     */
+    async change<T>(
+      projectId: string,
+      work: (tx: Queryable) => Promise<T>,
+      options?: TransactionOptions,
+    ): Promise<T> {
+      return db.transaction(async (tx) => {
+        const held = await baselines.lock(projectId, tx);
         if (!held) throw projectNotFound();
-        const result = await work(q);
-        await announce(projectId, q, held);
+        const result = await work(tx);
+        await announce(projectId, tx, held);
         return result;
-      };
-      return tx ? run(tx) : db.transaction(run);
+      }, options);
     },
   };
 }

@@ -217,7 +217,7 @@ export function createLocales(deps: {
   locales: LocalesRepository;
   projects: Pick<ProjectsRepository, 'find' | 'lockKeySettings'>;
   directory: ProjectDirectory<LocaleProject>;
-  /** Asked just before a write's transaction: its sender may still write (the body may have been slow). */
+  /** A write commits only if its sender may still write then (the body may have been slow). */
   writerCheck: WriterCheck;
   documents: SourceDocuments;
   carry: CarryOver;
@@ -690,49 +690,54 @@ export function createLocales(deps: {
       provenance: await uploadProvenance(translations, writers, known, at),
       lessons: await memory.lessons(await learnedWith(assumed.i18nextPlurals)),
     };
-    // Last before the transaction: the sender may have lost the right while the body arrived.
-    await writerCheck.confirm(principal, projectId);
-    const revision = await baseline.change(projectId, async (tx) => {
-      const row = await locales.lock(projectId, locale, tx);
-      if (!row) throw localeNotFound(locale);
-      requireRevision(expected, locale, row.revision);
-      const settings = await keySettings(projectId, tx);
-      const target = targetKeysOf(current, locale, settings.i18nextPlurals);
-      if (from < row.translatedFrom) {
-        throw new ConflictError(
-          `Translations made from source version ${row.translatedFrom} are already stored; ` +
-            `an upload made from version ${from} would replace them. Pull, translate and upload again`,
-        );
-      }
-      const leaving = await leavingTranslations(projectId, row, current, target, translations, tx);
-      await retired.retire(projectId, locale, leaving, at, tx);
-      const samePlurals = settings.i18nextPlurals === assumed.i18nextPlurals;
-      const sameSettings =
-        samePlurals && JSON.stringify(settings.keyRules) === JSON.stringify(assumed.keyRules);
-      const counts = sameSettings ? ahead.counts : await countsWith(settings);
-      const provenance = (await storedUnchanged(projectId, locale, known, tx))
-        ? ahead.provenance
-        : await uploadProvenance(
-            translations,
-            writers,
-            await storedWithProvenance(projectId, locale, tx),
-            at,
+    // Committed only if the sender may still write then: they may have lost the right while the
+    // body arrived or the upload waited for the project's lock.
+    const atCommit = writerCheck.atCommit(principal, projectId);
+    const revision = await baseline.change(
+      projectId,
+      async (tx) => {
+        const row = await locales.lock(projectId, locale, tx);
+        if (!row) throw localeNotFound(locale);
+        requireRevision(expected, locale, row.revision);
+        const settings = await keySettings(projectId, tx);
+        const target = targetKeysOf(current, locale, settings.i18nextPlurals);
+        if (from < row.translatedFrom) {
+          throw new ConflictError(
+            `Translations made from source version ${row.translatedFrom} are already stored; ` +
+              `an upload made from version ${from} would replace them. Pull, translate and upload again`,
           );
-      const stored = await locales.saveTranslations(
-        projectId,
-        locale,
-        { content, provenance, findings: storedFindings, from, carried },
-        counts,
-        at,
-        tx,
-      );
-      // What the memory learns, kept with the upload; it follows plural groups taken otherwise meanwhile.
-      const lessons = samePlurals
-        ? ahead.lessons
-        : await memory.lessons(await learnedWith(settings.i18nextPlurals));
-      await memory.keep(projectId, locale, lessons, at, tx);
-      return stored;
-    });
+        }
+        const leaving = await leavingTranslations(projectId, row, current, target, translations, tx);
+        await retired.retire(projectId, locale, leaving, at, tx);
+        const samePlurals = settings.i18nextPlurals === assumed.i18nextPlurals;
+        const sameSettings =
+          samePlurals && JSON.stringify(settings.keyRules) === JSON.stringify(assumed.keyRules);
+        const counts = sameSettings ? ahead.counts : await countsWith(settings);
+        const provenance = (await storedUnchanged(projectId, locale, known, tx))
+          ? ahead.provenance
+          : await uploadProvenance(
+              translations,
+              writers,
+              await storedWithProvenance(projectId, locale, tx),
+              at,
+            );
+        const stored = await locales.saveTranslations(
+          projectId,
+          locale,
+          { content, provenance, findings: storedFindings, from, carried },
+          counts,
+          at,
+          tx,
+        );
+        // What the memory learns, kept with the upload; it follows plural groups taken otherwise meanwhile.
+        const lessons = samePlurals
+          ? ahead.lessons
+          : await memory.lessons(await learnedWith(settings.i18nextPlurals));
+        await memory.keep(projectId, locale, lessons, at, tx);
+        return stored;
+      },
+      atCommit,
+    );
     // A newer source may have arrived meanwhile: counts follow it before they are shown.
     const latest = await refresh(projectId);
     return {
@@ -817,28 +822,37 @@ export function createLocales(deps: {
       // The locale's keys depend on the source's plural groups, the project's setting and key rules.
       const source = head.version > 0 ? await documents.version(projectId, head.version) : undefined;
       const at = now();
-      await writerCheck.confirm(principal, projectId);
-      await baseline.change(projectId, async (tx) => {
-        const { i18nextPlurals, keyRules } = await projects.lockKeySettings(projectId, tx);
-        const target = source && targetKeysOf(source, locale, i18nextPlurals);
-        const keys = target ? target.keys : source?.keys;
-        const ruled = source && ruledKeysOf(source, target, await prepareKeyRules(keyRules, source, target));
-        const counts = untranslatedCounts(head.version, keys ? keys.length : head.keyCount, ruled);
-        const added = await locales.insert(projectId, locale, counts, at, tx);
-        if (!added) throw new ConflictError(`Locale ${locale} is already a target locale of this project`);
-      });
+      const atCommit = writerCheck.atCommit(principal, projectId);
+      await baseline.change(
+        projectId,
+        async (tx) => {
+          const { i18nextPlurals, keyRules } = await projects.lockKeySettings(projectId, tx);
+          const target = source && targetKeysOf(source, locale, i18nextPlurals);
+          const keys = target ? target.keys : source?.keys;
+          const ruled =
+            source && ruledKeysOf(source, target, await prepareKeyRules(keyRules, source, target));
+          const counts = untranslatedCounts(head.version, keys ? keys.length : head.keyCount, ruled);
+          const added = await locales.insert(projectId, locale, counts, at, tx);
+          if (!added) throw new ConflictError(`Locale ${locale} is already a target locale of this project`);
+        },
+        atCommit,
+      );
       return present(await requireLocale(projectId, locale), head.version);
     },
 
     /** `DELETE .../locales/{locale}`: its translations go with it; the baseline moves. */
     async remove(principal: Principal | undefined, projectId: string, locale: string): Promise<void> {
       await open(principal, projectId, 'manage');
-      await writerCheck.confirm(principal, projectId);
-      await baseline.change(projectId, async (tx) => {
-        if (!(await locales.delete(projectId, locale, tx))) throw localeNotFound(locale);
-        await memory.forgetLocale(projectId, locale, tx);
-        await retired.purge(projectId, locale, tx);
-      });
+      const atCommit = writerCheck.atCommit(principal, projectId);
+      await baseline.change(
+        projectId,
+        async (tx) => {
+          if (!(await locales.delete(projectId, locale, tx))) throw localeNotFound(locale);
+          await memory.forgetLocale(projectId, locale, tx);
+          await retired.purge(projectId, locale, tx);
+        },
+        atCommit,
+      );
     },
 
     /** See storeUpload; the memory learns what the project's uploads teach it once they are done. */

@@ -112,8 +112,8 @@ export function createGlossary(deps: {
   projects: ProjectsRepository;
   access: ProjectAccess;
   /**
-   * Asked before a write's transaction (an import's body may have taken minutes): a token may
-   * have been revoked, an account deleted meanwhile. Members are read under the project's lock.
+   * A write commits only if its token is still live, its user's account still exists then (an
+   * import's body may have taken minutes). Members are read under the project's lock.
    */
   writerCheck: WriterCheck;
   now: () => number;
@@ -203,7 +203,7 @@ export function createGlossary(deps: {
       projectId: string,
       input: GlossaryEntryInput,
     ): Promise<GlossaryEntryRecord> {
-      await writerCheck.confirm(principal, projectId);
+      const atCommit = writerCheck.atCommit(principal, projectId);
       return db.transaction(async (tx) => {
         await authorize(principal, projectId, 'write', tx);
         await refuseTakenTerm(projectId, input.term, tx);
@@ -224,7 +224,7 @@ export function createGlossary(deps: {
         };
         await glossary.upsert([entry], tx);
         return entry;
-      });
+      }, atCommit);
     },
 
     async update(
@@ -233,7 +233,7 @@ export function createGlossary(deps: {
       entryId: string,
       changes: GlossaryEntryChanges,
     ): Promise<GlossaryEntryRecord> {
-      await writerCheck.confirm(principal, projectId);
+      const atCommit = writerCheck.atCommit(principal, projectId);
       return db.transaction(async (tx) => {
         await authorize(principal, projectId, 'write', tx);
         const current = await requireEntry(projectId, entryId, tx);
@@ -258,16 +258,16 @@ export function createGlossary(deps: {
         };
         await glossary.upsert([entry], tx);
         return entry;
-      });
+      }, atCommit);
     },
 
     async delete(principal: Principal | undefined, projectId: string, entryId: string): Promise<void> {
-      await writerCheck.confirm(principal, projectId);
+      const atCommit = writerCheck.atCommit(principal, projectId);
       await db.transaction(async (tx) => {
         await authorize(principal, projectId, 'write', tx);
         await requireEntry(projectId, entryId, tx);
         await glossary.delete(projectId, [entryId], tx);
-      });
+      }, atCommit);
     },
 
     /**
@@ -283,7 +283,7 @@ export function createGlossary(deps: {
       entries: GlossaryEntryInput[],
       options: { merge: boolean },
     ): Promise<GlossaryImportResult> {
-      await writerCheck.confirm(principal, projectId);
+      const atCommit = writerCheck.atCommit(principal, projectId);
       const termKeys = entries.map((input) => glossaryTermKey(input.term));
       const result = await db.transaction(async (tx) => {
         await authorize(principal, projectId, 'write', tx);
@@ -327,7 +327,7 @@ export function createGlossary(deps: {
         const deleted = options.merge ? 0 : await glossary.deleteAllBut(projectId, termKeys, tx);
         await glossary.upsert(writes, tx);
         return { created, updated, unchanged, deleted, total: after.entries, bytes: after.bytes };
-      });
+      }, atCommit);
       const { created, updated, deleted } = result;
       logger.info({ projectId, created, updated, deleted, merge: options.merge }, 'glossary imported');
       return result;

@@ -1,5 +1,6 @@
 import { enqueueEvent } from '@tolk/bus';
-import type { Db } from '@tolk/db';
+import { writeRightLock } from '@tolk/contracts';
+import { holdAdvisoryLocks, type Db } from '@tolk/db';
 import { ConflictError, ForbiddenError, NotFoundError } from '@tolk/errors';
 import type { Logger } from '@tolk/logger';
 import type { IdentityClient } from '../data-access/identity-client.js';
@@ -64,6 +65,9 @@ export function createMembers(deps: {
     /** Owners remove anyone but the last owner; a member may remove only themselves (leave). */
     async remove(callerId: string, projectId: string, userId: string): Promise<void> {
       await db.transaction(async (tx) => {
+        // First, before the project's lock: a write of the member's in another service that asked
+        // whether they are a member either commits before the removal or is refused.
+        await holdAdvisoryLocks(tx, [writeRightLock.membership(projectId, userId)], 'exclusive');
         const { role } = await access.lockAsMember(projectId, callerId, tx);
         if (userId !== callerId && role !== 'owner') {
           throw new ForbiddenError('Only an owner can remove other members; a member can only leave');

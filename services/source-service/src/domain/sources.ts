@@ -157,7 +157,7 @@ export function createSources(deps: {
   baselines: BaselinesRepository;
   deletedKeys: DeletedKeysRepository;
   directory: ProjectDirectory<SourceProject>;
-  /** Asked just before an upload commits: its sender may still write. */
+  /** An upload commits only if its sender may still write then. */
   writerCheck: WriterCheck;
   cache: VersionCache<SourceVersion>;
   limits: SourceLimits;
@@ -403,9 +403,9 @@ export function createSources(deps: {
       const document = options.document ?? encodeDocument(JSON.stringify(body));
       let prepared = await prepare(project, previous, match, parsed, seen + 1, document, options.raw);
       let created = false;
-      // Last before the transaction: the body may have taken minutes since the gateway let its
-      // sender in, who may have been removed, revoked or deleted meanwhile.
-      await writerCheck.confirm(principal, projectId);
+      // Committed only if its sender may still write then: the body may have taken minutes since
+      // the gateway let them in, and the project's lock a while; they may have lost the right.
+      const atCommit = writerCheck.atCommit(principal, projectId);
       const result = await db.transaction(async (tx) => {
         const head = await projects.lock(projectId, tx);
         if (!head) throw projectNotFound();
@@ -475,7 +475,7 @@ export function createSources(deps: {
           keyCount: summary.keyCount,
           needsTranslation: hasUntranslated(pending),
         };
-      });
+      }, atCommit);
       if (created) {
         const follows = result.version - 1;
         if (follows > 0 && cache.get(projectId, follows) === prepared.base) {

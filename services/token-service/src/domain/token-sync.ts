@@ -1,8 +1,9 @@
 import { enqueueEvent } from '@tolk/bus';
-import type { Queryable } from '@tolk/db';
+import { writeRightLock } from '@tolk/contracts';
+import { holdAdvisoryLocks, type Queryable } from '@tolk/db';
 import type { ProjectFacts } from '@tolk/projects';
 import type { ProjectsRepository } from '../data-access/projects-repository.js';
-import type { TokensRepository } from '../data-access/tokens-repository.js';
+import type { RevokedToken, TokensRepository } from '../data-access/tokens-repository.js';
 import { tokenRevokedEvent } from './token-events.js';
 
 /**
@@ -31,9 +32,7 @@ export function createTokenSync(deps: {
     async projectDeleted(projectId: string, tx: Queryable): Promise<void> {
       const at = now();
       await projects.bury(projectId, at, tx);
-      for (const revoked of await tokens.deleteProject(projectId, tx)) {
-        await enqueueEvent(tx, schema, tokenRevokedEvent(revoked, at));
-      }
+      await announceRevoked(await tokens.deleteProject(projectId, tx), at, tx);
     },
 
     /**
@@ -61,14 +60,21 @@ export function createTokenSync(deps: {
     tx: Queryable,
   ): Promise<void> {
     const at = now();
-    for (const revoked of await tokens.revokeCreatedBy(
-      userId,
-      projectId,
-      { reason: `system:${reason}`, at },
+    const revoked = await tokens.revokeCreatedBy(userId, projectId, { reason: `system:${reason}`, at }, tx);
+    await announceRevoked(revoked, at, tx);
+  }
+
+  /**
+   * TokenRevoked for each, in this transaction; and, as a revocation by a user does, each token's
+   * write-right lock: a write of one of them that asked whether it is live commits first.
+   */
+  async function announceRevoked(revoked: RevokedToken[], at: number, tx: Queryable): Promise<void> {
+    await holdAdvisoryLocks(
       tx,
-    )) {
-      await enqueueEvent(tx, schema, tokenRevokedEvent(revoked, at));
-    }
+      revoked.map((token) => writeRightLock.token(token.tokenId)),
+      'exclusive',
+    );
+    for (const token of revoked) await enqueueEvent(tx, schema, tokenRevokedEvent(token, at));
   }
 }
 

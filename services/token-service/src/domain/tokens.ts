@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { enqueueEvent } from '@tolk/bus';
-import { TOKEN_PREFIX_LENGTH, generateProjectToken, hashProjectToken, type Principal } from '@tolk/contracts';
-import type { Db } from '@tolk/db';
+import {
+  TOKEN_PREFIX_LENGTH,
+  generateProjectToken,
+  hashProjectToken,
+  writeRightLock,
+  type Principal,
+} from '@tolk/contracts';
+import { holdAdvisoryLocks, type Db } from '@tolk/db';
 import { ConflictError, ForbiddenError, NotFoundError } from '@tolk/errors';
 import { authorizeProject, projectNotFound, type ProjectDirectory, type WriterCheck } from '@tolk/projects';
 import type { ProjectsRepository, TokenProject } from '../data-access/projects-repository.js';
@@ -49,7 +55,7 @@ export function createTokens(deps: {
   tokens: TokensRepository;
   projects: ProjectsRepository;
   directory: ProjectDirectory<TokenProject>;
-  /** Asked just before a change's transaction: its user is still a member with an account. */
+  /** A change commits only if its user is still a member with an account then. */
   writerCheck: WriterCheck;
   maxPerProject: number;
   now: () => number;
@@ -76,8 +82,9 @@ export function createTokens(deps: {
         permissions: input.permissions,
         createdAt: now(),
       };
-      // A removed member's slow request must not leave them a working token of the project.
-      await writerCheck.confirm(principal, projectId);
+      // Committed only if the user may still write then: a removed member's slow request must not
+      // leave them a working token of the project.
+      const atCommit = writerCheck.atCommit(principal, projectId);
       await db.transaction(async (tx) => {
         if (!(await projects.lock(projectId, tx))) throw projectNotFound();
         if ((await tokens.countLive(projectId, tx)) >= maxPerProject) {
@@ -95,7 +102,7 @@ export function createTokens(deps: {
           },
           tx,
         );
-      });
+      }, atCommit);
       return { ...created, token };
     },
 
@@ -116,12 +123,14 @@ export function createTokens(deps: {
       await directory.require(projectId);
       if (!PLAUSIBLE_ID.test(tokenId)) throw tokenNotFound();
       const at = now();
-      await writerCheck.confirm(principal, projectId);
+      const atCommit = writerCheck.atCommit(principal, projectId);
       await db.transaction(async (tx) => {
+        // A write of this token that asked whether it is live either commits first or is refused.
+        await holdAdvisoryLocks(tx, [writeRightLock.token(tokenId)], 'exclusive');
         const revoked = await tokens.revoke(projectId, tokenId, { userId, at }, tx);
         if (!revoked) throw tokenNotFound();
         await enqueueEvent(tx, db.schema, tokenRevokedEvent(revoked, at));
-      });
+      }, atCommit);
     },
 
     /** The gateway's lookup of a presented token, by its hash: the live token, or 404. */
