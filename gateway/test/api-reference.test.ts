@@ -296,6 +296,15 @@ describe('GET /v1/openapi.json', () => {
     expect(answer.required).toEqual(['matches']);
   });
 
+  it('when an operation words a status every routed operation has (429, 503), then its own words are the document’s', () => {
+    const login = document.paths['/v1/auth/login']!.post!;
+    expect(login.responses['429']!.description).toMatch(/failed logins for this email/);
+    const glossaryImport = document.paths['/v1/projects/{projectId}/glossary']!.put!;
+    expect(glossaryImport.responses['503']!.description).toMatch(/waited too long for its turn/);
+    expect(Object.keys(glossaryImport.responses['503']!.headers ?? {})).toContain('Retry-After');
+    expect(glossaryImport.description).toMatch(/stored only when it is answered 200/);
+  });
+
   it('describes the key rules of the project settings: three lists of glob patterns, each explained', () => {
     const schema = (name: string) => document.components.schemas[name] as Record<string, any>;
     const rules = schema('Project').properties.settings.properties.keyRules;
