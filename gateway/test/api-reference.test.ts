@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  MAX_GLOSSARY_LOCALES,
   addLocaleBodySchema,
   createTokenRequestSchema,
   memoryLookupBodySchema,
@@ -303,6 +304,13 @@ describe('GET /v1/openapi.json', () => {
     expect(glossaryImport.responses['503']!.description).toMatch(/waited too long for its turn/);
     expect(Object.keys(glossaryImport.responses['503']!.headers ?? {})).toContain('Retry-After');
     expect(glossaryImport.description).toMatch(/stored only when it is answered 200/);
+  });
+
+  it('states that a glossary entry has renderings for 200 locales at most, as the services count them', () => {
+    for (const name of ['CreateGlossaryEntryRequest', 'UpdateGlossaryEntryRequest']) {
+      const translations = (document.components.schemas[name] as Record<string, any>).properties.translations;
+      expect(translations.maxProperties, name).toBe(MAX_GLOSSARY_LOCALES);
+    }
   });
 
   it('describes the key rules of the project settings: three lists of glob patterns, each explained', () => {
