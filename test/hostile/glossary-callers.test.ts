@@ -35,18 +35,20 @@ afterAll(async () => {
 type Answer = { kind: string; status: number; text: string; retryAfter: string | null };
 
 /**
- * The attacker's client, in a thread of its own: each caller sends every import in turn, from one
- * of its own, until told to stop. The system runs in this process, and sending ten imports of
- * 4 MB at once from its event loop would be counted as the system's work.
+ * The attacker's client, in a thread of its own: each caller sends its imports (`plans[caller]`,
+ * indexes into `imports`) in turn, from one of its own, until told to stop. The system runs in
+ * this process, and sending ten imports of 4 MB at once from its event loop would be counted as
+ * the system's work.
  */
 const SENDER = `
 const { parentPort, workerData } = require('node:worker_threads');
-const { url, callers, imports } = workerData;
+const { url, callers, imports, plans } = workerData;
 let stopping = false;
 parentPort.on('message', () => { stopping = true; });
 const send = async (token, caller) => {
   for (let n = caller; !stopping; n++) {
-    const { kind, body } = imports[n % imports.length];
+    const plan = plans[caller];
+    const { kind, body } = imports[plan[n % plan.length]];
     const response = await fetch(url, {
       method: 'PUT',
       headers: { authorization: 'Bearer ' + token, 'content-type': 'application/json' },
@@ -59,10 +61,16 @@ const send = async (token, caller) => {
 Promise.all(callers.map(send)).then(() => parentPort.postMessage('done'), (error) => { throw error; });
 `;
 
-/** Starts the attacker's imports: what they are answered, as it comes, and how to stop them. */
+/**
+ * Starts the attacker's imports: what they are answered, as it comes, and how to stop them. The
+ * first two callers send every import; the others those of many small entries, so that ten
+ * callers wait at once without 40 MB in flight.
+ */
 function startImports(url: string, callers: string[], imports: { kind: string; body: Buffer }[]) {
   const answers: Answer[] = [];
-  const worker = new Worker(SENDER, { eval: true, workerData: { url, callers, imports } });
+  const light = imports.flatMap(({ body }, index) => (body.length < 1024 * 1024 ? [index] : []));
+  const plans = callers.map((_, caller) => (caller < 2 ? imports.map((_, index) => index) : light));
+  const worker = new Worker(SENDER, { eval: true, workerData: { url, callers, imports, plans } });
   const done = new Promise<void>((resolve, reject) => {
     worker.on('message', (message: Answer | 'done') =>
       message === 'done' ? resolve() : answers.push(message),
