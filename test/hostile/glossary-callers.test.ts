@@ -63,13 +63,13 @@ Promise.all(callers.map(send)).then(() => parentPort.postMessage('done'), (error
 
 /**
  * Starts the attacker's imports: what they are answered, as it comes, and how to stop them. The
- * first two callers send every import; the others those of many small entries, so that ten
+ * first caller sends every import; the others those of many small entries, so that ten
  * callers wait at once without 40 MB in flight.
  */
 function startImports(url: string, callers: string[], imports: { kind: string; body: Buffer }[]) {
   const answers: Answer[] = [];
   const light = imports.flatMap(({ body }, index) => (body.length < 1024 * 1024 ? [index] : []));
-  const plans = callers.map((_, caller) => (caller < 2 ? imports.map((_, index) => index) : light));
+  const plans = callers.map((_, caller) => (caller === 0 ? imports.map((_, index) => index) : light));
   const worker = new Worker(SENDER, { eval: true, workerData: { url, callers, imports, plans } });
   const done = new Promise<void>((resolve, reject) => {
     worker.on('message', (message: Answer | 'done') =>
