@@ -38,6 +38,7 @@ const TIMED = [
   'test/hostile/slow-uploads.test.ts',
   'test/hostile/big-values.test.ts',
   'test/hostile/heavy-inputs.test.ts',
+  'test/hostile/glossary-callers.test.ts',
   'libs/locale-file/test/source-performance.test.ts',
   'cli/test/formats/xliff-large-files.test.ts',
   'cli/test/real-apps-adoption.test.ts',

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  MAX_GLOSSARY_LOCALES,
   addLocaleBodySchema,
   createTokenRequestSchema,
   memoryLookupBodySchema,
@@ -294,6 +295,22 @@ describe('GET /v1/openapi.json', () => {
     expect(answer.properties.nearTimedOut).toMatchObject({ const: true });
     expect(answer.properties.nearTimedOut.description).toMatch(/given up/);
     expect(answer.required).toEqual(['matches']);
+  });
+
+  it('when an operation words a status every routed operation has (429, 503), then its own words are the document’s', () => {
+    const login = document.paths['/v1/auth/login']!.post!;
+    expect(login.responses['429']!.description).toMatch(/failed logins for this email/);
+    const glossaryImport = document.paths['/v1/projects/{projectId}/glossary']!.put!;
+    expect(glossaryImport.responses['503']!.description).toMatch(/waited too long for its turn/);
+    expect(Object.keys(glossaryImport.responses['503']!.headers ?? {})).toContain('Retry-After');
+    expect(glossaryImport.description).toMatch(/stored only when it is answered 200/);
+  });
+
+  it('states that a glossary entry has renderings for 200 locales at most, as the services count them', () => {
+    for (const name of ['CreateGlossaryEntryRequest', 'UpdateGlossaryEntryRequest']) {
+      const translations = (document.components.schemas[name] as Record<string, any>).properties.translations;
+      expect(translations.maxProperties, name).toBe(MAX_GLOSSARY_LOCALES);
+    }
   });
 
   it('describes the key rules of the project settings: three lists of glob patterns, each explained', () => {

@@ -15,76 +15,24 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildOpenApiDocument, type OpenApiDocument } from '../../gateway/src/openapi/openapi-document.js';
 import { startSystem, type System } from '../e2e/system.js';
+import {
+  glossaryBodies,
+  isEnvelope,
+  json,
+  limit,
+  repeated,
+  resolve,
+  sampled,
+  schemaAt,
+  sizeUpTo,
+  type JsonSchema,
+} from './openapi-inputs.js';
 import { localeReadsAndSourceWrites, victimP99 } from './victim-p99.js';
 
-const SEED = Number(process.env.FUZZ_SEED ?? 20261127);
-/** Inputs generated of each kind; each lane sends its own one after the other, over and over. */
-const PER_KIND = 6;
+// Inputs of each kind (PER_KIND of openapi-inputs): each lane sends its own one after the other, over and over.
 const VICTIM_CALLS = 150;
 /** Past this a call counts as failed; two of them put p99 of 150 calls or more over a second anyway. */
 const CALL_TIMEOUT_MS = 2000;
-
-type JsonSchema = {
-  $ref?: string;
-  type?: string;
-  properties?: Record<string, JsonSchema>;
-  additionalProperties?: JsonSchema | boolean;
-  items?: JsonSchema;
-  anyOf?: JsonSchema[];
-  maxItems?: number;
-  maxLength?: number;
-};
-
-function resolve(schema: JsonSchema, document: OpenApiDocument): JsonSchema {
-  if (!schema.$ref) return schema;
-  return (document.components.schemas as Record<string, JsonSchema>)[schema.$ref.split('/').pop()!]!;
-}
-
-/** The schema at `path` (property names; `[]` for an array's items, `*` for additional properties). */
-function schemaAt(document: OpenApiDocument, name: string, ...path: string[]): JsonSchema {
-  let schema = resolve({ $ref: `#/components/schemas/${name}` }, document);
-  for (const step of path) {
-    const options = schema.anyOf ? schema.anyOf.map((option) => resolve(option, document)) : [schema];
-    const next = options
-      .map((option) =>
-        step === '[]'
-          ? option.items
-          : step === '*'
-            ? typeof option.additionalProperties === 'object'
-              ? option.additionalProperties
-              : undefined
-            : option.properties?.[step],
-      )
-      .find((found) => found !== undefined);
-    if (!next) throw new Error(`${name} has no ${path.join('.')} (at ${step})`);
-    schema = resolve(next, document);
-  }
-  return schema;
-}
-
-/** A limit the document must state: the tests send up to it and past it. */
-function limit(schema: JsonSchema, name: 'maxItems' | 'maxLength'): number {
-  const direct = schema[name] ?? schema.anyOf?.map((option) => option[name]).find((n) => n !== undefined);
-  if (direct === undefined) throw new Error(`the document states no ${name} for ${JSON.stringify(schema)}`);
-  return direct;
-}
-
-/** `unit` repeated to `length` characters exactly. */
-const repeated = (unit: string, length: number) =>
-  unit.repeat(Math.ceil(length / unit.length)).slice(0, length);
-
-/** Inputs of one kind: `within` the document's limits (each may still be refused for what it
- * holds), and `past` them; as many of each. */
-function sampled<T>(within: fc.Arbitrary<T>, past: fc.Arbitrary<T>): T[] {
-  const count = PER_KIND / 2;
-  return [
-    ...fc.sample(within, { seed: SEED, numRuns: count }),
-    ...fc.sample(past, { seed: SEED, numRuns: count }),
-  ];
-}
-
-/** At the limit, near it, and half of it. */
-const sizeUpTo = (max: number) => fc.constantFrom(max, max - 1, Math.floor(max / 2));
 
 /**
  * Glob patterns of the shapes that make matchers backtrack or automata blow up: stars between
@@ -140,71 +88,6 @@ function keyRulesBodies(document: OpenApiDocument) {
       .record({ humanOnly: within, neverTranslate: within, exclude })
       .map((keyRules) => ({ settings: { keyRules } }));
   return sampled(bodies(within), bodies(past));
-}
-
-/** 200 real locale codes: as many as one glossary entry may have renderings for. */
-const LOCALES = [
-  'de',
-  'fr',
-  'es',
-  'it',
-  'pl',
-  'pt',
-  'nl',
-  'sv',
-  'da',
-  'fi',
-  'cs',
-  'sk',
-  'hu',
-  'ro',
-  'bg',
-  'el',
-  'tr',
-  'uk',
-  'ru',
-  'ja',
-].flatMap((language) =>
-  ['', 'AT', 'BE', 'BR', 'CA', 'CH', 'DE', 'ES', 'FR', 'GB'].map((region) =>
-    region ? `${language}-${region}` : language,
-  ),
-);
-
-function glossaryBodies(document: OpenApiDocument) {
-  const maxEntries = limit(schemaAt(document, 'ReplaceGlossaryRequest', 'entries'), 'maxItems');
-  const termLength = limit(schemaAt(document, 'CreateGlossaryEntryRequest', 'term'), 'maxLength');
-  const noteLength = limit(schemaAt(document, 'CreateGlossaryEntryRequest', 'note'), 'maxLength');
-  const renderingLength = limit(
-    schemaAt(document, 'CreateGlossaryEntryRequest', 'translations', '*'),
-    'maxLength',
-  );
-  const letter = fc.constantFrom('ß', 'a', '=', '😀');
-  // Entries as large as their fields allow (a rendering for each of 200 locales), few of them
-  // (what a project may hold) or more (past the bound of a glossary, past the body limit).
-  const large = (count: fc.Arbitrary<number>, length: number) =>
-    fc.tuple(count, letter).map(([size, character]) => ({
-      entries: Array.from({ length: size }, (_, i) => ({
-        term: `${i} ${repeated(character, length - String(i).length - 1)}`,
-        note: repeated(character, noteLength),
-        translations: Object.fromEntries(LOCALES.map((code) => [code, repeated(character, renderingLength)])),
-      })),
-    }));
-  // As many entries as an import may carry, each small.
-  const many = (count: fc.Arbitrary<number>) =>
-    fc.tuple(count, letter).map(([size, character]) => ({
-      entries: Array.from({ length: size }, (_, i) => ({
-        term: `${character} ${i}`,
-        translations: { de: `B ${i}` },
-      })),
-    }));
-  return sampled(
-    fc.oneof(large(fc.constantFrom(5, 15), termLength), many(sizeUpTo(maxEntries))),
-    fc.oneof(
-      large(fc.constantFrom(30, 50), termLength),
-      large(fc.constant(1), termLength + 1),
-      many(fc.constant(maxEntries + 1)),
-    ),
-  );
 }
 
 /**
@@ -435,27 +318,3 @@ describe('one member sending the heaviest inputs the OpenAPI document allows', (
     }
   }, 240_000);
 });
-
-function json(value: unknown): Buffer {
-  return Buffer.from(JSON.stringify(value));
-}
-
-function isEnvelope(text: string): boolean {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return false;
-  }
-  if (value === null || typeof value !== 'object') return false;
-  const keys = Object.keys(value);
-  const error = (value as { error?: unknown }).error;
-  return (
-    keys.length === 1 &&
-    error !== null &&
-    typeof error === 'object' &&
-    Object.keys(error).sort().join() === 'code,message' &&
-    /^[A-Z_]+$/.test(String((error as { code: unknown }).code)) &&
-    typeof (error as { message: unknown }).message === 'string'
-  );
-}

@@ -589,7 +589,10 @@ export const OPERATIONS: ApiOperation[] = [
       'stay. The glossary after the import must hold at most 10,000 entries and 4 MiB of text (the UTF-8 ' +
       'bytes of terms, notes, locale codes and renderings). One import carries at most 8 MiB, 250,000 ' +
       'renderings and 1,000 different locale codes. The answer is counts, not the entries: read them ' +
-      'with `getGlossary`. One caller’s imports are carried out one after another.',
+      'with `getGlossary`. One caller’s imports are carried out one after another, and callers take ' +
+      'turns with a few imports at a time; an import not stored within 20 s of reaching the service ' +
+      '(by default) is refused with 503 and nothing of it is stored — an import is stored only when ' +
+      'it is answered 200.',
     parameters: [
       {
         name: 'merge',
@@ -607,6 +610,7 @@ export const OPERATIONS: ApiOperation[] = [
     },
     errors: {
       413: 'The glossary would hold more than 10,000 entries or 4 MiB of text — the message says what it holds and what the import would make of it — or the body is over 8 MiB, 250,000 renderings or 1,000 locale codes; nothing is imported (PAYLOAD_TOO_LARGE)',
+      503: 'The import waited too long for its turn (other imports ran first): nothing is imported; retry after the seconds Retry-After says (SERVICE_UNAVAILABLE). Also when a service behind the gateway, or its database, is down or restarting',
     },
   },
   {

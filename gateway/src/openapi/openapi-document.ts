@@ -144,13 +144,14 @@ function errorsOf(operation: ApiOperation, route: GatewayRoute | undefined): Map
     add(413);
     add(415);
   }
-  for (const [status, meaning] of Object.entries(operation.errors ?? {})) {
-    add(Number(status) as ErrorStatus, meaning);
-  }
   if (operation.servedBy !== 'gateway') {
     add(429);
     add(503);
     add(504);
+  }
+  // An operation's own words for a status win over those of its kind.
+  for (const [status, meaning] of Object.entries(operation.errors ?? {})) {
+    add(Number(status) as ErrorStatus, meaning);
   }
   add(500);
   return new Map([...errors].sort(([a], [b]) => a - b));

@@ -82,7 +82,16 @@ export function createProjectService(deps: ServiceDeps<ProjectConfig>): ServiceP
     logger,
   });
   return {
-    router: createProjectRouter({ projects, members, accountRemoval, glossary }),
+    router: createProjectRouter({
+      projects,
+      members,
+      accountRemoval,
+      glossary,
+      glossaryImports: {
+        atOnce: config.GLOSSARY_IMPORTS_AT_ONCE,
+        timeoutMs: config.GLOSSARY_IMPORT_TIMEOUT_MS,
+      },
+    }),
     consumer: projectConsumer(accountRemoval),
     bodyLimitBytes: bodyLimitOf,
     // Parsed by the route in turn with the caller's other imports (glossary-import.ts).

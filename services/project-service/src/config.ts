@@ -17,6 +17,13 @@ export const configSchema = z.object({
   SOURCE_SERVICE_TIMEOUT_MS: env.count(5_000),
   // The key rules' work over the source's keys: their cost per character × its key characters.
   KEY_RULES_BUDGET: env.count(DEFAULT_KEY_RULES_BUDGET),
+  // Glossary imports running at once in this process, of all callers (each holds a database
+  // connection of the pool's 10 and a share of the event loop); the others wait their turn.
+  GLOSSARY_IMPORTS_AT_ONCE: env.count(2),
+  // An import not ready to commit this long after it arrived is refused (503, nothing stored).
+  // Keep it below the gateway's UPSTREAM_TIMEOUT_MS (30 s), past which the gateway answers 504
+  // itself: an import must never be stored after its sender was told it failed.
+  GLOSSARY_IMPORT_TIMEOUT_MS: env.count(20_000),
 });
 
 export type ProjectConfig = z.infer<typeof configSchema>;

@@ -32,6 +32,8 @@ describe('project-service configuration', () => {
       SOURCE_SERVICE_URL: 'http://127.0.0.1:8083',
       SOURCE_SERVICE_TIMEOUT_MS: 5000,
       KEY_RULES_BUDGET: 100_000_000,
+      GLOSSARY_IMPORTS_AT_ONCE: 2,
+      GLOSSARY_IMPORT_TIMEOUT_MS: 20_000,
       LOG_LEVEL: 'info',
     });
     expect(Object.isFrozen(config)).toBe(true);

@@ -80,6 +80,8 @@ export async function startProjectService(
     identityTimeoutMs?: number;
     postgresUrl?: string;
     sourceUrl?: string;
+    /** More settings of project-service (e.g. GLOSSARY_IMPORT_TIMEOUT_MS). */
+    env?: Record<string, string>;
   } = {},
 ) {
   const database = await openTestDatabase(options.postgresUrl);
@@ -128,6 +130,7 @@ export async function startProjectService(
       ...(options.identityTimeoutMs
         ? { IDENTITY_SERVICE_TIMEOUT_MS: String(options.identityTimeoutMs) }
         : {}),
+      ...options.env,
     },
     db,
     bus,

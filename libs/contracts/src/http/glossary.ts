@@ -157,7 +157,9 @@ const translations = z
       });
     }
     return canonical;
-  });
+  })
+  // The transform's bound, for the document.
+  .meta({ maxProperties: MAX_GLOSSARY_LOCALES });
 
 function keepAsIsWithoutTranslations(entry: { keepAsIs?: boolean; translations?: Record<string, string> }) {
   return !(entry.keepAsIs === true && entry.translations && Object.keys(entry.translations).length > 0);

@@ -275,16 +275,20 @@ export function createGlossary(deps: {
      * with `merge`, they replace the entries of their terms and every other entry stays. An entry
      * whose term is already there keeps its id and creation time. Only the entries of the
      * import's terms are read, and the answer is counts: an import costs what it brings, whatever
-     * the glossary holds. The entries are compared in time slices (timeSlices).
+     * the glossary holds. The entries are compared in time slices (timeSlices). `awaited` throws
+     * once the answer would no longer reach the sender (see answerAwaited): it is asked before
+     * the transaction and last thing before its commit, so an import is stored only if its
+     * answer says so.
      */
     async replace(
       principal: Principal | undefined,
       projectId: string,
       entries: GlossaryEntryInput[],
-      options: { merge: boolean },
+      options: { merge: boolean; awaited: () => void },
     ): Promise<GlossaryImportResult> {
       const atCommit = writerCheck.atCommit(principal, projectId);
       const termKeys = entries.map((input) => glossaryTermKey(input.term));
+      options.awaited();
       const result = await db.transaction(async (tx) => {
         await authorize(principal, projectId, 'write', tx);
         const before = await glossary.size(projectId, tx);
@@ -326,6 +330,7 @@ export function createGlossary(deps: {
         refuseOverBound(before, after, 'import');
         const deleted = options.merge ? 0 : await glossary.deleteAllBut(projectId, termKeys, tx);
         await glossary.upsert(writes, tx);
+        options.awaited();
         return { created, updated, unchanged, deleted, total: after.entries, bytes: after.bytes };
       }, atCommit);
       const { created, updated, deleted } = result;

@@ -1,3 +1,5 @@
+import type { Request, Response } from 'express';
+import pLimit from 'p-limit';
 import { z } from 'zod';
 import {
   MAX_GLOSSARY_ENTRIES,
@@ -9,7 +11,13 @@ import {
   type GlossaryEntryInput,
   type Principal,
 } from '@tolk/contracts';
-import { JSON_BODY_REQUIRED, PayloadTooLargeError, ValidationError, parseInput } from '@tolk/errors';
+import {
+  AppError,
+  JSON_BODY_REQUIRED,
+  PayloadTooLargeError,
+  ValidationError,
+  parseInput,
+} from '@tolk/errors';
 import { parseJsonText } from '@tolk/http';
 import { timeSlices } from '../../domain/time-slices.js';
 
@@ -73,23 +81,72 @@ export async function readGlossaryImport(text: Buffer | undefined): Promise<Glos
   return parseGlossaryImport(parseJsonText(text));
 }
 
+/** How soon a refused import may try again: the imports ahead of it take a second or two each. */
+const RETRY_AFTER_SECONDS = 5;
+
 /**
- * Runs one caller's imports one after another, each caller's apart from the others': ten imports
- * sent at once by one member (as many requests with a body as the gateway lets one caller have)
- * take turns on the event loop with everyone else's requests as one import would, not ten, and
- * another member's import does not wait behind them.
+ * A check that throws unless an answer sent now would still reach whoever sent the request: the
+ * connection is open (the gateway closes it when it gives up waiting, or when its client left)
+ * and `timeoutMs` have not passed since the request arrived. An import calls it before its
+ * work and just before it commits, so that what it stores is always what it answers: an import
+ * that cannot answer in time is refused with 503 SERVICE_UNAVAILABLE and rolled back, rather
+ * than committed after the gateway has answered 504.
  */
-export function oneImportPerCaller() {
+export function answerAwaited(res: Response, timeoutMs: number): () => void {
+  const deadline = performance.now() + timeoutMs;
+  let gone = false;
+  res.once('close', () => (gone = true));
+  return () => {
+    if (gone) {
+      throw new AppError(
+        'SERVICE_UNAVAILABLE',
+        'The import was given up by its sender (or by the gateway waiting for it) before it was stored; ' +
+          'nothing was imported',
+      );
+    }
+    if (performance.now() > deadline) {
+      throw new AppError(
+        'SERVICE_UNAVAILABLE',
+        `The import could not be stored within ${count(timeoutMs / 1000)} s of its arrival (other imports ` +
+          `ran first); nothing was imported. Retry after ${RETRY_AFTER_SECONDS} s`,
+        { retryAfterSeconds: RETRY_AFTER_SECONDS },
+      );
+    }
+  };
+}
+
+/** Whose imports run one after another: a member's, or a project API token's. */
+function callerOf(principal: Principal | undefined): string {
+  if (principal === undefined) return '';
+  return principal.kind === 'user' ? `user:${principal.userId}` : `token:${principal.tokenId}`;
+}
+
+/**
+ * How imports take turns. One caller's imports run one after another (ten sent at once by one
+ * member take turns with everyone else's requests as one would), and at most `atOnce` imports of
+ * all callers run at a time, first come first served: a caller has one import waiting at most,
+ * so callers take turns. Without that bound, one user importing through their session and a
+ * dozen project API tokens at once held every connection of the service's database pool (each
+ * import's transaction waiting for the project's lock) and shared its event loop a dozen ways:
+ * another user's reads took more than 5 s. An import whose answer is no longer awaited when its
+ * turn comes (answerAwaited) is refused without being read.
+ */
+export function createImportTurns(options: { atOnce: number; timeoutMs: number }) {
+  const running = pLimit(options.atOnce);
   const queues = new Map<string, Promise<unknown>>();
-  return async function inTurn<T>(principal: Principal | undefined, work: () => Promise<T>): Promise<T> {
-    const caller =
-      principal === undefined
-        ? ''
-        : principal.kind === 'user'
-          ? `user:${principal.userId}`
-          : `token:${principal.tokenId}`;
-    const before = queues.get(caller) ?? Promise.resolve();
-    const turn = before.then(work, work);
+  return async function inTurn<T>(
+    req: Request,
+    res: Response,
+    work: (awaited: () => void) => Promise<T>,
+  ): Promise<T> {
+    const awaited = answerAwaited(res, options.timeoutMs);
+    const caller = callerOf(req.principal);
+    const run = () =>
+      running(() => {
+        awaited();
+        return work(awaited);
+      });
+    const turn = (queues.get(caller) ?? Promise.resolve()).then(run, run);
     const settled = turn.catch(() => undefined);
     queues.set(caller, settled);
     void settled.then(() => {

@@ -16,7 +16,7 @@ import { ValidationError, parseInput } from '@tolk/errors';
 import { pathParam, route, withQuery } from '@tolk/http';
 import type { GlossaryEntryRecord } from '../../data-access/glossary-repository.js';
 import type { Glossary, GlossaryPage as GlossaryPageRecords } from '../../domain/glossary.js';
-import { oneImportPerCaller, readGlossaryImport, tooManyLocales } from './glossary-import.js';
+import { createImportTurns, readGlossaryImport, tooManyLocales } from './glossary-import.js';
 
 /** An entry as the API gives it: without its project (in the path) and its uniqueness key. */
 function toEntryResponse(entry: GlossaryEntryRecord): GlossaryEntry {
@@ -95,9 +95,12 @@ async function sendEveryEntry(res: Response, pages: AsyncGenerator<GlossaryPageR
   res.end(']}');
 }
 
+/** How imports take turns (createImportTurns): how many at once, and how long one may take. */
+export type GlossaryImportOptions = { atOnce: number; timeoutMs: number };
+
 /** `/v1/projects/{projectId}/glossary`: a project's glossary (see domain/glossary.ts for who may). */
-export function addGlossaryRoutes(router: Router, glossary: Glossary): void {
-  const inTurn = oneImportPerCaller();
+export function addGlossaryRoutes(router: Router, glossary: Glossary, imports: GlossaryImportOptions): void {
+  const inTurn = createImportTurns(imports);
   route(router, '/v1/projects/:projectId/glossary', {
     get: withQuery(glossaryQuerySchema, async (req, res, { limit, cursor }) => {
       const projectId = pathParam(req, 'projectId');
@@ -117,9 +120,9 @@ export function addGlossaryRoutes(router: Router, glossary: Glossary): void {
       res.status(201).json(toEntryResponse(entry));
     },
     put: withQuery(replaceGlossaryQuerySchema, async (req, res, { merge }) => {
-      const answer: ReplaceGlossaryResponse = await inTurn(req.principal, async () => {
+      const answer: ReplaceGlossaryResponse = await inTurn(req, res, async (awaited) => {
         const entries = await readGlossaryImport(req.rawBody);
-        return glossary.replace(req.principal, pathParam(req, 'projectId'), entries, { merge });
+        return glossary.replace(req.principal, pathParam(req, 'projectId'), entries, { merge, awaited });
       });
       res.json(answer);
     }),

@@ -7,7 +7,7 @@ import type { AccountRemoval } from '../../domain/account-removal.js';
 import type { Glossary } from '../../domain/glossary.js';
 import type { Member, Members } from '../../domain/members.js';
 import type { Projects } from '../../domain/projects.js';
-import { addGlossaryRoutes } from './glossary-routes.js';
+import { addGlossaryRoutes, type GlossaryImportOptions } from './glossary-routes.js';
 import {
   addMemberRequestSchema,
   createProjectRequestSchema,
@@ -49,6 +49,7 @@ export function createProjectRouter(deps: {
   members: Members;
   accountRemoval: Pick<AccountRemoval, 'soleOwnedProjects'>;
   glossary: Glossary;
+  glossaryImports: GlossaryImportOptions;
 }) {
   const { projects, members, accountRemoval, glossary } = deps;
   const router = Router();
@@ -124,7 +125,7 @@ export function createProjectRouter(deps: {
     },
   });
 
-  addGlossaryRoutes(router, glossary);
+  addGlossaryRoutes(router, glossary, deps.glossaryImports);
 
   // ---- internal: the service frame lets only internal callers (the gateway) reach these ----
 
