@@ -17,6 +17,9 @@ import { sliceClock } from './slice-clock.js';
  * bfj, yieldable-json) read every character in JavaScript: several times JSON.parse's CPU for the
  * same text, where this adds a scan of the separators to it.
  *
+ * One string is one JSON.parse however it is cut: a string of megabytes (which the value limits of
+ * a locale file then refuse) still holds the loop while it is read, about 100 ms for 8 MB here.
+ *
  * The value is the one JSON.parse gives: the same key order (integer-like keys first, as V8 orders
  * any object), a repeated key's last value in its first place, `__proto__` an own property. What
  * the scan cannot read — a text that is not JSON, containers nested deeper than MAX_SPLIT_DEPTH
@@ -160,14 +163,19 @@ async function readInSlices(text: Buffer, pieceBytes: number): Promise<unknown> 
         at = skipSpace(at + 1);
       }
       const end = valueEnd(at);
-      if (end === -1) {
-        // Too large for a piece: the members gathered before it, then it, read the same way.
-        if (pieceStart !== -1) addPiece(value, pieceStart, pieceEnd);
+      const large = end === -1 || end - at > pieceBytes;
+      if (large && pieceStart !== -1) addPiece(value, pieceStart, pieceEnd);
+      if (large) {
+        // A container too large for a piece is read the same way; a long string is parsed alone,
+        // not copied into a piece first (one JSON.parse however it is cut).
         pieceStart = -1;
-        const child = await container(at, depth + 1);
-        if (Array.isArray(value)) value.push(child.value);
-        else put(value, JSON.parse(text.toString('utf8', member, keyEnd)) as string, child.value);
-        at = child.end;
+        const item =
+          end === -1
+            ? await container(at, depth + 1)
+            : { value: JSON.parse(text.toString('utf8', at, end)), end };
+        if (Array.isArray(value)) value.push(item.value);
+        else put(value, JSON.parse(text.toString('utf8', member, keyEnd)) as string, item.value);
+        at = item.end;
       } else {
         if (pieceStart === -1) pieceStart = member;
         pieceEnd = end;
