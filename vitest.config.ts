@@ -57,6 +57,7 @@ const TIMED = [
 const IN_MEMORY = [
   'libs/locale-file/test/**/*.test.ts',
   'libs/contracts/test/**/*.test.ts',
+  'libs/time-slices/test/**/*.test.ts',
   '**/test/config.test.ts',
   'cli/test/formats/**/*.test.ts',
   'cli/test/init/**/*.test.ts',

@@ -25,39 +25,50 @@ function toLength(text: string, length: number): string {
   return text + PROSE.repeat(Math.ceil((length - text.length) / PROSE.length)).slice(0, length - text.length);
 }
 
+/** How long a value may be and how many opening braces it may hold (the parser's limits). */
+export type ValueLimits = { length: number; braces: number };
+
+const DEFAULT_VALUE_LIMITS: ValueLimits = { length: maxValueLength, braces: maxValueBraces };
+
+/** The shapes of value that cost the checks the most. */
+export type WorstShape = 'plural' | 'nested' | 'placeholders';
+
 /**
- * A plural with as many branches as the braces allow, each with a `{name}`, filling the length:
- * `{count, plural, =0 {{name} …} =1 {{name} …} … other {{name} …}}`.
+ * A value of `shape` at `limits`, its words `word` (another word, another language):
+ * - plural: as many branches as the braces allow, each with a `{name}`, filling the length:
+ *   `{count, plural, =0 {{name} …} =1 {{name} …} … other {{name} …}}`;
+ * - nested: selects nested as deep as the braces allow (3 a level), then prose to the length;
+ * - placeholders: as many `{name}` as the braces allow, then prose to the length.
  */
-function pluralValue(other: string): string {
-  const branches = Math.floor((maxValueBraces - 1) / 2);
-  const build = (filler: number) => {
-    const text = (label: string) => `{name} ${label} ${toLength('', filler)}`;
-    const exact = Array.from({ length: branches - 2 }, (_, i) => `=${i} {${text(String(i))}}`);
-    return `{count, plural, ${exact.join(' ')} one {${text('one')}} other {${text(other)}}}`;
-  };
-  const bare = build(0).length;
-  return build(Math.floor((maxValueLength - bare) / branches));
-}
-
-/** Selects nested as deep as the braces allow (3 a level), then prose to the length. */
-function nestedValue(word: string): string {
-  let value = `{name} ${word}`;
-  for (let level = Math.floor((maxValueBraces - 1) / 3); level > 0; level--) {
-    value = `{c${level}, select, a {${value}} other {x}}`;
+export function worstValue(
+  shape: WorstShape,
+  word: string,
+  limits: ValueLimits = DEFAULT_VALUE_LIMITS,
+): string {
+  const { length, braces } = limits;
+  if (shape === 'plural') {
+    const branches = Math.floor((braces - 1) / 2);
+    const build = (filler: number) => {
+      const text = (label: string) => `{name} ${label} ${toLength('', filler)}`;
+      const exact = Array.from({ length: branches - 2 }, (_, i) => `=${i} {${text(String(i))}}`);
+      return `{count, plural, ${exact.join(' ')} one {${text('one')}} other {${text(word)}}}`;
+    };
+    return build(Math.floor((length - build(0).length) / branches));
   }
-  return toLength(`${value} ${word} `, maxValueLength);
-}
-
-/** As many `{name}` as the braces allow, then prose to the length. */
-function placeholdersValue(word: string): string {
-  return toLength(`${`{name} ${word} `.repeat(maxValueBraces)}`, maxValueLength);
+  if (shape === 'nested') {
+    let value = `{name} ${word}`;
+    for (let level = Math.floor((braces - 1) / 3); level > 0; level--) {
+      value = `{c${level}, select, a {${value}} other {x}}`;
+    }
+    return toLength(`${value} ${word} `, length);
+  }
+  return toLength(`${`{name} ${word} `.repeat(braces)}`, length);
 }
 
 const SHAPES = [
-  { source: pluralValue('others'), german: pluralValue('andere') },
-  { source: nestedValue('thing'), german: nestedValue('Ding') },
-  { source: placeholdersValue('item'), german: placeholdersValue('Stück') },
+  { source: worstValue('plural', 'others'), german: worstValue('plural', 'andere') },
+  { source: worstValue('nested', 'thing'), german: worstValue('nested', 'Ding') },
+  { source: worstValue('placeholders', 'item'), german: worstValue('placeholders', 'Stück') },
 ];
 
 /** One value of each worst shape, its translation beside it: a source of three keys. */

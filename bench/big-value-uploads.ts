@@ -49,6 +49,8 @@ export function bigValueDocuments() {
 
 export type BigValueDocuments = ReturnType<typeof bigValueDocuments>;
 
+export type UploadKind = 'many' | 'huge' | 'worst' | 'refused';
+
 /**
  * Starts the uploads of `headers`' user into `projects` (ids of projects it owns, each with `de`
  * as a target locale) at `baseUrl`, until `stop`.
@@ -58,12 +60,19 @@ export function startBigValueUploads(options: {
   headers: Record<string, string>;
   projects: { many: string; huge: string; worst: string };
   documents: BigValueDocuments;
+  /**
+   * Which uploads a round holds (all by default): `many` the 200,000 keys, `huge` the values at
+   * the limits filling the body, `worst` the three values of the worst shapes, `refused` what the
+   * limits refuse.
+   */
+  kinds?: readonly UploadKind[];
 }): BigValueUploads {
   const base = new URL(options.baseUrl);
   if (base.hostname !== '127.0.0.1' && base.hostname !== 'localhost') {
     throw new Error('big-value uploads are sent to loopback only');
   }
   const outcomes = new Map<string, number>();
+  const kinds = new Set<UploadKind>(options.kinds ?? ['many', 'huge', 'worst', 'refused']);
   let stopped = false;
   let rounds = 0;
 
@@ -103,25 +112,32 @@ export function startBigValueUploads(options: {
       // The source and the translation change places each round: every upload is a change.
       const flip = (documents: LocaleDocuments): [Buffer, Buffer] =>
         round % 2 === 0 ? [documents.source, documents.german] : [documents.german, documents.source];
-      const steps: Array<() => Promise<unknown>> = [
-        () => sourceAndTranslations('200,000 keys', projects.many, ...flip(many)),
-        () => sourceAndTranslations('values at the limits', projects.huge, ...flip(huge)),
-        () => sourceAndTranslations('worst shapes', projects.worst, ...flip(worst)),
-        () => put('8 MB plural source', `/v1/projects/${projects.worst}/source`, refused.plural),
-        () =>
-          put(
-            '8 MB plural translations',
-            `/v1/projects/${projects.worst}/locales/de/translations?sourceVersion=1`,
-            refused.plural,
-          ),
-        () =>
-          put(
-            '1.5 million {name} translations',
-            `/v1/projects/${projects.worst}/locales/de/translations?sourceVersion=1`,
-            refused.placeholders,
-          ),
+      const steps: Array<[UploadKind, () => Promise<unknown>]> = [
+        ['many', () => sourceAndTranslations('200,000 keys', projects.many, ...flip(many))],
+        ['huge', () => sourceAndTranslations('values at the limits', projects.huge, ...flip(huge))],
+        ['worst', () => sourceAndTranslations('worst shapes', projects.worst, ...flip(worst))],
+        ['refused', () => put('8 MB plural source', `/v1/projects/${projects.worst}/source`, refused.plural)],
+        [
+          'refused',
+          () =>
+            put(
+              '8 MB plural translations',
+              `/v1/projects/${projects.worst}/locales/de/translations?sourceVersion=1`,
+              refused.plural,
+            ),
+        ],
+        [
+          'refused',
+          () =>
+            put(
+              '1.5 million {name} translations',
+              `/v1/projects/${projects.worst}/locales/de/translations?sourceVersion=1`,
+              refused.placeholders,
+            ),
+        ],
       ];
-      for (const step of steps) {
+      for (const [kind, step] of steps) {
+        if (!kinds.has(kind)) continue;
         if (stopped) return;
         await step();
       }

@@ -4,19 +4,28 @@
  * bench:embedded spawns it, on a fresh data directory):
  *   1. another user's `GET …/locales/de` and `PUT …/source` of its own project, one after the
  *      other: p50 and p99, alone
- *   2. the same while a first user uploads, over and over, the worst the default limits allow: a
- *      source of 200,000 keys filling the 10 MiB body and its translations, sources and
- *      translations of values at the length and brace limits filling the body, three values of
- *      the worst shapes, and what the limits refuse (an 8 MB plural value, 1.5 million `{name}`)
- *      — at least BENCH_BIG_VALUES_CALLS calls, and until one round of those uploads is done
- * and the ratio of the two p99s, with the longest event-loop stall of the Tolk process in each
+ *   2-5. the same while a first user uploads, over and over, each kind of the worst the default
+ *      limits allow in turn: three values of the worst shapes (a plural of 500 branches, selects
+ *      nested 333 deep, 1,000 `{name}`, each 100,000 characters) and their translations; sources
+ *      and translations of values at the length and brace limits filling the 10 MiB body; a
+ *      source of 200,000 keys filling it and its translations; what the limits refuse (an 8 MB
+ *      plural value, 1.5 million `{name}`)
+ *   6. the same beside all of them, one after the other
+ *      — each at least BENCH_BIG_VALUES_CALLS calls, and until one round of those uploads is done
+ * and the ratio of each p99 to the first, with the longest event-loop stall of the Tolk process in each
  * phase (Node's `monitorEventLoopDelay` as its /metrics reports it: the largest delay since the
  * previous scrape, to 10 ms). A call slower than CALL_TIMEOUT_MS counts as that long, and after
  * MAX_TIMEOUTS of them the phase stops; an answer other than 200 is counted by its status. Everything on loopback. The exit code says whether the
  * run worked, not how the figures look.
  */
+import { availableParallelism, loadavg } from 'node:os';
 import { SERVICE_PORTS } from '@tolk/contracts';
-import { bigValueDocuments, startBigValueUploads } from './big-value-uploads.js';
+import {
+  bigValueDocuments,
+  startBigValueUploads,
+  type BigValueUploads,
+  type UploadKind,
+} from './big-value-uploads.js';
 import { bigValuesBenchConfig } from './config.js';
 import { percentile } from './percentile.js';
 import {
@@ -159,19 +168,36 @@ try {
   console.log(`(1) ${config.BENCH_BIG_VALUES_CALLS} locale GET/source PUT of the other user, alone ...`);
   const alone = await measureOtherUser(otherClient, otherUser, () => true);
 
-  console.log('(2) the same beside one user uploading the largest values and files the limits allow ...');
   const [many, huge, worst] = big.projectIds as [string, string, string];
-  const uploads = startBigValueUploads({
-    baseUrl: system.gatewayUrl,
-    headers: big.headers,
-    projects: { many, huge, worst },
-    documents,
-  });
-  let beside: Phase;
-  try {
-    beside = await measureOtherUser(otherClient, otherUser, () => uploads.rounds() > 0);
-  } finally {
-    await uploads.stop();
+  /** The other user beside the first one's uploads of `kinds`, over and over, until a round is done. */
+  const beside = async (kinds?: readonly UploadKind[]) => {
+    const uploads = startBigValueUploads({
+      baseUrl: system!.gatewayUrl,
+      headers: big.headers,
+      projects: { many, huge, worst },
+      documents,
+      kinds,
+    });
+    try {
+      const phase = await measureOtherUser(otherClient, otherUser, () => uploads.rounds() > 0);
+      return { phase, uploads };
+    } finally {
+      await uploads.stop();
+    }
+  };
+  const phases: { name: string; phase: Phase; uploads?: BigValueUploads }[] = [
+    { name: 'other user, alone', phase: alone },
+  ];
+  const kindsOf: [string, UploadKind[] | undefined][] = [
+    ['beside the worst values allowed', ['worst']],
+    ['beside values at the limits', ['huge']],
+    ['beside 200,000 keys', ['many']],
+    ['beside values past the limits', ['refused']],
+    ['beside all of them', undefined],
+  ];
+  for (const [n, [name, kinds]] of kindsOf.entries()) {
+    console.log(`(${n + 2}) the same ${name} (one user uploading them over and over) ...`);
+    phases.push({ name, ...(await beside(kinds)) });
   }
 
   const row = (name: string, phase: Phase) =>
@@ -181,15 +207,20 @@ try {
     [...phase.failures].map(([status, count]) => `, ${count} answered ${status}`).join('');
   console.log('');
   console.log(
+    `load average at the end: ${loadavg()
+      .map((load) => load.toFixed(1))
+      .join(' ')} (${availableParallelism()} cores)`,
+  );
+  console.log(
     `${''.padEnd(36)}${'p50 ms'.padStart(10)}${'p99 ms'.padStart(10)}${'longest stall'.padStart(14)}`,
   );
-  console.log(row('other user, alone', alone));
-  console.log(row('other user, beside big values', beside));
-  console.log(`p99 beside big values / alone: ${(beside.p99 / alone.p99).toFixed(2)}×`);
-  console.log(
-    `uploads of the first user (${uploads.rounds()} whole rounds): ` +
-      [...uploads.outcomes].map(([outcome, count]) => `${outcome} ×${count}`).join(', '),
-  );
+  for (const { name, phase } of phases) console.log(row(name, phase));
+  for (const { name, phase, uploads } of phases.slice(1)) {
+    console.log(
+      `${name}: p99 ${(phase.p99 / alone.p99).toFixed(2)}× alone; uploads (${uploads!.rounds()} whole rounds): ` +
+        [...uploads!.outcomes].map(([outcome, count]) => `${outcome} ×${count}`).join(', '),
+    );
+  }
 } catch (err) {
   console.error(err);
   exitCode = 1;

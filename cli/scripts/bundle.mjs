@@ -1,7 +1,8 @@
 // Bundles the CLI into dist/tolk.js for npm: the private workspace libraries (@tolk/contracts,
-// @tolk/locale-file) are compiled in from their sources, every npm dependency stays an import
-// (installed from cli/package.json's dependencies). Neither uses @tolk/http: the service frame
-// (express, jsonwebtoken, ...) never reaches the bundle, and importing it from the CLI fails the build.
+// @tolk/locale-file and its @tolk/time-slices) are compiled in from their sources, every npm
+// dependency stays an import (installed from cli/package.json's dependencies). None uses
+// @tolk/http: the service frame (express, jsonwebtoken, ...) never reaches the bundle, and
+// importing it from the CLI fails the build.
 // `--outfile <path>` writes the bundle elsewhere (tests run a bundle fresh from the sources); the
 // path must lie under cli/ for the npm dependencies to resolve from cli/node_modules and above.
 import { build } from 'esbuild';
@@ -15,6 +16,7 @@ const libsDir = fileURLToPath(new URL('../../libs/', import.meta.url));
 const internal = {
   '@tolk/contracts': `${libsDir}contracts/src/index.ts`,
   '@tolk/locale-file': `${libsDir}locale-file/src/index.ts`,
+  '@tolk/time-slices': `${libsDir}time-slices/src/index.ts`,
 };
 
 const workspaceLibraries = {

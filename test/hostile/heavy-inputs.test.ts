@@ -14,6 +14,7 @@ import { performance } from 'node:perf_hooks';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildOpenApiDocument, type OpenApiDocument } from '../../gateway/src/openapi/openapi-document.js';
+import { worstValue, type WorstShape } from '../../bench/big-value-documents.js';
 import { startSystem, type System } from '../e2e/system.js';
 import {
   glossaryBodies,
@@ -90,13 +91,26 @@ function keyRulesBodies(document: OpenApiDocument) {
   return sampled(bodies(within), bodies(past));
 }
 
+/** The opening braces a value may hold, as the document states them in words. */
+function bracesLimit(schema: JsonSchema): number {
+  const said = [schema, ...(schema.anyOf ?? [])]
+    .map((option) => /At most ([\d,]+) opening braces/.exec(option.description ?? '')?.[1])
+    .find((found) => found !== undefined);
+  if (said === undefined) throw new Error(`the document states no brace limit for ${JSON.stringify(schema)}`);
+  return Number(said.replaceAll(',', ''));
+}
+
 /**
  * The attacker's source keys translated, each value as long as a value may be: long text keeping
- * the source's placeholder and plural (what is stored); and past the limits, or of the shapes that
- * cost most to check (placeholders, selects nested hundreds deep, braces), refused.
+ * the source's placeholder and plural, or the shapes that cost the checks most at the document's
+ * length and brace limits (a plural of as many branches as the braces allow, selects nested as deep,
+ * as many `{name}`), stored with their findings; and past the limits, or of those shapes past the
+ * brace limit (placeholders, selects nested hundreds deep, braces), refused.
  */
 function translationBodies(document: OpenApiDocument, source: Record<string, string>) {
-  const maxLength = limit(schemaAt(document, 'LocaleFile', '*'), 'maxLength');
+  const value = schemaAt(document, 'LocaleFile', '*');
+  const maxLength = limit(value, 'maxLength');
+  const maxBraces = bracesLimit(value);
   const keys = Object.keys(source);
   const valueOf = (key: string, shape: string, length: number): string => {
     const plural = source[key]!.includes('plural');
@@ -109,6 +123,13 @@ function translationBodies(document: OpenApiDocument, source: Record<string, str
       }
       case 'braces':
         return repeated('{', length);
+      case 'worst plural':
+      case 'worst nested':
+      case 'worst placeholders':
+        return worstValue(shape.slice('worst '.length) as WorstShape, 'Übersetzung', {
+          length,
+          braces: maxBraces,
+        });
       default: {
         const half = Math.floor(length / 2) - 24;
         return plural
@@ -117,12 +138,13 @@ function translationBodies(document: OpenApiDocument, source: Record<string, str
       }
     }
   };
+  // A shape for each key: one body holds several.
   const body = (shape: fc.Arbitrary<string>, length: fc.Arbitrary<number>) =>
     fc
-      .tuple(shape, length)
-      .map(([form, size]) => Object.fromEntries(keys.map((key) => [key, valueOf(key, form, size)])));
+      .tuple(fc.array(shape, { minLength: keys.length, maxLength: keys.length }), length)
+      .map(([forms, size]) => Object.fromEntries(keys.map((key, i) => [key, valueOf(key, forms[i]!, size)])));
   return sampled(
-    body(fc.constant('text'), sizeUpTo(maxLength)),
+    body(fc.constantFrom('text', 'worst plural', 'worst nested', 'worst placeholders'), sizeUpTo(maxLength)),
     fc.oneof(
       body(fc.constant('text'), fc.constant(maxLength + 1)),
       body(fc.constantFrom('placeholders', 'nested', 'braces'), sizeUpTo(maxLength)),

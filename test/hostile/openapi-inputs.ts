@@ -22,6 +22,7 @@ export type JsonSchema = {
   maxItems?: number;
   maxLength?: number;
   maxProperties?: number;
+  description?: string;
 };
 
 export function resolve(schema: JsonSchema, document: OpenApiDocument): JsonSchema {

@@ -11,7 +11,7 @@ import { httpMetricsMiddleware, metricsHandler } from './metrics.js';
 import {
   declaresBody,
   decodeJsonText,
-  parseJsonText,
+  parseJsonTextInSlices,
   requireUtf8JsonContentType,
 } from './decode-json-body.js';
 
@@ -48,7 +48,7 @@ function readJsonBody(options: {
       onText: (text) => options.onJsonBody?.(req, text),
     });
     req.rawBody = text;
-    if (text !== undefined && !options.parseLater?.(req)) req.body = parseJsonText(text);
+    if (text !== undefined && !options.parseLater?.(req)) req.body = await parseJsonTextInSlices(text);
     next();
   };
 }

@@ -572,3 +572,86 @@ describe('createServiceApp with a body limit and parsing per request', () => {
     expect(lone.body.error.code).toBe('VALIDATION_ERROR');
   });
 });
+
+describe('createServiceApp with a body of megabytes', () => {
+  let server: Awaited<ReturnType<typeof listen>>;
+  /** setImmediate turns taken since the body was read (onJsonBody), until the route had its value. */
+  let turns = 0;
+  let counting = false;
+
+  beforeAll(async () => {
+    const router = Router();
+    route(router, '/v1/things', {
+      put: (req, res) => {
+        counting = false;
+        const body = req.body as Record<string, unknown>;
+        res.json({
+          turns,
+          keys: Object.keys(body).length,
+          same: JSON.stringify(body) === req.rawBody?.toString(),
+        });
+      },
+    });
+    const app = createServiceApp({
+      logger: createLogger({ name: 'test', level: 'silent' }),
+      router,
+      internalSecret: SECRET,
+      bodyLimitBytes: 16 * 1024 * 1024,
+      onJsonBody: () => {
+        turns = 0;
+        counting = true;
+        const count = () => {
+          if (!counting) return;
+          turns++;
+          setImmediate(count);
+        };
+        setImmediate(count);
+      },
+    });
+    server = await listen(app);
+  });
+  afterAll(() => server.close());
+
+  /** `sections` of 200 keys and `flat` keys more, some texts beyond ASCII: 50 bytes a key. */
+  function largeDocument(sections: number, flat: number): Record<string, unknown> {
+    const document: Record<string, unknown> = {};
+    for (let s = 0; s < sections; s++) {
+      document[`section${s}`] = Object.fromEntries(
+        Array.from({ length: 200 }, (_, k) => [`key${k}`, `Text ${s}.${k} für {name} ${'.'.repeat(20)}`]),
+      );
+    }
+    for (let k = 0; k < flat; k++) document[`flat.key${k}`] = `Text ${k} for {name} ${'.'.repeat(20)}`;
+    return document;
+  }
+
+  const put = (text: string) =>
+    request(`${server.url}/v1/things`, {
+      method: 'PUT',
+      rawBody: text,
+      headers: { 'content-type': 'application/json' },
+    });
+
+  it('when a body of 100,000 keys is parsed, then the event loop serves others meanwhile and the value is JSON.parse’s', async () => {
+    const response = await put(JSON.stringify(largeDocument(250, 50_000)));
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({ keys: 50_250, same: true });
+    // One JSON.parse of it holds the loop for 50 ms or more: no turn at all.
+    expect(response.body.turns).toBeGreaterThan(5);
+  });
+
+  it('when a large body is not JSON or escapes a lone surrogate, then it is refused as a small body is', async () => {
+    // Past the size parsed whole (256 KiB).
+    const text = JSON.stringify(largeDocument(20, 4000));
+    const broken = `${text.slice(0, -200)},}`;
+    const refused = await put(broken);
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.code).toBe('INVALID_JSON');
+    expect(refused.body.error.message).toMatch(/^Request body is not valid JSON/);
+    const lone = await put(`${text.slice(0, -1)},"lone":"\\ud800"}`);
+    expect(lone.status).toBe(400);
+    expect(lone.body.error).toEqual({
+      code: 'VALIDATION_ERROR',
+      message: expect.stringContaining('lone'),
+    });
+  });
+});

@@ -1,5 +1,6 @@
 import { promisify } from 'node:util';
 import { constants, gunzip, gzip } from 'node:zlib';
+import { parseJsonInSlices } from '@tolk/time-slices';
 import { parseSourceDocumentInSlices, type ParsedSource, type ParseOptions } from './parse-locale-file.js';
 
 const gzipAsync = promisify(gzip);
@@ -49,9 +50,9 @@ export async function decodeDocument(
   options: ParseOptions = {},
 ): Promise<ParsedSource & { raw: Buffer }> {
   const raw = await decompress(content);
-  let text = raw.toString('utf8');
-  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  return { ...(await parseSourceDocumentInSlices(JSON.parse(text) as unknown, STORED_LIMITS, options)), raw };
+  // In time slices too: a stored version of 10 MiB took 100 ms in one JSON.parse.
+  const document = await parseJsonInSlices(raw);
+  return { ...(await parseSourceDocumentInSlices(document, STORED_LIMITS, options)), raw };
 }
 
 /** Each key's revision, as 32-bit integers, compressed (they repeat a lot). */

@@ -1,3 +1,4 @@
+import { parseJsonInSlices } from '@tolk/time-slices';
 import { compress, decompress } from './stored-document.js';
 import { sliceClock } from './time-slices.js';
 import type { FlatEntries } from './diff.js';
@@ -85,16 +86,21 @@ export async function decodeStoredSource(content: Buffer): Promise<StoredSource>
   return source;
 }
 
-/** Entries a line of the stored form holds at most: one JSON.parse of them takes a few milliseconds. */
+/**
+ * Entries a line of the stored form holds at most, and about how many characters of keys and
+ * values: one JSON.stringify or JSON.parse of a line takes a few milliseconds (a hundred values
+ * at the length limit are 10 MB, 100 ms in one go).
+ */
 const ENTRIES_PER_LINE = 5_000;
+const CHARACTERS_PER_LINE = 256 * 1024;
 const NEWLINE = 0x0a;
 
 /**
  * Flat key → value pairs (the translations of a locale) in the same compact form: lines of
- * `{"keys":[…],"values":[…]}` of ENTRIES_PER_LINE entries each, so that 200,000 translations are
- * written and read in time slices, not in one JSON.stringify or JSON.parse of megabytes (JSON
- * writes no raw newline, so lines split where they were joined). What was stored as one document
- * before is the form's one line.
+ * `{"keys":[…],"values":[…]}` of ENTRIES_PER_LINE entries or CHARACTERS_PER_LINE characters each,
+ * so that 200,000 translations are written and read in time slices, not in one JSON.stringify or
+ * JSON.parse of megabytes (JSON writes no raw newline, so lines split where they were joined).
+ * What was stored as one document before is the form's one line, read in slices too.
  */
 export async function encodeStoredEntries(entries: FlatEntries): Promise<Buffer> {
   if (entries.keys.length !== entries.values.length) {
@@ -102,13 +108,20 @@ export async function encodeStoredEntries(entries: FlatEntries): Promise<Buffer>
   }
   const lines: Buffer[] = [];
   const clock = sliceClock(1);
-  for (let start = 0; start === 0 || start < entries.keys.length; start += ENTRIES_PER_LINE) {
+  let start = 0;
+  do {
     if (start > 0) lines.push(Buffer.of(NEWLINE));
-    const end = start + ENTRIES_PER_LINE;
+    let end = start;
+    let characters = 0;
+    while (end < entries.keys.length && end - start < ENTRIES_PER_LINE && characters < CHARACTERS_PER_LINE) {
+      characters += entries.keys[end]!.length + entries.values[end]!.length;
+      end++;
+    }
     const line = { keys: entries.keys.slice(start, end), values: entries.values.slice(start, end) };
     lines.push(Buffer.from(JSON.stringify(line), 'utf8'));
+    start = end;
     if (clock.due()) await clock.next();
-  }
+  } while (start < entries.keys.length);
   return compress(Buffer.concat(lines));
 }
 
@@ -120,7 +133,7 @@ export async function decodeStoredEntries(content: Buffer): Promise<{ keys: stri
   for (let start = 0; start < text.length;) {
     const newline = text.indexOf(NEWLINE, start);
     const end = newline === -1 ? text.length : newline;
-    const line: unknown = JSON.parse(text.toString('utf8', start, end));
+    const line = await parseJsonInSlices(text.subarray(start, end));
     if (typeof line !== 'object' || line === null || !isEntries(line as Record<string, unknown>)) {
       throw damaged('stored entries');
     }

@@ -172,6 +172,17 @@ describe('encodeStoredEntries / decodeStoredEntries', () => {
     expect(await decodeStoredEntries(content)).toEqual({ keys, values });
   });
 
+  it('when values are long, then a line holds about 256 K characters of them, whatever their count', async () => {
+    const keys = Array.from({ length: 30 }, (_, i) => `legal.terms${i}`);
+    const values = keys.map((key) => `${key} ${'x'.repeat(100_000)}`);
+    const content = await encodeStoredEntries({ keys, values });
+    const lines = gunzipSync(content).toString('utf8').split('\n');
+    expect(lines.map((line) => (JSON.parse(line) as { keys: string[] }).keys.length)).toEqual([
+      3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+    ]);
+    expect(await decodeStoredEntries(content)).toEqual({ keys, values });
+  });
+
   it('when entries were stored as one document of any size, then they are read back', async () => {
     const keys = Array.from({ length: 12_001 }, (_, i) => `k${i}`);
     const values = keys.map((key) => `Value of ${key}`);
