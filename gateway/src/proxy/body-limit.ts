@@ -56,11 +56,9 @@ export function closeAfterRefusal(req: IncomingMessage, res: ServerResponse): vo
 
 /**
  * Reads a body into memory, up to `maxBytes` (413 as soon as it is declared or grows larger) and
- * within `timing` (408 once too slow): a body is complete before anything reaches a service. Its
- * chunks as they came, not one buffer: copying 10 MiB into one took 40-50 ms of the event loop
- * here, and they are forwarded chunk by chunk anyway.
+ * within `timing` (408 once too slow): a body is complete before anything reaches a service.
  */
-export function readBodyUpTo(req: IncomingMessage, maxBytes: number, timing: BodyTiming): Promise<Buffer[]> {
+export function readBodyUpTo(req: IncomingMessage, maxBytes: number, timing: BodyTiming): Promise<Buffer> {
   const declared = req.headers['content-length'];
   if (declared !== undefined && Number(declared) > maxBytes) return Promise.reject(tooLarge(maxBytes));
   return new Promise((resolve, reject) => {
@@ -118,7 +116,7 @@ export function readBodyUpTo(req: IncomingMessage, maxBytes: number, timing: Bod
     };
     const onEnd = () => {
       cleanup();
-      resolve(chunks);
+      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, received));
     };
     const onAbort = () => {
       cleanup();

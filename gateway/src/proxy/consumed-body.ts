@@ -6,7 +6,7 @@ import { AppError } from '@tolk/errors';
 import { closeAfterRefusal, hasBody, readBodyUpTo, type BodyTiming } from './body-limit.js';
 import { requestSlot } from './request-slot.js';
 
-const consumedBodies = requestSlot<Buffer[]>('consumedBody');
+const consumedBodies = requestSlot<Buffer>('consumedBody');
 
 /**
  * Reads a request's whole body into memory before anything is sent to a service (nginx's
@@ -23,25 +23,24 @@ export function consumeBody(maxBytes: number, timing: BodyTiming): RequestHandle
       next();
       return;
     }
-    let chunks: Buffer[];
+    let body: Buffer;
     try {
-      chunks = await readBodyUpTo(req, maxBytes, timing);
+      body = await readBodyUpTo(req, maxBytes, timing);
     } catch (err) {
       const code = err instanceof AppError ? err.code : undefined;
       if (code === 'PAYLOAD_TOO_LARGE' || code === 'REQUEST_TIMEOUT') closeAfterRefusal(req, res);
       throw err;
     }
-    consumedBodies.set(req, chunks);
-    req.headers['content-length'] = String(chunks.reduce((length, chunk) => length + chunk.length, 0));
+    consumedBodies.set(req, body);
+    req.headers['content-length'] = String(body.length);
     delete req.headers['transfer-encoding'];
     next();
   };
 }
 
-/** The bytes `consumeBody` read, if the request had a body (joined for the checks that read it). */
+/** The bytes `consumeBody` read, if the request had a body. */
 export function consumedBody(req: IncomingMessage): Buffer | undefined {
-  const chunks = consumedBodies.get(req);
-  return chunks && Buffer.concat(chunks);
+  return consumedBodies.get(req);
 }
 
 /**
@@ -53,8 +52,8 @@ export function consumedBody(req: IncomingMessage): Buffer | undefined {
 export const replayConsumedBody: Plugin<Request, Response> = (proxyServer) => {
   const web = proxyServer.web.bind(proxyServer);
   proxyServer.web = (req, res, options, callback) => {
-    const chunks = consumedBodies.get(req);
-    const withBody = chunks ? { ...options, buffer: Readable.from(chunks) } : options;
+    const body = consumedBodies.get(req);
+    const withBody = body ? { ...options, buffer: Readable.from([body]) } : options;
     // http-proxy reads its optional arguments by position: never pass an undefined callback.
     if (callback) web(req, res, withBody, callback);
     else web(req, res, withBody);
