@@ -36,10 +36,10 @@ export function createUpstreamProxy(deps: {
 }) {
   const { service, timeoutMs, logger } = deps;
   const Agent = deps.target.startsWith('https:') ? https.Agent : http.Agent;
-  // `timeout` covers connecting too, which the per-request timeout below does not.
+  // `timeout` covers connecting too, which the per-request timeout below does not. (Nagle's
+  // algorithm is off already: node's agents default to `noDelay`.)
   const agent = new Agent({
     keepAlive: true,
-    noDelay: true,
     maxSockets: deps.maxSockets,
     timeout: timeoutMs,
   });
