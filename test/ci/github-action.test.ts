@@ -104,7 +104,7 @@ describe('action.yml', () => {
     expect(unread).toEqual([]);
   });
 
-  it("when the runner's Node is older than 22 or missing, then Node 24 is set up before the script runs, else the runner's stays", async () => {
+  it("when the runner's Node is older than 22.12 or missing, then Node 24 is set up before the script runs, else the runner's stays", async () => {
     const [check, setup] = action.runs.steps;
     expect(setup).toEqual({
       if: `steps.${check!.id}.outputs.setup == 'true'`,
@@ -114,10 +114,10 @@ describe('action.yml', () => {
     const dir = await mkdtemp(join(tmpdir(), 'tolk-action-node-'));
     try {
       const outputFile = join(dir, 'output');
-      // A Node 20: this one, saying it is 20.19.0.
+      // A Node 22 too old for the CLI: this one, saying it is 22.11.0.
       await writeFile(
         join(dir, 'node'),
-        `#!/bin/sh\nexec "${process.execPath}" --import 'data:text/javascript,Object.defineProperty(process.versions,"node",{value:"20.19.0"})' "$@"\n`,
+        `#!/bin/sh\nexec "${process.execPath}" --import 'data:text/javascript,Object.defineProperty(process.versions,"node",{value:"22.11.0"})' "$@"\n`,
       );
       await chmod(join(dir, 'node'), 0o755);
       const setupOn = async (path: string) => {
@@ -128,8 +128,9 @@ describe('action.yml', () => {
         await rm(outputFile);
         return output;
       };
-      const current = Number(process.versions.node.split('.')[0]);
-      expect(await setupOn(dirname(process.execPath))).toBe(`setup=${current < 22}\n`);
+      const [major, minor] = process.versions.node.split('.').map(Number) as [number, number];
+      const old = major < 22 || (major === 22 && minor < 12);
+      expect(await setupOn(dirname(process.execPath))).toBe(`setup=${old}\n`);
       expect(await setupOn(dir)).toBe('setup=true\n');
       expect(await setupOn(join(dir, 'nowhere'))).toBe('setup=true\n');
     } finally {
