@@ -19,7 +19,7 @@ app.use(
   createProxyMiddleware({
     target: config.TARGET_URL,
     changeOrigin: true,
-    agent: new http.Agent({ keepAlive: true, noDelay: true, maxSockets: 512 }),
+    agent: new http.Agent({ keepAlive: true, maxSockets: 512 }),
   }),
 );
 createExpressServer(app).listen(config.PORT, '127.0.0.1');

@@ -2,8 +2,8 @@
 /**
  * Tolk in CI, for the GitHub Action (action.yml) and the GitLab CI template
  * (ci/gitlab/tolk.gitlab-ci.yml): one script, two platforms, configured by environment variables
- * (see ci/README.md). Plain Node ≥ 20 with no dependencies, so a runner needs nothing but node,
- * git and the CLI that `npx` fetches.
+ * (see ci/README.md). Plain Node with no dependencies (≥ 20 for this script, ≥ 22.12 for the CLI),
+ * so a runner needs nothing but node, git and the CLI that `npx` fetches.
  *
  * - check: `tolk check` with annotations for the platform; its exit code is the job's.
  * - translate: `tolk push`, `tolk translate --json`, `tolk pull`; when target files changed, one

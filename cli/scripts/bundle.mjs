@@ -42,7 +42,7 @@ const result = await build({
   bundle: true,
   platform: 'node',
   format: 'esm',
-  target: 'node20',
+  target: 'node22',
   plugins: [workspaceLibraries],
   legalComments: 'none',
   metafile: true,

@@ -5,8 +5,11 @@
  * speaking GitHub's pulls API; `check` runs the real `tolk check` on the translated files (with
  * the translate scenarios), and a stand-in CLI shows the exit code passed on as it is.
  */
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { execFile } from 'node:child_process';
+import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { PROVIDERS } from '../../cli/src/ai/create-model.js';
@@ -16,17 +19,29 @@ import { translateScenarios } from './support/translate-scenarios.js';
 type Action = {
   inputs: Record<string, { default?: string; required?: boolean }>;
   outputs: Record<string, { value: string }>;
-  runs: { using: string; steps: Array<{ id?: string; run: string; env: Record<string, string> }> };
+  runs: {
+    using: string;
+    steps: Array<{
+      id?: string;
+      if?: string;
+      run?: string;
+      uses?: string;
+      with?: Record<string, unknown>;
+      env?: Record<string, string>;
+    }>;
+  };
 };
 
 const actionText = await readFile(new URL('../../action.yml', import.meta.url), 'utf8');
 const action = parse(actionText) as Action;
 const scriptText = await readFile(new URL('../../ci/tolk-ci.mjs', import.meta.url), 'utf8');
+/** The step that runs the script (the steps before it set up Node). */
+const tolkStep = action.runs.steps.find((step) => step.id === 'tolk')!;
 
 /** The step's environment for these inputs, as the runner expands `${{ inputs.x }}`. */
 function actionEnv(inputs: Record<string, string>, githubToken: string): Record<string, string> {
   const env: Record<string, string> = {};
-  for (const [name, value] of Object.entries(action.runs.steps[0]!.env)) {
+  for (const [name, value] of Object.entries(tolkStep.env!)) {
     env[name] = String(value).replace(/\$\{\{\s*inputs\.([\w-]+)\s*\}\}/g, (_, input: string) => {
       const given = inputs[input] ?? action.inputs[input]?.default ?? '';
       return given.replace(/\$\{\{\s*github\.token\s*\}\}/, githubToken);
@@ -79,14 +94,48 @@ describe('action.yml', () => {
 
   it('when its step runs, then it is a composite step running the script with variables the script reads', () => {
     expect(action.runs.using).toBe('composite');
-    expect(action.runs.steps).toHaveLength(1);
-    expect(action.runs.steps[0]!.run).toBe('node "$GITHUB_ACTION_PATH/ci/tolk-ci.mjs"');
+    expect(action.runs.steps.at(-1)).toBe(tolkStep);
+    expect(tolkStep.run).toBe('node "$GITHUB_ACTION_PATH/ci/tolk-ci.mjs"');
     const read = new Set([...scriptText.matchAll(/(?:setting|required)\('([A-Z0-9_]+)'/g)].map((m) => m[1]));
     // The CLI reads TOLK_API_URL and TOLK_TOKEN itself; the script passes its environment on.
-    const unread = Object.keys(action.runs.steps[0]!.env).filter(
+    const unread = Object.keys(tolkStep.env!).filter(
       (name) => !read.has(name) && !['TOLK_API_URL', 'TOLK_TOKEN'].includes(name),
     );
     expect(unread).toEqual([]);
+  });
+
+  it("when the runner's Node is older than 22.12 or missing, then Node 24 is set up before the script runs, else the runner's stays", async () => {
+    const [check, setup] = action.runs.steps;
+    expect(setup).toEqual({
+      if: `steps.${check!.id}.outputs.setup == 'true'`,
+      uses: expect.stringMatching(/^actions\/setup-node@v\d+$/),
+      with: { 'node-version': 24 },
+    });
+    const dir = await mkdtemp(join(tmpdir(), 'tolk-action-node-'));
+    try {
+      const outputFile = join(dir, 'output');
+      // A Node 22 too old for the CLI: this one, saying it is 22.11.0.
+      await writeFile(
+        join(dir, 'node'),
+        `#!/bin/sh\nexec "${process.execPath}" --import 'data:text/javascript,Object.defineProperty(process.versions,"node",{value:"22.11.0"})' "$@"\n`,
+      );
+      await chmod(join(dir, 'node'), 0o755);
+      const setupOn = async (path: string) => {
+        await promisify(execFile)('/bin/bash', ['-c', check!.run!], {
+          env: { PATH: path, GITHUB_OUTPUT: outputFile },
+        });
+        const output = await readFile(outputFile, 'utf8');
+        await rm(outputFile);
+        return output;
+      };
+      const [major, minor] = process.versions.node.split('.').map(Number) as [number, number];
+      const old = major < 22 || (major === 22 && minor < 12);
+      expect(await setupOn(dirname(process.execPath))).toBe(`setup=${old}\n`);
+      expect(await setupOn(dir)).toBe('setup=true\n');
+      expect(await setupOn(join(dir, 'nowhere'))).toBe('setup=true\n');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('when the script names the variable of each provider key, then it is the one the CLI reads', () => {

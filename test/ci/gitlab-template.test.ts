@@ -15,6 +15,7 @@ import { runScript, useFakeCli } from './support/ci-world.js';
 import { translateScenarios } from './support/translate-scenarios.js';
 
 type Job = {
+  image?: string;
   extends?: string;
   variables?: Record<string, string>;
   script?: string[];
@@ -54,6 +55,16 @@ describe('tolk.gitlab-ci.yml', () => {
       expect(jobEnv(job, {})).toMatchObject({ TOLK_CI_PLATFORM: 'gitlab', TOLK_CI_MODE: mode });
     }
     expect(template['.tolk']!.before_script!.join('\n')).toContain('--output /tmp/tolk-ci.mjs');
+  });
+
+  it("when its jobs run, then their image's Node is one the CLI supports", async () => {
+    const cli = JSON.parse(await readFile(new URL('../../cli/package.json', import.meta.url), 'utf8')) as {
+      engines: { node: string };
+    };
+    // `node:N` is the newest N.x: its major decides.
+    const minimum = Number(/^>=(\d+)[.\d]*$/.exec(cli.engines.node)![1]);
+    const major = Number(/^node:(\d+)$/.exec(template['.tolk']!.image!)![1]);
+    expect(major).toBeGreaterThanOrEqual(minimum);
   });
 
   it('when the check job ends, then its report is the file the script writes, kept even when the check fails', () => {

@@ -1,6 +1,6 @@
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { createDeepSeek } from '@ai-sdk/deepseek';
-import { createGoogleGenerativeAI } from '@ai-sdk/google';
+import { createGoogle } from '@ai-sdk/google';
 import { createMistral } from '@ai-sdk/mistral';
 import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
@@ -93,12 +93,12 @@ export function createModel(options: CreateModelOptions): { model: LanguageModel
   const settings = { apiKey, ...overrides };
   switch (provider) {
     case 'openai':
-      // openai(model) is the Responses API in @ai-sdk/openai 3; .chat is Chat Completions.
+      // openai(model) is the Responses API in @ai-sdk/openai 4; .chat is Chat Completions.
       return { model: createOpenAI(settings).chat(modelId), modelId };
     case 'anthropic':
       return { model: createAnthropic(settings).messages(modelId), modelId };
     case 'google':
-      return { model: createGoogleGenerativeAI(settings).chat(modelId), modelId };
+      return { model: createGoogle(settings).chat(modelId), modelId };
     case 'mistral':
       return { model: createMistral(settings).chat(modelId), modelId };
     case 'deepseek':

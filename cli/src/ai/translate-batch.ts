@@ -247,7 +247,7 @@ async function requestAnswer(
   try {
     const result = await generateText({
       model: input.model,
-      system: buildSystemPrompt(request),
+      instructions: buildSystemPrompt(request),
       messages: [buildUserMessage(request)],
       output: jsonAnswer(input.model),
       maxRetries: input.maxRetries ?? DEFAULT_MAX_RETRIES,

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
-import type { Request, RequestHandler, Response } from 'express';
+import type { RequestHandler } from 'express';
 import type { Plugin } from 'http-proxy-middleware';
 import { AppError } from '@tolk/errors';
 import { closeAfterRefusal, hasBody, readBodyUpTo, type BodyTiming } from './body-limit.js';
@@ -44,18 +44,16 @@ export function consumedBody(req: IncomingMessage): Buffer | undefined {
 }
 
 /**
- * Hands http-proxy a consumed body through its `buffer` option (a stream it pipes instead of the
+ * Hands httpxy a consumed body through its `buffer` option (a stream it pipes instead of the
  * request). Writing the bytes from the `proxyReq` hook instead, as `fixRequestBody` does, loses
  * them whenever the agent's pool is full: the request is then queued, the already-ended client
  * stream ends the upstream request first, and the late write fails with "write after end".
  */
-export const replayConsumedBody: Plugin<Request, Response> = (proxyServer) => {
+export const replayConsumedBody: Plugin = (proxyServer) => {
   const web = proxyServer.web.bind(proxyServer);
-  proxyServer.web = (req, res, options, callback) => {
+  // httpxy's fourth argument is a WebSocket's head, never a callback: its promise settles instead.
+  proxyServer.web = (req, res, options) => {
     const body = consumedBodies.get(req);
-    const withBody = body ? { ...options, buffer: Readable.from([body]) } : options;
-    // http-proxy reads its optional arguments by position: never pass an undefined callback.
-    if (callback) web(req, res, withBody, callback);
-    else web(req, res, withBody);
+    return web(req, res, body ? { ...options, buffer: Readable.from([body]) } : options);
   };
 };

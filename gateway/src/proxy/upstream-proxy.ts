@@ -1,7 +1,7 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import https from 'node:https';
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { createProxyMiddleware, proxyEventsPlugin, type Plugin } from 'http-proxy-middleware';
+import type { NextFunction, RequestHandler } from 'express';
+import { createProxyMiddleware, proxyEventsPlugin } from 'http-proxy-middleware';
 import type { ServiceName } from '@tolk/contracts';
 import { AppError } from '@tolk/errors';
 import type { Logger } from '@tolk/logger';
@@ -23,9 +23,9 @@ function isServerResponse(value: unknown): value is ServerResponse {
 
 /**
  * Sends requests of one service's routes to it, bodies untouched (read whole beforehand by
- * consumeBody), over a pool of kept-alive connections (without one, http-proxy opens a connection
- * per request and collapses under load). Its failures reach the one error middleware: refused or
- * unreachable is 503, silent for `timeoutMs` is 504.
+ * consumeBody), over a pool of kept-alive connections of its own (`maxSockets`; without one,
+ * httpxy shares one pool of 256 among every proxy). Its failures reach the one error middleware:
+ * refused or unreachable is 503, silent for `timeoutMs` is 504.
  */
 export function createUpstreamProxy(deps: {
   service: ServiceName;
@@ -36,20 +36,28 @@ export function createUpstreamProxy(deps: {
 }) {
   const { service, timeoutMs, logger } = deps;
   const Agent = deps.target.startsWith('https:') ? https.Agent : http.Agent;
-  // `timeout` covers connecting too, which the per-request timeout below does not.
+  // `timeout` covers connecting too, which the per-request timeout below does not. (Nagle's
+  // algorithm is off already: node's agents default to `noDelay`.)
   const agent = new Agent({
     keepAlive: true,
-    noDelay: true,
     maxSockets: deps.maxSockets,
     timeout: timeoutMs,
   });
 
-  // Per in-flight request: where its errors go (on the request itself, see requestSlot).
-  const nextOf = requestSlot<NextFunction>('next');
+  // Per in-flight request: where its error goes (on the request itself, see requestSlot), taken
+  // by the first failure reported: http-proxy-middleware emits `error` for a failed proxying,
+  // which fail() answers, and then calls next with the same error.
+  const nextOf = requestSlot<NextFunction | undefined>('next');
+  const takeNext = (req: IncomingMessage) => {
+    const next = nextOf.get(req);
+    nextOf.set(req, undefined);
+    return next;
+  };
 
   function fail(req: IncomingMessage, res: ServerResponse, error: AppError): void {
+    const next = takeNext(req);
     // Answered already, or the client has gone: nobody to tell.
-    if (res.writableEnded || req.socket.destroyed) return;
+    if (!next || res.writableEnded || req.socket.destroyed) return;
     if (res.headersSent) {
       // Too late for an envelope: cut the response so the client sees it is incomplete.
       logger.warn(
@@ -59,45 +67,35 @@ export function createUpstreamProxy(deps: {
       res.destroy();
       return;
     }
-    const next = nextOf.get(req);
-    if (next) next(error);
+    next(error);
   }
 
-  const proxy = createProxyMiddleware<Request, Response>({
+  const proxy = createProxyMiddleware({
     target: deps.target,
     changeOrigin: true,
     agent,
     // The default logger plugin builds a URL and a log string for every answer, the default error
-    // answer is ours to give, and the error-guard plugin adds two listeners to every request for
-    // what the handlers below do already (every proxy error is handled; a client that leaves
-    // ends the upstream request, and with it its answer): keep only the event wiring.
+    // answer is ours to give, and the debug plugin adds listeners to every request and answer for
+    // what httpxy and the handlers below do already (every proxy error is handled; a client that
+    // leaves ends the upstream request, and with it its answer): keep only the event wiring.
     ejectPlugins: true,
-    plugins: [
-      // The library types its own plugins for plain node requests; express' extend them.
-      proxyEventsPlugin as unknown as Plugin<Request, Response>,
-      replayConsumedBody,
-    ],
+    plugins: [proxyEventsPlugin, replayConsumedBody],
     on: {
-      proxyReq: (proxyReq, _req, res) => {
+      proxyReq: (proxyReq) => {
         // Per request, not the agent's `timeout` alone: node shortens a pooled socket's timeout
         // to the service's Keep-Alive hint (5 s from node's servers) and keeps it on reuse.
+        // (httpxy emits proxyReq once the request has its socket: this comes after node's own.)
         proxyReq.setTimeout(timeoutMs, () => proxyReq.destroy(new UpstreamTimeoutError(timeoutMs)));
-        // A client that left needs no answer: free the service from working on it.
-        res.once('close', () => {
-          if (!res.writableFinished) proxyReq.destroy();
-        });
       },
       proxyRes: (proxyRes, _req, res) => {
-        // The service's connection to the gateway is not the client's. http-proxy would copy its
+        // The service's connection to the gateway is not the client's. httpxy would copy its
         // `connection: keep-alive` (or, without one, write keep-alive itself), and node then keeps
         // a connection the client asked to close. What node decided for the client's goes out
         // instead; the service's Keep-Alive timeout says nothing about the gateway's.
+        // (httpxy itself ends the upstream request of a client that leaves, and cuts the client's
+        // answer when the service dies mid-body.)
         proxyRes.headers.connection = res.shouldKeepAlive ? 'keep-alive' : 'close';
         delete proxyRes.headers['keep-alive'];
-        // A service that dies mid-body must not leave the client waiting for the rest.
-        proxyRes.once('close', () => {
-          if (!proxyRes.complete) res.destroy();
-        });
       },
       error: (err, req, res) => {
         if (!isServerResponse(res)) return;
@@ -115,7 +113,7 @@ export function createUpstreamProxy(deps: {
   const handler: RequestHandler = (req, res, next) => {
     removeUnforwardedHeaders(req);
     nextOf.set(req, next);
-    return proxy(req, res, next);
+    return proxy(req, res, (err) => takeNext(req)?.(err));
   };
 
   return {
