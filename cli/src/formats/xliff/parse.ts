@@ -82,6 +82,30 @@ function openText(
   return { kind, start, innerStart, depth, value: '', open: [], unmatched: 0 };
 }
 
+/** The unit being read, and what of it. */
+type UnitInProgress = Partial<Unit> & {
+  start: number;
+  segments: number;
+  notes: string[];
+  codes: Code[];
+  translatable: boolean;
+  unread?: boolean;
+};
+
+/** A start tag just read: its name, where it is in the text, and its attributes' values. */
+type OpenTag = {
+  name: string;
+  start: number;
+  end: number;
+  isSelfClosing: boolean;
+  attr: (key: string) => string | undefined;
+};
+
+/** What an inline code stands for, as its attributes say (1.2 and 2.0). */
+function equivOf(attr: OpenTag['attr']): string | undefined {
+  return attr('equiv-text') ?? attr('disp') ?? attr('dispStart') ?? attr('equiv') ?? attr('equivStart');
+}
+
 export function parse(bytes: Buffer, path: string, report?: Pick<ReadInput, 'path' | 'findings'>): Parsed {
   const text = decodeUtf8(bytes, path, 'XLIFF files are UTF-8');
   const base = text.startsWith('\uFEFF') ? 1 : 0;
@@ -123,17 +147,7 @@ export function parse(bytes: Buffer, path: string, report?: Pick<ReadInput, 'pat
   const stack: string[] = [];
   /** For each open `<group>`: whether its units are not to be translated. */
   const groups: boolean[] = [];
-  // The unit being read, and what of it.
-  let unit:
-    | (Partial<Unit> & {
-        start: number;
-        segments: number;
-        notes: string[];
-        codes: Code[];
-        translatable: boolean;
-        unread?: boolean;
-      })
-    | undefined;
+  let unit: UnitInProgress | undefined;
   /** The `<source>` or `<target>` being read: its text, inline codes as tokens. */
   let inText: TextInProgress | undefined;
   let opaque: { start: number; depth: number; id?: string } | undefined;
@@ -153,100 +167,85 @@ export function parse(bytes: Buffer, path: string, report?: Pick<ReadInput, 'pat
   };
 
   parser.on('doctype', () => fail('has a <!DOCTYPE>: XLIFF files have none, and Tolk reads no DTD'));
-  parser.on('opentag', (tag: SaxesTag) => {
-    const end = here();
-    const start = startOf(end);
-    const name = tag.name;
-    const attr = (key: string) =>
-      typeof tag.attributes[key] === 'string' ? (tag.attributes[key] as string) : undefined;
-    stack.push(name);
-    if (stack.length === 1) {
-      if (name !== 'xliff') fail(`has the root <${name}>, not <xliff>`, start);
-      const v = attr('version');
-      if (v === '1.2') version = '1.2';
-      else if (v === '2.0' || v === '2.1') version = '2.0';
-      else fail(`is XLIFF version ${JSON.stringify(v ?? '')}; Tolk reads XLIFF 1.2 and 2.0`, start);
-      root = { start, end };
-      if (version === '2.0') {
-        languages.source = attr('srcLang');
-        languages.target = attr('trgLang');
-        rootLanguages = { ...languages };
-      }
-      return;
+  /** The root: `<xliff>` of version 1.2, 2.0 or 2.1 (2.0: its languages). */
+  const openRoot = ({ name, start, end, attr }: OpenTag) => {
+    if (name !== 'xliff') fail(`has the root <${name}>, not <xliff>`, start);
+    const v = attr('version');
+    if (v === '1.2') version = '1.2';
+    else if (v === '2.0' || v === '2.1') version = '2.0';
+    else fail(`is XLIFF version ${JSON.stringify(v ?? '')}; Tolk reads XLIFF 1.2 and 2.0`, start);
+    root = { start, end };
+    if (version === '2.0') {
+      languages.source = attr('srcLang');
+      languages.target = attr('trgLang');
+      rootLanguages = { ...languages };
     }
-    if (opaque) return;
-    if (inText) {
-      const id = attr('id');
-      if (PAIRED.has(name) && !tag.isSelfClosing) {
-        let code: Code;
-        if (inText.kind === 'source') {
-          const number = (unit!.codes.length + 1).toString();
-          const equiv =
-            attr('equiv-text') ?? attr('disp') ?? attr('dispStart') ?? attr('equiv') ?? attr('equivStart');
-          code = {
-            token: `<g${number}>`,
-            closeToken: `</g${number}>`,
-            open: text.slice(start, end),
-            ...(equiv ? { equiv } : {}),
-            ...(id === undefined ? {} : { id }),
-          };
-          unit!.codes.push(code);
-        } else code = matchCode(text.slice(start, end), id, true);
-        inText.open.push({ code, start });
-        inText.value += code.token;
-      } else if (inText.kind === 'source') {
-        const equiv =
-          attr('equiv-text') ?? attr('disp') ?? attr('dispStart') ?? attr('equiv') ?? attr('equivStart');
+  };
+
+  /** An inline code in a `<source>` (a new code of the unit) or a `<target>` (one of the source's). */
+  const openInlineCode = ({ name, start, end, isSelfClosing, attr }: OpenTag, inText: TextInProgress) => {
+    const id = attr('id');
+    if (PAIRED.has(name) && !isSelfClosing) {
+      let code: Code;
+      if (inText.kind === 'source') {
         const number = (unit!.codes.length + 1).toString();
-        const code: Code = {
-          token: `<x${number}/>`,
-          open: '',
+        const equiv = equivOf(attr);
+        code = {
+          token: `<g${number}>`,
+          closeToken: `</g${number}>`,
+          open: text.slice(start, end),
           ...(equiv ? { equiv } : {}),
           ...(id === undefined ? {} : { id }),
         };
         unit!.codes.push(code);
-        inText.value += code.token;
-        if (tag.isSelfClosing) code.open = text.slice(start, end);
-        else opaque = { start, depth: stack.length };
-      } else if (tag.isSelfClosing) inText.value += matchCode(text.slice(start, end), id, false).token;
-      else opaque = { start, depth: stack.length, ...(id === undefined ? {} : { id }) };
+      } else code = matchCode(text.slice(start, end), id, true);
+      inText.open.push({ code, start });
+      inText.value += code.token;
+    } else if (inText.kind === 'source') {
+      const equiv = equivOf(attr);
+      const number = (unit!.codes.length + 1).toString();
+      const code: Code = {
+        token: `<x${number}/>`,
+        open: '',
+        ...(equiv ? { equiv } : {}),
+        ...(id === undefined ? {} : { id }),
+      };
+      unit!.codes.push(code);
+      inText.value += code.token;
+      if (isSelfClosing) code.open = text.slice(start, end);
+      else opaque = { start, depth: stack.length };
+    } else if (isSelfClosing) inText.value += matchCode(text.slice(start, end), id, false).token;
+    else opaque = { start, depth: stack.length, ...(id === undefined ? {} : { id }) };
+  };
+
+  /** A `<trans-unit>` (1.2) or `<unit>` (2.0): its id checked, it becomes the unit being read. */
+  const openUnit = ({ name, start, attr }: OpenTag) => {
+    const id = attr('id') ?? '';
+    const translate = attr('translate');
+    const translatable = translate === undefined ? !groups.at(-1) : translate !== 'no';
+    unit = { id, key: keyOfName(id), translatable, start, segments: 0, notes: [], codes: [] };
+    unit.languages = { ...languages };
+    if (id === '') {
+      leaveOut(`a <${name}> has no id`);
       return;
     }
-    if (name === 'file' && version === '1.2') {
-      languages.source = attr('source-language');
-      languages.target = attr('target-language');
-      files.push({ start, end, languages: { ...languages } });
-    }
-    if (name === 'group')
-      groups.push(attr('translate') === undefined ? !!groups.at(-1) : attr('translate') === 'no');
-    const unitElement = version === '1.2' ? 'trans-unit' : 'unit';
-    if (name === unitElement) {
-      const id = attr('id') ?? '';
-      const translate = attr('translate');
-      const translatable = translate === undefined ? !groups.at(-1) : translate !== 'no';
-      unit = { id, key: keyOfName(id), translatable, start, segments: 0, notes: [], codes: [] };
-      unit.languages = { ...languages };
-      if (id === '') {
-        leaveOut(`a <${name}> has no id`);
-        return;
-      }
-      if (!translatable) return;
-      const before = seen.get(id);
-      if (before !== undefined) {
-        leaveOut(
-          `the id ${JSON.stringify(id)} is given twice (lines ${lineColumn(text, before).line}, ${lineColumn(text, start).line}); the first unit is kept, and Angular refuses the file until one goes`,
-          'duplicate',
-          'error',
-        );
-        return;
-      }
-      seen.set(id, start);
-      const problem = nameProblem(id);
-      if (problem)
-        leaveOut(`the id ${JSON.stringify(id)} cannot be a key of a locale document: it ${problem}`);
+    if (!translatable) return;
+    const before = seen.get(id);
+    if (before !== undefined) {
+      leaveOut(
+        `the id ${JSON.stringify(id)} is given twice (lines ${lineColumn(text, before).line}, ${lineColumn(text, start).line}); the first unit is kept, and Angular refuses the file until one goes`,
+        'duplicate',
+        'error',
+      );
       return;
     }
-    if (!unit) return;
+    seen.set(id, start);
+    const problem = nameProblem(id);
+    if (problem) leaveOut(`the id ${JSON.stringify(id)} cannot be a key of a locale document: it ${problem}`);
+  };
+
+  /** An element of the unit being read: its segment, a note, its source or its target. */
+  const openInUnit = ({ name, start, end, isSelfClosing, attr }: OpenTag, unit: UnitInProgress) => {
     if (name === 'segment') {
       unit.segments++;
       if (unit.segments > 1 && unit.translatable)
@@ -265,7 +264,7 @@ export function parse(bytes: Buffer, path: string, report?: Pick<ReadInput, 'pat
       if (category) note.from = category;
     } else if (name === 'source' && !unit.source) {
       inText = openText('source', start, end, stack.length);
-      if (tag.isSelfClosing) {
+      if (isSelfClosing) {
         unit.source = { start, end, inner: { start: end, end } };
         unit.value = '';
         inText = undefined;
@@ -274,12 +273,38 @@ export function parse(bytes: Buffer, path: string, report?: Pick<ReadInput, 'pat
       const state = attr('state');
       if (version === '1.2' && state !== undefined) unit.state = state;
       inText = openText('target', start, end, stack.length);
-      if (tag.isSelfClosing) {
+      if (isSelfClosing) {
         unit.target = { start, end };
         unit.targetValue = '';
         inText = undefined;
       }
     }
+  };
+
+  parser.on('doctype', () => fail('has a <!DOCTYPE>: XLIFF files have none, and Tolk reads no DTD'));
+  parser.on('opentag', (tag: SaxesTag) => {
+    const end = here();
+    const opened: OpenTag = {
+      name: tag.name,
+      start: startOf(end),
+      end,
+      isSelfClosing: tag.isSelfClosing,
+      attr: (key) => (typeof tag.attributes[key] === 'string' ? (tag.attributes[key] as string) : undefined),
+    };
+    const { name, start, attr } = opened;
+    stack.push(name);
+    if (stack.length === 1) return openRoot(opened);
+    if (opaque) return;
+    if (inText) return openInlineCode(opened, inText);
+    if (name === 'file' && version === '1.2') {
+      languages.source = attr('source-language');
+      languages.target = attr('target-language');
+      files.push({ start, end, languages: { ...languages } });
+    }
+    if (name === 'group')
+      groups.push(attr('translate') === undefined ? !!groups.at(-1) : attr('translate') === 'no');
+    if (name === (version === '1.2' ? 'trans-unit' : 'unit')) return openUnit(opened);
+    if (unit) openInUnit(opened, unit);
   });
   const onText = (data: string) => {
     if (opaque) return;
