@@ -96,15 +96,7 @@ export function load(bytes: Buffer, path: string, report?: Pick<ReadInput, 'path
   const children = places.childrenOf(rootSpan);
   const entries = new Map<number, Entry>();
   const comments = new Map<number, number[]>();
-  const names = new Map<string, XmlNode>();
-
-  const finding = (
-    node: XmlNode,
-    key: string | null,
-    kind: FileFinding['kind'],
-    message: string,
-    severity: FileFinding['severity'] = 'warning',
-  ) => {
+  const finding: Finder = (node, key, kind, message, severity = 'warning') => {
     if (report) {
       addFinding(report, {
         key,
@@ -116,148 +108,185 @@ export function load(bytes: Buffer, path: string, report?: Pick<ReadInput, 'path
       });
     }
   };
+  const reading: Reading = { places, finding, names: new Map() };
 
   children.forEach((span, index) => {
-    const { node } = span;
-    if (node.nodeType === TEXT && (node.data ?? '').trim() !== '') {
-      finding(
-        node,
-        null,
-        'format',
-        `text outside any element (${JSON.stringify((node.data ?? '').trim().slice(0, 40))}), which aapt2 refuses ("plain text not allowed here"); a target Tolk writes leaves it out`,
-        'error',
-      );
-      return;
-    }
-    if (node.nodeType !== ELEMENT) return;
-    const kind = ({ string: 'string', 'string-array': 'array', plurals: 'plurals' } as const)[
-      node.nodeName as 'string'
-    ];
-    if (!kind) {
-      if (holdsText(node)) {
-        finding(
-          node,
-          node.getAttribute!('name') || null,
-          'format',
-          `<${node.nodeName}${node.getAttribute!('type') ? ` type="${node.getAttribute!('type')}"` : ''}> is a resource Tolk does not read (it reads <string>, <plurals> and <string-array>); left out of targets`,
-        );
-      }
-      return;
-    }
-    const name = node.getAttribute!('name');
-    if (name === null || name === '') {
-      finding(node, null, 'format', `a <${node.nodeName}> has no name attribute; left out`, 'error');
-      return;
-    }
-    if (!NAME.test(name)) {
-      finding(
-        node,
-        null,
-        'format',
-        `the name ${JSON.stringify(name)} is not a resource name (letters, digits, _ and . between them); left out`,
-        'error',
-      );
-      return;
-    }
-    const earlier = names.get(name);
-    if (earlier) {
-      finding(
-        node,
-        keyOfName(name),
-        'duplicate',
-        `the name ${JSON.stringify(name)} is given twice (lines ${earlier.lineNumber}, ${node.lineNumber}); the first is kept, and aapt2 refuses the file until one goes`,
-        'error',
-      );
-      return;
-    }
-    names.set(name, node);
-    if (node.getAttribute!('translatable') === 'false') return;
-    if (kind === 'string') {
-      const content = contentOf(places, span);
-      if (content.reference) return;
-      entries.set(index, { kind, name, span: span, value: content.value, cdata: content.cdata });
-    } else {
-      const items = places.childrenOf(span).filter((child) => child.node.nodeType === ELEMENT);
-      const others = items.filter((item) => item.node.nodeName !== 'item');
-      if (kind === 'array') {
-        if (others.length > 0) {
-          // An array's items are keys by their index: one Tolk cannot read leaves the rest unplaced.
-          finding(
-            others[0]!.node,
-            keyOfName(name),
-            'format',
-            `<string-array name="${name}"> holds a <${others[0]!.node.nodeName}>; only <item> elements go in it, so the array is left out`,
-          );
-          return;
-        }
-        const read = items.map((item) => ({ span: item, ...contentOf(places, item) }));
-        if (read.every((item) => item.reference)) return;
-        entries.set(index, { kind, name, span: span, items: read });
-      } else {
-        const key = keyOfName(name);
-        for (const other of others) {
-          finding(
-            other.node,
-            key,
-            'format',
-            `<plurals name="${name}"> holds a <${other.node.nodeName}>; only <item> elements go in it, so it is left out`,
-          );
-        }
-        const plural: PluralItem[] = [];
-        for (const item of items) {
-          if (item.node.nodeName !== 'item') continue;
-          const quantity = item.node.getAttribute!('quantity') ?? '';
-          if (!(PLURAL_CATEGORIES as readonly string[]).includes(quantity)) {
-            finding(
-              item.node,
-              key,
-              'format',
-              `<plurals name="${name}"> has an item of quantity ${JSON.stringify(quantity)}; quantities are ${PLURAL_CATEGORIES.join(', ')}, so it is left out`,
-            );
-            continue;
-          }
-          if (plural.some((other) => other.quantity === quantity)) {
-            finding(
-              item.node,
-              key,
-              'duplicate',
-              `<plurals name="${name}"> has two items of quantity "${quantity}"; the first is kept, and aapt2 refuses the file until one goes`,
-              'error',
-            );
-            continue;
-          }
-          const content = contentOf(places, item);
-          plural.push({
-            span: item,
-            quantity: quantity as PluralCategory,
-            value: content.value,
-            cdata: content.cdata,
-          });
-        }
-        if (plural.length === 0) {
-          finding(node, key, 'format', `<plurals name="${name}"> has no item Tolk reads; left out`);
-          return;
-        }
-        if (!plural.some((item) => item.quantity === 'other')) {
-          finding(
-            node,
-            key,
-            'plural',
-            `<plurals name="${name}"> has no item of quantity "other", which every language uses; its ${plural.map((item) => item.quantity).join(', ')} are kept`,
-            'error',
-          );
-        }
-        const value = icuPluralMessage(
-          PLURAL_ARGUMENT,
-          plural.map((item) => [item.quantity, item.value] as const),
-          ANDROID_INTERPOLATION,
-        );
-        entries.set(index, { kind, name, span: span, items: plural, value });
-      }
-    }
+    const entry = entryOf(reading, span);
+    if (!entry) return;
+    entries.set(index, entry);
     comments.set(index, commentsAbove(children, index));
   });
   return { path, text, children, entries, comments };
+}
+
+/** Reports a finding about an element of the file, at its line. */
+type Finder = (
+  node: XmlNode,
+  key: string | null,
+  kind: FileFinding['kind'],
+  message: string,
+  severity?: FileFinding['severity'],
+) => void;
+
+/** The children of `<resources>` being read: their places, where findings go, the names seen. */
+type Reading = { places: Places; finding: Finder; names: Map<string, XmlNode> };
+
+/**
+ * A child of `<resources>` as a translatable entry; undefined for what is none (text between
+ * elements, other resources, `translatable="false"`, references) or what Tolk does not read (a
+ * finding says so).
+ */
+function entryOf(reading: Reading, span: Span): Entry | undefined {
+  const { places, finding, names } = reading;
+  const { node } = span;
+  if (node.nodeType === TEXT && (node.data ?? '').trim() !== '') {
+    finding(
+      node,
+      null,
+      'format',
+      `text outside any element (${JSON.stringify((node.data ?? '').trim().slice(0, 40))}), which aapt2 refuses ("plain text not allowed here"); a target Tolk writes leaves it out`,
+      'error',
+    );
+    return undefined;
+  }
+  if (node.nodeType !== ELEMENT) return undefined;
+  const kind = ({ string: 'string', 'string-array': 'array', plurals: 'plurals' } as const)[
+    node.nodeName as 'string'
+  ];
+  if (!kind) {
+    if (holdsText(node)) {
+      finding(
+        node,
+        node.getAttribute!('name') || null,
+        'format',
+        `<${node.nodeName}${node.getAttribute!('type') ? ` type="${node.getAttribute!('type')}"` : ''}> is a resource Tolk does not read (it reads <string>, <plurals> and <string-array>); left out of targets`,
+      );
+    }
+    return undefined;
+  }
+  const name = node.getAttribute!('name');
+  if (name === null || name === '') {
+    finding(node, null, 'format', `a <${node.nodeName}> has no name attribute; left out`, 'error');
+    return undefined;
+  }
+  if (!NAME.test(name)) {
+    finding(
+      node,
+      null,
+      'format',
+      `the name ${JSON.stringify(name)} is not a resource name (letters, digits, _ and . between them); left out`,
+      'error',
+    );
+    return undefined;
+  }
+  const earlier = names.get(name);
+  if (earlier) {
+    finding(
+      node,
+      keyOfName(name),
+      'duplicate',
+      `the name ${JSON.stringify(name)} is given twice (lines ${earlier.lineNumber}, ${node.lineNumber}); the first is kept, and aapt2 refuses the file until one goes`,
+      'error',
+    );
+    return undefined;
+  }
+  names.set(name, node);
+  if (node.getAttribute!('translatable') === 'false') return undefined;
+  if (kind === 'string') {
+    const content = contentOf(places, span);
+    if (content.reference) return undefined;
+    return { kind, name, span: span, value: content.value, cdata: content.cdata };
+  }
+  return kind === 'array' ? arrayEntry(reading, name, span) : pluralsEntry(reading, name, span);
+}
+
+/** The element children of an array or plurals: its `<item>`s and the others, which go in no such. */
+function itemsOf(places: Places, span: Span): { items: Span[]; others: Span[] } {
+  const items = places.childrenOf(span).filter((child) => child.node.nodeType === ELEMENT);
+  return { items, others: items.filter((item) => item.node.nodeName !== 'item') };
+}
+
+/** A `<string-array>`: its items, unless one is no `<item>` or every one is a reference. */
+function arrayEntry({ places, finding }: Reading, name: string, span: Span): Entry | undefined {
+  const { items, others } = itemsOf(places, span);
+  if (others.length > 0) {
+    // An array's items are keys by their index: one Tolk cannot read leaves the rest unplaced.
+    finding(
+      others[0]!.node,
+      keyOfName(name),
+      'format',
+      `<string-array name="${name}"> holds a <${others[0]!.node.nodeName}>; only <item> elements go in it, so the array is left out`,
+    );
+    return undefined;
+  }
+  const read = items.map((item) => ({ span: item, ...contentOf(places, item) }));
+  if (read.every((item) => item.reference)) return undefined;
+  return { kind: 'array', name, span: span, items: read };
+}
+
+/** A `<plurals>`: its items of CLDR quantities, the first of each, as one ICU plural message. */
+function pluralsEntry({ places, finding }: Reading, name: string, span: Span): Entry | undefined {
+  const { node } = span;
+  const { items, others } = itemsOf(places, span);
+  const key = keyOfName(name);
+  for (const other of others) {
+    finding(
+      other.node,
+      key,
+      'format',
+      `<plurals name="${name}"> holds a <${other.node.nodeName}>; only <item> elements go in it, so it is left out`,
+    );
+  }
+  const plural: PluralItem[] = [];
+  for (const item of items) {
+    if (item.node.nodeName !== 'item') continue;
+    const quantity = item.node.getAttribute!('quantity') ?? '';
+    if (!(PLURAL_CATEGORIES as readonly string[]).includes(quantity)) {
+      finding(
+        item.node,
+        key,
+        'format',
+        `<plurals name="${name}"> has an item of quantity ${JSON.stringify(quantity)}; quantities are ${PLURAL_CATEGORIES.join(', ')}, so it is left out`,
+      );
+      continue;
+    }
+    if (plural.some((other) => other.quantity === quantity)) {
+      finding(
+        item.node,
+        key,
+        'duplicate',
+        `<plurals name="${name}"> has two items of quantity "${quantity}"; the first is kept, and aapt2 refuses the file until one goes`,
+        'error',
+      );
+      continue;
+    }
+    const content = contentOf(places, item);
+    plural.push({
+      span: item,
+      quantity: quantity as PluralCategory,
+      value: content.value,
+      cdata: content.cdata,
+    });
+  }
+  if (plural.length === 0) {
+    finding(node, key, 'format', `<plurals name="${name}"> has no item Tolk reads; left out`);
+    return undefined;
+  }
+  if (!plural.some((item) => item.quantity === 'other')) {
+    finding(
+      node,
+      key,
+      'plural',
+      `<plurals name="${name}"> has no item of quantity "other", which every language uses; its ${plural.map((item) => item.quantity).join(', ')} are kept`,
+      'error',
+    );
+  }
+  const value = icuPluralMessage(
+    PLURAL_ARGUMENT,
+    plural.map((item) => [item.quantity, item.value] as const),
+    ANDROID_INTERPOLATION,
+  );
+  return { kind: 'plurals', name, span: span, items: plural, value };
 }
 
 /** The comments right above children[index]: only whitespace between, no blank line. */
