@@ -9,7 +9,6 @@ import { projectContext } from '../context.js';
 import { ExitCode, usageError, withUnreadFiles } from '../errors.js';
 import {
   keyPrefix,
-  namespaceFiles,
   readLocaleFile,
   readSourceFiles,
   serverDocument,
@@ -17,6 +16,7 @@ import {
   type PlacedFinding,
   type SourcePart,
 } from '../files/file-sets.js';
+import { namespaceFiles } from '../files/namespace-files.js';
 import { parseLocaleDocument, shown } from '../files/locale-files.js';
 import { loadSyncState, type SyncState } from '../files/sync-state.js';
 import type { Io } from '../io.js';
