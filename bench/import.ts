@@ -17,7 +17,8 @@ import { performance } from 'node:perf_hooks';
 import { z } from 'zod';
 import { env, loadConfig } from '@tolk/config';
 import { loadProjectConfig } from '../cli/src/config/project-config.js';
-import { namespaceFiles, readLocalValues, readSourceFiles } from '../cli/src/files/file-sets.js';
+import { readLocalValues, readSourceFiles } from '../cli/src/files/file-sets.js';
+import { namespaceFiles } from '../cli/src/files/namespace-files.js';
 import { tolkInProcess } from './cli-in-process.js';
 import { seededRandom } from './source-documents.js';
 import {

@@ -48,7 +48,24 @@ function examples(...lines: string[]): string {
  */
 export async function run(argv: readonly string[], io: Io): Promise<number> {
   let exitCode: number = ExitCode.ok;
-  const program = new Command('tolk')
+  const program = tolkProgram(io);
+  for (const addCommand of COMMANDS) addCommand(program, io, (code) => (exitCode = code));
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+    return exitCode;
+  } catch (error) {
+    return reportError(error, io, wantsJson(argv));
+  }
+}
+
+/** Where a command's action hands its exit code. */
+type Done = (exitCode: number) => void;
+/** Adds a command to the program. */
+type AddCommand = (program: Command, io: Io, done: Done) => void;
+
+/** `tolk` itself: its description, version, help and where commander writes. */
+function tolkProgram(io: Io): Command {
+  return new Command('tolk')
     .description(
       'Keep every locale file of your app in step with its source, translated with your own AI key.',
     )
@@ -73,7 +90,10 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
         '\nEnvironment: TOLK_TOKEN, TOLK_API_URL, OPENAI_API_KEY, ANTHROPIC_API_KEY, ... (see the README).' +
         '\nExit codes: 0 ok, 1 behind (status --check) or an error found (check), 2 usage or validation, 3 auth, 4 network or server.\n',
     );
+}
 
+/** `tolk login`: the device login. */
+function addLogin(program: Command, io: Io, done: Done): void {
   program
     .command('login')
     .description(
@@ -87,9 +107,12 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
     .option('--json', 'print the result as JSON')
     .addHelpText('after', examples('tolk login', 'tolk login --api https://tolk.example.com --no-browser'))
     .action(async (options: { api?: string; browser: boolean; json?: boolean }) => {
-      exitCode = await login(io, { api: options.api, browser: options.browser, json: options.json ?? false });
+      done(await login(io, { api: options.api, browser: options.browser, json: options.json ?? false }));
     });
+}
 
+/** `tolk logout`. */
+function addLogout(program: Command, io: Io, done: Done): void {
   program
     .command('logout')
     .description('Sign out: revokes the stored session and forgets it')
@@ -97,18 +120,24 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
     .option('--json', 'print the result as JSON')
     .addHelpText('after', examples('tolk logout'))
     .action(async (options: { api?: string; json?: boolean }) => {
-      exitCode = await logout(io, { api: options.api, json: options.json ?? false });
+      done(await logout(io, { api: options.api, json: options.json ?? false }));
     });
+}
 
+/** `tolk whoami`. */
+function addWhoami(program: Command, io: Io, done: Done): void {
   program
     .command('whoami')
     .description('Show who the CLI acts as: the signed-in user, or the token in TOLK_TOKEN')
     .option('--json', 'print the result as JSON')
     .addHelpText('after', examples('tolk whoami', 'tolk whoami --json'))
     .action(async (options: { json?: boolean }) => {
-      exitCode = await whoami(io, { json: options.json ?? false });
+      done(await whoami(io, { json: options.json ?? false }));
     });
+}
 
+/** `tolk init`: create or link a project, write tolk.json. */
+function addInit(program: Command, io: Io, done: Done): void {
   program
     .command('init')
     .description('Create a project (or link one) with its target locales, and write tolk.json')
@@ -151,10 +180,13 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
         yes?: boolean;
         json?: boolean;
       }) => {
-        exitCode = await init(io, { ...options, yes: options.yes ?? false, json: options.json ?? false });
+        done(await init(io, { ...options, yes: options.yes ?? false, json: options.json ?? false }));
       },
     );
+}
 
+/** `tolk push`: upload the source file. */
+function addPush(program: Command, io: Io, done: Done): void {
   program
     .command('push')
     .description(
@@ -168,13 +200,18 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
     .option('--json', 'print the server answer as JSON')
     .addHelpText('after', examples('tolk push', 'tolk push --import', 'tolk push --dry-run --json'))
     .action(async (options: { dryRun?: boolean; import?: boolean; json?: boolean }) => {
-      exitCode = await push(io, {
-        dryRun: options.dryRun ?? false,
-        import: options.import ?? false,
-        json: options.json ?? false,
-      });
+      done(
+        await push(io, {
+          dryRun: options.dryRun ?? false,
+          import: options.import ?? false,
+          json: options.json ?? false,
+        }),
+      );
     });
+}
 
+/** `tolk status`: every target locale's state. */
+function addStatus(program: Command, io: Io, done: Done): void {
   program
     .command('status')
     .description('Show every target locale: status, missing and outdated keys, synced vs source version')
@@ -185,9 +222,12 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
       examples('tolk status', 'tolk status --check   # in CI: fails while translations are behind'),
     )
     .action(async (options: { check?: boolean; json?: boolean }) => {
-      exitCode = await status(io, { check: options.check ?? false, json: options.json ?? false });
+      done(await status(io, { check: options.check ?? false, json: options.json ?? false }));
     });
+}
 
+/** `tolk check`: the local target files checked without a model. */
+function addCheck(program: Command, io: Io, done: Done): void {
   program
     .command('check')
     .description(
@@ -219,13 +259,18 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
     .action(async (options: { locale: string[]; format: CheckFormat; json?: boolean; strict?: boolean }) => {
       if (options.json && options.format !== 'human' && options.format !== 'json')
         throw usageError(`--json and --format ${options.format} ask for two outputs; give one`);
-      exitCode = await check(io, {
-        locale: options.locale,
-        format: options.json ? 'json' : options.format,
-        strict: options.strict ?? false,
-      });
+      done(
+        await check(io, {
+          locale: options.locale,
+          format: options.json ? 'json' : options.format,
+          strict: options.strict ?? false,
+        }),
+      );
     });
+}
 
+/** `tolk translate`: the behind locales translated by a model. */
+function addTranslate(program: Command, io: Io, done: Done): void {
   program
     .command('translate')
     .description(
@@ -292,15 +337,20 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
         concurrency: number;
         json?: boolean;
       }) => {
-        exitCode = await translate(io, {
-          ...options,
-          force: (options.force ?? false) || (options.overwriteHuman ?? false),
-          overwriteHuman: options.overwriteHuman ?? false,
-          json: options.json ?? false,
-        });
+        done(
+          await translate(io, {
+            ...options,
+            force: (options.force ?? false) || (options.overwriteHuman ?? false),
+            overwriteHuman: options.overwriteHuman ?? false,
+            json: options.json ?? false,
+          }),
+        );
       },
     );
+}
 
+/** `tolk pull`: the server's translations written into the files. */
+function addPull(program: Command, io: Io, done: Done): void {
   program
     .command('pull')
     .description("Write the server's translations into the local locale files")
@@ -312,13 +362,18 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
     )
     .addHelpText('after', examples('tolk pull', 'tolk pull --locale de --locale fr'))
     .action(async (options: { locale: string[]; json?: boolean; force?: boolean }) => {
-      exitCode = await pull(io, {
-        locale: options.locale,
-        json: options.json ?? false,
-        force: options.force ?? false,
-      });
+      done(
+        await pull(io, {
+          locale: options.locale,
+          json: options.json ?? false,
+          force: options.force ?? false,
+        }),
+      );
     });
+}
 
+/** `tolk glossary export` and `tolk glossary import`. */
+function addGlossary(program: Command, io: Io, done: Done): void {
   const glossary = program
     .command('glossary')
     .description("Export or import the project's glossary (terms and how to translate them) as CSV");
@@ -332,7 +387,7 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
       examples('tolk glossary export --out glossary.csv', 'tolk glossary export > glossary.csv'),
     )
     .action(async (options: { out?: string; json?: boolean }) => {
-      exitCode = await glossaryExport(io, { out: options.out, json: options.json ?? false });
+      done(await glossaryExport(io, { out: options.out, json: options.json ?? false }));
     });
   glossary
     .command('import <file>')
@@ -345,20 +400,29 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
         '\nThe CSV is UTF-8 with the header term,case_sensitive,keep_as_is,note,<locale>... (see the README).\n',
     )
     .action(async (file: string, options: { replace?: boolean; json?: boolean }) => {
-      exitCode = await glossaryImport(io, {
-        file,
-        replace: options.replace ?? false,
-        json: options.json ?? false,
-      });
+      done(
+        await glossaryImport(io, {
+          file,
+          replace: options.replace ?? false,
+          json: options.json ?? false,
+        }),
+      );
     });
-
-  try {
-    await program.parseAsync([...argv], { from: 'user' });
-    return exitCode;
-  } catch (error) {
-    return reportError(error, io, wantsJson(argv));
-  }
 }
+
+/** The commands, in the order `tolk --help` lists them. */
+const COMMANDS: readonly AddCommand[] = [
+  addLogin,
+  addLogout,
+  addWhoami,
+  addInit,
+  addPush,
+  addStatus,
+  addCheck,
+  addTranslate,
+  addPull,
+  addGlossary,
+];
 
 /** `--json`, or `tolk check --format json`: a failure is then also a JSON document on stdout. */
 function wantsJson(argv: readonly string[]): boolean {

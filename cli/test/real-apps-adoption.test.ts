@@ -42,7 +42,8 @@ import {
 import { realApp, realAppsPresent, REAL_APPS, type RealApp } from './support/real-apps.js';
 import { valueLines } from '../src/check/value-lines.js';
 import { loadProjectConfig } from '../src/config/project-config.js';
-import { namespaceFiles, readLocaleFile, type NamespaceFile } from '../src/files/file-sets.js';
+import { readLocaleFile } from '../src/files/file-sets.js';
+import { namespaceFiles, type NamespaceFile } from '../src/files/namespace-files.js';
 
 const LPROJ = 'MastodonSDK/Sources/MastodonLocalization/Resources';
 const HEADLAMP = 'frontend/src/i18n/locales';

@@ -1,15 +1,15 @@
-import { changedAnnotations, targetKeys, type TargetKeys } from '@tolk/locale-file';
+import { changedAnnotations, targetKeys, type ParsedSource, type TargetKeys } from '@tolk/locale-file';
 import { projectAndSource } from '../api/project-and-source.js';
-import { tolkApi } from '../api/tolk-api.js';
+import { tolkApi, type Project, type TolkApi } from '../api/tolk-api.js';
 import { caughtUpLocales } from '../api/caught-up-locales.js';
-import { findProblems, SEVERITY, type KeyFinding } from '../check/find-problems.js';
+import { findProblems, SEVERITY, type KeyFinding, type LocaleInput } from '../check/find-problems.js';
 import { failed, report, summaryLine, type CheckFormat, type Finding } from '../check/report.js';
 import { valueLines, type ValueLines } from '../check/value-lines.js';
+import type { ProjectConfig } from '../config/project-config.js';
 import { projectContext } from '../context.js';
 import { ExitCode, usageError, withUnreadFiles } from '../errors.js';
 import {
   keyPrefix,
-  namespaceFiles,
   readLocaleFile,
   readSourceFiles,
   serverDocument,
@@ -17,9 +17,11 @@ import {
   type PlacedFinding,
   type SourcePart,
 } from '../files/file-sets.js';
+import { namespaceFiles } from '../files/namespace-files.js';
 import { parseLocaleDocument, shown } from '../files/locale-files.js';
 import { loadSyncState, type SyncState } from '../files/sync-state.js';
 import type { Io } from '../io.js';
+import type { Output } from '../output.js';
 import { parseLocaleList } from '../locales.js';
 import { compileGlossary } from '../translate/glossary.js';
 import { projectKeyRules } from '../translate/key-rules.js';
@@ -60,11 +62,8 @@ const LOCALES_AHEAD = 3;
  */
 export async function check(io: Io, options: CheckOptions) {
   const { out, project, client } = await projectContext(io, { json: options.format === 'json' });
-  const { projectId, sourceLocale, targetLocales } = project.config;
-  const chosen = options.locale.length > 0 ? parseLocaleList(options.locale, '--locale') : targetLocales;
-  if (chosen.includes(sourceLocale)) throw usageError(`--locale: ${sourceLocale} is the source locale`);
-  if (chosen.length === 0)
-    throw usageError('No target locales in tolk.json: add them with `tolk init --targets ...`');
+  const { projectId } = project.config;
+  const chosen = chosenLocales(project.config, options.locale);
 
   // The local files first: a project whose file sets are wrong is exit 2 before any request. A
   // source file that cannot be read is a finding, and its namespace is not checked.
@@ -80,7 +79,89 @@ export async function check(io: Io, options: CheckOptions) {
   } = await projectAndSource(api, projectId, 'Nothing to check against yet');
   const serverParsed = parseLocaleDocument(JSON.parse(sourceFile.content), project.file, io.cwd);
   const serverSource = valuesOf(serverParsed);
-  const { locales } = await caughtUpLocales(api, projectId, sourceFile.version, io.signal);
+  const onServer = await localesOnServer(api, projectId, sourceFile.version, chosen, options, io, out);
+  const shared: SharedInput = {
+    sourceLocale: project.config.sourceLocale,
+    source,
+    serverSource,
+    rules: projectKeyRules(projectInfo),
+    glossary: compileGlossary(glossaryEntries.entries),
+    contextChanged: contextChangedSince(projectInfo, serverParsed, source),
+  };
+  const i18nextPlurals = projectInfo.settings.i18nextPlurals ?? true;
+  // Read only for a locale the server has keys of outdated: it holds a hash of every value synced.
+  let syncState: Promise<SyncState> | undefined;
+  const syncedOf = async (locale: string) =>
+    (await (syncState ??= loadSyncState(project.dir))).locales[locale];
+  const partOfSourceKey = sourcePartsByKey(parts);
+
+  const found = findingsCollector();
+  for (const { failure } of sourceFiles.failed) found.unreadable(failure);
+  sourceFiles.findings.forEach(found.fileFinding);
+
+  // The server's values matter only for the keys it has outdated (is the local value the one it
+  // outdated?): a locale with none is not downloaded.
+  const serverState = fetchedAhead(chosen, LOCALES_AHEAD, async (locale) => {
+    if (!onServer.has(locale)) return undefined;
+    const detail = await api.getLocale(projectId, locale);
+    if (detail.outdated.length === 0) return { detail, values: new Map<string, string>() };
+    const translations = await api.getTranslations(projectId, locale);
+    return {
+      detail,
+      values: valuesOf(parseLocaleDocument(JSON.parse(translations.content), locale, io.cwd)),
+    };
+  });
+  for (const locale of chosen) {
+    const targets = await readTargetFiles(parts, locale, io.cwd, found);
+    const server = await serverState(locale);
+    const target = targetKeys(source, locale, { i18nextPlurals });
+    const keyFindings = findProblems({
+      ...shared,
+      locale,
+      target,
+      local: targets.local,
+      server: server && { values: server.values, outdated: new Set(server.detail.outdated) },
+      synced: server && server.detail.outdated.length > 0 ? await syncedOf(locale) : undefined,
+    });
+    const place = placer(source.keys, target, targets.files, partOfSourceKey, targets.keysOfFile);
+    placeFindings(found.findings, keyFindings, place, targets.pluralsOfFiles, locale, io.cwd);
+  }
+
+  const strict = options.strict ?? false;
+  const summary = { sourceVersion: sourceFile.version, locales: chosen, findings: found.findings, strict };
+  io.stdout.write(report(options.format, summary));
+  // The other formats are read by tools; people still see the outcome on stderr.
+  if (options.format === 'github' || options.format === 'gitlab') out.note(summaryLine(summary));
+  return withUnreadFiles(failed(summary) ? ExitCode.problems : ExitCode.ok, found.unreadFiles.length);
+}
+
+/** What the findings of every locale are judged against: the sources, the rules, the glossary. */
+type SharedInput = Omit<LocaleInput, 'locale' | 'target' | 'local' | 'server' | 'synced'>;
+
+/** The locales asked for with --locale, else the project's targets; never the source locale. */
+function chosenLocales(config: Pick<ProjectConfig, 'sourceLocale' | 'targetLocales'>, asked: string[]) {
+  const { sourceLocale, targetLocales } = config;
+  const chosen = asked.length > 0 ? parseLocaleList(asked, '--locale') : targetLocales;
+  if (chosen.includes(sourceLocale)) throw usageError(`--locale: ${sourceLocale} is the source locale`);
+  if (chosen.length === 0)
+    throw usageError('No target locales in tolk.json: add them with `tolk init --targets ...`');
+  return chosen;
+}
+
+/**
+ * The target locales on the server, caught up with the source version. A chosen locale the server
+ * does not have is exit 2 when --locale asks for it, else a warning, and is checked without it.
+ */
+async function localesOnServer(
+  api: TolkApi,
+  projectId: string,
+  sourceVersion: number,
+  chosen: readonly string[],
+  options: CheckOptions,
+  io: Io,
+  out: Output,
+): Promise<ReadonlySet<string>> {
+  const { locales } = await caughtUpLocales(api, projectId, sourceVersion, io.signal);
   const onServer = new Set(locales.map((locale) => locale.locale));
   const unknown = chosen.filter((code) => !onServer.has(code));
   if (options.locale.length > 0 && unknown.length > 0) {
@@ -90,35 +171,45 @@ export async function check(io: Io, options: CheckOptions) {
   }
   for (const code of unknown)
     out.note(`warning: ${code} is in tolk.json but not a target locale on the server; checked without it`);
+  return onServer;
+}
 
-  const rules = projectKeyRules(projectInfo);
-  const glossary = compileGlossary(glossaryEntries.entries);
-  const i18nextPlurals = projectInfo.settings.i18nextPlurals ?? true;
-  // Read only for a locale the server has keys of outdated: it holds a hash of every value synced.
-  let syncState: Promise<SyncState> | undefined;
-  const syncedOf = async (locale: string) =>
-    (await (syncState ??= loadSyncState(project.dir))).locales[locale];
-  // As the server will find them on push: a key added or deleted since takes its annotation along.
+/**
+ * The keys whose annotation changed since the server's source, as the server will find them on
+ * push (a key added or deleted since takes its annotation along); undefined when the project does
+ * not outdate translations on such a change.
+ */
+function contextChangedSince(
+  projectInfo: Project,
+  serverParsed: ParsedSource,
+  source: ParsedSource,
+): ReadonlySet<string> | undefined {
   const serverKeys = new Set(serverParsed.keys);
   const localKeys = new Set(source.keys);
-  const contextChanged =
-    (projectInfo.settings.outdateOnContextChange ?? true)
-      ? new Set(
-          changedAnnotations(
-            serverParsed,
-            source,
-            (key) => localKeys.has(key) && !serverKeys.has(key),
-            (key) => serverKeys.has(key) && !localKeys.has(key),
-          ),
-        )
-      : undefined;
-  // Which namespace file each source key lives in.
+  return (projectInfo.settings.outdateOnContextChange ?? true)
+    ? new Set(
+        changedAnnotations(
+          serverParsed,
+          source,
+          (key) => localKeys.has(key) && !serverKeys.has(key),
+          (key) => serverKeys.has(key) && !localKeys.has(key),
+        ),
+      )
+    : undefined;
+}
+
+/** Which namespace file each source key lives in. */
+function sourcePartsByKey(parts: readonly SourcePart[]): Map<string, SourcePart> {
   const partOfSourceKey = new Map<string, SourcePart>();
   for (const part of parts) {
     const prefix = keyPrefix(part.file);
     for (const key of part.parsed.keys) partOfSourceKey.set(prefix + key, part);
   }
+  return partOfSourceKey;
+}
 
+/** The check's findings as they come, and the files that could not be read. */
+function findingsCollector() {
   const findings: Finding[] = [];
   const unreadFiles: FileFailure[] = [];
   const unreadable = (failure: FileFailure) => {
@@ -145,114 +236,103 @@ export async function check(io: Io, options: CheckOptions) {
       severity: finding.severity,
       message: finding.message,
     });
-  for (const { failure } of sourceFiles.failed) unreadable(failure);
-  sourceFiles.findings.forEach(fileFinding);
+  return { findings, unreadFiles, unreadable, fileFinding };
+}
 
-  // The server's values matter only for the keys it has outdated (is the local value the one it
-  // outdated?): a locale with none is not downloaded.
-  const serverState = fetchedAhead(chosen, LOCALES_AHEAD, async (locale) => {
-    if (!onServer.has(locale)) return undefined;
-    const detail = await api.getLocale(projectId, locale);
-    if (detail.outdated.length === 0) return { detail, values: new Map<string, string>() };
-    const translations = await api.getTranslations(projectId, locale);
-    return {
-      detail,
-      values: valuesOf(parseLocaleDocument(JSON.parse(translations.content), locale, io.cwd)),
-    };
-  });
-  for (const locale of chosen) {
-    const files = new Map<SourcePart, TargetFile>();
-    const local = new Map<string, string>();
-    /** The keys each file holds (its own, without the namespace): worked out when a finding is placed. */
-    const keysOfFile = new Map<SourcePart, () => ReadonlySet<string>>();
-    /** Keys a file's own finding says are a plural without `other`: not reported again as ICU. */
-    const pluralsOfFiles = new Set<string>();
-    for (const part of parts) {
-      const path = part.file.pathOf(locale);
-      const read = await readLocaleFile(part.file, locale, path, io.cwd);
-      files.set(part, {
-        part,
-        path,
-        exists: read.status !== 'absent',
-        unread: read.status === 'failed',
-        lines: NO_LINES,
-      });
-      if (read.status === 'failed') unreadable(read.failure);
-      if (read.status !== 'read') continue;
-      for (const finding of read.findings) {
-        fileFinding(finding);
-        if (finding.kind === 'plural' && finding.key !== null) pluralsOfFiles.add(finding.key);
-      }
-      const prefix = keyPrefix(part.file);
-      const { keys, values } = read.parsed;
-      for (let index = 0; index < keys.length; index++) local.set(prefix + keys[index]!, values[index]!);
-      let fileKeys: ReadonlySet<string> | undefined;
-      keysOfFile.set(part, () => (fileKeys ??= new Set(keys)));
-      const format = part.file.set.legacy ? 'json' : part.file.set.format.name;
-      const rails = part.file.set.options.rails === true;
-      let lines: ValueLines | undefined;
-      // Most keys have no finding: a file is read again for its lines only when one does.
-      files.get(part)!.lines = () =>
-        (lines ??= valueLines(read.bytes.toString('utf8'), format, { locale, rails }));
-    }
+type FindingsCollector = ReturnType<typeof findingsCollector>;
 
-    const server = await serverState(locale);
-    const target = targetKeys(source, locale, { i18nextPlurals });
-    const keyFindings = findProblems({
-      locale,
-      sourceLocale,
-      source,
-      target,
-      local,
-      serverSource,
-      server: server && { values: server.values, outdated: new Set(server.detail.outdated) },
-      synced: server && server.detail.outdated.length > 0 ? await syncedOf(locale) : undefined,
-      contextChanged,
-      rules,
-      glossary,
+/**
+ * A locale's target files, one per namespace, read: their values by key of the server document,
+ * the keys each holds, and their own findings (collected, with the files that cannot be read).
+ */
+async function readTargetFiles(
+  parts: readonly SourcePart[],
+  locale: string,
+  cwd: string,
+  found: FindingsCollector,
+) {
+  const files = new Map<SourcePart, TargetFile>();
+  const local = new Map<string, string>();
+  /** The keys each file holds (its own, without the namespace): worked out when a finding is placed. */
+  const keysOfFile = new Map<SourcePart, () => ReadonlySet<string>>();
+  /** Keys a file's own finding says are a plural without `other`: not reported again as ICU. */
+  const pluralsOfFiles = new Set<string>();
+  for (const part of parts) {
+    const path = part.file.pathOf(locale);
+    const read = await readLocaleFile(part.file, locale, path, cwd);
+    files.set(part, {
+      part,
+      path,
+      exists: read.status !== 'absent',
+      unread: read.status === 'failed',
+      lines: NO_LINES,
     });
-
-    const place = placer(source.keys, target, files, partOfSourceKey, keysOfFile);
-    const missingFiles = new Set<TargetFile>();
-    for (const finding of keyFindings) {
-      const { file, line } = place(finding);
-      // A file not read says so once; its keys are not checked.
-      if (file.unread) continue;
-      if ((finding.kind === 'icu' || finding.kind === 'plural') && pluralsOfFiles.has(finding.key)) continue;
-      // A file that is not there is one finding, not one per key.
-      if (!file.exists && finding.kind === 'missing') {
-        missingFiles.add(file);
-        continue;
-      }
-      findings.push({
-        file: shown(file.path, io.cwd),
-        line,
-        locale,
-        key: finding.key,
-        kind: finding.kind,
-        severity: finding.severity,
-        message: finding.message,
-      });
+    if (read.status === 'failed') found.unreadable(read.failure);
+    if (read.status !== 'read') continue;
+    for (const finding of read.findings) {
+      found.fileFinding(finding);
+      if (finding.kind === 'plural' && finding.key !== null) pluralsOfFiles.add(finding.key);
     }
-    for (const file of missingFiles) {
-      findings.push({
-        file: shown(file.path, io.cwd),
-        line: 1,
-        locale,
-        key: null,
-        kind: 'missing',
-        severity: SEVERITY.missing,
-        message: `no ${locale} file: none of the keys of ${shown(file.part.file.sourcePath, io.cwd)} are translated`,
-      });
-    }
+    const prefix = keyPrefix(part.file);
+    const { keys, values } = read.parsed;
+    for (let index = 0; index < keys.length; index++) local.set(prefix + keys[index]!, values[index]!);
+    let fileKeys: ReadonlySet<string> | undefined;
+    keysOfFile.set(part, () => (fileKeys ??= new Set(keys)));
+    const format = part.file.set.legacy ? 'json' : part.file.set.format.name;
+    const rails = part.file.set.options.rails === true;
+    let lines: ValueLines | undefined;
+    // Most keys have no finding: a file is read again for its lines only when one does.
+    files.get(part)!.lines = () =>
+      (lines ??= valueLines(read.bytes.toString('utf8'), format, { locale, rails }));
   }
+  return { files, local, keysOfFile, pluralsOfFiles };
+}
 
-  const strict = options.strict ?? false;
-  const summary = { sourceVersion: sourceFile.version, locales: chosen, findings, strict };
-  io.stdout.write(report(options.format, summary));
-  // The other formats are read by tools; people still see the outcome on stderr.
-  if (options.format === 'github' || options.format === 'gitlab') out.note(summaryLine(summary));
-  return withUnreadFiles(failed(summary) ? ExitCode.problems : ExitCode.ok, unreadFiles.length);
+/**
+ * A locale's findings about keys added to `findings`, each at its file and line; a file not read
+ * says so once (its keys are not checked), and a file that is not there is one finding, not one
+ * per key.
+ */
+function placeFindings(
+  findings: Finding[],
+  keyFindings: readonly KeyFinding[],
+  place: ReturnType<typeof placer>,
+  pluralsOfFiles: ReadonlySet<string>,
+  locale: string,
+  cwd: string,
+): void {
+  const missingFiles = new Set<TargetFile>();
+  for (const finding of keyFindings) {
+    const { file, line } = place(finding);
+    // A file not read says so once; its keys are not checked.
+    if (file.unread) continue;
+    if ((finding.kind === 'icu' || finding.kind === 'plural') && pluralsOfFiles.has(finding.key)) continue;
+    // A file that is not there is one finding, not one per key.
+    if (!file.exists && finding.kind === 'missing') {
+      missingFiles.add(file);
+      continue;
+    }
+    findings.push({
+      file: shown(file.path, cwd),
+      line,
+      locale,
+      key: finding.key,
+      kind: finding.kind,
+      severity: finding.severity,
+      message: finding.message,
+    });
+  }
+  for (const file of missingFiles) {
+    findings.push({
+      file: shown(file.path, cwd),
+      line: 1,
+      locale,
+      key: null,
+      kind: 'missing',
+      severity: SEVERITY.missing,
+      message: `no ${locale} file: none of the keys of ${shown(file.part.file.sourcePath, cwd)} are translated`,
+    });
+  }
 }
 
 /**

@@ -5,12 +5,12 @@ import { CliError, ExitCode } from '../errors.js';
 import {
   describeSource,
   localeKeys,
-  namespaceFiles,
   readLocalValues,
   readSourceFiles,
   serverDocument,
   type SourcePart,
 } from '../files/file-sets.js';
+import { namespaceFiles } from '../files/namespace-files.js';
 import { fileProblems, type FileProblems } from '../files/file-problems.js';
 import { parseLocaleDocument } from '../files/locale-files.js';
 import { hashValue, isUnsyncedLocal, loadSyncState, saveSyncState } from '../files/sync-state.js';
