@@ -47,6 +47,8 @@ const TIMED = [
   'services/locale-service/test/locale-browse-load.test.ts',
   'test/e2e/key-rules-through-gateway.test.ts',
   'services/locale-service/test/key-rules-slices.test.ts',
+  // Measures the heap: alone, in a process of its own.
+  'libs/contracts/test/key-rule-heap.test.ts',
 ];
 
 /**

@@ -193,43 +193,6 @@ describe('patterns that cannot backtrack', () => {
     expect(turns).toBeGreaterThan(0);
   });
 
-  it.each([
-    [
-      'lists that cannot be determinised',
-      {
-        humanOnly: [`*a${'?'.repeat(480)}heap`],
-        neverTranslate: [`*b${'?'.repeat(480)}heap`],
-        exclude: [`*c${'?'.repeat(480)}heap`],
-      },
-    ],
-    [
-      '3 lists of 200 nested braces',
-      Object.fromEntries(
-        ['humanOnly', 'neverTranslate', 'exclude'].map((list) => {
-          let nested = 'heap';
-          while (`{b,${nested}}`.length <= 490) nested = `{b,${nested}}`;
-          return [list, Array.from({ length: 200 }, (_, i) => `${nested}${list}${i}`)];
-        }),
-      ) as KeyRules,
-    ],
-  ])(
-    'when %s are compiled, then the objects the collector traces grow by a few MB, not a hundred',
-    async (_, rules) => {
-      // Sampled every turn between slices. Kept objects (a set of NFA states per DFA state, the
-      // patterns' trees) cost the collector pauses of tens of ms, several compilations at once
-      // hundreds: 100 MB and more were kept; typed arrays are outside this heap.
-      const before = process.memoryUsage().heapUsed;
-      let most = before;
-      const sampling = setInterval(() => {
-        most = Math.max(most, process.memoryUsage().heapUsed);
-      }, 0);
-      await compileKeyRules(rules);
-      clearInterval(sampling);
-      // Young garbage (up to a semi-space of 16 MB) comes and goes with the work.
-      expect((most - before) / 1e6).toBeLessThan(20);
-    },
-  );
-
   it('when many runs of work go on at once, then they take turns: one slice a turn of the event loop between them all', async () => {
     // Turns of the event loop, counted by an immediate that queues itself again each turn.
     let turn = 0;
