@@ -2,6 +2,8 @@
  * The small database interface every service codes against. The Postgres pool implements it
  * today; an embedded implementation can sit behind the same interface.
  */
+import { hash } from 'node:crypto';
+
 export type QueryResult<R> = { rows: R[]; rowCount: number };
 
 export interface Queryable {
@@ -44,8 +46,9 @@ export function assertSchemaName(schema: string): string {
  * Takes the advisory locks named `names` for the rest of the transaction `tx`: `shared` ones
  * together, an `exclusive` one waits for them all and they for it. They order transactions of
  * different services (whose rows they never share) on one database: see the fences of
- * @tolk/contracts' `writeRightLock`. Named by text, hashed to Postgres' 64-bit lock keys; two
- * names with one hash only wait for each other needlessly.
+ * @tolk/contracts' `writeRightLock`. Named by text, hashed here to Postgres' 64-bit lock keys (a
+ * name may hold what a text parameter may not, a NUL of an id from a path); two names with one
+ * hash only wait for each other needlessly.
  */
 export async function holdAdvisoryLocks(
   tx: Queryable,
@@ -54,8 +57,10 @@ export async function holdAdvisoryLocks(
 ): Promise<void> {
   if (names.length === 0) return;
   const lock = mode === 'shared' ? 'pg_advisory_xact_lock_shared' : 'pg_advisory_xact_lock';
+  const keys = [...new Set(names.map((name) => hash('sha256', name, 'buffer').readBigInt64BE(0)))];
   // Sorted: two transactions taking the same names take them in the same order.
-  await tx.query(`SELECT ${lock}(hashtextextended(name, 0)) FROM unnest($1::text[]) AS name ORDER BY name`, [
-    [...names].sort(),
+  keys.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  await tx.query(`SELECT ${lock}(key) FROM unnest($1::int8[]) WITH ORDINALITY AS k(key, i) ORDER BY i`, [
+    keys.map(String),
   ]);
 }
