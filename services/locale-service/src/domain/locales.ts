@@ -223,7 +223,7 @@ export function createLocales(deps: {
   carry: CarryOver;
   retired: RetiredTranslationsRepository;
   baseline: BaselineKeeper;
-  memory: Pick<Memory, 'record' | 'lessons' | 'keep' | 'forgetLocale'>;
+  memory: Pick<Memory, 'lessons' | 'keep' | 'forgetLocale'>;
   learning: Pick<MemoryLearning, 'during'>;
   /** Locales whose stored translations an upgrade left behind, judged and taught at refresh. */
   storedCatchUp: Pick<StoredCatchUp, 'catchUp'>;
