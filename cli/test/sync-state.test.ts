@@ -4,7 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadSyncState, saveSyncState, STATE_FILE, type SyncState } from '../src/files/sync-state.js';
+import {
+  loadSyncState,
+  saveSyncState,
+  STATE_FILE,
+  writeAhead,
+  type SyncState,
+} from '../src/files/sync-state.js';
 
 let dir: string;
 beforeAll(async () => {
@@ -67,5 +73,34 @@ describe('sync state file', () => {
       }),
       { numRuns: 200 },
     );
+  });
+
+  it('when some records were written ahead (of their keys, or of more), then the file is the same', async () => {
+    await fc.assert(
+      fc.asyncProperty(state, fc.array(key, { maxLength: 5 }), async (saved, more) => {
+        for (const record of Object.values(saved.locales))
+          writeAhead(record, new Set([...record.keys(), ...more]));
+        await saveSyncState(dir, saved);
+        expect(await readFile(join(dir, STATE_FILE), 'utf8')).toBe(writtenBefore(saved));
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('when a record written ahead gains or loses a key, or holds keys it was not written ahead with, then the file holds it as it is', async () => {
+    const grown = new Map([['a', '0123456789abcdef']]);
+    writeAhead(grown, new Set(['a']));
+    grown.set('b', 'fedcba9876543210');
+    const shrunk = new Map([
+      ['a', '0123456789abcdef'],
+      ['b', 'fedcba9876543210'],
+    ]);
+    writeAhead(shrunk, new Set(['a', 'b']));
+    shrunk.delete('a');
+    const other = new Map([['z', '0123456789abcdef']]);
+    writeAhead(other, new Set(['a']));
+    const saved: SyncState = { locales: { de: grown, fr: shrunk, pl: other }, versions: { de: 3 } };
+    await saveSyncState(dir, saved);
+    expect(await readFile(join(dir, STATE_FILE), 'utf8')).toBe(writtenBefore(saved));
   });
 });

@@ -24,6 +24,7 @@ import {
   loadSyncState,
   saveSyncState,
   syncedHashes,
+  writeAhead,
   type SyncState,
 } from '../files/sync-state.js';
 import type { Io } from '../io.js';
@@ -61,6 +62,25 @@ export type ImportResult = {
   exitCode: ExitCode;
 };
 
+/** Target locales whose files were read ahead, by locale: their values as readLocalValues gives them. */
+export type ReadAhead = ReadonlyMap<string, Promise<LocalFiles | undefined>>;
+
+/**
+ * Starts reading the files of the locales an import takes first, while the source upload that
+ * comes before it is under way (the files are read on this thread, the source is checked and
+ * stored by the server meanwhile). A failure is the import's, when it takes the locale.
+ */
+export function readAhead(parts: readonly SourcePart[], locales: readonly string[], cwd: string): ReadAhead {
+  const reads = new Map<string, Promise<LocalFiles | undefined>>();
+  for (const locale of locales.slice(0, CONCURRENT_LOCALES)) {
+    const read = readLocalValues(parts, locale, cwd);
+    // Not taken when the push imports nothing: then its failure is nobody's.
+    read.catch(() => undefined);
+    reads.set(locale, read);
+  }
+  return reads;
+}
+
 /** Where the import goes: the project, its source files, the source version the values are made from. */
 type ImportTarget = {
   io: Io;
@@ -83,6 +103,7 @@ export async function importTranslations(
     targetLocales: readonly string[];
     json: boolean;
     problems: FileProblems;
+    readAhead?: ReadAhead;
   },
 ): Promise<ImportResult> {
   const { io, api, projectId, parts } = options;
@@ -105,7 +126,7 @@ export async function importTranslations(
   const worker = async () => {
     for (let locale = queue.shift(); locale; locale = queue.shift()) {
       progress.state(locale, 'reading');
-      const local = await readLocalValues(parts, locale, io.cwd);
+      const local = await (options.readAhead?.get(locale) ?? readLocalValues(parts, locale, io.cwd));
       options.problems.addLocal(local);
       if (!local || local.values.size === 0) {
         progress.state(locale, 'nothing to import');
@@ -181,6 +202,7 @@ async function importLocale(
     const keys = localeKeys(options.parts, locale, options.i18nextPlurals);
     const hashes = syncedHashes(merged, local.values, keys);
     keepRecords(hashes, before, keysOfParts(merged.keys(), local.failed.keys()));
+    writeAhead(hashes, keys);
     options.state.locales[locale] = hashes;
     options.state.versions[locale] = options.sourceVersion;
     progress.keysDone(locale, local.values.size, 'imported');

@@ -13,12 +13,18 @@ import {
 import { namespaceFiles } from '../files/namespace-files.js';
 import { fileProblems, type FileProblems } from '../files/file-problems.js';
 import { parseLocaleDocument } from '../files/locale-files.js';
-import { hashValue, isUnsyncedLocal, loadSyncState, saveSyncState } from '../files/sync-state.js';
+import {
+  hashValue,
+  isUnsyncedLocal,
+  loadSyncState,
+  saveSyncState,
+  type SyncState,
+} from '../files/sync-state.js';
 import type { Io } from '../io.js';
 import { recordOf } from '../ai/translation-prompt.js';
 import { valuesOf } from '../translate/merge.js';
 import { describeMergedAgain, uploadMerged } from '../translate/upload-merged.js';
-import { describeImport, importTranslations, type ImportResult } from './import-translations.js';
+import { describeImport, importTranslations, readAhead, type ImportResult } from './import-translations.js';
 
 /** Up to this many changed keys are listed one by one; more are counted. */
 const LISTED_KEYS = 20;
@@ -63,6 +69,12 @@ export async function push(io: Io, options: { dryRun: boolean; json: boolean; im
   const document = serverDocument(parts);
   parseLocaleDocument(document, parts.length === 1 ? parts[0]!.file.sourcePath : project.file, io.cwd);
   // Which keys are a locale's (its plural forms): those of the files beyond them are not uploaded as edits.
+  // A working copy that never synced a target locale is most likely adopting a project (its first
+  // push imports every locale): the first locales' files are read while the source goes up. A
+  // push that then imports nothing has read a few files in vain.
+  const synced = await loadSyncState(project.dir);
+  const adopting = options.import || project.config.targetLocales.every((locale) => !synced.locales[locale]);
+  const ahead = adopting ? readAhead(parts, project.config.targetLocales, io.cwd) : undefined;
   const i18nextPlurals = (await api.getProject(projectId)).settings.i18nextPlurals ?? true;
   const { results: humanEdits, exitCode } = await pushTargetEdits({
     io,
@@ -75,6 +87,7 @@ export async function push(io: Io, options: { dryRun: boolean; json: boolean; im
     targetLocales: options.import ? [] : project.config.targetLocales,
     dryRun: options.dryRun,
     problems,
+    state: synced,
   });
   for (const edits of humanEdits) {
     const keys = `${edits.keys} edited translation${edits.keys === 1 ? '' : 's'}`;
@@ -112,6 +125,7 @@ export async function push(io: Io, options: { dryRun: boolean; json: boolean; im
       dryRun: options.dryRun,
       json: options.json,
       problems,
+      readAhead: ahead,
     });
     for (const locale of imported.skipped)
       out.note(`${locale}: not a target locale of the project on the server; its files were not imported`);
@@ -166,9 +180,10 @@ async function pushTargetEdits(options: {
   i18nextPlurals: boolean;
   dryRun: boolean;
   problems: FileProblems;
+  /** The working copy's sync state (.tolk/state.json in `dir`), as loaded. */
+  state: SyncState;
 }): Promise<{ results: HumanEdits[]; exitCode: ExitCode }> {
-  const { io, api, projectId, parts } = options;
-  const state = await loadSyncState(options.dir);
+  const { io, api, projectId, parts, state } = options;
   const results: HumanEdits[] = [];
   let exitCode: ExitCode = ExitCode.ok;
   for (const locale of options.targetLocales) {

@@ -113,11 +113,53 @@ function sortedKeys(keys: Iterable<string>): string[] {
   return indexes.concat(names);
 }
 
-/** `"name": {` … `}` of JSON.stringify(…, null, 2) at `indent`, its members' lines given. */
-function block(name: string, members: string[], indent: string, last: boolean): string {
+/** `"name": {` … `}` of JSON.stringify(…, null, 2) at `indent`, its members' lines given (joined or not). */
+function block(name: string, members: string[] | string, indent: string, last: boolean): string {
   const comma = last ? '' : ',';
   if (members.length === 0) return `${indent}${JSON.stringify(name)}: {}${comma}\n`;
-  return `${indent}${JSON.stringify(name)}: {\n${members.join(',\n')}\n${indent}}${comma}\n`;
+  const lines = typeof members === 'string' ? members : members.join(',\n');
+  return `${indent}${JSON.stringify(name)}: {\n${lines}\n${indent}}${comma}\n`;
+}
+
+/** Each key's line start in a locale's record, in the order the state file holds keys. */
+type KeyOrder = readonly (readonly [key: string, start: string])[];
+
+function keyOrder(keys: Iterable<string>): KeyOrder {
+  return sortedKeys(keys).map((key) => [key, `      ${JSON.stringify(key)}: `] as const);
+}
+
+/** A record's member lines in `order` (the keys it holds), joined. */
+function recordLines(record: SyncedHashes, order: KeyOrder): { lines: string; written: number } {
+  const members: string[] = [];
+  for (const [key, start] of order) {
+    const hash = record.get(key);
+    if (hash !== undefined) members.push(start + JSON.stringify(hash));
+  }
+  return { lines: members.join(',\n'), written: members.length };
+}
+
+/** Key orders made once for a set of keys (locales of the same plural categories share one). */
+const keyOrders = new WeakMap<ReadonlySet<string>, KeyOrder>();
+/** Records whose lines were made ahead (writeAhead), with those lines: a record is not changed after. */
+const linesAhead = new WeakMap<SyncedHashes, { lines: string; size: number }>();
+
+/** The lines made ahead of a record, unless it has grown or shrunk since (then they are not its). */
+function aheadOf(record: SyncedHashes): string | undefined {
+  const ahead = linesAhead.get(record);
+  return ahead?.size === record.size ? ahead.lines : undefined;
+}
+
+/**
+ * Makes the lines a record will have in the state file now, while other work waits on the
+ * server, rather than when the state is saved: an import saves 30 records of 50,000 keys at its
+ * end. `keys` holds the record's keys (in any order); a record holding others is made at the
+ * save. The record must not change afterwards.
+ */
+export function writeAhead(record: SyncedHashes, keys: ReadonlySet<string>): void {
+  let order = keyOrders.get(keys);
+  if (!order) keyOrders.set(keys, (order = keyOrder(keys)));
+  const { lines, written } = recordLines(record, order);
+  if (written === record.size) linesAhead.set(record, { lines, size: written });
 }
 
 /**
@@ -131,19 +173,17 @@ function* stateChunks(state: SyncState): Generator<string> {
   const locales = Object.keys(state.locales).sort();
   if (locales.length === 0) yield '  "locales": {},\n';
   else {
+    const records = locales.map((locale) => state.locales[locale]!);
     const all = new Set<string>();
-    for (const locale of locales) for (const key of state.locales[locale]!.keys()) all.add(key);
-    // Each key's line start, made once for every locale.
-    const order = sortedKeys(all).map((key): [string, string] => [key, `      ${JSON.stringify(key)}: `]);
+    for (const record of records)
+      if (aheadOf(record) === undefined) for (const key of record.keys()) all.add(key);
+    // Each key's line start, made once for every locale whose lines were not made ahead.
+    const order = keyOrder(all);
     yield '  "locales": {\n';
     for (const [index, locale] of locales.entries()) {
-      const record = state.locales[locale]!;
-      const members: string[] = [];
-      for (const [key, start] of order) {
-        const hash = record.get(key);
-        if (hash !== undefined) members.push(start + JSON.stringify(hash));
-      }
-      yield block(locale, members, '    ', index === locales.length - 1);
+      const record = records[index]!;
+      const lines = aheadOf(record) ?? recordLines(record, order).lines;
+      yield block(locale, lines, '    ', index === locales.length - 1);
     }
     yield '  },\n';
   }
