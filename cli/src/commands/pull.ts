@@ -2,7 +2,13 @@ import { tolkApi } from '../api/tolk-api.js';
 import { projectContext } from '../context.js';
 import { ExitCode, usageError } from '../errors.js';
 import { fileProblems } from '../files/file-problems.js';
-import { keysOfParts, layoutParts, readLocalValues, writeTargetFile } from '../files/file-sets.js';
+import {
+  keysOfParts,
+  layoutParts,
+  localeKeys,
+  readLocalValues,
+  writeTargetFile,
+} from '../files/file-sets.js';
 import { parseLocaleDocument, shown } from '../files/locale-files.js';
 import {
   isUnsyncedLocal,
@@ -94,7 +100,13 @@ export async function pull(io: Io, options: { locale: string[]; json: boolean; f
       });
       paths.push(path);
     }
-    const hashes = syncedHashes(server, (await readLocalValues(parts, locale, io.cwd))?.values);
+    // Of the locale's keys alone: translations downloaded before the server took the latest source
+    // in (SourceChanged is on its way) may still hold keys it deleted, which no file holds now.
+    const hashes = syncedHashes(
+      server,
+      (await readLocalValues(parts, locale, io.cwd))?.values,
+      localeKeys(parts, locale, i18nextPlurals),
+    );
     keepRecords(hashes, synced, [...kept, ...unread]);
     state.locales[locale] = hashes;
     state.versions[locale] = translations.translatedFrom;
