@@ -201,4 +201,14 @@ describe('mode: check on gitlab', () => {
       args: ['check', '--format', 'gitlab', '--strict'],
     });
   });
+
+  it("when TOLK_CHECK_REQUIRE_TRANSLATIONS is 'true', then the job runs tolk check --require-translations", async () => {
+    expect(jobEnv('tolk:check', {})).toMatchObject({ TOLK_CHECK_REQUIRE_TRANSLATIONS: 'false' });
+    const record = join(fake.dir, 'record-require-translations.json');
+    const result = await runCheck(record, '[]', 1, { TOLK_CHECK_REQUIRE_TRANSLATIONS: 'true' });
+    expect(result.code).toBe(1);
+    expect(JSON.parse(await readFile(record, 'utf8'))).toMatchObject({
+      args: ['check', '--format', 'gitlab', '--require-translations'],
+    });
+  });
 });
