@@ -202,13 +202,22 @@ describe('mode: check on gitlab', () => {
     });
   });
 
-  it("when TOLK_CHECK_REQUIRE_TRANSLATIONS is 'true', then the job runs tolk check --require-translations", async () => {
+  it("when TOLK_CHECK_REQUIRE_TRANSLATIONS is 'true', then the job runs tolk check --require-translations; by default it does not; another value is exit 2", async () => {
     expect(jobEnv('tolk:check', {})).toMatchObject({ TOLK_CHECK_REQUIRE_TRANSLATIONS: 'false' });
     const record = join(fake.dir, 'record-require-translations.json');
-    const result = await runCheck(record, '[]', 1, { TOLK_CHECK_REQUIRE_TRANSLATIONS: 'true' });
-    expect(result.code).toBe(1);
-    expect(JSON.parse(await readFile(record, 'utf8'))).toMatchObject({
-      args: ['check', '--format', 'gitlab', '--require-translations'],
-    });
+    const argsWith = async (variables: Record<string, string>) => {
+      expect((await runCheck(record, '[]', 0, variables)).code).toBe(0);
+      return JSON.parse(await readFile(record, 'utf8')).args;
+    };
+    expect(await argsWith({ TOLK_CHECK_REQUIRE_TRANSLATIONS: 'true' })).toEqual([
+      'check',
+      '--format',
+      'gitlab',
+      '--require-translations',
+    ]);
+    expect(await argsWith({})).toEqual(['check', '--format', 'gitlab']);
+    const wrong = await runCheck(record, '[]', 0, { TOLK_CHECK_REQUIRE_TRANSLATIONS: 'yes' });
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toBe('error: require-translations must be true or false, got yes\n');
   });
 });
