@@ -114,13 +114,17 @@ export function findProblems(input: LocaleInput): KeyFinding[] {
   const present: { entry: TargetKey; value: string; sourceText: string }[] = [];
   // The values judged as the server judges a person's upload (below), by key.
   const values = new Map<string, string>();
+  // Without --require-translations, what tells a key pending.
+  const changedIndexes = input.requireTranslations
+    ? undefined
+    : changedSourceTexts(source, input.serverSource);
 
   for (const entry of target.entries) {
     const rule = rules.ruleOf(entry.key);
     if (rule === 'exclude') continue;
     const value = local.get(entry.key);
     const sourceText = sourceTextOf(source, entry);
-    const pending = input.requireTranslations ? undefined : pendingAgainstServer(input, entry);
+    const pending = changedIndexes && pendingAgainstServer(input, changedIndexes, entry);
     if (value === undefined || (value === '' && sourceText !== '')) {
       findings.push(
         pending
@@ -217,13 +221,18 @@ const PENDING_MESSAGE = {
  */
 function pendingAgainstServer(
   input: LocaleInput,
+  changedIndexes: ReadonlySet<number>,
   entry: TargetKey,
 ): keyof typeof PENDING_MESSAGE | undefined {
   const { source, serverSource } = input;
-  const changed = changedSourceTexts(source, serverSource);
-  const absent = entry.sources.filter((index) => !serverSource.has(source.keys[index]!)).length;
+  let absent = 0;
+  let changed = false;
+  for (const index of entry.sources) {
+    if (!serverSource.has(source.keys[index]!)) absent++;
+    else if (changedIndexes.has(index)) changed = true;
+  }
   if (absent === entry.sources.length) return 'new';
-  return absent > 0 || entry.sources.some((index) => changed.has(index)) ? 'changed' : undefined;
+  return absent > 0 || changed ? 'changed' : undefined;
 }
 
 function missingMessage(entry: TargetKey, locale: string, rule: string | undefined): string {
