@@ -153,24 +153,40 @@ function makeTolk(workdir) {
 // ---------------------------------------------------------------------------------------------
 // check
 
-/** `strict` / TOLK_CHECK_STRICT: `true` fails the check on warnings too (`tolk check --strict`). */
-function strictArgs() {
-  const strict = setting('TOLK_CHECK_STRICT', 'false');
-  if (strict !== 'true' && strict !== 'false')
-    throw new Failure(`strict must be true or false, got ${strict}`, 2);
-  return strict === 'true' ? ['--strict'] : [];
+/** A `true` or `false` input of check: its flag of `tolk check` when true. */
+function flagArgs(value, input, flag) {
+  if (value !== 'true' && value !== 'false')
+    throw new Failure(`${input} must be true or false, got ${value}`, 2);
+  return value === 'true' ? [flag] : [];
+}
+
+/**
+ * `strict` / TOLK_CHECK_STRICT: `true` fails the check on warnings too (`tolk check --strict`).
+ * `require-translations` / TOLK_CHECK_REQUIRE_TRANSLATIONS: `true` fails it on a missing translation
+ * of a key new or changed against the server's main source too (`--require-translations`), for a
+ * team that translates in the pull request; else such a key is pending, a notice.
+ */
+function checkFlags() {
+  return [
+    ...flagArgs(setting('TOLK_CHECK_STRICT', 'false'), 'strict', '--strict'),
+    ...flagArgs(
+      setting('TOLK_CHECK_REQUIRE_TRANSLATIONS', 'false'),
+      'require-translations',
+      '--require-translations',
+    ),
+  ];
 }
 
 async function check(platform, workdir) {
   const tolk = makeTolk(workdir);
-  const strict = strictArgs();
+  const flags = checkFlags();
   if (platform === 'github') {
-    const result = await tolk(['check', '--format', 'github', ...strict]);
+    const result = await tolk(['check', '--format', 'github', ...flags]);
     return result.code;
   }
   // GitLab shows the code-quality report of the job (artifacts: reports: codequality).
   const report = resolve(setting('CI_PROJECT_DIR', process.cwd()), 'gl-code-quality-report.json');
-  const result = await tolk(['check', '--format', 'gitlab', ...strict], { capture: true });
+  const result = await tolk(['check', '--format', 'gitlab', ...flags], { capture: true });
   // An empty file is not a report GitLab can read (a CLI without `check` prints nothing on stdout).
   writeFileSync(report, result.stdout.trim() ? result.stdout : '[]\n');
   say(`tolk check: exit ${result.code}; code-quality report written to ${report}`);

@@ -226,6 +226,14 @@ function addStatus(program: Command, io: Io, done: Done): void {
     });
 }
 
+type CheckFlags = {
+  locale: string[];
+  format: CheckFormat;
+  json?: boolean;
+  strict?: boolean;
+  requireTranslations?: boolean;
+};
+
 /** `tolk check`: the local target files checked without a model. */
 function addCheck(program: Command, io: Io, done: Done): void {
   program
@@ -244,19 +252,26 @@ function addCheck(program: Command, io: Io, done: Done): void {
     )
     .option('--json', 'print the findings as JSON (the same as --format json)')
     .option('--strict', 'exit 1 on warnings too (copies of the source, glossary, maxLength, outdated, ...)')
+    .option(
+      '--require-translations',
+      "keys new or changed against the server's main source need their translations too (else they are pending: a notice)",
+    )
     .addHelpText(
       'after',
       examples(
         'tolk check',
         'tolk check --strict                      # warnings fail it too',
+        'tolk check --require-translations        # a pull request translated in itself: pending keys fail too',
         'tolk check --locale de --json',
         'tolk check --format github               # in a GitHub Actions step: annotations on the files',
         'tolk check --format gitlab > gl-code-quality-report.json   # GitLab: artifacts:reports:codequality',
       ) +
-        '\nExit codes: 0 nothing found or only warnings (printed), 1 an error found (with --strict also a warning),' +
-        '\n2 usage or configuration, 3 auth, 4 network or server, 6 a file could not be read.\n',
+        "\nA key the local source adds or changes against the server's main source is pending: a notice, not a" +
+        '\nfailure (it is translated once pushed there), unless --require-translations.' +
+        '\nExit codes: 0 nothing found or only warnings and notices (printed), 1 an error found (with --strict also' +
+        '\na warning), 2 usage or configuration, 3 auth, 4 network or server, 6 a file could not be read.\n',
     )
-    .action(async (options: { locale: string[]; format: CheckFormat; json?: boolean; strict?: boolean }) => {
+    .action(async (options: CheckFlags) => {
       if (options.json && options.format !== 'human' && options.format !== 'json')
         throw usageError(`--json and --format ${options.format} ask for two outputs; give one`);
       done(
@@ -264,6 +279,7 @@ function addCheck(program: Command, io: Io, done: Done): void {
           locale: options.locale,
           format: options.json ? 'json' : options.format,
           strict: options.strict ?? false,
+          requireTranslations: options.requireTranslations ?? false,
         }),
       );
     });

@@ -4,7 +4,7 @@
  * (people, --json, GitHub workflow commands, GitLab Code Quality), exit 1; a clean project exits
  * 0; usage, auth and network failures exit 2, 3 and 4. No model is involved.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -74,6 +74,7 @@ const DE_ARB = [
 const RIGHT_DE_ARB = { '@@locale': 'de', saveLabel: 'Speichern', welcome: 'Hallo, {name}' };
 
 type Expected = { file: string; line: number; locale: string; key: string | null; kind: string };
+type Finding = Expected & { severity: string; message: string };
 
 const COMMON_DE = 'locales/de/shop,main.json';
 const ARB_DE = 'l10n/app_de.arb';
@@ -519,6 +520,127 @@ describe('tolk check', () => {
     });
     expect(off.status, JSON.stringify(off.body)).toBe(200);
     expect((await tolk('check', '--strict')).code).toBe(0);
+  });
+
+  describe('when the local source adds a key and changes the text of another against the pushed main source', () => {
+    let cli: CliHarness;
+    let tolk: (...args: string[]) => ReturnType<CliHarness['tolk']>;
+    const MAIN = { title: 'Shop', greeting: 'Hello {{name}}', bye: 'Goodbye' };
+    const MAIN_DE = { title: 'Laden', greeting: 'Hallo {{name}}', bye: 'Auf Wiedersehen' };
+    const placedOf = (findings: Finding[]) =>
+      findings.map(({ line, key, kind, severity }) => ({ line, key, kind, severity }));
+
+    beforeAll(async () => {
+      let projectId: string;
+      ({ cli, tolk, projectId } = await project('de'));
+      await cli.writeJson('locales/en/common.json', MAIN);
+      expect((await tolk('push')).code).toBe(0);
+      const upload = await system.call(
+        'PUT',
+        `/v1/projects/${projectId}/locales/de/translations?sourceVersion=1`,
+        token,
+        { common: MAIN_DE, app: { saveLabel: RIGHT_DE_ARB.saveLabel, welcome: RIGHT_DE_ARB.welcome } },
+      );
+      expect(upload.status, JSON.stringify(upload.body)).toBe(200);
+      const pull = await tolk('pull');
+      expect(pull.code, pull.stderr).toBe(0);
+      expect(await cli.readJson('locales/de/common.json')).toEqual(MAIN_DE);
+      const clean = await tolk('check');
+      expect(clean.code, clean.stdout).toBe(0);
+      // The pull request: one key added, one key's text changed; its target files as main's.
+      await cli.writeJson('locales/en/common.json', {
+        ...MAIN,
+        bye: 'Goodbye, see you soon',
+        checkout: 'Go to checkout',
+      });
+    });
+
+    it('when checked, then both are pending, notices that do not fail it, in every output, and the exit is 0', async () => {
+      const json = await tolk('check', '--json');
+      expect(json.code, json.stderr).toBe(0);
+      const document = json.json();
+      expect(document).toMatchObject({
+        ok: true,
+        sourceVersion: 1,
+        counts: { errors: 0, warnings: 0, byKind: { pending: 2 } },
+      });
+      // `bye` at its line in the German file; `checkout`, not in it, at line 1.
+      expect(placedOf(document.findings)).toEqual([
+        { line: 1, key: 'common.checkout', kind: 'pending', severity: 'notice' },
+        { line: 4, key: 'common.bye', kind: 'pending', severity: 'notice' },
+      ]);
+      expect(document.findings[0].message).toContain("not in the server's main source yet");
+      expect(document.findings[1].message).toContain("its source text differs from the server's main source");
+
+      const human = await tolk('check');
+      expect(human.code).toBe(0);
+      expect(human.stdout).toContain('\n  1  notice   pending  common.checkout: new: ');
+      expect(human.stdout).toContain('\n  4  notice   pending  common.bye: its source text differs');
+      expect(human.stdout.trimEnd().split('\n').at(-1)).toBe(
+        "No problems: 1 locale checked against source version 1. 2 pending: new or changed against the server's main " +
+          'source, translated once pushed there (`--require-translations` fails on them).',
+      );
+      const github = await tolk('check', '--format', 'github');
+      expect(github.code).toBe(0);
+      expect(github.stdout).toContain(
+        '::notice file=locales/de/common.json,line=4,title=tolk check%3A pending (de)::common.bye: ',
+      );
+      const gitlab = await tolk('check', '--format', 'gitlab');
+      expect(codeQualityReport.parse(gitlab.json()).map((issue) => issue.severity)).toEqual(['info', 'info']);
+      // A notice is no warning: --strict passes too.
+      expect((await tolk('check', '--strict')).code).toBe(0);
+    });
+
+    it('when run with --require-translations, then they are checked as every key: the missing translation fails it', async () => {
+      const result = await tolk('check', '--require-translations', '--json');
+      expect(result.code).toBe(1);
+      expect(result.json()).toMatchObject({ ok: false, counts: { errors: 1, warnings: 1 } });
+      expect(placedOf(result.json().findings)).toEqual([
+        { line: 1, key: 'common.checkout', kind: 'missing', severity: 'error' },
+        { line: 4, key: 'common.bye', kind: 'outdated', severity: 'warning' },
+      ]);
+    });
+
+    it("when a key main has, with main's text, lacks its translation or has a broken one, then that still fails it", async () => {
+      await cli.writeJson('locales/de/common.json', { greeting: 'Hallo {{nme}}', bye: 'Auf Wiedersehen' });
+      try {
+        const result = await tolk('check', '--json');
+        expect(result.code).toBe(1);
+        expect(placedOf(result.json().findings)).toEqual([
+          { line: 1, key: 'common.checkout', kind: 'pending', severity: 'notice' },
+          { line: 1, key: 'common.title', kind: 'missing', severity: 'error' },
+          { line: 2, key: 'common.greeting', kind: 'placeholder', severity: 'error' },
+          { line: 3, key: 'common.bye', kind: 'pending', severity: 'notice' },
+        ]);
+        // A translation of the pull request's own, made for the new text, is judged as any other.
+        await cli.writeJson('locales/de/common.json', {
+          ...MAIN_DE,
+          bye: 'Tschüss, {{name}}',
+          checkout: 'Zur Kasse',
+        });
+        const own = await tolk('check', '--json');
+        expect(own.code).toBe(1);
+        expect(placedOf(own.json().findings)).toEqual([
+          { line: 4, key: 'common.bye', kind: 'outdated', severity: 'warning' },
+          { line: 4, key: 'common.bye', kind: 'placeholder', severity: 'error' },
+        ]);
+      } finally {
+        await cli.writeJson('locales/de/common.json', MAIN_DE);
+      }
+    });
+
+    it('when a source file of its own is new, then its absent target file is one pending notice', async () => {
+      await cli.writeJson('locales/en/help.json', { faq: 'Questions', contact: 'Write to us' });
+      try {
+        const result = await tolk('check', '--json');
+        expect(result.code, result.stdout).toBe(0);
+        expect(
+          result.json().findings.filter((finding: Finding) => finding.file === 'locales/de/help.json'),
+        ).toEqual([expect.objectContaining({ line: 1, key: null, kind: 'pending', severity: 'notice' })]);
+      } finally {
+        await rm(join(cli.cwd, 'locales/en/help.json'));
+      }
+    });
   });
 
   it('when the files are YAML (Rails) and Java properties, then each finding points at its line', async () => {

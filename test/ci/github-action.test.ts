@@ -253,6 +253,30 @@ describe('mode: check on github', () => {
     expect(wrong.stderr).toBe('error: strict must be true or false, got yes\n');
   });
 
+  it('when require-translations is true, then the step runs tolk check --require-translations; by default it does not; another value than true or false is exit 2', async () => {
+    expect(action.inputs['require-translations']?.default).toBe('false');
+    const record = join(fake.dir, 'record-require-translations.json');
+    const run = (inputs: Record<string, string>) =>
+      runScript(fake.dir, {
+        GITHUB_ACTIONS: 'true',
+        FAKE_RECORD: record,
+        FAKE_OUTPUT: '',
+        FAKE_EXIT: '0',
+        ...actionEnv({ token: 'tolk_check_token', 'cli-version': fake.cli, ...inputs }, 'ghs'),
+      });
+    expect((await run({ 'require-translations': 'true', strict: 'true' })).code).toBe(0);
+    expect(JSON.parse(await readFile(record, 'utf8'))).toMatchObject({
+      args: ['check', '--format', 'github', '--strict', '--require-translations'],
+    });
+    expect((await run({})).code).toBe(0);
+    expect(JSON.parse(await readFile(record, 'utf8'))).toMatchObject({
+      args: ['check', '--format', 'github'],
+    });
+    const wrong = await run({ 'require-translations': 'yes' });
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toBe('error: require-translations must be true or false, got yes\n');
+  });
+
   it('when the mode is neither check nor translate, then the exit is 2 and says which are known', async () => {
     const result = await runScript(
       fake.dir,

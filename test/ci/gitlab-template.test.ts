@@ -201,4 +201,23 @@ describe('mode: check on gitlab', () => {
       args: ['check', '--format', 'gitlab', '--strict'],
     });
   });
+
+  it("when TOLK_CHECK_REQUIRE_TRANSLATIONS is 'true', then the job runs tolk check --require-translations; by default it does not; another value is exit 2", async () => {
+    expect(jobEnv('tolk:check', {})).toMatchObject({ TOLK_CHECK_REQUIRE_TRANSLATIONS: 'false' });
+    const record = join(fake.dir, 'record-require-translations.json');
+    const argsWith = async (variables: Record<string, string>) => {
+      expect((await runCheck(record, '[]', 0, variables)).code).toBe(0);
+      return JSON.parse(await readFile(record, 'utf8')).args;
+    };
+    expect(await argsWith({ TOLK_CHECK_REQUIRE_TRANSLATIONS: 'true' })).toEqual([
+      'check',
+      '--format',
+      'gitlab',
+      '--require-translations',
+    ]);
+    expect(await argsWith({})).toEqual(['check', '--format', 'gitlab']);
+    const wrong = await runCheck(record, '[]', 0, { TOLK_CHECK_REQUIRE_TRANSLATIONS: 'yes' });
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toBe('error: require-translations must be true or false, got yes\n');
+  });
 });

@@ -25,6 +25,7 @@ import { entriesUsedIn, glossaryMiss, type CompiledGlossary } from '../translate
 export const FINDING_KINDS = [
   'missing',
   'outdated',
+  'pending',
   'placeholder',
   'icu',
   'plural',
@@ -39,7 +40,7 @@ export const FINDING_KINDS = [
 ] as const;
 export type FindingKind = (typeof FINDING_KINDS)[number];
 
-export type Severity = 'error' | 'warning';
+export type Severity = 'error' | 'warning' | 'notice';
 
 /**
  * DESIGN §15: errors break or mislead at run time (a missing key, a broken placeholder, message or
@@ -47,10 +48,13 @@ export type Severity = 'error' | 'warning';
  * intend (a CLDR category `other` covers, a form the language does not use, a copy of the source,
  * a glossary term not used, a label longer than its maxLength, a translation made for an older
  * source text, a key the source lacks). Errors fail the check; warnings only with `--strict`.
+ * A notice never fails it: a key pending (DESIGN §17), new or changed against the server's main
+ * source, is translated once it is pushed there.
  */
 export const SEVERITY: Record<FindingKind, Severity> = {
   missing: 'error',
   outdated: 'warning',
+  pending: 'notice',
   placeholder: 'error',
   icu: 'error',
   // A file's own plural without `other` carries its own severity (an error).
@@ -96,6 +100,11 @@ export type LocaleInput = {
   synced: ReadonlyMap<string, string> | undefined;
   rules: KeyRuleMatcher;
   glossary: CompiledGlossary;
+  /**
+   * Keys new or changed against the server's source are checked as every other key (a missing
+   * translation of one is an error); without it they are pending (DESIGN §17).
+   */
+  requireTranslations?: boolean;
 };
 
 export function findProblems(input: LocaleInput): KeyFinding[] {
@@ -105,18 +114,37 @@ export function findProblems(input: LocaleInput): KeyFinding[] {
   const present: { entry: TargetKey; value: string; sourceText: string }[] = [];
   // The values judged as the server judges a person's upload (below), by key.
   const values = new Map<string, string>();
+  // Without --require-translations, what tells a key pending.
+  const changedIndexes = input.requireTranslations
+    ? undefined
+    : changedSourceTexts(source, input.serverSource);
 
   for (const entry of target.entries) {
     const rule = rules.ruleOf(entry.key);
     if (rule === 'exclude') continue;
     const value = local.get(entry.key);
     const sourceText = sourceTextOf(source, entry);
+    const pending = changedIndexes && pendingAgainstServer(input, changedIndexes, entry);
     if (value === undefined || (value === '' && sourceText !== '')) {
-      findings.push(finding(entry.key, 'missing', missingMessage(entry, locale, rule)));
+      findings.push(
+        pending
+          ? finding(entry.key, 'pending', PENDING_MESSAGE[pending])
+          : finding(entry.key, 'missing', missingMessage(entry, locale, rule)),
+      );
       continue;
     }
     // A key never translated carries the source text, written by `pull`: nothing to check in it.
     if (rule === 'neverTranslate') continue;
+    // The server's translation, made for its older text, is translated again once the new text is
+    // pushed: what it says is not judged against a text it was not made for. A value of the
+    // branch's own (never uploaded) is made for the new text, and judged.
+    if (
+      pending === 'changed' &&
+      !isUnsyncedLocal(value, input.server?.values.get(entry.key), input.synced?.get(entry.key))
+    ) {
+      findings.push(finding(entry.key, 'pending', PENDING_MESSAGE.changed));
+      continue;
+    }
     const outdated = outdatedMessage(input, entry, value);
     if (outdated) findings.push(finding(entry.key, 'outdated', outdated));
     present.push({ entry, value, sourceText });
@@ -182,6 +210,31 @@ export function findProblems(input: LocaleInput): KeyFinding[] {
   return findings;
 }
 
+const PENDING_MESSAGE = {
+  new: "new: not in the server's main source yet; translated once it is pushed there",
+  changed: "its source text differs from the server's main source; translated again once it is pushed there",
+} as const;
+
+/**
+ * Whether a key of the local source is new against the server's source (none of its source keys
+ * is there) or changed (one is new, or has another text there); undefined when it is the same.
+ */
+function pendingAgainstServer(
+  input: LocaleInput,
+  changedIndexes: ReadonlySet<number>,
+  entry: TargetKey,
+): keyof typeof PENDING_MESSAGE | undefined {
+  const { source, serverSource } = input;
+  let absent = 0;
+  let changed = false;
+  for (const index of entry.sources) {
+    if (!serverSource.has(source.keys[index]!)) absent++;
+    else if (changedIndexes.has(index)) changed = true;
+  }
+  if (absent === entry.sources.length) return 'new';
+  return absent > 0 || changed ? 'changed' : undefined;
+}
+
 function missingMessage(entry: TargetKey, locale: string, rule: string | undefined): string {
   const who = rule === 'humanOnly' ? ' (only people translate it: humanOnly key rule)' : '';
   if (!entry.group || !entry.category) return `no translation${who}`;
@@ -222,7 +275,10 @@ const changedTexts = new WeakMap<
  * The indexes of the local source's values whose text differs from the server's (a key the server
  * lacks is new, not changed): worked out once for every locale checked against the same two.
  */
-function changedSourceTexts(source: ParsedSource, server: ReadonlyMap<string, string>): ReadonlySet<number> {
+export function changedSourceTexts(
+  source: ParsedSource,
+  server: ReadonlyMap<string, string>,
+): ReadonlySet<number> {
   const known = changedTexts.get(source);
   if (known?.server === server) return known.changed;
   const changed = new Set<number>();

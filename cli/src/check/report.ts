@@ -32,11 +32,21 @@ export type CheckSummary = {
   strict?: boolean;
 };
 
-/** Whether the check fails: an error, or with `--strict` any finding (DESIGN §15). */
+/**
+ * Whether the check fails: an error, or with `--strict` any warning too (DESIGN §15); a notice
+ * (a key pending, DESIGN §17) never does.
+ */
 export function failed(summary: CheckSummary): boolean {
-  return summary.strict
-    ? summary.findings.length > 0
-    : summary.findings.some((finding) => finding.severity === 'error');
+  return summary.findings.some(
+    (finding) => finding.severity === 'error' || (summary.strict === true && finding.severity === 'warning'),
+  );
+}
+
+/** The findings that are problems (errors and warnings), and the notices. */
+function problemsAndNotices(findings: readonly Finding[]) {
+  const problems = findings.filter((finding) => finding.severity !== 'notice');
+  const errors = problems.filter((finding) => finding.severity === 'error').length;
+  return { problems, errors, warnings: problems.length - errors, notices: findings.length - problems.length };
 }
 
 /** Findings in the order every output lists them: by file, line, key, kind. */
@@ -69,22 +79,27 @@ function countsByKind(findings: readonly Finding[]): Partial<Record<FindingKind,
 
 /**
  * The closing line: how many problems of each kind, or that there are none; with only warnings
- * (and no `--strict`), that they do not fail the check.
+ * (and no `--strict`), that they do not fail the check; then how many keys are pending.
  */
 export function summaryLine(summary: CheckSummary): string {
-  const { findings, locales, sourceVersion } = summary;
+  const { locales, sourceVersion } = summary;
+  const { problems, errors, warnings, notices } = problemsAndNotices(summary.findings);
   const checked = `${plural(locales.length, 'locale')} checked against source version ${sourceVersion}`;
-  if (findings.length === 0) return `No problems: ${checked}.`;
-  const errors = findings.filter((finding) => finding.severity === 'error').length;
-  const files = new Set(findings.map((finding) => finding.file)).size;
-  const kinds = Object.entries(countsByKind(findings))
+  const pending =
+    notices === 0
+      ? ''
+      : ` ${notices} pending: new or changed against the server's main source, translated once pushed there ` +
+        '(`--require-translations` fails on them).';
+  if (problems.length === 0) return `No problems: ${checked}.${pending}`;
+  const files = new Set(problems.map((finding) => finding.file)).size;
+  const kinds = Object.entries(countsByKind(problems))
     .map(([kind, count]) => `${count} ${kind}`)
     .join(', ');
   const outcome =
     errors > 0 || summary.strict ? '' : ' Only warnings: the check passes (`--strict` fails on them).';
   return (
-    `${plural(findings.length, 'problem')} (${plural(errors, 'error')}, ${plural(findings.length - errors, 'warning')}) ` +
-    `in ${plural(files, 'file')}: ${kinds}; ${checked}.${outcome}`
+    `${plural(problems.length, 'problem')} (${plural(errors, 'error')}, ${plural(warnings, 'warning')}) ` +
+    `in ${plural(files, 'file')}: ${kinds}; ${checked}.${outcome}${pending}`
   );
 }
 
@@ -120,14 +135,15 @@ export function humanReport(summary: CheckSummary): string {
 /** `--json`: one document (its shape is documented in the README). */
 export function jsonReport(summary: CheckSummary): string {
   const findings = sortFindings(summary.findings);
-  const errors = findings.filter((finding) => finding.severity === 'error').length;
+  // A notice is neither: `byKind.pending` counts the keys pending.
+  const { errors, warnings } = problemsAndNotices(findings);
   return (
     JSON.stringify(
       {
         ok: !failed(summary),
         sourceVersion: summary.sourceVersion,
         locales: summary.locales,
-        counts: { errors, warnings: findings.length - errors, byKind: countsByKind(findings) },
+        counts: { errors, warnings, byKind: countsByKind(findings) },
         findings,
       },
       null,
@@ -148,7 +164,8 @@ export function escapeGithubProperty(text: string): string {
 
 /**
  * `--format github`: one workflow command per finding (`::error file=…,line=…,title=…::message`,
- * `::warning` for warnings), which GitHub Actions shows as annotations on the files.
+ * `::warning` for warnings, `::notice` for notices), which GitHub Actions shows as annotations on
+ * the files.
  */
 export function githubReport(summary: CheckSummary): string {
   return sortFindings(summary.findings)
@@ -174,10 +191,11 @@ export function githubReport(summary: CheckSummary): string {
 /**
  * GitLab's Code Quality severity of a finding: a file not read is a blocker; a broken message (ICU,
  * placeholders, markup) can fail at runtime; the other errors show wrong or no text; the warnings
- * are for a person to review.
+ * are for a person to review; a notice is information.
  */
-function gitlabSeverity(finding: Finding): 'minor' | 'major' | 'critical' | 'blocker' {
+function gitlabSeverity(finding: Finding): 'info' | 'minor' | 'major' | 'critical' | 'blocker' {
   if (finding.kind === 'unreadable') return 'blocker';
+  if (finding.severity === 'notice') return 'info';
   if (finding.severity === 'warning') return 'minor';
   return BREAKS_AT_RUNTIME.has(finding.kind) ? 'critical' : 'major';
 }

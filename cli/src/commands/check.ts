@@ -2,7 +2,14 @@ import { changedAnnotations, targetKeys, type ParsedSource, type TargetKeys } fr
 import { projectAndSource } from '../api/project-and-source.js';
 import { tolkApi, type Project, type TolkApi } from '../api/tolk-api.js';
 import { caughtUpLocales } from '../api/caught-up-locales.js';
-import { findProblems, SEVERITY, type KeyFinding, type LocaleInput } from '../check/find-problems.js';
+import {
+  changedSourceTexts,
+  findProblems,
+  SEVERITY,
+  type FindingKind,
+  type KeyFinding,
+  type LocaleInput,
+} from '../check/find-problems.js';
 import { failed, report, summaryLine, type CheckFormat, type Finding } from '../check/report.js';
 import { valueLines, type ValueLines } from '../check/value-lines.js';
 import type { ProjectConfig } from '../config/project-config.js';
@@ -32,6 +39,11 @@ export type CheckOptions = {
   format: CheckFormat;
   /** Warnings fail the check too. */
   strict?: boolean;
+  /**
+   * Keys new or changed against the server's main source need their translations as every other
+   * key does; without it they are pending, a notice (DESIGN §17).
+   */
+  requireTranslations?: boolean;
 };
 
 /** One target file of a namespace as `check` reads it. */
@@ -56,9 +68,12 @@ const LOCALES_AHEAD = 3;
  * markup, glossary terms, `maxLength` annotations and copies of the source. Each finding names
  * its file and the line of its key's value; so are the files' own findings (DESIGN §15: a key
  * given twice, a plural without `other`, ...) and each file that cannot be read, at its line and
- * column, whose keys are then not checked. Exit 1 when there is an error, 0 when there are only
- * warnings (printed; with `strict` they fail it too); `partial` when a file could not be read (2 to
- * 4 for usage, auth and network, as everywhere: never for what the files say).
+ * column, whose keys are then not checked. A key the local source adds or changes against the
+ * server's main source is pending (DESIGN §17): a notice where its translation is missing or is
+ * the server's, made for the older text, unless `requireTranslations`. Exit 1 when there is an
+ * error, 0 when there are only warnings and notices (printed; with `strict` warnings fail it too);
+ * `partial` when a file could not be read (2 to 4 for usage, auth and network, as everywhere: never
+ * for what the files say).
  */
 export async function check(io: Io, options: CheckOptions) {
   const { out, project, client } = await projectContext(io, { json: options.format === 'json' });
@@ -87,9 +102,13 @@ export async function check(io: Io, options: CheckOptions) {
     rules: projectKeyRules(projectInfo),
     glossary: compileGlossary(glossaryEntries.entries),
     contextChanged: contextChangedSince(projectInfo, serverParsed, source),
+    requireTranslations: options.requireTranslations ?? false,
   };
+  // Whether a local value of a key whose text changed is the server's translation, made for the
+  // older text (then pending), needs the server's values.
+  const textsChanged = !shared.requireTranslations && changedSourceTexts(source, serverSource).size > 0;
   const i18nextPlurals = projectInfo.settings.i18nextPlurals ?? true;
-  // Read only for a locale the server has keys of outdated: it holds a hash of every value synced.
+  // Read only for a locale whose server values are needed: it holds a hash of every value synced.
   let syncState: Promise<SyncState> | undefined;
   const syncedOf = async (locale: string) =>
     (await (syncState ??= loadSyncState(project.dir))).locales[locale];
@@ -100,11 +119,13 @@ export async function check(io: Io, options: CheckOptions) {
   sourceFiles.findings.forEach(found.fileFinding);
 
   // The server's values matter only for the keys it has outdated (is the local value the one it
-  // outdated?): a locale with none is not downloaded.
+  // outdated?) and the keys whose text changed locally: a locale with neither is not downloaded.
+  const valuesNeeded = (detail: { outdated: readonly string[] }) =>
+    detail.outdated.length > 0 || textsChanged;
   const serverState = fetchedAhead(chosen, LOCALES_AHEAD, async (locale) => {
     if (!onServer.has(locale)) return undefined;
     const detail = await api.getLocale(projectId, locale);
-    if (detail.outdated.length === 0) return { detail, values: new Map<string, string>() };
+    if (!valuesNeeded(detail)) return { detail, values: new Map<string, string>() };
     const translations = await api.getTranslations(projectId, locale);
     return {
       detail,
@@ -121,7 +142,7 @@ export async function check(io: Io, options: CheckOptions) {
       target,
       local: targets.local,
       server: server && { values: server.values, outdated: new Set(server.detail.outdated) },
-      synced: server && server.detail.outdated.length > 0 ? await syncedOf(locale) : undefined,
+      synced: server && valuesNeeded(server.detail) ? await syncedOf(locale) : undefined,
     });
     const place = placer(source.keys, target, targets.files, partOfSourceKey, targets.keysOfFile);
     placeFindings(found.findings, keyFindings, place, targets.pluralsOfFiles, locale, io.cwd);
@@ -301,15 +322,16 @@ function placeFindings(
   locale: string,
   cwd: string,
 ): void {
-  const missingFiles = new Set<TargetFile>();
+  // A file that is not there is one finding, `missing` when a key of it is, else `pending`.
+  const absentFiles = new Map<TargetFile, FindingKind>();
   for (const finding of keyFindings) {
     const { file, line } = place(finding);
     // A file not read says so once; its keys are not checked.
     if (file.unread) continue;
     if ((finding.kind === 'icu' || finding.kind === 'plural') && pluralsOfFiles.has(finding.key)) continue;
     // A file that is not there is one finding, not one per key.
-    if (!file.exists && finding.kind === 'missing') {
-      missingFiles.add(file);
+    if (!file.exists && (finding.kind === 'missing' || finding.kind === 'pending')) {
+      if (absentFiles.get(file) !== 'missing') absentFiles.set(file, finding.kind);
       continue;
     }
     findings.push({
@@ -322,15 +344,19 @@ function placeFindings(
       message: finding.message,
     });
   }
-  for (const file of missingFiles) {
+  for (const [file, kind] of absentFiles) {
+    const sourcePath = shown(file.part.file.sourcePath, cwd);
     findings.push({
       file: shown(file.path, cwd),
       line: 1,
       locale,
       key: null,
-      kind: 'missing',
-      severity: SEVERITY.missing,
-      message: `no ${locale} file: none of the keys of ${shown(file.part.file.sourcePath, cwd)} are translated`,
+      kind,
+      severity: SEVERITY[kind],
+      message:
+        kind === 'missing'
+          ? `no ${locale} file: none of the keys of ${sourcePath} are translated`
+          : `no ${locale} file: the keys of ${sourcePath} are new or changed against the server's main source; translated once they are pushed there`,
     });
   }
 }

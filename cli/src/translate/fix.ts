@@ -22,7 +22,7 @@ export type FixLevel = (typeof FIX_LEVELS)[number];
 export type ValueFinding = { key: string; severity: 'error' | 'warning'; message: string };
 
 /** Check's findings that are not about what a value says: those are translate's own business. */
-const NOT_ABOUT_THE_TEXT = new Set<FindingKind>(['missing', 'outdated', 'extra']);
+const NOT_ABOUT_THE_TEXT = new Set<FindingKind>(['missing', 'outdated', 'pending', 'extra']);
 
 export type FixInput = {
   level: FixLevel;
@@ -97,6 +97,9 @@ function judgeLocally(input: FixInput, values: ReadonlyMap<string, string>): Val
     rules: input.rules,
     glossary: input.glossary,
   })
-    .filter((finding) => !NOT_ABOUT_THE_TEXT.has(finding.kind) && values.has(finding.key))
+    .filter(
+      (finding): finding is typeof finding & ValueFinding =>
+        !NOT_ABOUT_THE_TEXT.has(finding.kind) && finding.severity !== 'notice' && values.has(finding.key),
+    )
     .map(({ key, severity, message }) => ({ key, severity, message }));
 }
