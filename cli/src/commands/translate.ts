@@ -1,9 +1,6 @@
-import { targetKeys, type TargetKeys } from '@tolk/locale-file';
 import type { AiProvider } from '@tolk/contracts';
 import {
   ProviderError,
-  createModel,
-  providerInfo,
   TranslationRejectedError,
   translateBatch,
   translateBatchForLocales,
@@ -11,26 +8,20 @@ import {
   type MemoryExample,
   type TranslateBatchResult,
 } from '../ai/index.js';
-import { tolkApi, type TolkApi } from '../api/tolk-api.js';
+import { tolkApi } from '../api/tolk-api.js';
 import { projectContext } from '../context.js';
 import { CliError, ExitCode } from '../errors.js';
-import { describeSource, keysOfParts, readLocalValues, type LocalFiles } from '../files/file-sets.js';
-import { parseLocaleDocument, shown } from '../files/locale-files.js';
-import { isUnsyncedLocal, saveSyncState, type SyncState } from '../files/sync-state.js';
+import { saveSyncState } from '../files/sync-state.js';
 import type { Io } from '../io.js';
-import { contextNotes, planBatches, shareBatches } from '../translate/batches.js';
+import { contextNotes, shareBatches } from '../translate/batches.js';
 import { translateContext } from '../translate/context.js';
 import type { FixLevel } from '../translate/fix.js';
-import { glossaryMiss } from '../translate/glossary.js';
-import { keysWithLocalValues, unitsForModel } from '../translate/key-rules.js';
-import { fillFromMemory, memoryExamples } from '../translate/memory.js';
-import { valuesOf } from '../translate/merge.js';
-import type { LocaleWork } from '../translate/plan.js';
-import { nothingToPlan, planLocale } from '../translate/plan-locale.js';
-import { resolveProviderKey } from '../translate/provider-key.js';
+import { memoryExamples } from '../translate/memory.js';
+import { chooseModel } from '../translate/model.js';
+import { planWork, type LocaleWork } from '../translate/plan.js';
 import { createProgress } from '../translate/progress.js';
 import { nothingToTranslate, summarize } from '../translate/summary.js';
-import { shareIdenticalTexts, translationUnits, type TranslationUnit } from '../translate/units.js';
+import type { TranslationUnit } from '../translate/units.js';
 import { uploadLocale } from '../translate/upload-locale.js';
 
 export type TranslateOptions = {
@@ -71,167 +62,24 @@ export async function translate(io: Io, options: TranslateOptions) {
     locale: options.locale,
     memory: options.memory,
   });
-  const { problems, version, parts, source, syncState, rules, glossary, useMemory, valueOf } = context;
-  const { projectId, sourceLocale, settings } = context;
-  let memorySavedChars = 0;
-  const work: LocaleWork[] = [];
-  for (const state of context.locales) {
-    const code = state.locale;
-    const target = targetKeys(source, code, { i18nextPlurals: context.i18nextPlurals });
-    const local = await readLocalValues(parts, code, io.cwd);
-    problems.addLocal(local);
-    const unread = keysOfParts(target.keys, [
-      ...(local?.failed.keys() ?? []),
-      ...context.sourceFiles.failed.map(({ file }) => ({ file })),
-    ]);
-    // Every file of the locale unread: there is nothing it can be told or given.
-    if (unread.size > 0 && unread.size === target.keys.length) continue;
-    const upToDate = !options.force && state.status === 'up_to_date' && state.sourceVersion === version;
-    // --fix plans an up-to-date locale too: its translations may have findings to fix.
-    let plan =
-      upToDate && !options.fix
-        ? undefined
-        : await planLocale({
-            api,
-            projectId,
-            locale: code,
-            version,
-            source,
-            target,
-            local,
-            unread,
-            syncState,
-            cwd: io.cwd,
-            force: options.force,
-            overwriteHuman: options.overwriteHuman ?? false,
-            fix: options.fix && { level: options.fix, sourceLocale, rules, glossary },
-          });
-    if (!plan || (upToDate && plan.wanted.size === 0)) {
-      plan = nothingToPlan();
-      // Nothing to translate; uploaded only to bring local work (hand edits never uploaded) to the server.
-      const edited = keysWithLocalValues(
-        await localWork(api, projectId, code, local, target, syncState, io.cwd),
-        rules,
-      );
-      if (edited.length === 0) continue;
-      out.note(
-        `${code}: uploading your local value${edited.length === 1 ? '' : 's'} of ${edited.slice(0, 20).join(', ')}` +
-          `${edited.length > 20 ? ', ...' : ''}`,
-      );
-    }
-    // Keys only people translate, or never translated, go neither to the model nor to memory.
-    let units = unitsForModel(translationUnits(source, target, plan.wanted), rules);
-    // --force asks the model again on purpose: memory would answer with what is stored. A key a
-    // person translated goes to the model with their translation as the reference instead, and
-    // one with a context note too: memory matches texts, not what they are for.
-    const fillable = new Set(
-      units.filter(
-        (unit) =>
-          !unit.keys.some((key) => plan.humanValues.has(key) || plan.references.has(key)) &&
-          Object.keys(contextNotes(source, unit.sources)).length === 0,
-      ),
-    );
-    const memory =
-      useMemory && !options.force && fillable.size > 0
-        ? await fillFromMemory(
-            api,
-            projectId,
-            code,
-            [...fillable],
-            valueOf,
-            (text, translation) =>
-              // A stored translation made before a glossary term was set goes to the model instead.
-              glossaryMiss(glossary, text, translation, code) === undefined,
-          ).catch(memoryUnavailable(out, code))
-        : undefined;
-    if (memory) {
-      units = units.filter((unit) => !unit.keys.every((key) => memory.filled.has(key)));
-      memorySavedChars += memory.savedChars;
-    }
-    const keys = units.flatMap((unit) => unit.keys);
-    // A plural group is asked whole: its forms a person translated go as the reference, and
-    // those whose source did not change (not wanted) keep the person's text whatever the answer.
-    const keepHuman = new Set<string>();
-    if (!options.overwriteHuman) {
-      for (const key of keys) {
-        const human = plan.humanValues.get(key);
-        if (human === undefined) continue;
-        if (!plan.references.has(key)) plan.references.set(key, human);
-        if (!plan.wanted.has(key)) keepHuman.add(key);
-      }
-    }
-    const kept = new Set([...plan.keptHuman, ...keepHuman]);
-    // Identical texts are asked once, on the same terms as memory fills them (not with --no-memory).
-    if (useMemory) units = shareIdenticalTexts(units, valueOf, (unit) => fillable.has(unit));
-    const file =
-      parts.length === 1 ? shown(parts[0]!.file.pathOf(code), io.cwd) : describeSource(parts, code, io.cwd);
-    work.push({
-      locale: code,
-      target,
-      keys,
-      batches: planBatches(units, valueOf),
-      references: plan.references,
-      fixes: plan.fixes,
-      keepHuman,
-      planned: plan.server,
-      unread,
-      remaining: 0,
-      translated: new Map(memory?.filled),
-      fromMemory: new Set(memory?.filled.keys()),
-      failed: new Set(),
-      outcome: {
-        locale: code,
-        file,
-        requested: keys.length,
-        translated: 0,
-        fromMemory: memory?.filled.size ?? 0,
-        memoryExamplesSkipped: [],
-        failedKeys: [],
-        problems: [],
-        glossaryMisses: [],
-        uploaded: false,
-        replacedLocal: [],
-        keptHumanMeanwhile: [],
-        mergedAgain: null,
-        leftForPeople: [],
-        keptHuman: kept.size,
-        humanReferences: [...plan.references.keys()].filter((key) => !plan.fixes.has(key)).length,
-        toFix: plan.fixes.size,
-        fixed: 0,
-        status: null,
-        error: null,
-      },
-    });
-  }
+  const { problems, version } = context;
+  const { work, memorySavedChars } = await planWork(context, options);
   if (work.length === 0) return nothingToTranslate({ out, problems, version, fix: options.fix, started });
 
   const needsModel = work.some((item) => item.keys.length > 0);
-  let provider: AiProvider | undefined;
-  let modelId: string | undefined;
-  let model: ReturnType<typeof createModel>['model'] | undefined;
-  if (needsModel) {
-    provider = options.provider ?? (settings.provider as AiProvider | null) ?? 'openai';
-    const info = providerInfo(provider);
-    const settingsModel =
-      provider === (settings.provider ?? 'openai') ? (settings.model ?? undefined) : undefined;
-    // A custom OpenAI-compatible endpoint gets only a key the user put in the environment for it.
-    const compatibleEndpoint = provider === 'openai' && options.baseUrl !== undefined;
-    const apiKey = compatibleEndpoint
-      ? io.env[info.envVar]?.trim() || undefined
-      : await resolveProviderKey({ io, out, api, apiUrl, credential, provider, envVar: info.envVar });
-    try {
-      ({ model, modelId } = createModel({
-        provider,
-        model: options.model ?? settingsModel,
-        apiKey,
+  const chosen = needsModel
+    ? await chooseModel({
+        io,
+        out,
+        api,
+        apiUrl,
+        credential,
+        settings: context.settings,
+        provider: options.provider,
+        model: options.model,
         baseUrl: options.baseUrl,
-      }));
-    } catch (error) {
-      if (error instanceof ProviderError)
-        throw new CliError('PROVIDER_CONFIG', error.message, ExitCode.usage);
-      throw error;
-    }
-  }
+      })
+    : undefined;
   // With --json the document alone goes to stdout: the progress goes to stderr, line by line.
   const progress = createProgress(out.json ? io.stderr : io.stdout, {
     tty: io.isTTY && !out.json,
@@ -239,7 +87,7 @@ export async function translate(io: Io, options: TranslateOptions) {
   });
   const usage = { inputTokens: 0, outputTokens: 0 };
   let fatal: CliError | undefined;
-  const { sourceValues } = context;
+  const { source, sourceValues, valueOf, glossary, sourceLocale } = context;
 
   // One job a request: a locale's batch, or one batch shared by locales with the same texts.
   type Part = { item: LocaleWork; units: TranslationUnit[] };
@@ -256,19 +104,15 @@ export async function translate(io: Io, options: TranslateOptions) {
   for (const item of work) item.remaining = item.batches.length;
 
   const finish = (item: LocaleWork) =>
-    uploadLocale(context, {
-      item,
-      progress,
-      model: provider && modelId ? `${provider}:${modelId}` : undefined,
-    });
+    uploadLocale(context, { item, progress, model: chosen && `${chosen.provider}:${chosen.modelId}` });
 
   // Locales with nothing left to translate (only deletions or annotations changed) are uploaded
   // at once, which brings them up to date with the current source version.
   for (const item of work) if (item.batches.length === 0) await finish(item);
 
   const examplesOf = ({ item, units }: Part, index: number): Promise<MemoryExample[]> =>
-    useMemory
-      ? memoryExamples(api, projectId, item.locale, units, valueOf).then(
+    context.useMemory
+      ? memoryExamples(api, context.projectId, item.locale, units, valueOf).then(
           ({ examples, timedOut }) => {
             if (timedOut) {
               item.outcome.memoryExamplesSkipped.push(index + 1);
@@ -287,9 +131,9 @@ export async function translate(io: Io, options: TranslateOptions) {
   const translateJob = async (job: Job) => {
     const sources = job.parts[0]!.units.flatMap((unit) => unit.sources);
     const common = {
-      model: model!,
+      model: chosen!.model,
       sourceLocale,
-      instructions: settings.instructions,
+      instructions: context.settings.instructions,
       strings: Object.fromEntries(sources.map((key) => [key, sourceValues.get(key)!])),
       context: contextNotes(source, sources),
       glossary,
@@ -399,8 +243,8 @@ export async function translate(io: Io, options: TranslateOptions) {
     out,
     work,
     problems,
-    provider,
-    modelId,
+    provider: chosen?.provider,
+    modelId: chosen?.modelId,
     usage,
     fatal,
     fix: options.fix,
@@ -413,35 +257,4 @@ function describeProblems(problems: readonly KeyProblem[]): string {
   const keys = [...new Set(problems.map((problem) => problem.key))];
   const first = problems[0];
   return `${keys.length} key${keys.length === 1 ? '' : 's'}${first ? `, e.g. ${first.key}: ${first.message}` : ''}`;
-}
-
-/** The target keys whose local value differs from the server's and was never uploaded. */
-async function localWork(
-  api: TolkApi,
-  projectId: string,
-  locale: string,
-  local: LocalFiles | undefined,
-  target: TargetKeys,
-  syncState: SyncState,
-  cwd: string,
-): Promise<string[]> {
-  // Without a record of the last sync (a checkout that never pulled with this CLI), a difference
-  // may as well be the server's newer value: nothing is uploaded (pull names such keys).
-  const synced = syncState.locales[locale];
-  if (synced === undefined) return [];
-  if (!local) return [];
-  const translations = await api.getTranslations(projectId, locale);
-  const server = valuesOf(parseLocaleDocument(JSON.parse(translations.content), locale, cwd));
-  return target.keys.filter((key) =>
-    isUnsyncedLocal(local.values.get(key), server.get(key), synced.get(key)),
-  );
-}
-
-/** A memory lookup that failed costs the run nothing but the model's work: said, then carried on. */
-function memoryUnavailable(out: { note(text: string): void }, locale: string) {
-  return (error: unknown) => {
-    if (!(error instanceof CliError)) throw error;
-    out.note(`${locale}: translation memory unavailable (${error.code}: ${error.message}); asking the model`);
-    return undefined;
-  };
 }
