@@ -61,7 +61,7 @@ export async function translateWork(options: {
   for (const item of work) if (item.batches.length === 0) await finish(item);
 
   await pLimit(options.concurrency).map(jobs, async (job) => {
-    const outcomes = await askModel({ ...options, tally, job });
+    const outcomes = await askModel({ context: options.context, model: options.model, progress, tally, job });
     for (const [i, part] of job.parts.entries()) {
       settle(tally, progress, part, job.index, outcomes[i]);
       part.item.remaining--;
