@@ -4,7 +4,7 @@
  */
 import type { ProvenanceClaim } from '@tolk/contracts';
 import { CliError } from '../errors.js';
-import { readLocalValues, writeTargetFile, type LocalFiles } from '../files/file-sets.js';
+import { localeKeys, readLocalValues, writeTargetFile, type LocalFiles } from '../files/file-sets.js';
 import { parseLocaleDocument } from '../files/locale-files.js';
 import { isUnsyncedLocal, keepRecords, syncedHashes } from '../files/sync-state.js';
 import type { TranslateContext } from './context.js';
@@ -53,7 +53,12 @@ export async function uploadLocale(
     const { answer, mergedAgain } = uploaded!;
     outcome.mergedAgain = mergedAgain ?? null;
     syncState.versions[item.locale] = version;
-    const hashes = syncedHashes(values, (await readLocalValues(parts, item.locale, io.cwd))?.values);
+    // Of the locale's keys alone, as pull records them: a key the source lacks is never synced.
+    const hashes = syncedHashes(
+      values,
+      (await readLocalValues(parts, item.locale, io.cwd))?.values,
+      localeKeys(parts, item.locale, context.i18nextPlurals),
+    );
     // What a file not read holds is unknown: the sync record of its keys stays as it was.
     keepRecords(hashes, synced, item.unread);
     syncState.locales[item.locale] = hashes;
