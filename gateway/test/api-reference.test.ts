@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   MAX_GLOSSARY_LOCALES,
@@ -66,6 +67,15 @@ describe('GET /v1/openapi.json', () => {
     expect(document.openapi).toBe('3.1.0');
     expect(document.info).toMatchObject({ title: expect.any(String), version: '2.0.0' });
     expect(Object.keys(document.paths).every((path) => path.startsWith('/'))).toBe(true);
+  });
+
+  it('when served, then it says what the published document says, no more and no less (fixtures/openapi.json)', () => {
+    // The document readers and clients hold to: a change to the API changes this file with it, in
+    // the same commit, where a reviewer sees it. The order of an object's members is not compared.
+    const published: unknown = JSON.parse(
+      readFileSync(new URL('fixtures/openapi.json', import.meta.url), 'utf8'),
+    );
+    expect(document).toStrictEqual(published);
   });
 
   it('when a locale file is described, then its values carry the default limits of the parser', () => {

@@ -1,20 +1,22 @@
-import { PROJECT_TOKEN_PREFIX } from '@tolk/contracts';
-import { compileRoutePath } from '../route-dispatch.js';
-import { ROUTES, type GatewayRoute } from '../routes.js';
+import type { z } from 'zod';
 import {
-  HAND_WRITTEN_SCHEMAS,
-  HEADERS,
-  OPERATIONS,
-  PATH_PARAMETERS,
-  REQUEST_SCHEMAS,
-  RESPONSE_SCHEMAS,
-  TAGS,
+  API_TAGS,
+  LOCALE_FILE_SCHEMAS,
+  PROJECT_TOKEN_PREFIX,
+  PUBLIC_API,
+  errorResponseSchema,
+  operationsOf,
   type ApiOperation,
+  type BodySchema,
   type ErrorStatus,
   type HeaderName,
   type HttpMethod,
   type Parameter,
-} from './api-operations.js';
+  type ServiceApi,
+} from '@tolk/contracts';
+import { compileRoutePath } from '../route-dispatch.js';
+import type { GatewayRoute } from '../routes.js';
+import { GATEWAY_OPERATIONS, GATEWAY_SCHEMAS, HEADERS, PATH_PARAMETERS } from './document-definitions.js';
 import { componentSchemas, schemaRef, type JsonSchema } from './schema-components.js';
 
 export const API_VERSION = '2.0.0';
@@ -167,7 +169,12 @@ function errorResponse(status: ErrorStatus, meaning: string): OpenApiResponse {
   };
 }
 
-function operationObject(operation: ApiOperation, route: GatewayRoute | undefined): OpenApiOperation {
+function operationObject(
+  operation: ApiOperation,
+  route: GatewayRoute | undefined,
+  nameOf: (schema: BodySchema, side: 'request' | 'response', where: string) => string,
+): OpenApiOperation {
+  const where = `${operation.method.toUpperCase()} ${operation.path}`;
   const parameters: Parameter[] = [
     ...pathParameterNames(operation.path).map((name) => {
       const known = PATH_PARAMETERS[name];
@@ -187,7 +194,11 @@ function operationObject(operation: ApiOperation, route: GatewayRoute | undefine
     [success.status]: {
       description: success.description,
       headers: headerRefs(['X-Request-Id', ...(success.headers ?? [])]),
-      ...(success.schema ? { content: { 'application/json': { schema: schemaRef(success.schema) } } } : {}),
+      ...(success.schema
+        ? {
+            content: { 'application/json': { schema: schemaRef(nameOf(success.schema, 'response', where)) } },
+          }
+        : {}),
     },
   };
   for (const [status, meaning] of errorsOf(operation, route))
@@ -203,7 +214,11 @@ function operationObject(operation: ApiOperation, route: GatewayRoute | undefine
           requestBody: {
             required: operation.requestBody.required,
             ...(operation.requestBody.description ? { description: operation.requestBody.description } : {}),
-            content: { 'application/json': { schema: schemaRef(operation.requestBody.schema) } },
+            content: {
+              'application/json': {
+                schema: schemaRef(nameOf(operation.requestBody.schema, 'request', where)),
+              },
+            },
           },
         }
       : {}),
@@ -212,34 +227,59 @@ function operationObject(operation: ApiOperation, route: GatewayRoute | undefine
   };
 }
 
-/** Named schemas of all three sources, refusing a name given twice. */
-function allComponentSchemas(): Record<string, JsonSchema> {
-  const sources = [
-    componentSchemas(REQUEST_SCHEMAS, 'input'),
-    componentSchemas(RESPONSE_SCHEMAS, 'output'),
-    HAND_WRITTEN_SCHEMAS,
-  ];
-  const schemas: Record<string, JsonSchema> = {};
+/** Named schemas of the sources, refusing a name given twice. */
+function mergeNamed<T>(sources: Record<string, T>[]): Record<string, T> {
+  const merged: Record<string, T> = {};
   for (const source of sources) {
     for (const [name, schema] of Object.entries(source)) {
-      if (name in schemas) throw new Error(`schema ${name} is named twice`);
-      schemas[name] = schema;
+      if (name in merged) throw new Error(`schema ${name} is named twice`);
+      merged[name] = schema;
     }
   }
-  return schemas;
+  return merged;
 }
 
 /**
- * The OpenAPI 3.1 document of every public operation: bodies and answers from the zod schemas the
- * services validate with (@tolk/contracts), security from the gateway's route table, and each
- * operation's own details from `OPERATIONS`. Built once, at start.
+ * The document's named schemas: the services' request and answer schemas (zod's input and output
+ * side), the error envelope, and those written as JSON Schema; with the name of each body schema.
  */
-export function buildOpenApiDocument(routes: readonly GatewayRoute[] = ROUTES): OpenApiDocument {
+function namedSchemas(apis: readonly ServiceApi[]) {
+  const requests = mergeNamed(apis.map((api) => api.requestSchemas));
+  const responses = mergeNamed([{ Error: errorResponseSchema }, ...apis.map((api) => api.responseSchemas)]);
+  const schemas = mergeNamed([
+    componentSchemas(requests, 'input'),
+    componentSchemas(responses, 'output'),
+    LOCALE_FILE_SCHEMAS,
+    GATEWAY_SCHEMAS,
+  ]);
+  const names = {
+    request: new Map<z.ZodType, string>(Object.entries(requests).map(([name, schema]) => [schema, name])),
+    response: new Map<z.ZodType, string>(Object.entries(responses).map(([name, schema]) => [schema, name])),
+  };
+  /** The name of an operation's body (`request`) or answer (`response`) schema. */
+  function nameOf(schema: BodySchema, side: 'request' | 'response', where: string): string {
+    const name = typeof schema === 'string' ? schema : names[side].get(schema);
+    if (name === undefined || !(name in schemas)) {
+      throw new Error(`the ${side} schema of ${where} is not named in the ${side}Schemas of its API`);
+    }
+    return name;
+  }
+  return { schemas, nameOf };
+}
+
+/**
+ * The OpenAPI 3.1 document of every public operation, from what each service's API declares in
+ * @tolk/contracts: its operations, bodies and answers from the zod schemas the services validate
+ * with, and security from its routes (the gateway's route table). Built once, at start.
+ */
+export function buildOpenApiDocument(apis: readonly ServiceApi[] = PUBLIC_API): OpenApiDocument {
+  const routes = apis.flatMap((api) => api.routes);
+  const { schemas, nameOf } = namedSchemas(apis);
   const paths: OpenApiDocument['paths'] = {};
-  for (const operation of OPERATIONS) {
+  for (const operation of [...apis.flatMap(operationsOf), ...GATEWAY_OPERATIONS]) {
     const item = (paths[operation.path] ??= {});
     if (item[operation.method]) throw new Error(`${operation.method} ${operation.path} is described twice`);
-    item[operation.method] = operationObject(operation, routeOf(operation, routes));
+    item[operation.method] = operationObject(operation, routeOf(operation, routes), nameOf);
   }
   return {
     openapi: '3.1.0',
@@ -251,10 +291,10 @@ export function buildOpenApiDocument(routes: readonly GatewayRoute[] = ROUTES): 
       license: { name: 'Apache 2.0', identifier: 'Apache-2.0' },
     },
     servers: [{ url: '/', description: 'This gateway' }],
-    tags: TAGS.map((tag) => ({ ...tag })),
+    tags: API_TAGS.map((tag) => ({ ...tag })),
     paths,
     components: {
-      schemas: allComponentSchemas(),
+      schemas,
       securitySchemes: {
         accessToken: {
           type: 'http',

@@ -1,7 +1,7 @@
 import { z } from 'zod';
+import type { JsonSchema } from '@tolk/contracts';
 
-/** A JSON Schema (2020-12, the dialect of OpenAPI 3.1) as plain data. */
-export type JsonSchema = { [keyword: string]: unknown };
+export type { JsonSchema };
 
 export const SCHEMA_REF_PREFIX = '#/components/schemas/';
 
