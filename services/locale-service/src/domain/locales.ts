@@ -8,7 +8,7 @@ import {
   type ShownProvenance,
 } from '@tolk/contracts';
 import type { Db, Queryable } from '@tolk/db';
-import { ConflictError, NotFoundError, PreconditionFailedError, ValidationError } from '@tolk/errors';
+import { ConflictError, PreconditionFailedError, ValidationError } from '@tolk/errors';
 import { authorizeProject, type ProjectDirectory, type WriterCheck } from '@tolk/projects';
 import {
   keySettingsOf,
@@ -18,11 +18,9 @@ import {
 } from '../data-access/projects-repository.js';
 import type { Logger } from '@tolk/logger';
 import {
-  decodeStoredEntries,
   encodeStoredEntries,
   judgedSourceOf,
   rebuildTranslation,
-  forEachInSlices,
   type Finding,
   type FlatEntries,
   type SourceLimits,
@@ -39,19 +37,23 @@ import type { BaselineKeeper } from './baseline.js';
 import type { CarryOver } from './carry-over.js';
 import {
   computeLocaleState,
-  mayHaveHadPluralGroups,
   prepareKeyRules,
   RULED,
   ruledKeysOf,
-  statusOf,
   type RuledKeys,
   targetKeysOf,
   untranslatedCounts,
-  type LocaleStatus,
 } from './locale-state.js';
 import type { SourceDocuments } from './source-documents.js';
 import type { StoredCatchUp } from './stored-catch-up.js';
 import { memoryOfUpload, type Memory } from './memory.js';
+import {
+  createLocaleReads,
+  decodeTranslations,
+  translationsOf,
+  type StoredWithProvenance,
+} from './locale-reads.js';
+import { localeNotFound, presentLocale, type Locale } from './locale-record.js';
 import type { MemoryLearning } from './memory-learning.js';
 import {
   browsePage,
@@ -71,7 +73,6 @@ import {
   findingsOfKeys,
   groupFindings,
   NO_FINDINGS,
-  type KeyFindings,
 } from './locale-findings.js';
 import { judgeUpload } from './judge-upload.js';
 import {
@@ -87,23 +88,6 @@ import {
   type ClaimedKeys,
   type ProvenanceMap,
 } from './provenance.js';
-
-/** The locale record (DESIGN §5). */
-export type Locale = {
-  locale: string;
-  status: LocaleStatus;
-  syncedVersion: number;
-  sourceVersion: number;
-  keyCount: number;
-  translatedCount: number;
-  missingCount: number;
-  outdatedCount: number;
-  /** Keys with an error finding (DESIGN §15). */
-  errorCount: number;
-  /** Keys with warning findings and no error. */
-  warningCount: number;
-  updatedAt: number;
-};
 
 export type LocaleDetail = Locale & { missing: string[]; outdated: string[]; findings: Finding[] };
 
@@ -135,10 +119,6 @@ export type Translations = {
   revision: number;
 };
 
-function localeNotFound(locale: string): NotFoundError {
-  return new NotFoundError(`Locale ${locale} is not a target locale of this project`);
-}
-
 /** An upload's `If-Match` against the revision of the locale's translations; `*`: the locale exists. */
 function requireRevision(expected: IfMatch | undefined, locale: string, current: number): void {
   if (!ifMatchHolds(expected, current, true)) {
@@ -147,26 +127,6 @@ function requireRevision(expected: IfMatch | undefined, locale: string, current:
         'nothing was stored (download them again and merge)',
     );
   }
-}
-
-/** A translations map of the stored form, in time slices; an empty value counts as not translated. */
-export async function translationsOf(entries: {
-  keys: readonly string[];
-  values: readonly string[];
-}): Promise<Map<string, string>> {
-  const map = new Map<string, string>();
-  await forEachInSlices(entries.keys.length, (i) => {
-    const value = entries.values[i]!;
-    if (value !== '') map.set(entries.keys[i]!, value);
-  });
-  return map;
-}
-
-const NO_TRANSLATIONS: ReadonlyMap<string, string> = new Map();
-
-/** The translations of a stored upload (compressed); none when nothing was uploaded. */
-async function decodeTranslations(content: Buffer | undefined): Promise<ReadonlyMap<string, string>> {
-  return content ? translationsOf(await decodeStoredEntries(content)) : NO_TRANSLATIONS;
 }
 
 /** The upload without the keys the rules exclude or never translate. */
@@ -250,50 +210,20 @@ export function createLocales(deps: {
     now,
     logger,
   } = deps;
-
-  function present(row: LocaleRow, head: number): Locale {
-    // Counts refreshed by a concurrent request may be newer than the head this one read.
-    const sourceVersion = Math.max(head, row.countsVersion);
-    return {
-      locale: row.locale,
-      status: statusOf(row.syncedVersion, sourceVersion),
-      syncedVersion: row.syncedVersion,
-      sourceVersion,
-      keyCount: row.keyCount,
-      translatedCount: row.translatedCount,
-      missingCount: row.missingCount,
-      outdatedCount: row.outdatedCount,
-      errorCount: row.errorCount,
-      warningCount: row.warningCount,
-      updatedAt: row.updatedAt,
-    };
-  }
-
-  async function storedTranslations(projectId: string, locale: string, q: Queryable = db) {
-    return decodeTranslations(await locales.content(projectId, locale, q));
-  }
-
-  /** The findings of the locale's stored translations, as judged when they were uploaded. */
-  async function storedFindings(projectId: string, locale: string, q: Queryable = db): Promise<KeyFindings> {
-    return decodeFindings(await locales.findings(projectId, locale, q));
-  }
-
-  /** The locale's translations and the provenance of their keys, decoded, and as stored (`raw`). */
-  async function storedWithProvenance(projectId: string, locale: string, q: Queryable = db) {
-    const raw = await locales.translations(projectId, locale, q);
-    if (!raw) throw localeNotFound(locale);
-    const [translations, provenance] = await Promise.all([
-      decodeTranslations(raw.content),
-      decodeProvenance(raw.provenance),
-    ]);
-    return { translations, provenance, raw };
-  }
+  const {
+    storedTranslations,
+    storedFindings,
+    storedWithProvenance,
+    requireLocale,
+    keySettings,
+    keysMadeFrom,
+  } = createLocaleReads(deps);
 
   /** The provenance of an upload's keys (provenanceOfUpload) over `stored`, encoded. */
   async function uploadProvenance(
     uploaded: ReadonlyMap<string, string>,
     writers: { claimed: ClaimedKeys; restored: ProvenanceMap },
-    stored: Awaited<ReturnType<typeof storedWithProvenance>>,
+    stored: StoredWithProvenance,
     at: number,
   ) {
     return encodeProvenance(
@@ -396,7 +326,7 @@ export function createLocales(deps: {
   async function storedUnchanged(
     projectId: string,
     locale: string,
-    known: Awaited<ReturnType<typeof storedWithProvenance>>,
+    known: StoredWithProvenance,
     q: Queryable,
   ): Promise<boolean> {
     const current = await locales.translations(projectId, locale, q);
@@ -428,31 +358,6 @@ export function createLocales(deps: {
     };
     next.then(forget, forget);
     return next;
-  }
-
-  /**
-   * The project's plural-key setting and key rules, for counts saved in `tx`. Read after the
-   * locale rows they are saved to are locked: a ProjectUpdated changing them marks every locale
-   * row stale in its own transaction, so either it committed before those locks (this sees the
-   * new settings) or it waits for them and marks the rows stale after (they are recomputed). A
-   * row being inserted is not seen by it: `add` share-locks the settings instead (lockKeySettings).
-   */
-  async function keySettings(projectId: string, tx: Queryable): Promise<KeySettings> {
-    return keySettingsOf(await projects.find(projectId, tx));
-  }
-
-  /**
-   * The keys of the version a locale's translations were made from, where the state needs them:
-   * the source has plural groups, or what may be left of one, and the translations are older (a
-   * group's forms may have changed since).
-   */
-  async function keysMadeFrom(
-    projectId: string,
-    source: SourceVersion,
-    from: number,
-  ): Promise<readonly string[] | undefined> {
-    if (from <= 0 || from >= source.version || !mayHaveHadPluralGroups(source)) return undefined;
-    return (await documents.version(projectId, from)).keys;
   }
 
   /** A locale's counts against `source` (undefined: no source yet). */
@@ -579,12 +484,6 @@ export function createLocales(deps: {
     let head = await refresh(projectId);
     if ((await documents.head(projectId)).version > head.version) head = await refresh(projectId);
     return { project, head };
-  }
-
-  async function requireLocale(projectId: string, locale: string, q: Queryable = db): Promise<LocaleRow> {
-    const row = await locales.find(projectId, locale, q);
-    if (!row) throw localeNotFound(locale);
-    return row;
   }
 
   /**
@@ -741,7 +640,7 @@ export function createLocales(deps: {
     // A newer source may have arrived meanwhile: counts follow it before they are shown.
     const latest = await refresh(projectId);
     return {
-      ...present(await requireLocale(projectId, locale), latest.version),
+      ...presentLocale(await requireLocale(projectId, locale), latest.version),
       revision,
       ignored: judged.ignored.slice(0, MAX_IGNORED_NAMED),
       ignoredCount: judged.ignored.length,
@@ -772,7 +671,7 @@ export function createLocales(deps: {
     /** `GET .../locales`: in the order they were added. */
     async list(principal: Principal | undefined, projectId: string): Promise<Locale[]> {
       const { head } = await open(principal, projectId, 'read');
-      return (await locales.list(projectId)).map((row) => present(row, head.version));
+      return (await locales.list(projectId)).map((row) => presentLocale(row, head.version));
     },
 
     /** `GET .../locales/{locale}`: the record and the keys left to translate. */
@@ -781,7 +680,7 @@ export function createLocales(deps: {
       const { row, i18nextPlurals, keyRules, head } = await settledLocale(projectId, locale, opened.head);
       const hasFindings = row.errorCount + row.warningCount > 0;
       if (row.missingCount === 0 && row.outdatedCount === 0 && !hasFindings) {
-        return { ...present(row, head.version), missing: [], outdated: [], findings: [] };
+        return { ...presentLocale(row, head.version), missing: [], outdated: [], findings: [] };
       }
       const source = await documents.version(
         projectId,
@@ -806,7 +705,7 @@ export function createLocales(deps: {
         (i) => (ruled?.rules[i] ?? 0) >= RULED.neverTranslate,
       );
       return {
-        ...present(row, head.version),
+        ...presentLocale(row, head.version),
         missing: state.missing,
         outdated: state.outdated,
         findings: shown,
@@ -837,7 +736,7 @@ export function createLocales(deps: {
         },
         atCommit,
       );
-      return present(await requireLocale(projectId, locale), head.version);
+      return presentLocale(await requireLocale(projectId, locale), head.version);
     },
 
     /** `DELETE .../locales/{locale}`: its translations go with it; the baseline moves. */
