@@ -1,11 +1,9 @@
 import type { Queryable } from '@tolk/db';
-import type { Logger } from '@tolk/logger';
-import type { LocaleRow, LocalesRepository } from '../data-access/locales-repository.js';
+import type { LocaleRow } from '../data-access/locales-repository.js';
 import type { KeySettings } from '../data-access/projects-repository.js';
 import type { SourceVersion } from '../data-access/source-client.js';
 import type { SourceHead } from '../data-access/source-heads-repository.js';
-import type { BaselineKeeper } from './baseline.js';
-import type { CarryOver } from './carry-over.js';
+import type { LocalesDeps } from './locale-deps.js';
 import type { LocaleReads } from './locale-reads.js';
 import {
   computeLocaleState,
@@ -14,25 +12,20 @@ import {
   targetKeysOf,
   untranslatedCounts,
 } from './locale-state.js';
-import type { SourceDocuments } from './source-documents.js';
-import type { StoredCatchUp } from './stored-catch-up.js';
 
 /**
  * The counts of a project's locales brought up to the newest source version known (`refresh`),
  * after a SourceChanged or before they are shown; at start, of every project an upgrade left
  * behind (`refreshBehind`).
  */
-export function createRefreshLocales(deps: {
-  locales: LocalesRepository;
-  documents: SourceDocuments;
-  carry: CarryOver;
-  baseline: BaselineKeeper;
-  /** Locales whose stored translations an upgrade left behind, judged and taught at refresh. */
-  storedCatchUp: Pick<StoredCatchUp, 'catchUp'>;
-  reads: Pick<LocaleReads, 'storedTranslations' | 'storedFindings' | 'keySettings' | 'keysMadeFrom'>;
-  now: () => number;
-  logger: Logger;
-}) {
+export function createRefreshLocales(
+  deps: Pick<
+    LocalesDeps,
+    'locales' | 'documents' | 'carry' | 'baseline' | 'storedCatchUp' | 'now' | 'logger'
+  > & {
+    reads: Pick<LocaleReads, 'storedTranslations' | 'storedFindings' | 'keySettings' | 'keysMadeFrom'>;
+  },
+) {
   const { locales, documents, carry, baseline, storedCatchUp, now, logger } = deps;
   const { storedTranslations, storedFindings, keySettings, keysMadeFrom } = deps.reads;
 
