@@ -1,11 +1,10 @@
 import type { Principal } from '@tolk/contracts';
 import { ConflictError, ValidationError } from '@tolk/errors';
-import { rebuildTranslation, type Finding } from '@tolk/locale-file';
+import type { Finding } from '@tolk/locale-file';
 import {
   computeLocaleState,
   prepareKeyRules,
   RULED,
-  ruledValueOf,
   ruledKeysOf,
   targetKeysOf,
   untranslatedCounts,
@@ -17,25 +16,10 @@ import { createLocaleAccess } from './locale-access.js';
 import { createRefreshLocales } from './refresh-locales.js';
 import { createUploadTranslations } from './upload-translations.js';
 import { createBrowseKeys } from './browse-keys.js';
+import { createDownloadTranslations } from './download-translations.js';
 import { findingsOfKeys, NO_FINDINGS } from './locale-findings.js';
-import { keepProvenanceOf, shownProvenanceOf, UNKNOWN_WRITER, type Provenance } from './provenance.js';
 
 export type LocaleDetail = Locale & { missing: string[]; outdated: string[]; findings: Finding[] };
-
-export type Translations = {
-  locale: string;
-  syncedVersion: number;
-  /** The source version the stored translations were uploaded for; 0: none. */
-  translatedFrom: number;
-  content: string;
-  updatedAt: number;
-  /** Key of `content` → who wrote its translation, in the order of `content`, where it is known. */
-  provenance: ReadonlyMap<string, Provenance>;
-  /** Keys of `content` whose stored translation has no known writer, in the order of `content`. */
-  unknownWriters: string[];
-  /** The revision of the stored translations `content` shows: its entity tag. */
-  revision: number;
-};
 
 /**
  * Target locales of a project, their translations and status (DESIGN §5). The status is
@@ -45,15 +29,17 @@ export type Translations = {
 export function createLocales(deps: LocalesDeps) {
   const { locales, projects, writerCheck, documents, retired, baseline, memory, now } = deps;
   const reads = createLocaleReads(deps);
-  const { storedTranslations, storedFindings, storedWithProvenance, requireLocale, keysMadeFrom } = reads;
+  const { storedTranslations, storedFindings, requireLocale, keysMadeFrom } = reads;
   const { refresh, refreshBehind } = createRefreshLocales({ ...deps, reads });
-  const { open, settledLocale } = createLocaleAccess({ ...deps, refresh });
+  const access = createLocaleAccess({ ...deps, refresh });
+  const { open, settledLocale } = access;
 
   return {
     refresh,
     refreshBehind,
     upload: createUploadTranslations({ ...deps, reads, refresh }),
     browse: createBrowseKeys({ ...deps, reads, open }),
+    download: createDownloadTranslations({ ...deps, reads, access }),
 
     /** `GET .../locales`: in the order they were added. */
     async list(principal: Principal | undefined, projectId: string): Promise<Locale[]> {
@@ -139,49 +125,6 @@ export function createLocales(deps: LocalesDeps) {
         },
         atCommit,
       );
-    },
-
-    /** `GET .../locales/{locale}/translations`: in the current source's nesting and key order. */
-    async download(
-      principal: Principal | undefined,
-      projectId: string,
-      locale: string,
-    ): Promise<Translations> {
-      const opened = await open(principal, projectId, 'read');
-      const { row, i18nextPlurals, keyRules, head } = await settledLocale(projectId, locale, opened.head);
-      const { translations, provenance, raw } = await storedWithProvenance(projectId, locale);
-      const rules = await prepareKeyRules(keyRules);
-      const source =
-        translations.size > 0 || !rules.empty ? await documents.version(projectId, head.version) : undefined;
-      const target = source && targetKeysOf(source, row.locale, i18nextPlurals);
-      if (source) await prepareKeyRules(keyRules, source, target);
-      const valueOf = source ? ruledValueOf(source, target, rules, translations) : () => undefined;
-      // The locale's own plural forms at each group's place; stored forms it does not use (left
-      // by the setting switched off and on again) are not asked for, so not written.
-      const written: string[] = [];
-      const document = source
-        ? rebuildTranslation(
-            source,
-            (key) => {
-              const value = valueOf(key);
-              if (value !== undefined) written.push(key);
-              return value;
-            },
-            { locale: row.locale, target },
-          )
-        : {};
-      return {
-        locale,
-        syncedVersion: row.syncedVersion,
-        translatedFrom: row.translatedFrom,
-        content: JSON.stringify(document),
-        updatedAt: row.translatedAt ?? row.createdAt,
-        provenance: keepProvenanceOf(provenance, written),
-        unknownWriters: written.filter(
-          (key) => shownProvenanceOf(provenance, translations, key) === UNKNOWN_WRITER,
-        ),
-        revision: raw.revision,
-      };
     },
   };
 }

@@ -1,0 +1,80 @@
+import type { Principal } from '@tolk/contracts';
+import { rebuildTranslation } from '@tolk/locale-file';
+import type { LocaleAccess } from './locale-access.js';
+import type { LocalesDeps } from './locale-deps.js';
+import type { LocaleReads } from './locale-reads.js';
+import { prepareKeyRules, ruledValueOf, targetKeysOf } from './locale-state.js';
+import { keepProvenanceOf, shownProvenanceOf, UNKNOWN_WRITER, type Provenance } from './provenance.js';
+
+export type Translations = {
+  locale: string;
+  syncedVersion: number;
+  /** The source version the stored translations were uploaded for; 0: none. */
+  translatedFrom: number;
+  content: string;
+  updatedAt: number;
+  /** Key of `content` → who wrote its translation, in the order of `content`, where it is known. */
+  provenance: ReadonlyMap<string, Provenance>;
+  /** Keys of `content` whose stored translation has no known writer, in the order of `content`. */
+  unknownWriters: string[];
+  /** The revision of the stored translations `content` shows: its entity tag. */
+  revision: number;
+};
+
+/**
+ * A locale's translations downloaded (`GET .../locales/{locale}/translations`), rebuilt in the
+ * source's nesting, with who wrote each and the revision they are at.
+ */
+export function createDownloadTranslations(
+  deps: Pick<LocalesDeps, 'documents'> & {
+    reads: Pick<LocaleReads, 'storedWithProvenance'>;
+    access: Pick<LocaleAccess, 'open' | 'settledLocale'>;
+  },
+) {
+  const { documents } = deps;
+  const { storedWithProvenance } = deps.reads;
+  const { open, settledLocale } = deps.access;
+
+  /** `GET .../locales/{locale}/translations`: in the current source's nesting and key order. */
+  return async function download(
+    principal: Principal | undefined,
+    projectId: string,
+    locale: string,
+  ): Promise<Translations> {
+    const opened = await open(principal, projectId, 'read');
+    const { row, i18nextPlurals, keyRules, head } = await settledLocale(projectId, locale, opened.head);
+    const { translations, provenance, raw } = await storedWithProvenance(projectId, locale);
+    const rules = await prepareKeyRules(keyRules);
+    const source =
+      translations.size > 0 || !rules.empty ? await documents.version(projectId, head.version) : undefined;
+    const target = source && targetKeysOf(source, row.locale, i18nextPlurals);
+    if (source) await prepareKeyRules(keyRules, source, target);
+    const valueOf = source ? ruledValueOf(source, target, rules, translations) : () => undefined;
+    // The locale's own plural forms at each group's place; stored forms it does not use (left
+    // by the setting switched off and on again) are not asked for, so not written.
+    const written: string[] = [];
+    const document = source
+      ? rebuildTranslation(
+          source,
+          (key) => {
+            const value = valueOf(key);
+            if (value !== undefined) written.push(key);
+            return value;
+          },
+          { locale: row.locale, target },
+        )
+      : {};
+    return {
+      locale,
+      syncedVersion: row.syncedVersion,
+      translatedFrom: row.translatedFrom,
+      content: JSON.stringify(document),
+      updatedAt: row.translatedAt ?? row.createdAt,
+      provenance: keepProvenanceOf(provenance, written),
+      unknownWriters: written.filter(
+        (key) => shownProvenanceOf(provenance, translations, key) === UNKNOWN_WRITER,
+      ),
+      revision: raw.revision,
+    };
+  };
+}
