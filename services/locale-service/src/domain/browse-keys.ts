@@ -10,10 +10,9 @@ import {
   type BrowsedLocale,
   type BrowseRows,
 } from './browse.js';
-import type { LocaleAccess } from './locale-access.js';
-import type { LocalesDeps } from './locale-deps.js';
+import type { LocaleUseCaseDeps } from './locale-deps.js';
 import { decodeFindings } from './locale-findings.js';
-import { decodeTranslations, type LocaleReads } from './locale-reads.js';
+import { decodeTranslations } from './locale-reads.js';
 import { localeNotFound } from './locale-record.js';
 import {
   computeLocaleState,
@@ -40,21 +39,22 @@ export type KeyPage = {
  * The translation browser (`GET /v1/projects/{projectId}/keys`): a page of the source's keys with
  * each shown locale's translation, its state, who wrote it and its findings.
  */
-export function createBrowseKeys(
-  deps: Pick<LocalesDeps, 'locales' | 'documents' | 'browseCacheMaxKeys'> & {
-    reads: Pick<LocaleReads, 'keysMadeFrom'>;
-    open: LocaleAccess['open'];
-  },
-) {
-  const { locales, documents, open } = deps;
-  const { keysMadeFrom } = deps.reads;
+export function createBrowseKeys({
+  locales,
+  documents,
+  browseCacheMaxKeys,
+  reads,
+  access,
+}: LocaleUseCaseDeps) {
+  const { keysMadeFrom } = reads;
+  const { open } = access;
 
   // The translation browser's state of each locale and its rows, computed once and shared by
   // the requests that show them (20 reads of a project of 20,000 keys in 10 locales took 4 s each,
   // each decoding and computing everything again); its CPU-heavy work in slices, one at a time,
   // projects taking turns.
-  const browsedLocales = createSharedComputations<BrowsedLocale>(deps.browseCacheMaxKeys);
-  const browsedRowLists = createSharedComputations<BrowseRows>(deps.browseCacheMaxKeys);
+  const browsedLocales = createSharedComputations<BrowsedLocale>(browseCacheMaxKeys);
+  const browsedRowLists = createSharedComputations<BrowseRows>(browseCacheMaxKeys);
   const slices = createSliceQueue();
 
   /**

@@ -1,8 +1,6 @@
 import type { Principal } from '@tolk/contracts';
 import { rebuildTranslation } from '@tolk/locale-file';
-import type { LocaleAccess } from './locale-access.js';
-import type { LocalesDeps } from './locale-deps.js';
-import type { LocaleReads } from './locale-reads.js';
+import type { LocaleUseCaseDeps } from './locale-deps.js';
 import { prepareKeyRules, ruledValueOf, targetKeysOf } from './locale-state.js';
 import { keepProvenanceOf, shownProvenanceOf, UNKNOWN_WRITER, type Provenance } from './provenance.js';
 
@@ -22,28 +20,17 @@ export type Translations = {
 };
 
 /**
- * A locale's translations downloaded (`GET .../locales/{locale}/translations`), rebuilt in the
- * source's nesting, with who wrote each and the revision they are at.
+ * `GET .../locales/{locale}/translations`: a locale's translations, in the current source's nesting
+ * and key order, with who wrote each and the revision they are at.
  */
-export function createDownloadTranslations(
-  deps: Pick<LocalesDeps, 'documents'> & {
-    reads: Pick<LocaleReads, 'storedWithProvenance'>;
-    access: Pick<LocaleAccess, 'open' | 'settledLocale'>;
-  },
-) {
-  const { documents } = deps;
-  const { storedWithProvenance } = deps.reads;
-  const { open, settledLocale } = deps.access;
-
-  /** `GET .../locales/{locale}/translations`: in the current source's nesting and key order. */
+export function createDownloadTranslations({ documents, reads, access }: LocaleUseCaseDeps) {
   return async function download(
     principal: Principal | undefined,
     projectId: string,
     locale: string,
   ): Promise<Translations> {
-    const opened = await open(principal, projectId, 'read');
-    const { row, i18nextPlurals, keyRules, head } = await settledLocale(projectId, locale, opened.head);
-    const { translations, provenance, raw } = await storedWithProvenance(projectId, locale);
+    const { row, i18nextPlurals, keyRules, head } = await access.settledLocale(principal, projectId, locale);
+    const { translations, provenance, raw } = await reads.storedWithProvenance(projectId, locale);
     const rules = await prepareKeyRules(keyRules);
     const source =
       translations.size > 0 || !rules.empty ? await documents.version(projectId, head.version) : undefined;

@@ -2,14 +2,13 @@ import type { Principal } from '@tolk/contracts';
 import { authorizeProject, type ProjectDirectory } from '@tolk/projects';
 import type { LocalesRepository } from '../data-access/locales-repository.js';
 import type { LocaleProject } from '../data-access/projects-repository.js';
-import type { SourceHead } from '../data-access/source-heads-repository.js';
 import { localeNotFound } from './locale-record.js';
 import type { RefreshLocales } from './refresh-locales.js';
 import type { SourceDocuments } from './source-documents.js';
 
 /**
  * How a use case opens a project (`open`: the principal's right, the project, its locales' counts
- * current) and a locale of it (`settledLocale`: its row with counts not stale).
+ * current) and a locale of it to read (`settledLocale`: its row with counts not stale).
  */
 export function createLocaleAccess(deps: {
   locales: Pick<LocalesRepository, 'findWithPluralsSetting'>;
@@ -35,12 +34,14 @@ export function createLocaleAccess(deps: {
   }
 
   /**
-   * The locale's row, counts not stale, and the plural-key setting they were computed with (see
-   * findWithPluralsSetting): what the missing and outdated lists and the download are worked out
-   * with. A setting changed since the counts were refreshed left them stale: they are refreshed
-   * and read again (a few times at most, then shown as they are).
+   * The project opened for reading (`open`), and the locale's row, counts not stale, and the
+   * plural-key setting they were computed with (see findWithPluralsSetting): what the missing and
+   * outdated lists and the download are worked out with. A setting changed since the counts were
+   * refreshed left them stale: they are refreshed and read again (a few times at most, then shown
+   * as they are).
    */
-  async function settledLocale(projectId: string, locale: string, head: SourceHead) {
+  async function settledLocale(principal: Principal | undefined, projectId: string, locale: string) {
+    let { head } = await open(principal, projectId, 'read');
     for (let attempt = 1; ; attempt++) {
       const found = await locales.findWithPluralsSetting(projectId, locale);
       if (!found) throw localeNotFound(locale);

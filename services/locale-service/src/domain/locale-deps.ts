@@ -7,8 +7,11 @@ import type { LocaleProject, ProjectsRepository } from '../data-access/projects-
 import type { RetiredTranslationsRepository } from '../data-access/retired-translations-repository.js';
 import type { BaselineKeeper } from './baseline.js';
 import type { CarryOver } from './carry-over.js';
+import type { LocaleAccess } from './locale-access.js';
+import type { LocaleReads } from './locale-reads.js';
 import type { Memory } from './memory.js';
 import type { MemoryLearning } from './memory-learning.js';
+import type { RefreshLocales } from './refresh-locales.js';
 import type { SourceDocuments } from './source-documents.js';
 import type { StoredCatchUp } from './stored-catch-up.js';
 
@@ -33,4 +36,11 @@ export type LocalesDeps = {
   browseCacheMaxKeys: number;
   now: () => number;
   logger: Logger;
+};
+
+/** What each use case is made with: the deps, and the reads, refresh and access made of them. */
+export type LocaleUseCaseDeps = LocalesDeps & {
+  reads: LocaleReads;
+  refresh: RefreshLocales['refresh'];
+  access: LocaleAccess;
 };

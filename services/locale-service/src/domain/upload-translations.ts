@@ -10,12 +10,7 @@ import type { RetiredTranslation } from '../data-access/retired-translations-rep
 import type { SourceVersion } from '../data-access/source-client.js';
 import { judgeUpload } from './judge-upload.js';
 import { encodeFindings, groupFindings } from './locale-findings.js';
-import {
-  decodeTranslations,
-  translationsOf,
-  type LocaleReads,
-  type StoredWithProvenance,
-} from './locale-reads.js';
+import { decodeTranslations, translationsOf, type StoredWithProvenance } from './locale-reads.js';
 import { localeNotFound, presentLocale, type Locale } from './locale-record.js';
 import {
   computeLocaleState,
@@ -34,8 +29,7 @@ import {
   type ClaimedKeys,
   type ProvenanceMap,
 } from './provenance.js';
-import type { LocalesDeps } from './locale-deps.js';
-import type { RefreshLocales } from './refresh-locales.js';
+import type { LocaleUseCaseDeps } from './locale-deps.js';
 
 /** The answer of an upload: the locale, the revision stored and the keys it ignored. */
 export type UploadedLocale = Locale & { revision: number; ignored: string[]; ignoredCount: number };
@@ -67,26 +61,7 @@ function withoutRuledKeys(upload: { keys: string[]; values: string[] }, ruled: R
  * over the source's later renames and restores, stored with who wrote them and what the memory
  * learns of them; the memory learns it once the project's uploads are done.
  */
-export function createUploadTranslations(
-  deps: Pick<
-    LocalesDeps,
-    | 'db'
-    | 'locales'
-    | 'directory'
-    | 'writerCheck'
-    | 'documents'
-    | 'carry'
-    | 'retired'
-    | 'baseline'
-    | 'memory'
-    | 'learning'
-    | 'limits'
-    | 'now'
-  > & {
-    reads: Pick<LocaleReads, 'storedWithProvenance' | 'requireLocale' | 'keySettings'>;
-    refresh: RefreshLocales['refresh'];
-  },
-) {
+export function createUploadTranslations(deps: LocaleUseCaseDeps) {
   const { db, locales, directory, writerCheck, documents, carry, retired, baseline, memory, learning } = deps;
   const { limits, refresh, now } = deps;
   const { storedWithProvenance, requireLocale, keySettings } = deps.reads;
