@@ -21,17 +21,12 @@ const WAITING_FUNCTIONS: Record<string, number> = {
   'cli/src/commands/translate.ts:translate': 318,
   // The gateway's composition root, its routes and proxies to be taken out.
   'gateway/src/app.ts:createGatewayApp': 201,
-  // One use case per file in the locale service's domain.
-  'services/locale-service/src/domain/locales.ts:createLocales': 147,
 };
 
 /** Files waiting for their split, path → their lines today (the ceiling). */
 const WAITING_FILES: Record<string, number> = {
   // CLI: `translate`'s planning, model choice, jobs and summary into translate/*.ts.
   'cli/src/commands/translate.ts': 853,
-  // Domains: one use case per file (upload-translations.ts, read-translations.ts, ...).
-  'services/locale-service/src/domain/locales.ts': 960,
-  'services/source-service/src/domain/sources.ts': 593,
 };
 
 const measured = measureSources(MAX_OWN_LINES);
