@@ -174,6 +174,16 @@ function stateOf(locale: BrowsedLocale, key: string): KeyState {
   return 'translated';
 }
 
+/** What a page of the translation browser shows: its filters and where it starts. */
+export type BrowseQuery = {
+  status?: KeyState;
+  by?: ShownProvenance['by'];
+  findings?: FindingsFilter;
+  q?: string;
+  offset: number;
+  limit: number;
+};
+
 /**
  * One page of the translation browser (DESIGN §13): the keys of `rows` (browseRows) with their
  * source text, annotation and each shown locale's value, state and findings, filtered by `status`
@@ -182,16 +192,10 @@ function stateOf(locale: BrowsedLocale, key: string): KeyState {
  * row, in slices of `slices`.
  */
 export async function browsePage(
-  input: {
+  input: BrowseQuery & {
     source: FlatEntries & { readonly annotations: ReadonlyMap<string, Readonly<Annotation>> };
     rows: BrowseRows;
     locales: readonly BrowsedLocale[];
-    status?: KeyState;
-    by?: ShownProvenance['by'];
-    findings?: FindingsFilter;
-    q?: string;
-    offset: number;
-    limit: number;
   },
   slices: Slices,
 ): Promise<{ total: number; keys: BrowsedKey[] }> {

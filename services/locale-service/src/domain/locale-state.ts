@@ -1,9 +1,11 @@
 import {
   findPluralGroups,
+  judgedSourceOf,
   pluralGroupId,
   pluralGroupShapes,
   sliceClock,
   targetKeys,
+  type FlatEntries,
   type TargetKeys,
 } from '@tolk/locale-file';
 import { compileKeyRules, inTimeSlices, type KeyRuleMatcher, type KeyRules } from '@tolk/contracts';
@@ -110,6 +112,32 @@ export function ruledKeysOf(
   let step = steps.next();
   while (!step.done) step = steps.next();
   return remember(keys, matcher, step.value);
+}
+
+/**
+ * A locale's value of each of its keys under the key rules (DESIGN §13): none for an excluded
+ * key, the source text for one never translated (a plural form's: as the ICU rules read it),
+ * else the stored translation.
+ */
+export function ruledValueOf(
+  source: FlatEntries,
+  target: TargetKeys | undefined,
+  rules: KeyRuleMatcher,
+  translations: ReadonlyMap<string, string>,
+): (key: string) => string | undefined {
+  const keys = target ? target.keys : source.keys;
+  const ruled = ruledKeysOf(source, target, rules);
+  if (!ruled) return (key) => translations.get(key);
+  const sourceTexts = judgedSourceOf(source, target).values;
+  const ruleOf = new Map<string, { rule: number; sourceText: string }>();
+  ruled.rules.forEach((rule, i) => {
+    if (rule >= RULED.neverTranslate) ruleOf.set(keys[i]!, { rule, sourceText: sourceTexts[i]! });
+  });
+  return (key) => {
+    const found = ruleOf.get(key);
+    if (!found) return translations.get(key);
+    return found.rule === RULED.neverTranslate ? found.sourceText : undefined;
+  };
 }
 
 /**

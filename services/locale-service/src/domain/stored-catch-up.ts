@@ -6,7 +6,7 @@ import type { LocaleRow, LocalesRepository } from '../data-access/locales-reposi
 import type { ProjectsRepository } from '../data-access/projects-repository.js';
 import { judgeUpload } from './judge-upload.js';
 import { targetKeysOf } from './locale-state.js';
-import { translationsOf } from './locales.js';
+import { translationsOf } from './locale-reads.js';
 import { encodeFindings, groupFindings } from './locale-findings.js';
 import { memoryOfUpload, type Memory } from './memory.js';
 import type { MemoryLearning } from './memory-learning.js';

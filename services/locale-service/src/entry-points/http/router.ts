@@ -1,7 +1,8 @@
 import { Router } from 'express';
 import { parseInput } from '@tolk/errors';
 import { noStore, pathParam, route, withQuery } from '@tolk/http';
-import type { Locale, Locales } from '../../domain/locales.js';
+import type { Locale } from '../../domain/locale-record.js';
+import type { Locales } from '../../domain/locales.js';
 import type { Memory } from '../../domain/memory.js';
 import {
   addLocaleBodySchema,

@@ -1,7 +1,8 @@
 import { Router, type Request, type Response } from 'express';
 import { SOURCE_VERSION_HEADER } from '@tolk/contracts';
 import { noStore, pathParam, route, withQuery } from '@tolk/http';
-import type { SourceFile, Sources } from '../../domain/sources.js';
+import type { SourceFile } from '../../domain/source-reads.js';
+import type { Sources } from '../../domain/sources.js';
 import {
   carryOverQuerySchema,
   parseExpectedVersion,

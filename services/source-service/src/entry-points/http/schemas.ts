@@ -1,7 +1,7 @@
 import { MAX_SOURCE_VERSION as MAX_VERSION } from '@tolk/contracts';
 import { ValidationError } from '@tolk/errors';
 import { parseIfMatch } from '@tolk/http';
-import type { ExpectedVersion } from '../../domain/sources.js';
+import type { ExpectedVersion } from '../../domain/upload-source.js';
 
 // ---- requests ----
 
