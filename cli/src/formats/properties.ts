@@ -19,7 +19,9 @@
  *   characters themselves), new keys are placed by their neighbours in the source and in their
  *   layout, keys gone (synced by Tolk, WriteInput.synced) or with no value are removed with
  *   their comment lines; every other line
- *   keeps its bytes and line break. A target on disk that does not read is written anew.
+ *   keeps its bytes and line break. A target on disk that does not read is written anew. A
+ *   property new to it from another version of the same file (a merge, `WriteInput.sameFile`)
+ *   comes as it stands there, with the comments and blank lines before it.
  * - A key given twice is a finding, and its last value is kept, as Java's `Properties.load` keeps
  *   it; a key the locale document cannot hold (empty, starting with `@`, or with an empty segment)
  *   is a finding and left out.
@@ -425,6 +427,13 @@ function editInPlace(source: Loaded, onDisk: Loaded, input: WriteInput): Buffer 
     const { before: previous, after: next } = neighbours[position]!;
     if (previous !== undefined) {
       const line = lastLine(nodes[previous]!);
+      // From another version of this file (a merge), the property comes as it stands there, with
+      // the comments and blank lines between it and the property before it.
+      if (input.sameFile && entry.value === entry.node.value) {
+        for (const text of linesBefore(source, wanted[position - 1]?.node, entry.node))
+          insert(after, line, text);
+        return;
+      }
       insert(after, line, lineOf(onDisk, nodes[previous] as PropertyNode, entry.key, entry.value));
       return;
     }
@@ -459,6 +468,24 @@ function editInPlace(source: Loaded, onDisk: Loaded, input: WriteInput): Buffer 
     .map((line, index) => line.text + (index === out.length - 1 ? line.end : line.end || eol))
     .join('');
   return Buffer.from(`${bom ? '\ufeff' : ''}${text}`, onDisk.latin1 ? 'latin1' : 'utf8');
+}
+
+/**
+ * The lines of `node` (a property of `loaded`) and of what stands between it and `previous` (the
+ * property before it; without one, the comments right above it).
+ */
+function linesBefore(loaded: Loaded, previous: PropertyNode | undefined, node: PropertyNode): string[] {
+  const nodes = loaded.properties.nodes;
+  const index = nodes.indexOf(node);
+  const first = nodes[commentsAbove(nodes, index)[0] ?? index]!;
+  // Line numbers count from 1: the line after `previous`'s, else the first comment's.
+  const start = previous
+    ? previous.endingLineNumber
+    : (first.type === 'property' ? first.startingLineNumber : first.lineNumber) - 1;
+  return loaded.text
+    .replace(/^\ufeff/, '')
+    .split(/\r\n|\r|\n/)
+    .slice(start, node.endingLineNumber);
 }
 
 /** A new property line for `key`, in the layout of `like` (a property of the same file). */
