@@ -63,6 +63,7 @@ const IN_MEMORY = [
   '**/test/config.test.ts',
   'cli/test/formats/**/*.test.ts',
   'cli/test/init/**/*.test.ts',
+  'cli/test/merge-driver/merge-locale-file.test.ts',
 ];
 
 // Most files spend their time waiting on Postgres, RabbitMQ, Chromium and timers rather than on a

@@ -70,10 +70,17 @@ export function mergeEntries(base: Entries, ours: Entries, theirs: Entries): Key
   return { merged, conflicts };
 }
 
-/** `merged` with each slot of `slots` as `side` has it (absent where it has none). */
+/**
+ * `merged` with the entries of `slots` as `side` has them (absent where it has none): a key whose
+ * value or annotation is among them takes both from `side`, so that no annotation is left
+ * without its key.
+ */
 export function resolvedTo(merged: Entries, slots: readonly string[], side: Entries): Map<string, string> {
   const resolved = new Map(merged);
-  for (const slot of slots) {
+  const taken = slots.flatMap((slot) =>
+    slot.startsWith(METADATA) ? [slot] : [VALUE + keyOfSlot(slot), ANNOTATION + keyOfSlot(slot)],
+  );
+  for (const slot of taken) {
     const value = side.get(slot);
     if (value === undefined) resolved.delete(slot);
     else resolved.set(slot, value);
