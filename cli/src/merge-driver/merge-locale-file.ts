@@ -171,10 +171,8 @@ function read(subject: MergeSubject, name: Version['name'], bytes: Buffer | unde
       parsed = parseSourceDocument(bytes === undefined ? {} : readAs(subject, view, bytes));
     } catch (error) {
       if (error instanceof FormatError) {
-        const at = error.position ? `:${error.position.line}:${error.position.column}` : '';
-        throw new Unreadable(
-          `${name} does not parse as ${subject.format.name} (${at ? `line ${at.slice(1)}: ` : ''}${error.reason})`,
-        );
+        const at = error.position ? ` at line ${error.position.line}, column ${error.position.column}` : '';
+        throw new Unreadable(`${name} does not parse as ${subject.format.name}${at}: ${error.reason}`);
       }
       if (error instanceof LocaleFileError || error instanceof RangeError) {
         throw new Unreadable(`${name} cannot be read as a locale file (${error.message})`);
