@@ -6,6 +6,7 @@ import { glossaryExport, glossaryImport } from './commands/glossary.js';
 import { init } from './commands/init.js';
 import { login, logout, whoami } from './commands/login.js';
 import { checkDriverArguments, mergeDriver, registerMergeDriver } from './commands/merge-driver.js';
+import { DRIVER_COMMAND } from './merge-driver/install.js';
 import { pull } from './commands/pull.js';
 import { push } from './commands/push.js';
 import { status } from './commands/status.js';
@@ -155,6 +156,10 @@ function addInit(program: Command, io: Io, done: Done): void {
     )
     .option('--api <url>', 'the Tolk server (written into tolk.json)')
     .option(
+      '--git',
+      'also register tolk merge-driver in this git repository: locale files merged key by key (see merge-driver --help)',
+    )
+    .option(
       '-y, --yes',
       'ask nothing: take the defaults and the locale files found, overwrite an existing tolk.json',
     )
@@ -180,6 +185,7 @@ function addInit(program: Command, io: Io, done: Done): void {
         api?: string;
         yes?: boolean;
         json?: boolean;
+        git?: boolean;
       }) => {
         done(await init(io, { ...options, yes: options.yes ?? false, json: options.json ?? false }));
       },
@@ -427,7 +433,7 @@ function addMergeDriver(program: Command, io: Io, done: Done): void {
       "register it in this repository: .gitattributes lines for tolk.json's file sets, and git config",
     )
     .option('--uninstall', 'take it out of this repository again')
-    .option('--command <command>', 'with --install: how git runs tolk', 'tolk')
+    .option('--command <command>', 'with --install: how git runs tolk', DRIVER_COMMAND)
     .option('--marker-size <n>', "the conflict markers' length (git's %L)", wholeNumber(1, 1000), 7)
     .option('--json', 'with --install or --uninstall: print the result as JSON')
     .addHelpText(

@@ -21,6 +21,8 @@ export const DRIVER = 'tolk';
 const ATTRIBUTE = `merge=${DRIVER}`;
 const HEADING = '# Locale files of tolk.json, merged key by key (tolk merge-driver --install)';
 export const GITATTRIBUTES = '.gitattributes';
+/** How git runs tolk, unless `--command` says otherwise: from the PATH, as a global install puts it. */
+export const DRIVER_COMMAND = 'tolk';
 
 /**
  * The driver's command line for git: `tolk merge-driver` with git's placeholders (ancestor, ours,
