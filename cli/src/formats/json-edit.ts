@@ -78,10 +78,20 @@ function originOf(from: Buffer): { text: string; tree: Node } | undefined {
   return tree && errors.length === 0 && tree.type === 'object' ? { text, tree } : undefined;
 }
 
+/** The members of object `node` by name (the last of a name given twice), made once per object. */
+const membersOf = new WeakMap<Node, Map<string, Node>>();
+
 /** The member `name` of object `node`, when it is one and has it. */
 function memberOf(node: Node | undefined, name: string): Node | undefined {
   if (node?.type !== 'object') return undefined;
-  return node.children?.findLast((property) => property.children?.[0]?.value === name);
+  let members = membersOf.get(node);
+  if (!members) {
+    members = new Map(
+      (node.children ?? []).map((property) => [property.children?.[0]?.value as string, property]),
+    );
+    membersOf.set(node, members);
+  }
+  return members.get(name);
 }
 
 function styleOf(text: string, tree: Node): Style {

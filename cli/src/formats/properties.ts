@@ -421,6 +421,9 @@ function editInPlace(source: Loaded, onDisk: Loaded, input: WriteInput): Buffer 
     if (list) list.push(text);
     else into.set(line, [text]);
   };
+  // Another version of the file (a merge): its lines, for the properties it adds.
+  let sourceLines: ReturnType<typeof linesBefore> | undefined;
+  let sourceIndex: Map<PropertiesNode, number> | undefined;
   wanted.forEach((entry, position) => {
     if (entry.value === undefined || onDiskOf.has(entry.key)) return;
     changed = true;
@@ -430,8 +433,10 @@ function editInPlace(source: Loaded, onDisk: Loaded, input: WriteInput): Buffer 
       // From another version of this file (a merge), the property comes as it stands there, with
       // the comments and blank lines between it and the property before it.
       if (input.sameFile && entry.value === entry.node.value) {
-        for (const text of linesBefore(source, wanted[position - 1]?.node, entry.node))
-          insert(after, line, text);
+        sourceLines ??= linesBefore(source);
+        sourceIndex ??= new Map(source.properties.nodes.map((node, index) => [node, index]));
+        const lines = sourceLines(sourceIndex.get(entry.node)!, wanted[position - 1]?.node);
+        for (const text of lines) insert(after, line, text);
         return;
       }
       insert(after, line, lineOf(onDisk, nodes[previous] as PropertyNode, entry.key, entry.value));
@@ -471,21 +476,21 @@ function editInPlace(source: Loaded, onDisk: Loaded, input: WriteInput): Buffer 
 }
 
 /**
- * The lines of `node` (a property of `loaded`) and of what stands between it and `previous` (the
- * property before it; without one, the comments right above it).
+ * The lines of a property of `loaded` and of what stands between it and the property before it
+ * (without one, the comments right above it), by its index among the file's nodes.
  */
-function linesBefore(loaded: Loaded, previous: PropertyNode | undefined, node: PropertyNode): string[] {
+function linesBefore(loaded: Loaded): (index: number, previous: PropertyNode | undefined) => string[] {
+  const lines = loaded.text.replace(/^\ufeff/, '').split(/\r\n|\r|\n/);
   const nodes = loaded.properties.nodes;
-  const index = nodes.indexOf(node);
-  const first = nodes[commentsAbove(nodes, index)[0] ?? index]!;
-  // Line numbers count from 1: the line after `previous`'s, else the first comment's.
-  const start = previous
-    ? previous.endingLineNumber
-    : (first.type === 'property' ? first.startingLineNumber : first.lineNumber) - 1;
-  return loaded.text
-    .replace(/^\ufeff/, '')
-    .split(/\r\n|\r|\n/)
-    .slice(start, node.endingLineNumber);
+  return (index, previous) => {
+    const node = nodes[index] as PropertyNode;
+    const first = nodes[commentsAbove(nodes, index)[0] ?? index]!;
+    // Line numbers count from 1: the line after `previous`'s, else the first comment's.
+    const start = previous
+      ? previous.endingLineNumber
+      : (first.type === 'property' ? first.startingLineNumber : first.lineNumber) - 1;
+    return lines.slice(start, node.endingLineNumber);
+  };
 }
 
 /** A new property line for `key`, in the layout of `like` (a property of the same file). */

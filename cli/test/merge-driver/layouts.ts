@@ -21,6 +21,8 @@ const entry = (key: string, value: string, comment?: string): Entry =>
 
 const lines = (...parts: (string | false)[]) => parts.filter((part) => part !== false).join('\n');
 
+const XCODE_ORDER = new Intl.Collator('en', { numeric: true });
+
 const xcstringsEntry = ({ key, value, comment }: Entry) =>
   lines(
     `    ${JSON.stringify(key)} : {`,
@@ -258,9 +260,9 @@ export const LAYOUTS: Record<string, Layout> = {
         '{',
         '  "sourceLanguage" : "en",',
         '  "strings" : {',
-        // Xcode keeps its strings in order.
+        // Xcode keeps its strings in order: case-insensitive, numbers by value.
         [...entries]
-          .sort((a, b) => a.key.localeCompare(b.key))
+          .sort((a, b) => XCODE_ORDER.compare(a.key, b.key))
           .map(xcstringsEntry)
           .join(',\n'),
         '  },',

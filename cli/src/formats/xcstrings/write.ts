@@ -225,10 +225,11 @@ function takeStrings(catalog: Catalog, other: Catalog, input: WriteInput): void 
       .map((string) => string.entry),
   );
   catalog.strings.entries = catalog.strings.entries.filter((entry) => !gone.has(entry));
+  const names = new Set(catalog.strings.entries.map((entry) => entry.key));
   for (const string of theirs) {
-    if (ownKeys.has(string.key) || input.valueOf(string.key) === undefined) continue;
-    if (field(catalog.strings, string.entry.key) === undefined)
-      setField(catalog.strings, string.entry.key, string.entry.value);
+    if (ownKeys.has(string.key) || names.has(string.entry.key) || input.valueOf(string.key) === undefined)
+      continue;
+    setField(catalog.strings, string.entry.key, string.entry.value);
   }
 }
 
