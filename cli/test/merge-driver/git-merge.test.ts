@@ -298,6 +298,42 @@ describe('git merge through tolk merge-driver', () => {
   );
 
   it(
+    'when tolk.json is in a folder of the repository, then the driver is registered there and merges its files',
+    async () => {
+      const dir = await mkdtemp(join(tmpdir(), 'tolk-merge-repo-'));
+      repositories.push(dir);
+      const json = LAYOUTS['nested JSON (source)']!;
+      ok(git(dir, 'init', '--quiet', '--initial-branch=main'));
+      await mkdir(join(dir, 'web', 'locales'), { recursive: true });
+      const config = {
+        projectId: 'p_web',
+        sourceLocale: 'en',
+        targetLocales: ['de'],
+        files: 'locales/{locale}.json',
+      };
+      await writeFile(join(dir, 'web', 'tolk.json'), JSON.stringify(config));
+      await writeFile(join(dir, 'web', 'locales', 'en.json'), json.file([FIRST, LAST]));
+      await writeFile(join(dir, 'web', 'locales', 'de.json'), json.file([FIRST, LAST]));
+      ok(run('tolk', ['merge-driver', '--install'], join(dir, 'web')));
+      expect(await text(dir, 'web/.gitattributes')).toContain('\n/locales/*.json merge=tolk\n');
+      ok(git(dir, 'add', '--all'));
+      ok(git(dir, 'commit', '--quiet', '--message', 'Web app'));
+      for (const [name, added] of [
+        ['settings', SETTINGS],
+        ['profile', PROFILE],
+      ] as const) {
+        ok(git(dir, 'checkout', '--quiet', '-b', name, 'main'));
+        await writeFile(join(dir, 'web', 'locales', 'de.json'), json.file([FIRST, added, LAST]));
+        ok(git(dir, 'commit', '--quiet', '--all', '--message', name));
+      }
+
+      ok(git(dir, 'merge', '--no-edit', 'settings'));
+      expect(await text(dir, 'web/locales/de.json')).toBe(json.file([FIRST, SETTINGS, PROFILE, LAST]));
+    },
+    MERGE_TIMEOUT,
+  );
+
+  it(
     "when a side does not parse, then git's text merge runs, and the driver says why",
     async () => {
       const dir = await repository([FIRST, LAST]);
