@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { CliError, ExitCode } from '../errors.js';
 
 /** The names git's conflict markers give the two sides and the ancestor. */
-export const LABELS = { ours: 'ours', base: 'common ancestor', theirs: 'theirs' } as const;
+export const LABELS = { ours: 'ours', base: 'base', theirs: 'theirs' } as const;
 
 /** Runs git in `cwd`: its status and output; a missing git is exit 2. */
 export function git(

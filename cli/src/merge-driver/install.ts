@@ -14,7 +14,7 @@ import {
   type LoadedProjectConfig,
 } from '../config/project-config.js';
 import { CliError, ExitCode } from '../errors.js';
-import { git } from './git.js';
+import { LABELS, git } from './git.js';
 
 /** The driver's name in `merge=tolk` and `merge.tolk.*`. */
 export const DRIVER = 'tolk';
@@ -35,7 +35,7 @@ export function driverCommand(command: string): string {
   return (
     `if command -v ${program} >/dev/null 2>&1; ` +
     `then ${command} merge-driver --marker-size %L %O %A %B %P; ` +
-    `else git merge-file --marker-size=%L -L ours -L base -L theirs %A %O %B; fi`
+    `else git merge-file --marker-size=%L -L ${LABELS.ours} -L ${LABELS.base} -L ${LABELS.theirs} %A %O %B; fi`
   );
 }
 
