@@ -41,6 +41,7 @@ const TIMED = [
   'test/hostile/glossary-callers.test.ts',
   'libs/locale-file/test/source-performance.test.ts',
   'cli/test/formats/xliff-large-files.test.ts',
+  'cli/test/merge-driver/large-files.test.ts',
   'cli/test/real-apps-adoption.test.ts',
   'services/identity-service/test/passwords.test.ts',
   'services/project-service/test/glossary-event-loop.test.ts',
@@ -63,6 +64,7 @@ const IN_MEMORY = [
   '**/test/config.test.ts',
   'cli/test/formats/**/*.test.ts',
   'cli/test/init/**/*.test.ts',
+  'cli/test/merge-driver/merge-locale-file.test.ts',
 ];
 
 // Most files spend their time waiting on Postgres, RabbitMQ, Chromium and timers rather than on a

@@ -5,6 +5,8 @@ import { check } from './commands/check.js';
 import { glossaryExport, glossaryImport } from './commands/glossary.js';
 import { init } from './commands/init.js';
 import { login, logout, whoami } from './commands/login.js';
+import { checkDriverArguments, mergeDriver, registerMergeDriver } from './commands/merge-driver.js';
+import { DRIVER_COMMAND } from './merge-driver/install.js';
 import { pull } from './commands/pull.js';
 import { push } from './commands/push.js';
 import { status } from './commands/status.js';
@@ -154,6 +156,10 @@ function addInit(program: Command, io: Io, done: Done): void {
     )
     .option('--api <url>', 'the Tolk server (written into tolk.json)')
     .option(
+      '--git',
+      'also register tolk merge-driver in this git repository: locale files merged key by key (see merge-driver --help)',
+    )
+    .option(
       '-y, --yes',
       'ask nothing: take the defaults and the locale files found, overwrite an existing tolk.json',
     )
@@ -179,6 +185,7 @@ function addInit(program: Command, io: Io, done: Done): void {
         api?: string;
         yes?: boolean;
         json?: boolean;
+        git?: boolean;
       }) => {
         done(await init(io, { ...options, yes: options.yes ?? false, json: options.json ?? false }));
       },
@@ -426,6 +433,61 @@ function addGlossary(program: Command, io: Io, done: Done): void {
     });
 }
 
+/** `tolk merge-driver`: git's merge driver for locale files, and its registration. */
+function addMergeDriver(program: Command, io: Io, done: Done): void {
+  program
+    .command('merge-driver')
+    .description(
+      "Merge two branches' edits of a locale file key by key, in its own format (git runs it; register it with --install)",
+    )
+    .argument(
+      '[files...]',
+      'the ancestor, ours and theirs files and the path, as git gives them (%O %A %B %P)',
+    )
+    .option(
+      '--install',
+      "register it in this repository: .gitattributes lines for tolk.json's file sets, and git config",
+    )
+    .option('--uninstall', 'take it out of this repository again')
+    .option('--command <command>', 'with --install: how git runs tolk', DRIVER_COMMAND)
+    .option('--marker-size <n>', "the conflict markers' length (git's %L)", wholeNumber(1, 1000), 7)
+    .option('--json', 'with --install or --uninstall: print the result as JSON')
+    .addHelpText(
+      'after',
+      examples('tolk merge-driver --install', 'tolk merge-driver --install --command "npx tolk"') +
+        '\nGit then merges the source and target files of tolk.json key by key: keys both sides added merge' +
+        "\ncleanly; a key both sides changed differently is a conflict, marked around that key's entry.\n",
+    )
+    .action(
+      async (
+        files: string[],
+        options: {
+          install?: boolean;
+          uninstall?: boolean;
+          command: string;
+          markerSize: number;
+          json?: boolean;
+        },
+      ) => {
+        if (options.install && options.uninstall) throw usageError('give --install or --uninstall, not both');
+        if (options.install || options.uninstall) {
+          if (files.length > 0) throw usageError('--install and --uninstall take no files');
+          done(
+            await registerMergeDriver(io, {
+              uninstall: options.uninstall ?? false,
+              command: options.command,
+              json: options.json ?? false,
+            }),
+          );
+          return;
+        }
+        checkDriverArguments(files);
+        const [ancestor, ours, theirs, path] = files as [string, string, string, string | undefined];
+        done(await mergeDriver(io, { ancestor, ours, theirs, path, markerSize: options.markerSize }));
+      },
+    );
+}
+
 /** The commands, in the order `tolk --help` lists them. */
 const COMMANDS: readonly AddCommand[] = [
   addLogin,
@@ -438,6 +500,7 @@ const COMMANDS: readonly AddCommand[] = [
   addTranslate,
   addPull,
   addGlossary,
+  addMergeDriver,
 ];
 
 /** `--json`, or `tolk check --format json`: a failure is then also a JSON document on stdout. */

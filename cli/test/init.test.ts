@@ -1,5 +1,6 @@
 /** `tolk init`: asking in a terminal, linking an existing project, never asking elsewhere. */
-import { access, mkdir, writeFile } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { access, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSystem, type System } from '../../test/e2e/system.js';
@@ -186,6 +187,41 @@ describe('tolk init', () => {
         env: { TOLK_TOKEN: token },
       });
       expect(both.code).toBe(2);
+    } finally {
+      await cli.remove();
+    }
+  });
+
+  it('when --git is given in a git repository, then tolk merge-driver is registered for the file sets found; outside one, exit 2 before anything is created', async () => {
+    const cli = await createCliHarness(system.base);
+    try {
+      await writeApp(cli, RAILS_APP);
+      const outside = await cli.tolk(['init', '--name', 'Not in git', '--yes', '--git'], {
+        env: { TOLK_TOKEN: token },
+      });
+      expect(outside.code).toBe(2);
+      expect(outside.stderr).toContain('is not in a git repository');
+      expect(await projectNames(system, token)).not.toContain('Not in git');
+
+      expect(spawnSync('git', ['init', '--quiet'], { cwd: cli.cwd }).status).toBe(0);
+      const result = await cli.tolk(['init', '--name', 'In git', '--yes', '--git', '--json'], {
+        env: { TOLK_TOKEN: token },
+      });
+      expect(result.code, result.stderr).toBe(0);
+      const { patterns } = result.json().mergeDriver as { patterns: string[] };
+      expect(patterns).toContain('/config/locales/*.yml');
+      expect(await readFile(join(cli.cwd, '.gitattributes'), 'utf8')).toBe(
+        [
+          '# Locale files of tolk.json, merged key by key (tolk merge-driver --install)',
+          ...patterns.map((pattern) => `${pattern} merge=tolk`),
+          '',
+        ].join('\n'),
+      );
+      const driver = spawnSync('git', ['config', '--local', '--get', 'merge.tolk.driver'], {
+        cwd: cli.cwd,
+        encoding: 'utf8',
+      });
+      expect(driver.stdout).toContain('tolk merge-driver --marker-size %L %O %A %B %P');
     } finally {
       await cli.remove();
     }

@@ -4,6 +4,7 @@ import { tolkApi, type Project } from '../api/tolk-api.js';
 import {
   LOCALE_PLACEHOLDER,
   PROJECT_CONFIG_FILE,
+  loadProjectConfig,
   writeProjectConfig,
   type ProjectConfig,
 } from '../config/project-config.js';
@@ -14,6 +15,7 @@ import { detectFileSets, type FileSet, type LayoutProposal } from '../init/detec
 import { proposeLayout } from '../init/propose-layout.js';
 import type { Io } from '../io.js';
 import { parseLocaleList, parseSourceLocale } from '../locales.js';
+import { DRIVER_COMMAND, GITATTRIBUTES, gitWorkTree, installDriver } from '../merge-driver/install.js';
 import { createPrompter } from '../prompt.js';
 
 type Prompter = ReturnType<typeof createPrompter>;
@@ -29,6 +31,8 @@ export type InitOptions = {
   files?: string;
   yes: boolean;
   json: boolean;
+  /** Registers `tolk merge-driver` in the git repository too (merge-driver/install.ts). */
+  git?: boolean;
 };
 
 /**
@@ -51,6 +55,8 @@ export async function init(io: Io, options: InitOptions) {
   const context = await createContext(io, options);
   const { out } = context;
   const file = join(io.cwd, PROJECT_CONFIG_FILE);
+  // Before anything is created: `--git` outside a repository creates nothing.
+  if (options.git) gitWorkTree(io.cwd);
   const interactive = io.stdinIsTTY && !options.yes;
   const prompter = createPrompter(io);
   try {
@@ -153,7 +159,19 @@ export async function init(io: Io, options: InitOptions) {
         ? `Wrote ${PROJECT_CONFIG_FILE}. Next: put your source strings in ${files.replaceAll(LOCALE_PLACEHOLDER, project.sourceLocale)} and run \`tolk push\`.`
         : `Wrote ${PROJECT_CONFIG_FILE} with the locale files found. Next: run \`tolk push\`, then \`tolk translate\`.`,
     );
-    out.document({ ...config, created, addedLocales: added, ...(proposal ? { proposal } : {}) });
+    const mergeDriver = options.git
+      ? await installDriver(await loadProjectConfig(io.cwd), DRIVER_COMMAND)
+      : undefined;
+    if (mergeDriver) {
+      out.line(`Git merges the locale files key by key now (tolk merge-driver): commit ${GITATTRIBUTES}.`);
+    }
+    out.document({
+      ...config,
+      created,
+      addedLocales: added,
+      ...(proposal ? { proposal } : {}),
+      ...(mergeDriver ? { mergeDriver: { patterns: mergeDriver.patterns } } : {}),
+    });
     return ExitCode.ok;
   } finally {
     prompter.close();

@@ -50,8 +50,11 @@ export const arbFormat: LocaleFormat = {
     });
     const edited =
       existing &&
-      editJsonFile(existing, withFileNames(document) as Record<string, unknown>, (key) =>
-        keepsUnwritten(input, key),
+      editJsonFile(
+        existing,
+        withFileNames(document) as Record<string, unknown>,
+        (key) => keepsUnwritten(input, key),
+        input.sameFile ? source : undefined,
       );
     return edited ?? writeJsonFile(document, style);
   },

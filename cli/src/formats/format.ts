@@ -161,6 +161,14 @@ export type WriteInput = {
    * synced, and every such entry is kept.
    */
   synced?: (key: string) => boolean;
+  /**
+   * `source` is not the source locale's file but another version of this very file: the other
+   * side of a merge (DESIGN §17), which `existing` takes the changes of. An entry `existing` lacks
+   * is then copied from it as it stands there (its comments, quoting and state) where it holds the
+   * value given, and `existing` keeps its own header and metadata. A file of the source locale
+   * (`locale` is `sourceLocale`) is then edited in place as a target is.
+   */
+  sameFile?: boolean;
   options: FormatOptions;
 };
 

@@ -19,13 +19,15 @@
  *   written.
  * - Everything else is the file's bytes: key order, blank lines, spacing, a BOM, a missing final
  *   newline. A file that changes nowhere comes back byte for byte.
+ * - A member new to the file that another version of it (`from`, a merge) holds with the wanted
+ *   value comes as that version spells it (its line breaks, spacing and escapes).
  *
  * Returns undefined for a file that is not a JSON object (strict JSON): the caller writes the
  * target in the source's layout instead.
  */
 import detectIndent from 'detect-indent';
 import { detectNewline } from 'detect-newline';
-import type { Node } from 'jsonc-parser';
+import { getNodeValue, type Node } from 'jsonc-parser';
 import { escapeName } from './json-document.js';
 import { jsonTree } from './json-tree.js';
 
@@ -46,7 +48,9 @@ export function editJsonFile(
   existing: Buffer,
   wanted: Record<string, unknown>,
   keeps: (key: string) => boolean = () => false,
+  from?: Buffer,
 ): Buffer | undefined {
+  const origin = from === undefined ? undefined : originOf(from);
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(existing);
@@ -57,11 +61,37 @@ export function editJsonFile(
   if (bom) text = text.slice(BOM.length);
   const { tree, errors } = jsonTree(text);
   if (!tree || errors.length > 0 || tree.type !== 'object') return undefined;
-  const editor = new Editor(text, styleOf(text, tree), keeps);
-  const body = editor.object(tree, wanted, '');
+  const editor = new Editor(text, styleOf(text, tree), keeps, origin?.text);
+  const body = editor.object(tree, wanted, '', origin?.tree);
   const out = `${text.slice(0, tree.offset)}${body}${text.slice(tree.offset + tree.length)}`;
   if (out === text) return existing;
   return Buffer.from(`${bom ? BOM : ''}${out}`, 'utf8');
+}
+
+/**
+ * Another version of the file (a merge, WriteInput.sameFile), whose members the file lacks are
+ * copied as they stand there; undefined when it is not a JSON object.
+ */
+function originOf(from: Buffer): { text: string; tree: Node } | undefined {
+  const text = from.toString('utf8').replace(/^\uFEFF/, '');
+  const { tree, errors } = jsonTree(text);
+  return tree && errors.length === 0 && tree.type === 'object' ? { text, tree } : undefined;
+}
+
+/** The members of object `node` by name (the last of a name given twice), made once per object. */
+const membersOf = new WeakMap<Node, Map<string, Node>>();
+
+/** The member `name` of object `node`, when it is one and has it. */
+function memberOf(node: Node | undefined, name: string): Node | undefined {
+  if (node?.type !== 'object') return undefined;
+  let members = membersOf.get(node);
+  if (!members) {
+    members = new Map(
+      (node.children ?? []).map((property) => [property.children?.[0]?.value as string, property]),
+    );
+    membersOf.set(node, members);
+  }
+  return members.get(name);
 }
 
 function styleOf(text: string, tree: Node): Style {
@@ -144,7 +174,18 @@ class Editor {
     private readonly text: string,
     private readonly style: Style,
     private readonly keeps: (key: string) => boolean,
+    /** The text of another version of the file (originOf) that `origin` nodes are of. */
+    private readonly originText?: string,
   ) {}
+
+  /** Member `name` as another version of the file spells it, where it holds `wanted`. */
+  private copied(origin: Node | undefined, name: string, wanted: unknown): string | undefined {
+    const member = memberOf(origin, name);
+    const value = member?.children?.[1];
+    // Compared as JSON: jsonc-parser's objects have no prototype.
+    if (!value || JSON.stringify(getNodeValue(value)) !== JSON.stringify(wanted)) return undefined;
+    return this.originText!.slice(member!.offset, value.offset + value.length);
+  }
 
   /** Whether value `node` of key `key`, not wanted, keeps something: a key, or an object holding one. */
   private keepsAny(node: Node, key: string): boolean {
@@ -167,9 +208,10 @@ class Editor {
 
   /**
    * The text of object `node` holding `wanted`: of flattened key `path` ('' at the root), or
-   * inside an annotation (undefined), which keeps nothing beyond what is wanted.
+   * inside an annotation (undefined), which keeps nothing beyond what is wanted. `origin`: the
+   * same object in another version of the file, whose members this one lacks are copied.
    */
-  object(node: Node, wanted: Record<string, unknown>, path: string | undefined): string {
+  object(node: Node, wanted: Record<string, unknown>, path: string | undefined, origin?: Node): string {
     const { text } = this;
     const properties = node.children ?? [];
     const wantedNames = Object.keys(wanted);
@@ -206,7 +248,13 @@ class Editor {
           text.slice(property.offset, value!.offset) + this.object(value!, {}, keyOf(path!, name));
       } else if (value && isLast && wantedSet.has(name) && !isMetadata(name) && !isAnnotation(name)) {
         const key = path === undefined ? undefined : keyOf(path, name);
-        const edited = this.value(value, wanted[name], this.lineIndent(property.offset), key);
+        const edited = this.value(
+          value,
+          wanted[name],
+          this.lineIndent(property.offset),
+          key,
+          memberOf(origin, name)?.children?.[1],
+        );
         member.written =
           edited !== undefined && edited !== text.slice(value.offset, value.offset + value.length);
         member.text = text.slice(property.offset, value.offset) + (edited ?? '');
@@ -267,7 +315,9 @@ class Editor {
         continue;
       const member: Member = {
         name,
-        text: `${this.string(name)}${colon}${this.serialize(wanted[name], memberIndent, inline)}`,
+        text:
+          this.copied(origin, name, wanted[name]) ??
+          `${this.string(name)}${colon}${this.serialize(wanted[name], memberIndent, inline)}`,
         kept: false,
         written: true,
       };
@@ -365,7 +415,13 @@ class Editor {
    * The text of value `node` holding `wanted`, at a member whose line is indented by `indent`;
    * undefined when nothing is wanted there.
    */
-  private value(node: Node, wanted: unknown, indent: string, key: string | undefined): string | undefined {
+  private value(
+    node: Node,
+    wanted: unknown,
+    indent: string,
+    key: string | undefined,
+    origin?: Node,
+  ): string | undefined {
     if (wanted === undefined) return undefined;
     const raw = this.text.slice(node.offset, node.offset + node.length);
     if (typeof wanted === 'string') {
@@ -390,7 +446,7 @@ class Editor {
       return out + this.text.slice(at, node.offset + node.length);
     }
     if (typeof wanted === 'object' && wanted !== null && node.type === 'object') {
-      return this.object(node, wanted as Record<string, unknown>, key);
+      return this.object(node, wanted as Record<string, unknown>, key, origin);
     }
     if (
       node.type !== 'object' &&

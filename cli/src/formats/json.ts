@@ -10,7 +10,9 @@ import { editJsonFile } from './json-edit.js';
  * downloads; `@@locale`, where the source has it, names the target. i18next plural groups are
  * written with the target's forms (`input.target`), as the project's setting has them. A target
  * file that exists is edited in place (json-edit.ts, DESIGN §16); a new one, or one that is not a
- * JSON object, is written in the source's layout.
+ * JSON object, is written in the source's layout. Written from another version of the same file
+ * (a merge, `WriteInput.sameFile`), annotations are kept, and a member new to the file comes as
+ * it stands there.
  */
 export function plainJsonFormat(name: Extract<FormatName, 'json' | 'i18next'>): LocaleFormat {
   return {
@@ -21,11 +23,19 @@ export function plainJsonFormat(name: Extract<FormatName, 'json' | 'i18next'>): 
     write(input: WriteInput) {
       const { source, locale, valueOf, target, existing } = input;
       const { parsed, style } = readJsonSource(source);
-      const document = rebuildTranslation(parsed, valueOf, { locale, target });
+      // Another version of the same file (a merge) keeps the annotations a source file has.
+      const document = rebuildTranslation(parsed, valueOf, {
+        locale,
+        target,
+        ...(input.sameFile ? { annotations: true } : {}),
+      });
       const edited =
         existing &&
-        editJsonFile(existing, withFileNames(document) as Record<string, unknown>, (key) =>
-          keepsUnwritten(input, key),
+        editJsonFile(
+          existing,
+          withFileNames(document) as Record<string, unknown>,
+          (key) => keepsUnwritten(input, key),
+          input.sameFile ? source : undefined,
         );
       return edited ?? writeJsonFile(document, style);
     },

@@ -28,6 +28,9 @@
  *   ends, wrapping, comments); an entry whose value changed gets its msgstr lines rewritten,
  *   wrapped at 79 columns as gettext's tools wrap. A POT cannot come back as itself: a target
  *   has msgstrs, and its header gets `Language` and `Plural-Forms`.
+ * - Written from another version of the same catalog (a merge, `WriteInput.sameFile`), the
+ *   header stays as it is, and an entry the catalog has not translated that a template reads as
+ *   its msgid keeps its lines.
  * - An ICU `#` in a plural branch is written `{count}` (gettext has no such sign).
  * - Untranslated: an empty msgstr and a `#, fuzzy` entry (gettext uses neither at run time) have
  *   no value in a target; a plural's empty `msgstr[n]` is a form it lacks.

@@ -19,7 +19,9 @@
  *   characters themselves), new keys are placed by their neighbours in the source and in their
  *   layout, keys gone (synced by Tolk, WriteInput.synced) or with no value are removed with
  *   their comment lines; every other line
- *   keeps its bytes and line break. A target on disk that does not read is written anew.
+ *   keeps its bytes and line break. A target on disk that does not read is written anew. A
+ *   property new to it from another version of the same file (a merge, `WriteInput.sameFile`)
+ *   comes as it stands there, with the comments and blank lines before it.
  * - A key given twice is a finding, and its last value is kept, as Java's `Properties.load` keeps
  *   it; a key the locale document cannot hold (empty, starting with `@`, or with an empty segment)
  *   is a finding and left out.
@@ -419,12 +421,24 @@ function editInPlace(source: Loaded, onDisk: Loaded, input: WriteInput): Buffer 
     if (list) list.push(text);
     else into.set(line, [text]);
   };
+  // Another version of the file (a merge): its lines, for the properties it adds.
+  let sourceLines: ReturnType<typeof linesBefore> | undefined;
+  let sourceIndex: Map<PropertiesNode, number> | undefined;
   wanted.forEach((entry, position) => {
     if (entry.value === undefined || onDiskOf.has(entry.key)) return;
     changed = true;
     const { before: previous, after: next } = neighbours[position]!;
     if (previous !== undefined) {
       const line = lastLine(nodes[previous]!);
+      // From another version of this file (a merge), the property comes as it stands there, with
+      // the comments and blank lines between it and the property before it.
+      if (input.sameFile && entry.value === entry.node.value) {
+        sourceLines ??= linesBefore(source);
+        sourceIndex ??= new Map(source.properties.nodes.map((node, index) => [node, index]));
+        const lines = sourceLines(sourceIndex.get(entry.node)!, wanted[position - 1]?.node);
+        for (const text of lines) insert(after, line, text);
+        return;
+      }
       insert(after, line, lineOf(onDisk, nodes[previous] as PropertyNode, entry.key, entry.value));
       return;
     }
@@ -459,6 +473,24 @@ function editInPlace(source: Loaded, onDisk: Loaded, input: WriteInput): Buffer 
     .map((line, index) => line.text + (index === out.length - 1 ? line.end : line.end || eol))
     .join('');
   return Buffer.from(`${bom ? '\ufeff' : ''}${text}`, onDisk.latin1 ? 'latin1' : 'utf8');
+}
+
+/**
+ * The lines of a property of `loaded` and of what stands between it and the property before it
+ * (without one, the comments right above it), by its index among the file's nodes.
+ */
+function linesBefore(loaded: Loaded): (index: number, previous: PropertyNode | undefined) => string[] {
+  const lines = loaded.text.replace(/^\ufeff/, '').split(/\r\n|\r|\n/);
+  const nodes = loaded.properties.nodes;
+  return (index, previous) => {
+    const node = nodes[index] as PropertyNode;
+    const first = nodes[commentsAbove(nodes, index)[0] ?? index]!;
+    // Line numbers count from 1: the line after `previous`'s, else the first comment's.
+    const start = previous
+      ? previous.endingLineNumber
+      : (first.type === 'property' ? first.startingLineNumber : first.lineNumber) - 1;
+    return lines.slice(start, node.endingLineNumber);
+  };
 }
 
 /** A new property line for `key`, in the layout of `like` (a property of the same file). */

@@ -23,7 +23,9 @@
  *   in its own quoting and escapes, new keys placed by their neighbours in the source and in their
  *   layout, keys gone (synced by Tolk, WriteInput.synced) or with no value removed with their
  *   comments; the rest of its bytes, its
- *   encoding and byte order mark stay. A target on disk that does not read is written anew.
+ *   encoding and byte order mark stay. A target on disk that does not read is written anew. A pair
+ *   new to it from another version of the same file (a merge, `WriteInput.sameFile`) comes as it
+ *   stands there, with the comments and blank lines before it.
  * - A key given twice is a finding, and its last value is kept, as Foundation's reader keeps it
  *   (each pair replaces the one before); a key the locale document cannot hold is a finding and
  *   left out of the document and of targets.
@@ -498,6 +500,18 @@ function editInPlace(source: Parsed, onDisk: Parsed, input: WriteInput): Buffer 
     if (entry.value === undefined || onDiskOf.has(entry.pair.key)) return;
     let anchor = neighbours[position]!.before;
     if (anchor) {
+      // From another version of this file (a merge), the pair comes as it stands there, with the
+      // comments and blank lines between it and the pair before it.
+      const copied =
+        input.sameFile && entry.value === entry.pair.value
+          ? linesAfter(source.source.text, wanted[position - 1]?.pair, entry.pair)
+          : undefined;
+      const rest = copied === undefined ? undefined : lineEnd(text, anchor);
+      if (copied !== undefined && rest?.[1]) {
+        const start = anchor.end + rest[0].length;
+        edits.push({ start, end: start, text: copied.replace(/\r?\n/g, eol) });
+        return;
+      }
       const pair = pairLike(onDisk, anchor, entry.pair.name, entry.value, style);
       edits.push(after(text, anchor, pair, indentOf(text, anchor), eol));
       return;
@@ -558,13 +572,34 @@ function editInPlace(source: Parsed, onDisk: Parsed, input: WriteInput): Buffer 
 /** What may follow a pair on its line: whitespace, a comment, the line break (or the file's end). */
 const LINE_REST = /[ \t]*(?:\/\/[^\r\n]*|\/\*(?:(?!\*\/)[^\n])*\*\/[ \t]*)?(\r?\n|$)/y;
 
+/** The rest of `pair`'s line (a comment ending it too), with its line break; null when a pair follows. */
+function lineEnd(text: string, pair: Pair): RegExpExecArray | null {
+  LINE_REST.lastIndex = pair.end;
+  return LINE_REST.exec(text);
+}
+
+/**
+ * The lines from the end of `previous`'s line (the start of `pair`'s block without it) to the end
+ * of `pair`'s, when each pair ends its line; undefined otherwise.
+ */
+function linesAfter(text: string, previous: Pair | undefined, pair: Pair): string | undefined {
+  const own = lineEnd(text, pair);
+  if (!own?.[1]) return undefined;
+  let start = pair.blockStart;
+  if (previous) {
+    const rest = lineEnd(text, previous);
+    if (!rest?.[1]) return undefined;
+    start = previous.end + rest[0].length;
+  }
+  return text.slice(start, pair.end + own[0].length);
+}
+
 /**
  * The insertion of a new pair after `anchor`: on a line of its own after the anchor's line (after
  * a comment that ends that line too), or on the anchor's line when another pair follows it there.
  */
 function after(text: string, anchor: Pair, pair: string, indent: string, eol: string) {
-  LINE_REST.lastIndex = anchor.end;
-  const rest = LINE_REST.exec(text);
+  const rest = lineEnd(text, anchor);
   if (!rest) return { start: anchor.end, end: anchor.end, text: ` ${pair}` };
   const start = anchor.end + rest[0].length;
   return {

@@ -49,6 +49,10 @@
  *   with every localization of it, so no entry is ever removed (WriteInput.synced has nothing
  *   to decide). A new locale is placed among the others in Xcode's order (case-insensitive,
  *   numbers by value, `Intl.Collator`).
+ * - Written from another version of the catalog (a merge, `WriteInput.sameFile`): for the source
+ *   language, a string it has and the file lacks is copied whole with every localization, and one
+ *   it no longer has (synced) goes; for a target, a localization it holds with the value given is
+ *   copied as it stands there (its state too).
  */
 import type { LocaleFormat } from './format.js';
 import { load, spelling } from './xcstrings/catalog.js';

@@ -43,7 +43,10 @@
  * - A target file on disk that parses is edited in place (DESIGN §16, `editInPlace`): only the
  *   units whose translation (or `<source>`) changes, comes or goes change; a unit on disk with no
  *   translation that Tolk has none for either (no target, or one marked `new`) stays as it is.
- *   One that does not parse is refused, not overwritten.
+ *   One that does not parse is refused, not overwritten. Written from another version of the same
+ *   file (a merge, `WriteInput.sameFile`), its languages stay, the source locale's own file is
+ *   edited in place by its `<source>` texts, and a unit (or target) the other version holds with
+ *   the value given is copied as it stands there.
  * - Findings, each at its unit, the rest of the file read (DESIGN §15): an id given twice (the
  *   first unit is kept, as Angular's loader keeps it; it stops the build: an error), a unit
  *   without id or `<source>`, an id the locale document cannot hold, a 2.0 unit of several

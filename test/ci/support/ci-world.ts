@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll } from 'vitest';
 import { startSystem, type System } from '../../e2e/system.js';
+import { bundleCli } from '../../../cli/test/support/bundled-cli.js';
 import { createCliHarness, type CliHarness } from '../../../cli/test/support/cli-harness.js';
 import { startOpenAIStandIn, type ProviderStandIn } from '../../../cli/test/support/provider-stand-ins.js';
 
@@ -42,25 +43,6 @@ export function runScript(cwd: string, env: Record<string, string>): Promise<Scr
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
-}
-
-/**
- * The CLI bundled from its sources by the package's own bundle script, as npm ships it, into a
- * directory of its own (cli-version names the file, node runs it). Each run starts the CLI three
- * times: the bundle starts in a third of the time the sources take through tsx, and the script
- * itself needs no loader. It lies under cli/ so its npm dependencies resolve from cli/node_modules.
- */
-async function bundleCli(): Promise<{ dir: string; file: string }> {
-  const cache = join(root, 'cli', 'node_modules', '.cache');
-  await mkdir(cache, { recursive: true });
-  const dir = await mkdtemp(join(cache, 'tolk-ci-'));
-  const file = join(dir, 'tolk.mjs');
-  await promisify(execFile)(process.execPath, [
-    join(root, 'cli', 'scripts', 'bundle.mjs'),
-    '--outfile',
-    file,
-  ]);
-  return { dir, file };
 }
 
 /**
@@ -216,7 +198,7 @@ export async function startCiWorld(kind: 'github' | 'gitlab') {
   const [system, openai, bundle] = await Promise.all([
     startSystem({ sources: true, tokens: true }),
     startOpenAIStandIn(),
-    bundleCli(),
+    bundleCli('tolk-ci-'),
   ]);
   const dir = await mkdtemp(join(tmpdir(), 'tolk-ci-'));
   const remote = join(dir, 'remote.git');

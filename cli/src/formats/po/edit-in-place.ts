@@ -1,6 +1,6 @@
 /** A PO target on disk edited in place to hold the target's translations (DESIGN §16): `editInPlace`. */
 import { nearest } from '../nearest.js';
-import { type Parsed, type Part, isFuzzy } from './parse.js';
+import { type Parsed, type Part, isFuzzy, isTranslated } from './parse.js';
 import { type RevisionFields, entryLines, withoutSeparatorsOfLeftOut } from './lines.js';
 
 /**
@@ -13,15 +13,14 @@ import { type RevisionFields, entryLines, withoutSeparatorsOfLeftOut } from './l
  * has (else before the nearest one after it, else at the end) with the template's comments;
  * every other line — the header with its credits and dates, obsolete `#~` entries, entries Tolk
  * does not read — stays as it is. Only a header without the locale's Language or Plural-Forms
- * gets them.
+ * gets them (`header`: the locale's; undefined keeps the header as it is).
  */
 export function editInPlace(
   source: Parsed,
   onDisk: Parsed,
   valueOf: (key: string) => string | undefined,
   written: (part: Extract<Part, { kind: 'entry' }>, value: string) => string[],
-  spelled: string,
-  pluralText: string | undefined,
+  header: { spelled: string; pluralText: string | undefined } | undefined,
   revision: RevisionFields | undefined,
   keeps: (key: string) => boolean,
 ): string[] {
@@ -35,22 +34,22 @@ export function editInPlace(
   });
   const out: string[][] = onDisk.parts.map((part) => {
     if (part.kind === 'text') return part.lines;
-    if (part === onDisk.header) return headerInPlace(part, onDisk, spelled, pluralText);
+    if (part === onDisk.header)
+      return header ? headerInPlace(part, onDisk, header.spelled, header.pluralText) : part.lines;
     if (part.unread || part.key === '') return part.lines;
     if (!inSource.has(part.key)) return keeps(part.key) ? part.lines : [];
     const value = valueOf(part.key);
     if (value !== undefined) return written(part, value);
     // No value: a translation goes (a key left out), an entry that is none (empty, fuzzy) stays.
-    const translated = !isFuzzy(part.entry) && part.entry.msgstr.some((text) => text !== '');
-    return translated ? [] : part.lines;
+    return isTranslated(part.entry) ? [] : part.lines;
   });
-  const header = onDisk.header ? onDisk.parts.indexOf(onDisk.header) : -1;
+  const headerAt = onDisk.header ? onDisk.parts.indexOf(onDisk.header) : -1;
   const entriesChanged = () =>
     out.some(
-      (block, index) => index !== header && block !== (onDisk.parts[index] as { lines: string[] }).lines,
+      (block, index) => index !== headerAt && block !== (onDisk.parts[index] as { lines: string[] }).lines,
     ) || sourceEntries.some((part) => !atOnDisk.has(part.key) && valueOf(part.key) !== undefined);
-  if (revision && header !== -1 && entriesChanged())
-    out[header] = headerInPlace(onDisk.header!, onDisk, spelled, pluralText, revision);
+  if (revision && headerAt !== -1 && entriesChanged())
+    out[headerAt] = headerInPlace(onDisk.header!, onDisk, header!.spelled, header!.pluralText, revision);
   const lines = withoutSeparatorsOfLeftOut(onDisk.parts, out);
   // New entries, placed by the lines of their neighbours in the output.
   const after = new Map<number, string[][]>();

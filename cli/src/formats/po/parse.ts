@@ -236,6 +236,9 @@ function keyOf(entry: PoEntry, line: number, sink: Report): string | undefined {
 export const isFuzzy = (entry: PoEntry) =>
   (entry.comments?.flag ?? '').split(',').some((flag) => flag.trim() === 'fuzzy');
 
+/** An entry gettext uses at run time: not fuzzy, with a msgstr. */
+export const isTranslated = (entry: PoEntry) => !isFuzzy(entry) && entry.msgstr.some((text) => text !== '');
+
 export function safeParse(bytes: Buffer): Parsed | undefined {
   try {
     return parse(bytes, '(target)');

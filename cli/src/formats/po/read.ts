@@ -2,7 +2,8 @@
 import type { PluralCategory } from '@tolk/locale-file';
 import type { ReadInput } from '../format.js';
 import { icuPluralMessage } from '../plural-message.js';
-import { INTERPOLATION, isFuzzy, parse, report } from './parse.js';
+import type { PoEntry } from 'gettext-parser';
+import { INTERPOLATION, isTranslated, parse, report } from './parse.js';
 import { indexCategories, parsePluralForms } from './language.js';
 
 export function readPo(input: ReadInput): Record<string, unknown> {
@@ -13,7 +14,7 @@ export function readPo(input: ReadInput): Record<string, unknown> {
   for (const part of parsed.parts) {
     if (part.kind !== 'entry' || part === parsed.header || part.unread) continue;
     const { entry } = part;
-    const translated = !isFuzzy(entry) && entry.msgstr.some((text) => text !== '');
+    const translated = isTranslated(entry);
     let value: string | undefined;
     if (entry.msgid_plural !== undefined) {
       if (parsed.brokenPluralForms && translated) value = undefined;
@@ -42,18 +43,18 @@ export function readPo(input: ReadInput): Record<string, unknown> {
           );
         }
         value = icuPluralMessage('count', sortCategories(branches), INTERPOLATION);
-      } else if (template || translated) {
+      } else if (translated) {
         value = icuPluralMessage(
           'count',
           [
-            ['one', translated ? entry.msgstr[0]! : entry.msgid],
-            ['other', translated ? (entry.msgstr[1] ?? entry.msgstr[0]!) : entry.msgid_plural],
+            ['one', entry.msgstr[0]!],
+            ['other', entry.msgstr[1] ?? entry.msgstr[0]!],
           ],
           INTERPOLATION,
         );
-      }
+      } else if (template) value = templateValue(entry);
     } else if (translated) value = entry.msgstr[0];
-    else if (template) value = entry.msgid;
+    else if (template) value = templateValue(entry);
     if (value === undefined) continue;
     define(document, part.key, value);
     const description = [entry.comments?.translator, entry.comments?.extracted]
@@ -62,6 +63,20 @@ export function readPo(input: ReadInput): Record<string, unknown> {
     if (description) define(document, `@${part.key}`, { description });
   }
   return document;
+}
+
+/** What a template (or the source's catalog) reads an entry it has not translated as: its msgid. */
+export function templateValue(entry: PoEntry): string {
+  return entry.msgid_plural === undefined
+    ? entry.msgid
+    : icuPluralMessage(
+        'count',
+        [
+          ['one', entry.msgid],
+          ['other', entry.msgid_plural],
+        ],
+        INTERPOLATION,
+      );
 }
 
 function sortCategories(branches: [PluralCategory, string][]): [PluralCategory, string][] {

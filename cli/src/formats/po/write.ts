@@ -2,7 +2,8 @@
 import { pluralCategories } from '@tolk/locale-file';
 import { FormatError, keepsUnwritten, type WriteInput } from '../format.js';
 import { pluralBranches } from '../plural-message.js';
-import { INTERPOLATION, type Part, isFuzzy, parse, safeParse } from './parse.js';
+import { INTERPOLATION, type Part, isFuzzy, isTranslated, parse, safeParse } from './parse.js';
+import { templateValue } from './read.js';
 import { indexCategories, parsePluralForms, pluralFormsOf, sameLanguage, spelling } from './language.js';
 import { entryLines, headerLines, revisionFields, stringLines, withoutSeparatorsOfLeftOut } from './lines.js';
 import { editInPlace } from './edit-in-place.js';
@@ -32,9 +33,13 @@ export function writePo(input: WriteInput): Buffer {
   const pluralForms = pluralText ? parsePluralForms(pluralText) : undefined;
   const indexes = pluralForms ? indexCategories(pluralForms, input.locale) : [];
   const categories = pluralCategories(input.locale, 'cardinal');
+  // Another version of this catalog (a merge): its header is the file's own, and an entry it has
+  // not translated may be a template's, read as its msgid.
+  const sameFile = input.sameFile === true && onDisk !== undefined;
   /** The entry's lines with `value`: as they are when they say it already (and are not fuzzy). */
   const written = (part: Extract<Part, { kind: 'entry' }>, value: string): string[] => {
     const { entry } = part;
+    if (sameFile && !isTranslated(entry) && value === templateValue(entry)) return part.lines;
     const msgstr =
       entry.msgid_plural === undefined
         ? [value]
@@ -56,9 +61,8 @@ export function writePo(input: WriteInput): Buffer {
         onDisk,
         input.valueOf,
         written,
-        spelled,
-        hasPlurals ? pluralText : undefined,
-        input.options.revisionHeader ? revisionFields() : undefined,
+        sameFile ? undefined : { spelled, pluralText: hasPlurals ? pluralText : undefined },
+        input.options.revisionHeader && !sameFile ? revisionFields() : undefined,
         (key) => keepsUnwritten(input, key),
       ).join(onDisk.eol),
       'utf8',

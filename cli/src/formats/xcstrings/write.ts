@@ -6,6 +6,7 @@ import type { WriteInput } from '../format.js';
 import { pluralBranches, singlePlural } from '../plural-message.js';
 import {
   BOM,
+  type Catalog,
   type JsonEntry,
   type JsonObject,
   type JsonValue,
@@ -170,9 +171,14 @@ function substitutedLocalization(
 export function writeXcstrings(input: WriteInput): Buffer {
   // The file as it is now (it holds every locale): the one to change.
   const catalog = load(input.existing ?? input.source, '(catalog)');
+  // Another version of the catalog (a merge, WriteInput.sameFile): what it holds is copied as it is.
+  const other = input.sameFile && input.existing ? load(input.source, '(catalog)') : undefined;
   const spelled = spelling.spellLocale(input.locale);
-  if (spelling.readLocale(catalog.sourceLanguage) !== input.locale) {
+  if (spelling.readLocale(catalog.sourceLanguage) === input.locale) {
+    if (other) takeStrings(catalog, other, input);
+  } else {
     const categories = pluralCategories(input.locale);
+    const others = new Map(other ? sourceStrings(other).map((string) => [string.key, string]) : []);
     for (const string of sourceStrings(catalog)) {
       const message = input.valueOf(string.key);
       if (message === undefined) continue;
@@ -183,7 +189,14 @@ export function writeXcstrings(input: WriteInput): Buffer {
         localizations = { kind: 'object', entries: [], offset: -1 };
         setField(string.entry.value as JsonObject, 'localizations', localizations);
       }
-      setField(localizations, spelled, targetLocalization(previous, string, message, categories));
+      const theirs = field(field(others.get(string.key)?.entry.value, 'localizations'), spelled);
+      setField(
+        localizations,
+        spelled,
+        messageOf(theirs, false) === message
+          ? theirs!
+          : targetLocalization(previous, string, message, categories),
+      );
     }
   }
   // Xcode writes `\n`; a checkout that turned it into `\r\n` keeps its line ends.
@@ -191,6 +204,33 @@ export function writeXcstrings(input: WriteInput): Buffer {
   if (catalog.text.includes('\r\n')) body = body.replaceAll('\n', '\r\n');
   const text = (catalog.bom ? BOM : '') + body + catalog.trailing;
   return Buffer.from(text, 'utf8');
+}
+
+/**
+ * The source language written from another version of the catalog (a merge): a string it has and
+ * the catalog lacks is copied whole, with every localization; a string it lacks that was synced
+ * (gone from it) and has no value is removed.
+ */
+function takeStrings(catalog: Catalog, other: Catalog, input: WriteInput): void {
+  const own = sourceStrings(catalog);
+  const theirs = sourceStrings(other);
+  const ownKeys = new Set(own.map((string) => string.key));
+  const theirKeys = new Set(theirs.map((string) => string.key));
+  const gone = new Set(
+    own
+      .filter(
+        (string) =>
+          !theirKeys.has(string.key) && input.synced?.(string.key) && input.valueOf(string.key) === undefined,
+      )
+      .map((string) => string.entry),
+  );
+  catalog.strings.entries = catalog.strings.entries.filter((entry) => !gone.has(entry));
+  const names = new Set(catalog.strings.entries.map((entry) => entry.key));
+  for (const string of theirs) {
+    if (ownKeys.has(string.key) || names.has(string.entry.key) || input.valueOf(string.key) === undefined)
+      continue;
+    setField(catalog.strings, string.entry.key, string.entry.value);
+  }
 }
 
 /** A value in Xcode's layout: two spaces, `"key" : value`, an empty object as `{` blank line `}`. */

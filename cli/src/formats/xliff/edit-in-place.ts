@@ -41,6 +41,35 @@ function targetEdits(text: string, version: Parsed['version'], unit: Unit, conte
   return edits;
 }
 
+/** The edit that gives `unit`'s `<source>` the text `value`: as `origin` (of `from`) spells it, when it says it. */
+function sourceTextEdit(from: Parsed, unit: Unit, origin: Unit, value: string): Edit {
+  const { inner } = origin.source;
+  const replacement =
+    origin.value === value ? from.text.slice(inner.start, inner.end) : encode(value, origin.codes);
+  return { ...unit.source.inner, replacement };
+}
+
+/**
+ * The edits that give a unit of `text` the target `origin` has in `from`, as it stands there: its
+ * `<target>` in place of the unit's or after its `<source>`, and its 2.0 `<segment>` start tag.
+ */
+function copiedTargetEdits(text: string, unit: Unit, from: Parsed, origin: Unit): Edit[] {
+  const edits: Edit[] = [];
+  const markup = (range: Range) => from.text.slice(range.start, range.end);
+  if (unit.segment && origin.segment) edits.push({ ...unit.segment, replacement: markup(origin.segment) });
+  if (unit.target) edits.push({ ...unit.target, replacement: markup(origin.target!) });
+  else {
+    const previous = text.lastIndexOf('>', unit.source.start - 1);
+    const indent = text.slice(previous + 1, unit.source.start);
+    edits.push({
+      start: unit.source.end,
+      end: unit.source.end,
+      replacement: (/^\s*$/.test(indent) ? indent : '') + markup(origin.target!),
+    });
+  }
+  return edits;
+}
+
 /**
  * The target on disk with the source's translations written where they change (DESIGN §16): a
  * unit whose translation changes gets its `<target>` rewritten where it stands and is marked
@@ -68,10 +97,17 @@ export function editInPlace(from: Parsed, onDisk: Parsed, input: WriteInput): st
   };
   const retag = (range: Range, name: string, value: string) =>
     edits.push({ ...range, replacement: withAttribute(text.slice(range.start, range.end), name, value) });
+  // Another version of this file (a merge, WriteInput.sameFile) keeps its languages; a unit
+  // read by its `<source>` (the source locale's own file) is edited by its `<source>` text, and
+  // one whose value the other version holds takes that version's markup as it stands.
+  const sameFile = input.sameFile === true;
+  const bySource = (unit: Unit) => sameFile && !isTargetFile(unit, locale);
   const reads = (languages: Unit['languages']) => isTargetFile({ languages } as Unit, locale);
-  if (version === '1.2') {
-    for (const file of onDisk.files) if (!reads(file.languages)) retag(file, 'target-language', locale);
-  } else if (!reads(onDisk.rootLanguages)) retag(onDisk.root, 'trgLang', locale);
+  if (!sameFile) {
+    if (version === '1.2') {
+      for (const file of onDisk.files) if (!reads(file.languages)) retag(file, 'target-language', locale);
+    } else if (!reads(onDisk.rootLanguages)) retag(onDisk.root, 'trgLang', locale);
+  }
 
   const sourceUnits = new Map<string, Unit>();
   for (const unit of from.units) if (!sourceUnits.has(unit.id)) sourceUnits.set(unit.id, unit);
@@ -96,6 +132,13 @@ export function editInPlace(from: Parsed, onDisk: Parsed, input: WriteInput): st
       if (sourceChanged) edits.push({ ...unit.source, end: unit.source.end, replacement: sourceMarkup });
       continue;
     }
+    if (bySource(unit)) {
+      const value = valueOf(origin.key);
+      if (value === undefined) removeUnit(unit.range);
+      else kept.set(unit.id, unit);
+      if (value !== undefined && value !== unit.value) edits.push(sourceTextEdit(from, unit, origin, value));
+      continue;
+    }
     const settled = unit.target && unit.state !== undefined && SETTLED.has(unit.state) && unit.segments <= 1;
     const value = settled ? undefined : valueOf(origin.key);
     if (!settled && value === undefined) {
@@ -109,7 +152,9 @@ export function editInPlace(from: Parsed, onDisk: Parsed, input: WriteInput): st
     if (sourceChanged)
       edits.push({ start: unit.source.start, end: unit.source.end, replacement: sourceMarkup });
     if (settled || (!sourceChanged && value === translationOf(unit))) continue;
-    edits.push(...targetEdits(text, version, unit, encode(value!, origin.codes)));
+    if (sameFile && origin.target && value === translationOf(origin))
+      edits.push(...copiedTargetEdits(text, unit, from, origin));
+    else edits.push(...targetEdits(text, version, unit, encode(value!, origin.codes)));
   }
 
   const newline = text.includes('\r\n') ? '\r\n' : '\n';
@@ -141,7 +186,14 @@ export function editInPlace(from: Parsed, onDisk: Parsed, input: WriteInput): st
     if (unit.translatable) {
       const value = valueOf(unit.key);
       if (value === undefined) return;
-      block = applyEdits(markup, targetEdits(from.text, version, unit, encode(value, unit.codes)).map(local));
+      const own = bySource(unit);
+      if (sameFile && value === (own ? unit.value : translationOf(unit))) block = markup;
+      else if (own) block = applyEdits(markup, [local(sourceTextEdit(from, unit, unit, value))]);
+      else
+        block = applyEdits(
+          markup,
+          targetEdits(from.text, version, unit, encode(value, unit.codes)).map(local),
+        );
     } else block = markup;
     block = block.replace(/\r?\n/g, newline);
     const previous = keptBefore[at];

@@ -7,7 +7,7 @@ import { keptTarget } from './targets.js';
 
 export function writeXliff(input: WriteInput): Buffer {
   const { source, sourceLocale, locale, valueOf, existing } = input;
-  if (existing !== undefined && locale !== sourceLocale) {
+  if (existing !== undefined && (locale !== sourceLocale || input.sameFile)) {
     const onDisk = parsedOrUndefined(existing);
     const edited = onDisk && editInPlace(parse(source, 'the source file'), onDisk, input);
     if (edited !== undefined) return Buffer.from(edited, 'utf8');
