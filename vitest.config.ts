@@ -3,6 +3,7 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 // Workspace libraries, services and the gateway resolve to their TypeScript sources, everywhere
 // tests run: each export of a package (`@tolk/locale-file`, `@tolk/locale-file/plural-groups`,
@@ -72,6 +73,34 @@ const IN_MEMORY = [
   'cli/test/init/**/*.test.ts',
 ];
 
+/**
+ * The longest files of the parallel part of the run (the summary's slowest, a few minutes each on
+ * CI), started before any other: without a previous run's durations, vitest starts the largest
+ * files first, and one of these started late would run on alone at the end.
+ */
+const LONGEST = [
+  'test/browser/dashboard.test.ts',
+  'test/ci/github-action.test.ts',
+  'test/ci/gitlab-template.test.ts',
+  'test/hostile/fuzz.test.ts',
+];
+
+/** vitest's order (groups, then duration or size), with the LONGEST files first in their group. */
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const rank = (file: TestSpecification) => {
+      const at = LONGEST.indexOf(path.relative(root, file.moduleId));
+      return at === -1 ? LONGEST.length : at;
+    };
+    const group = (file: TestSpecification) => file.project.config.sequence.groupOrder;
+    return sorted
+      .map((file, at) => ({ file, at }))
+      .sort((a, b) => group(a.file) - group(b.file) || rank(a.file) - rank(b.file) || a.at - b.at)
+      .map(({ file }) => file);
+  }
+}
+
 // Most files spend their time waiting on Postgres, RabbitMQ, Chromium and timers rather than on a
 // core: one file more than there are cores keeps the cores busy (vitest's default is one less).
 const WORKERS = availableParallelism() + 1;
@@ -85,6 +114,7 @@ export default defineConfig({
   test: {
     globalSetup: ['./vitest.global-setup.ts'],
     reporters: ['default', './vitest.summary-reporter.ts'],
+    sequence: { sequencer: LongestFirst },
     projects: [
       {
         resolve: { alias },
