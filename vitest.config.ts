@@ -3,6 +3,7 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 // Workspace libraries, services and the gateway resolve to their TypeScript sources, everywhere
 // tests run: each export of a package (`@tolk/locale-file`, `@tolk/locale-file/plural-groups`,
@@ -42,7 +43,6 @@ const TIMED = [
   'libs/locale-file/test/source-performance.test.ts',
   'cli/test/formats/xliff-large-files.test.ts',
   'cli/test/merge-driver/large-files.test.ts',
-  'cli/test/real-apps-adoption.test.ts',
   'services/identity-service/test/passwords.test.ts',
   'services/project-service/test/glossary-event-loop.test.ts',
   'services/locale-service/test/locale-browse-load.test.ts',
@@ -51,6 +51,14 @@ const TIMED = [
   // Measures the heap: alone, in a process of its own.
   'libs/contracts/test/key-rule-heap.test.ts',
 ];
+
+/**
+ * The real apps' first day, the heaviest files of the run: each keeps a core busy for a minute or
+ * two (the String Catalog as long as the nine other apps). They run after the timed files, the two
+ * side by side with nothing else beside them: as one file, the apps kept one core busy for twice
+ * as long while the other waited.
+ */
+const CORPUS = ['cli/test/real-apps-adoption.test.ts', 'cli/test/real-apps-adoption-string-catalog.test.ts'];
 
 /**
  * Files that test code in memory (parsers, formats, configuration, the CLI's file layouts) and
@@ -67,6 +75,34 @@ const IN_MEMORY = [
   'cli/test/merge-driver/merge-locale-file.test.ts',
 ];
 
+/**
+ * The longest files of the parallel part of the run (the summary's slowest, a few minutes each on
+ * CI), started before any other: without a previous run's durations, vitest starts the largest
+ * files first, and one of these started late would run on alone at the end.
+ */
+const LONGEST = [
+  'test/browser/dashboard.test.ts',
+  'test/ci/github-action.test.ts',
+  'test/ci/gitlab-template.test.ts',
+  'test/hostile/fuzz.test.ts',
+];
+
+/** vitest's order (groups, then duration or size), with the LONGEST files first in their group. */
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const rank = (file: TestSpecification) => {
+      const at = LONGEST.indexOf(path.relative(root, file.moduleId));
+      return at === -1 ? LONGEST.length : at;
+    };
+    const group = (file: TestSpecification) => file.project.config.sequence.groupOrder;
+    return sorted
+      .map((file, at) => ({ file, at }))
+      .sort((a, b) => group(a.file) - group(b.file) || rank(a.file) - rank(b.file) || a.at - b.at)
+      .map(({ file }) => file);
+  }
+}
+
 // Most files spend their time waiting on Postgres, RabbitMQ, Chromium and timers rather than on a
 // core: one file more than there are cores keeps the cores busy (vitest's default is one less).
 const WORKERS = availableParallelism() + 1;
@@ -80,6 +116,7 @@ export default defineConfig({
   test: {
     globalSetup: ['./vitest.global-setup.ts'],
     reporters: ['default', './vitest.summary-reporter.ts'],
+    sequence: { sequencer: LongestFirst },
     projects: [
       {
         resolve: { alias },
@@ -87,7 +124,7 @@ export default defineConfig({
           ...shared,
           name: 'tolk',
           include: INCLUDE,
-          exclude: [...EXCLUDE, ...TIMED, ...IN_MEMORY],
+          exclude: [...EXCLUDE, ...TIMED, ...IN_MEMORY, ...CORPUS],
           maxWorkers: WORKERS,
           sequence: { groupOrder: 0 },
         },
@@ -113,6 +150,17 @@ export default defineConfig({
           exclude: EXCLUDE,
           maxWorkers: 1,
           sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          ...shared,
+          name: 'corpus',
+          include: CORPUS,
+          exclude: EXCLUDE,
+          maxWorkers: 2,
+          sequence: { groupOrder: 2 },
         },
       },
     ],
