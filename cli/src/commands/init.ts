@@ -1,6 +1,6 @@
 import { access } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { tolkApi, type Project } from '../api/tolk-api.js';
+import { tolkApi, type Project, type TolkApi } from '../api/tolk-api.js';
 import {
   LOCALE_PLACEHOLDER,
   PROJECT_CONFIG_FILE,
@@ -128,17 +128,7 @@ export async function init(io: Io, options: InitOptions) {
       throw usageError(`--files must contain ${LOCALE_PLACEHOLDER}, e.g. ${DEFAULT_FILES}`);
     }
 
-    const added: string[] = [];
-    for (const locale of targets) {
-      if (onServer.includes(locale)) continue;
-      try {
-        await api.addLocale(project.projectId, locale);
-        added.push(locale);
-      } catch (error) {
-        // Someone added it in the meantime: that is what was wanted.
-        if (!(error instanceof ApiError && error.code === 'CONFLICT')) throw error;
-      }
-    }
+    const added = await addTargetLocales(api, project.projectId, targets, onServer);
 
     const config: ProjectConfig = {
       apiUrl: context.apiUrl,
@@ -176,6 +166,27 @@ export async function init(io: Io, options: InitOptions) {
   } finally {
     prompter.close();
   }
+}
+
+/** Adds the target locales the server does not have yet; those it added. */
+async function addTargetLocales(
+  api: TolkApi,
+  projectId: string,
+  targets: readonly string[],
+  onServer: readonly string[],
+): Promise<string[]> {
+  const added: string[] = [];
+  for (const locale of targets) {
+    if (onServer.includes(locale)) continue;
+    try {
+      await api.addLocale(projectId, locale);
+      added.push(locale);
+    } catch (error) {
+      // Someone added it in the meantime: that is what was wanted.
+      if (!(error instanceof ApiError && error.code === 'CONFLICT')) throw error;
+    }
+  }
+  return added;
 }
 
 /**

@@ -6,7 +6,8 @@ import { parseSourceDocument, targetKeys } from '@tolk/locale-file';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { keyOfName } from '../../src/formats/key-names.js';
-import { decodeApple, encodeApple, stringsFormat } from '../../src/formats/strings.js';
+import { decodeApple, encodeApple } from '../../src/formats/apple-text.js';
+import { stringsFormat } from '../../src/formats/strings.js';
 import { expectFinalNewline, lineDiff, linesOf } from './line-diff.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tolk-strings-in-place-'));
