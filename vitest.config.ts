@@ -87,11 +87,16 @@ const LONGEST = [
   'test/hostile/fuzz.test.ts',
 ];
 
-/** vitest's order (groups, then duration or size), with the LONGEST files first in their group. */
+/**
+ * vitest's order (groups, then duration or size), with the LONGEST files first in their group
+ * right after the in-memory files: those are CPU-bound with timed properties, and run first, on
+ * cores nothing else of the run holds yet.
+ */
 class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files);
     const rank = (file: TestSpecification) => {
+      if (file.project.name === 'in-memory') return -1;
       const at = LONGEST.indexOf(path.relative(root, file.moduleId));
       return at === -1 ? LONGEST.length : at;
     };
